@@ -1,0 +1,73 @@
+//! Client configuration.
+
+use std::time::Duration;
+
+use crate::model::{Implementation, JsonObject};
+use crate::version::ProtocolVersion;
+
+/// Which generation the client may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenerationMode {
+    /// Probe with `server/discover`; fall back to `initialize` when the server does not
+    /// speak 2026-07-28 (the spec's advice for clients that reach both generations).
+    Auto,
+    /// Only the `initialize` handshake (2024-11-05 … 2025-11-25).
+    Initialize,
+    /// Only the stateless revision (2026-07-28).
+    Stateless,
+}
+
+/// Everything a [`crate::client::Client`] needs to know up front.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// Sent as `clientInfo`.
+    pub client_info: Implementation,
+    /// `ClientCapabilities`, sent as JSON (e.g. `{"roots":{}}`). Server requests for
+    /// capabilities not declared here are refused by the core.
+    pub capabilities: JsonObject,
+    /// Generation policy.
+    pub mode: GenerationMode,
+    /// Revisions the client speaks; the newest shared one is used.
+    pub versions: Vec<ProtocolVersion>,
+    /// Default timeout for a request (reset by progress notifications).
+    pub request_timeout: Duration,
+    /// How long the `server/discover` probe may take before falling back.
+    pub probe_timeout: Duration,
+    /// How long the host may take to answer a server-to-client request before the
+    /// core answers it with an error.
+    pub server_request_timeout: Duration,
+    /// Upper bound on `tools/list` pages, against endless lists.
+    pub max_list_pages: u32,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            client_info: Implementation::new("mcp-playground", env!("CARGO_PKG_VERSION")),
+            capabilities: JsonObject::new(),
+            mode: GenerationMode::Auto,
+            versions: ProtocolVersion::ALL.to_vec(),
+            request_timeout: Duration::from_secs(60),
+            probe_timeout: Duration::from_secs(5),
+            server_request_timeout: Duration::from_secs(60),
+            max_list_pages: 1000,
+        }
+    }
+}
+
+impl ClientConfig {
+    /// The newest revision offered in the `initialize` handshake, if any.
+    pub fn newest_initialize_version(&self) -> Option<ProtocolVersion> {
+        self.versions.iter().copied().filter(|v| v.generation() == crate::Generation::Initialize).max()
+    }
+
+    /// The newest stateless revision offered, if any.
+    pub fn newest_stateless_version(&self) -> Option<ProtocolVersion> {
+        self.versions.iter().copied().filter(|v| v.generation() == crate::Generation::Stateless).max()
+    }
+
+    /// Whether the client declared capability `name` (e.g. `"sampling"`).
+    pub fn declares(&self, name: &str) -> bool {
+        self.capabilities.get(name).is_some_and(|v| !v.is_null())
+    }
+}

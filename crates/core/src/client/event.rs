@@ -1,0 +1,207 @@
+//! What the client session reports to its driver: one closed enum.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::diag::Diagnostic;
+use crate::jsonrpc::{Message, RequestId, RpcError};
+use crate::model::{CallToolResult, Implementation, JsonObject, Tool};
+use crate::time::Timestamp;
+use crate::version::{Generation, ProtocolVersion};
+
+/// Handle for one operation the host started (a listing, a call, a raw request).
+/// Stays the same when the core retries the request under a new JSON-RPC id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpId(pub u64);
+
+/// Which way a message travelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Client → server.
+    Sent,
+    /// Server → client.
+    Received,
+}
+
+/// One frame on the wire, exactly as it was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WireEntry {
+    /// Which way.
+    pub direction: Direction,
+    /// When (driver's clock).
+    pub at: Timestamp,
+    /// The exact text.
+    pub raw: Arc<str>,
+}
+
+/// What the client and server agreed on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Negotiated {
+    /// Handshake style.
+    pub generation: Generation,
+    /// The shared revision.
+    pub version: ProtocolVersion,
+    /// The server's name and version, when it said.
+    pub server_info: Option<Implementation>,
+    /// `ServerCapabilities`.
+    pub capabilities: JsonObject,
+    /// Instructions for the model, when the server gave some.
+    pub instructions: Option<String>,
+    /// Revisions the server listed (`server/discover`) or chose (`initialize`).
+    pub server_versions: Vec<String>,
+    /// The raw `initialize` or `server/discover` result.
+    pub result: Value,
+}
+
+impl Negotiated {
+    /// Whether the server declared `tools.listChanged`.
+    pub fn tools_list_changed(&self) -> bool {
+        self.capabilities.get("tools").and_then(|t| t.get("listChanged")).and_then(Value::as_bool) == Some(true)
+    }
+}
+
+/// Why an operation ended without an answer from the server.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Failure {
+    /// No answer within the timeout; the core sent `notifications/cancelled`.
+    #[error("no answer within {0:?}")]
+    Timeout(Duration),
+    /// The host cancelled it.
+    #[error("cancelled: {0}")]
+    Cancelled(String),
+    /// The connection failed or closed.
+    #[error("transport failed: {0}")]
+    Transport(String),
+    /// The session never got connected.
+    #[error("not connected: {0}")]
+    NotConnected(String),
+    /// The server answered with something unusable.
+    #[error("unusable answer: {0}")]
+    Malformed(String),
+}
+
+/// How a `tools/call` ended. The first two are answers from the *tool*; a
+/// [`CallOutcome::ProtocolError`] is an answer from the *protocol layer*: the host must
+/// keep them apart all the way to the user.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallOutcome {
+    /// The tool ran and succeeded.
+    Success(CallToolResult),
+    /// The tool ran and reported failure (`isError: true`): the model should see it.
+    ToolError(CallToolResult),
+    /// The server answered with a JSON-RPC error (unknown tool, bad params…).
+    ProtocolError(RpcError),
+    /// 2026-07-28 `InputRequiredResult`: the server needs input before it can finish.
+    InputRequired(Value),
+    /// No usable answer.
+    Failed(Failure),
+}
+
+/// How a listing or raw request ended badly.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OpError {
+    /// A JSON-RPC error from the server.
+    #[error("server error: {0}")]
+    Rpc(RpcError),
+    /// No usable answer.
+    #[error("{0}")]
+    Failed(Failure),
+}
+
+/// Everything the client session reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A frame crossed the wire.
+    Wire(WireEntry),
+    /// Negotiation finished; requests flow.
+    Connected(Negotiated),
+    /// Negotiation failed; the driver should close the transport.
+    ConnectFailed(String),
+    /// One page of `tools/list` arrived (pages count from 1).
+    ToolsPage {
+        /// The listing.
+        op: OpId,
+        /// Page number, from 1.
+        page: u32,
+        /// The tools of this page that could be read.
+        tools: Vec<Tool>,
+        /// The cursor for the next page, if any.
+        next_cursor: Option<String>,
+        /// The response message.
+        message: Message,
+    },
+    /// A listing reached its last page.
+    ToolsListed {
+        /// The listing.
+        op: OpId,
+        /// Pages fetched.
+        pages: u32,
+        /// Tools in all pages.
+        tools: usize,
+    },
+    /// A listing stopped early; pages already reported stay valid.
+    ToolsListFailed {
+        /// The listing.
+        op: OpId,
+        /// Pages fetched before it stopped.
+        pages: u32,
+        /// Why.
+        error: OpError,
+    },
+    /// The server said its tool list changed; list again to refresh.
+    ToolsListChanged,
+    /// Progress of a call.
+    Progress {
+        /// The call.
+        op: OpId,
+        /// Progress so far.
+        progress: f64,
+        /// Total, if known.
+        total: Option<f64>,
+        /// Human-readable message.
+        message: Option<String>,
+    },
+    /// A call ended.
+    CallFinished {
+        /// The call.
+        op: OpId,
+        /// How.
+        outcome: CallOutcome,
+        /// The response message, when one arrived.
+        message: Option<Message>,
+    },
+    /// A raw request ended.
+    Response {
+        /// The request.
+        op: OpId,
+        /// The result, or why there is none.
+        outcome: Result<Value, OpError>,
+    },
+    /// The server sent a request. If `answered` is false the host should call
+    /// [`crate::client::Client::answer`] before `deadline`, else the core answers with an error.
+    ServerRequest {
+        /// Its id.
+        id: RequestId,
+        /// Its method.
+        method: String,
+        /// Its params.
+        params: Option<Value>,
+        /// Whether the core already answered (ping, undeclared capabilities, unknown methods).
+        answered: bool,
+        /// When the core answers on the host's behalf.
+        deadline: Timestamp,
+    },
+    /// Any other notification from the server (logging, resource updates…).
+    Notification {
+        /// Its method.
+        method: String,
+        /// Its params.
+        params: Option<Value>,
+    },
+    /// A finding about the conversation.
+    Diagnostic(Diagnostic),
+    /// The connection is gone; every operation in flight has ended.
+    Closed(String),
+}

@@ -1,0 +1,86 @@
+//! Frames leaving the client, with the HTTP headers the protocol asks for.
+
+use base64::Engine as _;
+use serde_json::Value;
+
+use crate::jsonrpc::Message;
+use crate::version::{Generation, ProtocolVersion};
+
+/// One message to send, plus the protocol-level HTTP headers that go with it.
+/// Transports that are not HTTP ignore the headers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outgoing {
+    /// The message (its `raw()` text is what goes on the wire).
+    pub message: Message,
+    /// `MCP-Protocol-Version`, and in 2026-07-28 `Mcp-Method` / `Mcp-Name`. The
+    /// transport adds its own (`Accept`, `Content-Type`, `Mcp-Session-Id`).
+    pub headers: Vec<(&'static str, String)>,
+}
+
+/// Why a request did not get through, as a transport reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SendFailure {
+    /// HTTP 404 on a request carrying a session id: the session is gone.
+    SessionExpired,
+    /// The server refused the request at the transport level (an HTTP status other
+    /// than 2xx); `body` may hold a JSON-RPC error.
+    Rejected {
+        /// HTTP status.
+        status: u16,
+        /// Response body, as text.
+        body: String,
+    },
+    /// The request could not be delivered at all.
+    Network(String),
+}
+
+pub(crate) fn headers(msg: &Message, version: Option<ProtocolVersion>) -> Vec<(&'static str, String)> {
+    let mut h = Vec::new();
+    let Some(v) = version else { return h };
+    let is_initialize = msg.method() == Some("initialize");
+    if v.requires_version_header() && !is_initialize {
+        h.push(("MCP-Protocol-Version", v.as_str().to_owned()));
+    }
+    if v.generation() == Generation::Stateless
+        && let Some(method) = msg.method()
+    {
+        h.push(("Mcp-Method", header_value(method)));
+        let params = msg.value().get("params");
+        let name = match method {
+            "tools/call" | "prompts/get" => params.and_then(|p| p.get("name")),
+            "resources/read" => params.and_then(|p| p.get("uri")),
+            _ => None,
+        };
+        if let Some(name) = name.and_then(Value::as_str) {
+            h.push(("Mcp-Name", header_value(name)));
+        }
+    }
+    h
+}
+
+/// A header value as 2026-07-28 asks: visible ASCII as is, anything else as
+/// `=?base64?…?=` so that no byte can break the header line.
+pub fn header_value(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && !s.starts_with(' ')
+        && !s.ends_with(' ')
+        && !s.starts_with("=?");
+    if plain {
+        s.to_owned()
+    } else {
+        format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(s.as_bytes()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_values_are_safe() {
+        assert_eq!(header_value("get_weather"), "get_weather");
+        assert_eq!(header_value("a\r\nb"), "=?base64?YQ0KYg==?=");
+        assert_eq!(header_value("ünï"), "=?base64?w7xuw68=?=");
+    }
+}
