@@ -31,16 +31,25 @@ fn tools(n: usize) -> Vec<Tool> {
 /// A connected client (initialize generation) with one `tools/list` request in flight,
 /// and the text of a 1,000-tool page answering it.
 fn list_fixture() -> (Client, String) {
-    let mut c = Client::new(ClientConfig { mode: GenerationMode::Initialize, ..Default::default() });
+    let mut c = Client::new(ClientConfig {
+        mode: GenerationMode::Initialize,
+        ..Default::default()
+    });
     c.connect(Timestamp::ZERO);
     let init = c.poll_transmit().unwrap();
-    let reply = Message::response(init.message.id().unwrap().clone(), json!({"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"b","version":"1"}}));
+    let reply = Message::response(
+        init.message.id().unwrap().clone(),
+        json!({"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"b","version":"1"}}),
+    );
     c.handle_text(Timestamp::ZERO, reply.raw());
     while c.poll_transmit().is_some() {}
     while c.poll_event().is_some() {}
     c.list_tools(Timestamp::ZERO);
     let req = c.poll_transmit().unwrap();
-    let page = Message::response(req.message.id().unwrap().clone(), json!({ "tools": tools(1000) }));
+    let page = Message::response(
+        req.message.id().unwrap().clone(),
+        json!({ "tools": tools(1000) }),
+    );
     (c, page.raw().to_owned())
 }
 
@@ -48,7 +57,9 @@ fn bench_list(cr: &mut Criterion) {
     let (_, page) = list_fixture();
     let mut g = cr.benchmark_group("tools_list_page_1000");
     g.throughput(Throughput::Bytes(page.len() as u64));
-    g.bench_function("decode_only", |b| b.iter(|| black_box(Message::decode(black_box(&page)).unwrap())));
+    g.bench_function("decode_only", |b| {
+        b.iter(|| black_box(Message::decode(black_box(&page)).unwrap()))
+    });
     g.bench_function("decode_and_dispatch", |b| {
         b.iter_batched(
             list_fixture,
@@ -75,7 +86,7 @@ fn round_trips(n: usize) {
     c.connect(now);
     let mut done = 0;
     let mut started = 0;
-    let mut pump = |c: &mut Client, s: &mut Server| {
+    let pump = |c: &mut Client, s: &mut Server| {
         while let Some(o) = c.poll_transmit() {
             s.handle_text(now, o.message.raw());
         }
@@ -91,7 +102,12 @@ fn round_trips(n: usize) {
     pump(&mut c, &mut s);
     while done < n {
         if started < n {
-            c.call_tool(now, "tool_0001", json!({"city": "Austin"}).as_object().cloned(), CallOptions::default());
+            c.call_tool(
+                now,
+                "tool_0001",
+                json!({"city": "Austin"}).as_object().cloned(),
+                CallOptions::default(),
+            );
             started += 1;
         }
         pump(&mut c, &mut s);
@@ -107,7 +123,9 @@ fn bench_calls(cr: &mut Criterion) {
     let mut g = cr.benchmark_group("tools_call_round_trips");
     g.sample_size(10);
     g.throughput(Throughput::Elements(10_000));
-    g.bench_function("10000_in_memory_stateless", |b| b.iter(|| round_trips(10_000)));
+    g.bench_function("10000_in_memory_stateless", |b| {
+        b.iter(|| round_trips(10_000))
+    });
     g.finish();
 }
 

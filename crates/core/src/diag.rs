@@ -111,17 +111,22 @@ impl Rule {
     /// Where the rule lives in the specification (path under `docs/specification/<version>/`).
     pub fn section(self) -> &'static str {
         match self {
-            Rule::MalformedJson | Rule::NotJsonRpc | Rule::UnknownResponseId | Rule::InvalidRequest => {
-                "basic/index (JSON-RPC messages)"
-            }
+            Rule::MalformedJson
+            | Rule::NotJsonRpc
+            | Rule::UnknownResponseId
+            | Rule::InvalidRequest => "basic/index (JSON-RPC messages)",
             Rule::BatchNotAllowed => "basic/index (batching: 2025-03-26 only)",
             Rule::LateResponse => "basic/utilities/cancellation",
-            Rule::VersionNotOffered | Rule::RequestBeforeInitialized => "basic/lifecycle (initialization)",
+            Rule::VersionNotOffered | Rule::RequestBeforeInitialized => {
+                "basic/lifecycle (initialization)"
+            }
             Rule::Negotiation => "basic/lifecycle; 2026-07-28 basic/versioning",
             Rule::MissingResultType => "2026-07-28 basic/index (resultType)",
             Rule::ResultShape | Rule::ToolShape => "server/tools (data types)",
             Rule::ToolName | Rule::DuplicateToolName => "server/tools#tool-names",
-            Rule::InputSchema | Rule::OutputSchema => "server/tools#tool (inputSchema, outputSchema)",
+            Rule::InputSchema | Rule::OutputSchema => {
+                "server/tools#tool (inputSchema, outputSchema)"
+            }
             Rule::RepeatingCursor | Rule::TooManyPages => "server/utilities/pagination",
             Rule::MissingContent | Rule::ContentShape => "server/tools#tool-result",
             Rule::FieldNotInVersion => "changelog of the negotiated revision",
@@ -157,7 +162,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A new diagnostic.
     pub fn new(rule: Rule, severity: Severity, message: impl Into<String>) -> Self {
-        Diagnostic { rule, severity, message: message.into(), raw: None }
+        Diagnostic {
+            rule,
+            severity,
+            message: message.into(),
+            raw: None,
+        }
     }
 
     /// Attaches the wire text concerned.
@@ -174,6 +184,12 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(f, "{sev}[{}]: {} (spec: {})", self.rule.id(), self.message, self.rule.section())
+        write!(
+            f,
+            "{sev}[{}]: {} (spec: {})",
+            self.rule.id(),
+            self.message,
+            self.rule.section()
+        )
     }
 }

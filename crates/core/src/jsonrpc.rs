@@ -79,7 +79,11 @@ pub struct RpcError {
 impl RpcError {
     /// Builds an error without data.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        RpcError { code, message: message.into(), data: None }
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
     }
 
     /// The error as JSON.
@@ -97,7 +101,11 @@ impl RpcError {
         let o = v.as_object()?;
         Some(RpcError {
             code: o.get("code")?.as_i64()?,
-            message: o.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            message: o
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
             data: o.get("data").cloned(),
         })
     }
@@ -147,9 +155,10 @@ pub enum Body {
 /// One JSON-RPC message: its exact wire text and its decoded body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Message {
+    // Shared so that handing a message to the UI, a log and an event costs no copy.
     raw: Arc<str>,
-    value: Value,
-    body: Body,
+    value: Arc<Value>,
+    body: Arc<Body>,
 }
 
 /// Why a piece of text is not a JSON-RPC message.
@@ -180,7 +189,11 @@ pub fn decode_frame(text: &str) -> Frame {
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            return Frame { raw, batch: false, items: vec![Err(DecodeError::Json(e.to_string()))] };
+            return Frame {
+                raw,
+                batch: false,
+                items: vec![Err(DecodeError::Json(e.to_string()))],
+            };
         }
     };
     match value {
@@ -192,11 +205,19 @@ pub fn decode_frame(text: &str) -> Frame {
                     Message::from_parts(text, v)
                 })
                 .collect();
-            Frame { raw, batch: true, items }
+            Frame {
+                raw,
+                batch: true,
+                items,
+            }
         }
         v => {
             let item = Message::from_parts(raw.clone(), v);
-            Frame { raw, batch: false, items: vec![item] }
+            Frame {
+                raw,
+                batch: false,
+                items: vec![item],
+            }
         }
     }
 }
@@ -204,13 +225,18 @@ pub fn decode_frame(text: &str) -> Frame {
 impl Message {
     /// Decodes exactly one message (a batch is an error here; see [`decode_frame`]).
     pub fn decode(text: &str) -> Result<Message, DecodeError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| DecodeError::Json(e.to_string()))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| DecodeError::Json(e.to_string()))?;
         Message::from_parts(Arc::from(text), value)
     }
 
     fn from_parts(raw: Arc<str>, value: Value) -> Result<Message, DecodeError> {
         let body = classify(&value)?;
-        Ok(Message { raw, value, body })
+        Ok(Message {
+            raw,
+            value: Arc::new(value),
+            body: Arc::new(body),
+        })
     }
 
     /// Builds a message from JSON we are about to send; its raw text is the compact serialization.
@@ -227,7 +253,11 @@ impl Message {
         if let Some(p) = &params {
             m.insert("params".into(), p.clone());
         }
-        let body = Body::Request { id, method: method.to_owned(), params };
+        let body = Body::Request {
+            id,
+            method: method.to_owned(),
+            params,
+        };
         Message::built(m, body)
     }
 
@@ -238,7 +268,10 @@ impl Message {
         if let Some(p) = &params {
             m.insert("params".into(), p.clone());
         }
-        let body = Body::Notification { method: method.to_owned(), params };
+        let body = Body::Notification {
+            method: method.to_owned(),
+            params,
+        };
         Message::built(m, body)
     }
 
@@ -253,7 +286,10 @@ impl Message {
     /// An error response.
     pub fn error(id: Option<RequestId>, error: RpcError) -> Message {
         let mut m = envelope();
-        m.insert("id".into(), id.as_ref().map_or(Value::Null, RequestId::to_value));
+        m.insert(
+            "id".into(),
+            id.as_ref().map_or(Value::Null, RequestId::to_value),
+        );
         m.insert("error".into(), error.to_value());
         Message::built(m, Body::Error { id, error })
     }
@@ -261,7 +297,11 @@ impl Message {
     fn built(m: Map<String, Value>, body: Body) -> Message {
         let value = Value::Object(m);
         let raw: Arc<str> = Arc::from(value.to_string());
-        Message { raw, value, body }
+        Message {
+            raw,
+            value: Arc::new(value),
+            body: Arc::new(body),
+        }
     }
 
     /// The exact text of the message.
@@ -286,7 +326,7 @@ impl Message {
 
     /// The method, for requests and notifications.
     pub fn method(&self) -> Option<&str> {
-        match &self.body {
+        match &*self.body {
             Body::Request { method, .. } | Body::Notification { method, .. } => Some(method),
             _ => None,
         }
@@ -294,7 +334,7 @@ impl Message {
 
     /// The id, for requests and responses.
     pub fn id(&self) -> Option<&RequestId> {
-        match &self.body {
+        match &*self.body {
             Body::Request { id, .. } | Body::Response { id, .. } => Some(id),
             Body::Error { id, .. } => id.as_ref(),
             Body::Notification { .. } => None,
@@ -331,9 +371,16 @@ fn classify(value: &Value) -> Result<Body, DecodeError> {
             return bad("\"params\" must be an object or an array");
         }
         return match id {
-            None => Ok(Body::Notification { method: method.to_owned(), params }),
+            None => Ok(Body::Notification {
+                method: method.to_owned(),
+                params,
+            }),
             Some(v) => match RequestId::from_value(v) {
-                Some(id) => Ok(Body::Request { id, method: method.to_owned(), params }),
+                Some(id) => Ok(Body::Request {
+                    id,
+                    method: method.to_owned(),
+                    params,
+                }),
                 None => bad("request \"id\" must be a string or an integer"),
             },
         };
@@ -341,7 +388,10 @@ fn classify(value: &Value) -> Result<Body, DecodeError> {
     match (o.get("result"), o.get("error")) {
         (Some(_), Some(_)) => bad("a response has both \"result\" and \"error\""),
         (Some(result), None) => match id.and_then(RequestId::from_value) {
-            Some(id) => Ok(Body::Response { id, result: result.clone() }),
+            Some(id) => Ok(Body::Response {
+                id,
+                result: result.clone(),
+            }),
             None => bad("response \"id\" must be a string or an integer"),
         },
         (None, Some(err)) => {
@@ -377,11 +427,18 @@ mod tests {
     #[test]
     fn classifies_all_shapes() {
         let req = Message::decode(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#).unwrap();
-        assert!(matches!(req.body(), Body::Request { id: RequestId::Number(7), .. }));
+        assert!(matches!(
+            req.body(),
+            Body::Request {
+                id: RequestId::Number(7),
+                ..
+            }
+        ));
         let note = Message::decode(r#"{"jsonrpc":"2.0","method":"x/y","params":{}}"#).unwrap();
         assert!(matches!(note.body(), Body::Notification { .. }));
-        let err = Message::decode(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"p"}}"#)
-            .unwrap();
+        let err =
+            Message::decode(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"p"}}"#)
+                .unwrap();
         assert!(matches!(err.body(), Body::Error { id: None, .. }));
     }
 
@@ -412,7 +469,11 @@ mod tests {
 
     #[test]
     fn built_messages_round_trip() {
-        let m = Message::request(RequestId::Number(1), "tools/list", Some(serde_json::json!({})));
+        let m = Message::request(
+            RequestId::Number(1),
+            "tools/list",
+            Some(serde_json::json!({})),
+        );
         let back = Message::decode(m.raw()).unwrap();
         assert_eq!(back.body(), m.body());
     }

@@ -12,7 +12,9 @@ use crate::version::ProtocolVersion;
 /// 1–128 characters from `A-Za-z0-9_-.`.
 pub fn tool_name_ok(name: &str) -> bool {
     (1..=128).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
 /// Checks one tool definition against the negotiated revision.
@@ -29,13 +31,22 @@ pub fn check_tool(tool: &Tool, version: ProtocolVersion, out: &mut Vec<Diagnosti
             ),
         ));
     }
-    check_object_schema(&tool.input_schema, &tool.name, "inputSchema", Rule::InputSchema, out);
+    check_object_schema(
+        &tool.input_schema,
+        &tool.name,
+        "inputSchema",
+        Rule::InputSchema,
+        out,
+    );
     if let Some(schema) = &tool.output_schema {
         if !version.has_structured_output() {
             out.push(Diagnostic::new(
                 Rule::FieldNotInVersion,
                 Severity::Warning,
-                format!("tool {:?} has outputSchema, which {version} does not define (2025-06-18+)", tool.name),
+                format!(
+                    "tool {:?} has outputSchema, which {version} does not define (2025-06-18+)",
+                    tool.name
+                ),
             ));
         }
         if version < ProtocolVersion::V2026_07_28 {
@@ -44,7 +55,13 @@ pub fn check_tool(tool: &Tool, version: ProtocolVersion, out: &mut Vec<Diagnosti
     }
 }
 
-fn check_object_schema(schema: &Value, tool: &str, field: &str, rule: Rule, out: &mut Vec<Diagnostic>) {
+fn check_object_schema(
+    schema: &Value,
+    tool: &str,
+    field: &str,
+    rule: Rule,
+    out: &mut Vec<Diagnostic>,
+) {
     let problem = match schema {
         Value::Null => Some(format!("{field} is missing or null")),
         Value::Object(o) => match o.get("type") {
@@ -52,10 +69,17 @@ fn check_object_schema(schema: &Value, tool: &str, field: &str, rule: Rule, out:
             Some(other) => Some(format!("{field}.type is {other}, not \"object\"")),
             None => Some(format!("{field} has no \"type\": \"object\"")),
         },
-        other => Some(format!("{field} is {}, not a JSON Schema object", kind_of(other))),
+        other => Some(format!(
+            "{field} is {}, not a JSON Schema object",
+            kind_of(other)
+        )),
     };
     if let Some(p) = problem {
-        out.push(Diagnostic::new(rule, Severity::Error, format!("tool {tool:?}: {p}")));
+        out.push(Diagnostic::new(
+            rule,
+            Severity::Error,
+            format!("tool {tool:?}: {p}"),
+        ));
     }
 }
 
@@ -65,13 +89,22 @@ pub fn check_unique(tool: &Tool, seen: &mut HashSet<String>, out: &mut Vec<Diagn
         out.push(Diagnostic::new(
             Rule::DuplicateToolName,
             Severity::Error,
-            format!("tool name {:?} appears more than once; names must be unique per server", tool.name),
+            format!(
+                "tool name {:?} appears more than once; names must be unique per server",
+                tool.name
+            ),
         ));
     }
 }
 
 /// Checks a `CallToolResult` as received (`raw` is the `result` JSON).
-pub fn check_call_result(raw: &Value, result: &CallToolResult, tool: Option<&Tool>, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
+pub fn check_call_result(
+    raw: &Value,
+    result: &CallToolResult,
+    tool: Option<&Tool>,
+    version: ProtocolVersion,
+    out: &mut Vec<Diagnostic>,
+) {
     match raw.get("content") {
         None => out.push(Diagnostic::new(
             Rule::MissingContent,
@@ -91,12 +124,17 @@ pub fn check_call_result(raw: &Value, result: &CallToolResult, tool: Option<&Too
                 out.push(Diagnostic::new(
                     Rule::ContentShape,
                     Severity::Error,
-                    format!("content[{i}] (type {:?}) does not match any content block type", v.get("type").and_then(Value::as_str).unwrap_or("?")),
+                    format!(
+                        "content[{i}] (type {:?}) does not match any content block type",
+                        v.get("type").and_then(Value::as_str).unwrap_or("?")
+                    ),
                 ));
                 continue;
             }
             ContentBlock::Audio(_) if version < ProtocolVersion::V2025_03_26 => "audio",
-            ContentBlock::ResourceLink(_) if version < ProtocolVersion::V2025_06_18 => "resource_link",
+            ContentBlock::ResourceLink(_) if version < ProtocolVersion::V2025_06_18 => {
+                "resource_link"
+            }
             _ => continue,
         };
         out.push(Diagnostic::new(
@@ -116,7 +154,10 @@ pub fn check_call_result(raw: &Value, result: &CallToolResult, tool: Option<&Too
             out.push(Diagnostic::new(
                 Rule::StructuredContent,
                 Severity::Error,
-                format!("structuredContent is {}, but {version} requires an object", kind_of(sc)),
+                format!(
+                    "structuredContent is {}, but {version} requires an object",
+                    kind_of(sc)
+                ),
             ));
         }
     }
@@ -128,7 +169,10 @@ pub fn check_call_result(raw: &Value, result: &CallToolResult, tool: Option<&Too
         out.push(Diagnostic::new(
             Rule::StructuredContent,
             Severity::Error,
-            format!("tool {:?} declares outputSchema but the result has no structuredContent", tool.name),
+            format!(
+                "tool {:?} declares outputSchema but the result has no structuredContent",
+                tool.name
+            ),
         ));
     }
 }
@@ -171,7 +215,9 @@ mod tests {
     #[test]
     fn schema_problems_are_named() {
         let mut out = vec![];
-        let t: Tool = serde_json::from_value(json!({"name":"bad name","inputSchema":{"type":"string"}})).unwrap();
+        let t: Tool =
+            serde_json::from_value(json!({"name":"bad name","inputSchema":{"type":"string"}}))
+                .unwrap();
         check_tool(&t, ProtocolVersion::V2025_11_25, &mut out);
         let rules: Vec<Rule> = out.iter().map(|d| d.rule).collect();
         assert_eq!(rules, [Rule::ToolName, Rule::InputSchema]);
@@ -181,9 +227,18 @@ mod tests {
     fn missing_content_and_structured_mismatch() {
         let raw = json!({"isError": false});
         let r: CallToolResult = serde_json::from_value(raw.clone()).unwrap();
-        let tool: Tool = serde_json::from_value(json!({"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}})).unwrap();
+        let tool: Tool = serde_json::from_value(
+            json!({"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}),
+        )
+        .unwrap();
         let mut out = vec![];
-        check_call_result(&raw, &r, Some(&tool), ProtocolVersion::V2025_11_25, &mut out);
+        check_call_result(
+            &raw,
+            &r,
+            Some(&tool),
+            ProtocolVersion::V2025_11_25,
+            &mut out,
+        );
         let rules: Vec<Rule> = out.iter().map(|d| d.rule).collect();
         assert_eq!(rules, [Rule::MissingContent, Rule::StructuredContent]);
     }

@@ -60,8 +60,10 @@ proptest! {
         }
         let mut received = 0;
         while let Some(e) = client.poll_event() {
-            if let Event::Wire(w) = e {
-                if w.direction == mcpg_core::client::Direction::Received { received += 1; }
+            if let Event::Wire(w) = e
+                && w.direction == mcpg_core::client::Direction::Received
+            {
+                received += 1;
             }
         }
         // Nothing is dropped silently: every frame fed in is on the wire log.

@@ -58,12 +58,20 @@ impl Default for ClientConfig {
 impl ClientConfig {
     /// The newest revision offered in the `initialize` handshake, if any.
     pub fn newest_initialize_version(&self) -> Option<ProtocolVersion> {
-        self.versions.iter().copied().filter(|v| v.generation() == crate::Generation::Initialize).max()
+        self.versions
+            .iter()
+            .copied()
+            .filter(|v| v.generation() == crate::Generation::Initialize)
+            .max()
     }
 
     /// The newest stateless revision offered, if any.
     pub fn newest_stateless_version(&self) -> Option<ProtocolVersion> {
-        self.versions.iter().copied().filter(|v| v.generation() == crate::Generation::Stateless).max()
+        self.versions
+            .iter()
+            .copied()
+            .filter(|v| v.generation() == crate::Generation::Stateless)
+            .max()
     }
 
     /// Whether the client declared capability `name` (e.g. `"sampling"`).

@@ -58,7 +58,11 @@ pub struct Negotiated {
 impl Negotiated {
     /// Whether the server declared `tools.listChanged`.
     pub fn tools_list_changed(&self) -> bool {
-        self.capabilities.get("tools").and_then(|t| t.get("listChanged")).and_then(Value::as_bool) == Some(true)
+        self.capabilities
+            .get("tools")
+            .and_then(|t| t.get("listChanged"))
+            .and_then(Value::as_bool)
+            == Some(true)
     }
 }
 

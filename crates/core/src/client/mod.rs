@@ -18,6 +18,7 @@ pub use outgoing::{Outgoing, SendFailure};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
+use serde::Deserialize as _;
 use serde_json::{Map, Value, json};
 
 use crate::diag::{Diagnostic, Rule, Severity};
@@ -169,10 +170,12 @@ impl Client {
         }
         match self.cfg.mode {
             GenerationMode::Initialize => self.start_initialize(now),
-            GenerationMode::Stateless | GenerationMode::Auto => match self.cfg.newest_stateless_version() {
-                Some(v) => self.start_probe(now, v),
-                None => self.start_initialize(now),
-            },
+            GenerationMode::Stateless | GenerationMode::Auto => {
+                match self.cfg.newest_stateless_version() {
+                    Some(v) => self.start_probe(now, v),
+                    None => self.start_initialize(now),
+                }
+            }
         }
     }
 
@@ -187,7 +190,13 @@ impl Client {
     }
 
     /// Calls a tool. The end arrives as [`Event::CallFinished`].
-    pub fn call_tool(&mut self, now: Timestamp, name: &str, arguments: Option<JsonObject>, opts: CallOptions) -> OpId {
+    pub fn call_tool(
+        &mut self,
+        now: Timestamp,
+        name: &str,
+        arguments: Option<JsonObject>,
+        opts: CallOptions,
+    ) -> OpId {
         let op = self.new_op();
         let mut params = Map::new();
         params.insert("name".into(), Value::from(name));
@@ -197,13 +206,25 @@ impl Client {
         let mut m = opts.meta.unwrap_or_default();
         if opts.progress {
             // The op number is unique for the session's life, so it makes a good token.
-            m.insert("progressToken".into(), Value::from(format!("mcpg-{}", op.0)));
+            m.insert(
+                "progressToken".into(),
+                Value::from(format!("mcpg-{}", op.0)),
+            );
         }
         if !m.is_empty() {
             params.insert("_meta".into(), Value::Object(m));
         }
         let timeout = opts.timeout.unwrap_or(self.cfg.request_timeout);
-        self.submit(now, op, What::Call { name: name.to_owned() }, "tools/call", Some(Value::Object(params)), timeout);
+        self.submit(
+            now,
+            op,
+            What::Call {
+                name: name.to_owned(),
+            },
+            "tools/call",
+            Some(Value::Object(params)),
+            timeout,
+        );
         op
     }
 
@@ -225,22 +246,42 @@ impl Client {
     pub fn cancel(&mut self, now: Timestamp, op: OpId, reason: &str) {
         if let Some(pos) = self.waiting.iter().position(|d| d.op == op) {
             let d = self.waiting.remove(pos);
-            self.finish(op, &d.what, None, Err(OpError::Failed(Failure::Cancelled(reason.to_owned()))));
+            self.finish(
+                op,
+                &d.what,
+                None,
+                Err(OpError::Failed(Failure::Cancelled(reason.to_owned()))),
+            );
             return;
         }
-        let Some(id) = self.pending.iter().find(|(_, p)| p.op == op).map(|(id, _)| id.clone()) else {
+        let Some(id) = self
+            .pending
+            .iter()
+            .find(|(_, p)| p.op == op)
+            .map(|(id, _)| id.clone())
+        else {
             return;
         };
         if let Some(p) = self.pending.remove(&id) {
             self.send_cancelled(now, &id, reason);
             self.forget(&id, &p);
-            self.finish(op, &p.what, None, Err(OpError::Failed(Failure::Cancelled(reason.to_owned()))));
+            self.finish(
+                op,
+                &p.what,
+                None,
+                Err(OpError::Failed(Failure::Cancelled(reason.to_owned()))),
+            );
         }
     }
 
     /// Answers a server-to-client request surfaced as [`Event::ServerRequest`].
     /// Returns false if there is no such request waiting (already answered or expired).
-    pub fn answer(&mut self, now: Timestamp, id: &RequestId, result: Result<Value, RpcError>) -> bool {
+    pub fn answer(
+        &mut self,
+        now: Timestamp,
+        id: &RequestId,
+        result: Result<Value, RpcError>,
+    ) -> bool {
         if self.incoming.remove(id).is_none() {
             return false;
         }
@@ -255,9 +296,16 @@ impl Client {
     /// Feeds one frame of received text (a line, a WebSocket frame, an HTTP body or SSE `data`).
     pub fn handle_text(&mut self, now: Timestamp, text: &str) {
         let frame = decode_frame(text);
-        self.events.push_back(Event::Wire(WireEntry { direction: Direction::Received, at: now, raw: frame.raw.clone() }));
+        self.events.push_back(Event::Wire(WireEntry {
+            direction: Direction::Received,
+            at: now,
+            raw: frame.raw.clone(),
+        }));
         if frame.batch {
-            let allowed = self.negotiated.as_ref().is_some_and(|n| n.version.allows_batches());
+            let allowed = self
+                .negotiated
+                .as_ref()
+                .is_some_and(|n| n.version.allows_batches());
             if !allowed {
                 self.diag(
                     Diagnostic::new(Rule::BatchNotAllowed, Severity::Warning, "the server sent a JSON-RPC batch, which only 2025-03-26 allows; reading each element anyway")
@@ -273,7 +321,12 @@ impl Client {
                         crate::jsonrpc::DecodeError::Json(_) => Rule::MalformedJson,
                         crate::jsonrpc::DecodeError::NotJsonRpc(_) => Rule::NotJsonRpc,
                     };
-                    let d = Diagnostic::new(rule, Severity::Error, format!("ignored a message from the server: {e}")).with_raw(frame.raw.clone());
+                    let d = Diagnostic::new(
+                        rule,
+                        Severity::Error,
+                        format!("ignored a message from the server: {e}"),
+                    )
+                    .with_raw(frame.raw.clone());
                     self.diag(d);
                 }
             }
@@ -289,8 +342,18 @@ impl Client {
         self.forget(id, &p);
         match failure {
             SendFailure::SessionExpired => {
-                self.diag(Diagnostic::new(Rule::Transport, Severity::Info, "the server no longer knows our session (HTTP 404); starting a new one"));
-                let deferred = Deferred { op: p.op, what: p.what.clone(), method: p.method.clone(), params: strip_stamp(p.params.clone()), timeout: p.timeout };
+                self.diag(Diagnostic::new(
+                    Rule::Transport,
+                    Severity::Info,
+                    "the server no longer knows our session (HTTP 404); starting a new one",
+                ));
+                let deferred = Deferred {
+                    op: p.op,
+                    what: p.what.clone(),
+                    method: p.method.clone(),
+                    params: strip_stamp(p.params.clone()),
+                    timeout: p.timeout,
+                };
                 match p.what {
                     What::Probe | What::Initialize(_) => self.start_initialize(now),
                     _ => {
@@ -310,7 +373,8 @@ impl Client {
                 match err {
                     Some(e) => self.on_error(now, id.clone(), p, e),
                     None => {
-                        let why = format!("HTTP {status}: {}", validate::truncate(body.trim(), 200));
+                        let why =
+                            format!("HTTP {status}: {}", validate::truncate(body.trim(), 200));
                         self.on_failure(now, p, Failure::Transport(why));
                     }
                 }
@@ -321,22 +385,41 @@ impl Client {
 
     /// Tells the core that time has passed; expires requests whose deadline is due.
     pub fn handle_timeout(&mut self, now: Timestamp) {
-        let due: Vec<RequestId> = self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| id.clone()).collect();
+        let due: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.deadline <= now)
+            .map(|(id, _)| id.clone())
+            .collect();
         for id in due {
-            let Some(p) = self.pending.remove(&id) else { continue };
+            let Some(p) = self.pending.remove(&id) else {
+                continue;
+            };
             self.forget(&id, &p);
             if !matches!(p.what, What::Initialize(_)) {
                 // `initialize` must never be cancelled; everything else is told we gave up.
-                self.send_cancelled(now, &id, &format!("no answer within {}s", p.timeout.as_secs_f64()));
+                self.send_cancelled(
+                    now,
+                    &id,
+                    &format!("no answer within {}s", p.timeout.as_secs_f64()),
+                );
             }
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
         }
-        let late: Vec<RequestId> = self.incoming.iter().filter(|(_, r)| r.deadline <= now).map(|(id, _)| id.clone()).collect();
+        let late: Vec<RequestId> = self
+            .incoming
+            .iter()
+            .filter(|(_, r)| r.deadline <= now)
+            .map(|(id, _)| id.clone())
+            .collect();
         for id in late {
             if let Some(r) = self.incoming.remove(&id) {
                 let secs = self.cfg.server_request_timeout.as_secs();
                 self.diag(Diagnostic::new(Rule::Timeout, Severity::Warning, format!("the host did not answer the server's {} request within {secs}s; answered with an error", r.method)));
-                let err = RpcError::new(code::INTERNAL_ERROR, format!("the client did not answer {} within {secs}s", r.method));
+                let err = RpcError::new(
+                    code::INTERNAL_ERROR,
+                    format!("the client did not answer {} within {secs}s", r.method),
+                );
                 self.transmit(now, Message::error(Some(id), err));
             }
         }
@@ -347,7 +430,10 @@ impl Client {
         if self.phase == Phase::Closed {
             return;
         }
-        let was_connecting = matches!(self.phase, Phase::Probing | Phase::Initializing | Phase::Idle);
+        let was_connecting = matches!(
+            self.phase,
+            Phase::Probing | Phase::Initializing | Phase::Idle
+        );
         self.phase = Phase::Closed;
         let mut pending: Vec<(RequestId, Pending)> = self.pending.drain().collect();
         pending.sort_by_key(|(_, p)| p.op);
@@ -357,7 +443,9 @@ impl Client {
         }
         self.fail_waiting(&Failure::Transport(reason.to_owned()));
         if was_connecting {
-            self.events.push_back(Event::ConnectFailed(format!("the connection closed before the handshake finished: {reason}")));
+            self.events.push_back(Event::ConnectFailed(format!(
+                "the connection closed before the handshake finished: {reason}"
+            )));
         }
         self.incoming.clear();
         self.events.push_back(Event::Closed(reason.to_owned()));
@@ -390,7 +478,11 @@ impl Client {
         self.phase = Phase::Probing;
         self.trying = Some(v);
         let op = self.new_op();
-        let timeout = if self.cfg.mode == GenerationMode::Auto { self.cfg.probe_timeout } else { self.cfg.request_timeout };
+        let timeout = if self.cfg.mode == GenerationMode::Auto {
+            self.cfg.probe_timeout
+        } else {
+            self.cfg.request_timeout
+        };
         self.send_request(now, op, What::Probe, "server/discover", None, timeout);
     }
 
@@ -409,22 +501,42 @@ impl Client {
             "clientInfo": self.cfg.client_info,
         });
         let timeout = self.cfg.request_timeout;
-        self.send_request(now, op, What::Initialize(v), "initialize", Some(params), timeout);
+        self.send_request(
+            now,
+            op,
+            What::Initialize(v),
+            "initialize",
+            Some(params),
+            timeout,
+        );
     }
 
     fn on_discover(&mut self, now: Timestamp, msg: &Message, result: &Value) {
         let parsed: Result<DiscoverResult, _> = serde_json::from_value(result.clone());
         let Ok(d) = parsed else {
-            return self.probe_fallback(now, "its server/discover result could not be read".into(), msg);
+            return self.probe_fallback(
+                now,
+                "its server/discover result could not be read".into(),
+                msg,
+            );
         };
         let ours: Vec<ProtocolVersion> = self.cfg.versions.clone();
-        let shared = d.supported_versions.iter().filter_map(|s| ProtocolVersion::parse(s)).filter(|v| ours.contains(v)).max();
+        let shared = d
+            .supported_versions
+            .iter()
+            .filter_map(|s| ProtocolVersion::parse(s))
+            .filter(|v| ours.contains(v))
+            .max();
         match shared {
             Some(v) if v.generation() == Generation::Stateless => {
                 if d.result_type.is_none() {
                     self.diag(Diagnostic::new(Rule::MissingResultType, Severity::Warning, "server/discover result has no resultType (required in 2026-07-28; read as \"complete\")"));
                 }
-                let server_info = d.meta.as_ref().and_then(|m| m.get(meta::SERVER_INFO)).and_then(|v| serde_json::from_value(v.clone()).ok());
+                let server_info = d
+                    .meta
+                    .as_ref()
+                    .and_then(|m| m.get(meta::SERVER_INFO))
+                    .and_then(|v| serde_json::from_value(v.clone()).ok());
                 let n = Negotiated {
                     generation: Generation::Stateless,
                     version: v,
@@ -438,7 +550,13 @@ impl Client {
             }
             _ => {
                 let listed = d.supported_versions.join(", ");
-                self.probe_fallback(now, format!("it lists no stateless revision we share (supportedVersions: [{listed}])"), msg);
+                self.probe_fallback(
+                    now,
+                    format!(
+                        "it lists no stateless revision we share (supportedVersions: [{listed}])"
+                    ),
+                    msg,
+                );
             }
         }
     }
@@ -447,19 +565,37 @@ impl Client {
         if self.cfg.mode == GenerationMode::Stateless {
             return self.connect_failed(format!("the server does not speak 2026-07-28: {why}"));
         }
-        let d = Diagnostic::new(Rule::Negotiation, Severity::Info, format!("server/discover probe: {why}; falling back to initialize")).with_raw(msg.raw_shared());
+        let d = Diagnostic::new(
+            Rule::Negotiation,
+            Severity::Info,
+            format!("server/discover probe: {why}; falling back to initialize"),
+        )
+        .with_raw(msg.raw_shared());
         self.diag(d);
         self.start_initialize(now);
     }
 
-    fn on_initialize(&mut self, now: Timestamp, offered: ProtocolVersion, msg: &Message, result: &Value) {
+    fn on_initialize(
+        &mut self,
+        now: Timestamp,
+        offered: ProtocolVersion,
+        msg: &Message,
+        result: &Value,
+    ) {
         let parsed: Result<InitializeResult, _> = serde_json::from_value(result.clone());
         let Ok(r) = parsed else {
-            let d = Diagnostic::new(Rule::ResultShape, Severity::Error, "the initialize result could not be read").with_raw(msg.raw_shared());
+            let d = Diagnostic::new(
+                Rule::ResultShape,
+                Severity::Error,
+                "the initialize result could not be read",
+            )
+            .with_raw(msg.raw_shared());
             self.diag(d);
             return self.connect_failed("the initialize result could not be read".into());
         };
-        let Some(v) = ProtocolVersion::parse(&r.protocol_version).filter(|v| self.cfg.versions.contains(v) && v.generation() == Generation::Initialize) else {
+        let Some(v) = ProtocolVersion::parse(&r.protocol_version)
+            .filter(|v| self.cfg.versions.contains(v) && v.generation() == Generation::Initialize)
+        else {
             let d = Diagnostic::new(
                 Rule::VersionNotOffered,
                 Severity::Error,
@@ -467,15 +603,29 @@ impl Client {
             )
             .with_raw(msg.raw_shared());
             self.diag(d);
-            return self.connect_failed(format!("unsupported protocol version {:?}", r.protocol_version));
+            return self.connect_failed(format!(
+                "unsupported protocol version {:?}",
+                r.protocol_version
+            ));
         };
         if v != offered {
-            self.diag(Diagnostic::new(Rule::Negotiation, Severity::Info, format!("asked for {offered}, the server chose {v}; using {v}")));
+            self.diag(Diagnostic::new(
+                Rule::Negotiation,
+                Severity::Info,
+                format!("asked for {offered}, the server chose {v}; using {v}"),
+            ));
         }
         if r.server_info.name.is_empty() {
-            self.diag(Diagnostic::new(Rule::ResultShape, Severity::Warning, "initialize result has no serverInfo.name"));
+            self.diag(Diagnostic::new(
+                Rule::ResultShape,
+                Severity::Warning,
+                "initialize result has no serverInfo.name",
+            ));
         }
-        self.transmit(now, Message::notification("notifications/initialized", None));
+        self.transmit(
+            now,
+            Message::notification("notifications/initialized", None),
+        );
         let n = Negotiated {
             generation: Generation::Initialize,
             version: v,
@@ -517,15 +667,42 @@ impl Client {
         OpId(self.next_op)
     }
 
-    fn submit(&mut self, now: Timestamp, op: OpId, what: What, method: &str, params: Option<Value>, timeout: Duration) {
+    fn submit(
+        &mut self,
+        now: Timestamp,
+        op: OpId,
+        what: What,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+    ) {
         match self.phase {
             Phase::Ready => self.send_request(now, op, what, method, params, timeout),
-            Phase::Closed => self.finish(op, &what, None, Err(OpError::Failed(Failure::NotConnected("the session is closed".into())))),
+            Phase::Closed => self.finish(
+                op,
+                &what,
+                None,
+                Err(OpError::Failed(Failure::NotConnected(
+                    "the session is closed".into(),
+                ))),
+            ),
             Phase::Idle => {
-                self.waiting.push(Deferred { op, what, method: method.to_owned(), params, timeout });
+                self.waiting.push(Deferred {
+                    op,
+                    what,
+                    method: method.to_owned(),
+                    params,
+                    timeout,
+                });
                 self.connect(now);
             }
-            Phase::Probing | Phase::Initializing => self.waiting.push(Deferred { op, what, method: method.to_owned(), params, timeout }),
+            Phase::Probing | Phase::Initializing => self.waiting.push(Deferred {
+                op,
+                what,
+                method: method.to_owned(),
+                params,
+                timeout,
+            }),
         }
     }
 
@@ -534,22 +711,43 @@ impl Client {
         self.negotiated.as_ref().map(|n| n.version).or(self.trying)
     }
 
-    fn send_request(&mut self, now: Timestamp, op: OpId, what: What, method: &str, params: Option<Value>, timeout: Duration) {
+    fn send_request(
+        &mut self,
+        now: Timestamp,
+        op: OpId,
+        what: What,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+    ) {
         self.next_id += 1;
         let id = RequestId::Number(self.next_id);
         let version = self.stamp_version();
         let stateless = version.is_some_and(|v| v.generation() == Generation::Stateless);
-        let params = if stateless { Some(self.stamp(params, version)) } else { params };
+        let params = if stateless {
+            Some(self.stamp(params, version))
+        } else {
+            params
+        };
         let progress_token = params
             .as_ref()
             .and_then(|p| p.get("_meta"))
             .and_then(|m| m.get("progressToken"))
             .map(token_key);
         if let Some(t) = &progress_token {
-            self.progress.insert(t.clone(), (id.clone(), f64::NEG_INFINITY));
+            self.progress
+                .insert(t.clone(), (id.clone(), f64::NEG_INFINITY));
         }
         let msg = Message::request(id.clone(), method, params.clone());
-        let p = Pending { op, what, method: method.to_owned(), params, timeout, deadline: now.after(timeout), progress_token };
+        let p = Pending {
+            op,
+            what,
+            method: method.to_owned(),
+            params,
+            timeout,
+            deadline: now.after(timeout),
+            progress_token,
+        };
         self.pending.insert(id, p);
         self.transmit(now, msg);
     }
@@ -560,26 +758,44 @@ impl Client {
             Some(Value::Object(o)) => o,
             _ => Map::new(),
         };
-        let m = p.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+        let m = p
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(m) = m {
             if let Some(v) = version {
                 m.insert(meta::PROTOCOL_VERSION.into(), Value::from(v.as_str()));
             }
-            m.insert(meta::CLIENT_CAPABILITIES.into(), Value::Object(self.cfg.capabilities.clone()));
-            m.insert(meta::CLIENT_INFO.into(), serde_json::to_value(&self.cfg.client_info).unwrap_or(Value::Null));
+            m.insert(
+                meta::CLIENT_CAPABILITIES.into(),
+                Value::Object(self.cfg.capabilities.clone()),
+            );
+            m.insert(
+                meta::CLIENT_INFO.into(),
+                serde_json::to_value(&self.cfg.client_info).unwrap_or(Value::Null),
+            );
         }
         Value::Object(p)
     }
 
     fn transmit(&mut self, now: Timestamp, msg: Message) {
         let headers = outgoing::headers(&msg, self.stamp_version());
-        self.events.push_back(Event::Wire(WireEntry { direction: Direction::Sent, at: now, raw: msg.raw_shared() }));
-        self.outbox.push_back(Outgoing { message: msg, headers });
+        self.events.push_back(Event::Wire(WireEntry {
+            direction: Direction::Sent,
+            at: now,
+            raw: msg.raw_shared(),
+        }));
+        self.outbox.push_back(Outgoing {
+            message: msg,
+            headers,
+        });
     }
 
     fn send_cancelled(&mut self, now: Timestamp, id: &RequestId, reason: &str) {
         let params = json!({ "requestId": id.to_value(), "reason": reason });
-        self.transmit(now, Message::notification("notifications/cancelled", Some(params)));
+        self.transmit(
+            now,
+            Message::notification("notifications/cancelled", Some(params)),
+        );
     }
 
     /// Drops bookkeeping for a request that will get no more processing.
@@ -596,48 +812,78 @@ impl Client {
     // ----- receiving -----
 
     fn handle_message(&mut self, now: Timestamp, msg: Message) {
-        match msg.body().clone() {
-            Body::Response { id, result } => self.on_response(now, id, &msg, result),
-            Body::Error { id: Some(id), error } => match self.pending.remove(&id) {
+        match msg.body() {
+            Body::Response { id, result } => self.on_response(now, id.clone(), &msg, result),
+            Body::Error {
+                id: Some(id),
+                error,
+            } => match self.pending.remove(id) {
                 Some(p) => {
-                    self.forget(&id, &p);
+                    self.forget(id, &p);
+                    let (id, error) = (id.clone(), error.clone());
                     self.on_error_with_msg(now, id, p, error, Some(msg));
                 }
-                None => self.unknown_id(&id, &msg),
+                None => self.unknown_id(id, &msg),
             },
             Body::Error { id: None, error } => {
-                let d = Diagnostic::new(Rule::InvalidRequest, Severity::Error, format!("the server reported an error tied to no request: {error}")).with_raw(msg.raw_shared());
+                let d = Diagnostic::new(
+                    Rule::InvalidRequest,
+                    Severity::Error,
+                    format!("the server reported an error tied to no request: {error}"),
+                )
+                .with_raw(msg.raw_shared());
                 self.diag(d);
             }
-            Body::Request { id, method, params } => self.on_server_request(now, id, method, params, &msg),
-            Body::Notification { method, params } => self.on_notification(now, method, params, &msg),
+            Body::Request { id, method, params } => {
+                self.on_server_request(now, id.clone(), method.clone(), params.clone(), &msg)
+            }
+            Body::Notification { method, params } => {
+                self.on_notification(now, method.clone(), params.clone(), &msg)
+            }
         }
     }
 
     fn unknown_id(&mut self, id: &RequestId, msg: &Message) {
         let (rule, sev, text) = if self.finished.contains(id) {
-            (Rule::LateResponse, Severity::Info, format!("ignored a late response to request {id}, which had already been cancelled or timed out"))
+            (
+                Rule::LateResponse,
+                Severity::Info,
+                format!(
+                    "ignored a late response to request {id}, which had already been cancelled or timed out"
+                ),
+            )
         } else {
-            (Rule::UnknownResponseId, Severity::Error, format!("the server answered request id {id}, which the client never sent or already has an answer for"))
+            (
+                Rule::UnknownResponseId,
+                Severity::Error,
+                format!(
+                    "the server answered request id {id}, which the client never sent or already has an answer for"
+                ),
+            )
         };
         self.diag(Diagnostic::new(rule, sev, text).with_raw(msg.raw_shared()));
     }
 
-    fn on_response(&mut self, now: Timestamp, id: RequestId, msg: &Message, result: Value) {
+    fn on_response(&mut self, now: Timestamp, id: RequestId, msg: &Message, result: &Value) {
         let Some(p) = self.pending.remove(&id) else {
             return self.unknown_id(&id, msg);
         };
         self.forget(&id, &p);
-        let stateless = self.stamp_version().is_some_and(|v| v.generation() == Generation::Stateless);
+        let stateless = self
+            .stamp_version()
+            .is_some_and(|v| v.generation() == Generation::Stateless);
         if stateless && !matches!(p.what, What::Probe) && result.get("resultType").is_none() {
             self.diag(Diagnostic::new(Rule::MissingResultType, Severity::Warning, format!("the {} result has no resultType (required in 2026-07-28; read as \"complete\")", p.method)).with_raw(msg.raw_shared()));
         }
         match p.what.clone() {
-            What::Probe => self.on_discover(now, msg, &result),
-            What::Initialize(v) => self.on_initialize(now, v, msg, &result),
+            What::Probe => self.on_discover(now, msg, result),
+            What::Initialize(v) => self.on_initialize(now, v, msg, result),
             What::ListPage => self.on_list_page(now, p, msg, result),
             What::Call { name } => self.on_call_result(p.op, &name, msg, result),
-            What::Raw => self.events.push_back(Event::Response { op: p.op, outcome: Ok(result) }),
+            What::Raw => self.events.push_back(Event::Response {
+                op: p.op,
+                outcome: Ok(result.clone()),
+            }),
         }
     }
 
@@ -645,7 +891,14 @@ impl Client {
         self.on_error_with_msg(now, id, p, error, None);
     }
 
-    fn on_error_with_msg(&mut self, now: Timestamp, _id: RequestId, p: Pending, error: RpcError, msg: Option<Message>) {
+    fn on_error_with_msg(
+        &mut self,
+        now: Timestamp,
+        _id: RequestId,
+        p: Pending,
+        error: RpcError,
+        msg: Option<Message>,
+    ) {
         if error.code == code::UNSUPPORTED_PROTOCOL_VERSION && self.retry_version(now, &p, &error) {
             return;
         }
@@ -655,14 +908,19 @@ impl Client {
                 let raw = msg.unwrap_or_else(|| Message::error(None, error.clone()));
                 self.probe_fallback(now, why, &raw);
             }
-            What::Initialize(_) => self.connect_failed(format!("the server refused initialize: {error}")),
+            What::Initialize(_) => {
+                self.connect_failed(format!("the server refused initialize: {error}"))
+            }
             _ => self.finish(p.op, &p.what, msg, Err(OpError::Rpc(error))),
         }
     }
 
     /// 2026-07-28: on `UnsupportedProtocolVersion`, retry with a revision both sides speak.
     fn retry_version(&mut self, now: Timestamp, p: &Pending, error: &RpcError) -> bool {
-        let Some(current) = self.stamp_version().filter(|v| v.generation() == Generation::Stateless) else {
+        let Some(current) = self
+            .stamp_version()
+            .filter(|v| v.generation() == Generation::Stateless)
+        else {
             return false;
         };
         let supported: Vec<String> = error
@@ -670,7 +928,12 @@ impl Client {
             .as_ref()
             .and_then(|d| d.get("supported"))
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         let shared = supported
             .iter()
@@ -679,17 +942,38 @@ impl Client {
             .max();
         match shared {
             Some(v) if v.generation() == Generation::Stateless => {
-                self.diag(Diagnostic::new(Rule::Negotiation, Severity::Info, format!("the server does not accept {current}; retrying {} with {v}", p.method)));
+                self.diag(Diagnostic::new(
+                    Rule::Negotiation,
+                    Severity::Info,
+                    format!(
+                        "the server does not accept {current}; retrying {} with {v}",
+                        p.method
+                    ),
+                ));
                 if let Some(n) = &mut self.negotiated {
                     n.version = v;
                 } else {
                     self.trying = Some(v);
                 }
-                self.send_request(now, p.op, p.what.clone(), &p.method, strip_stamp(p.params.clone()), p.timeout);
+                self.send_request(
+                    now,
+                    p.op,
+                    p.what.clone(),
+                    &p.method,
+                    strip_stamp(p.params.clone()),
+                    p.timeout,
+                );
                 true
             }
             Some(_) if matches!(p.what, What::Probe) && self.cfg.mode == GenerationMode::Auto => {
-                let d = Diagnostic::new(Rule::Negotiation, Severity::Info, format!("the server supports only [{}]; falling back to initialize", supported.join(", ")));
+                let d = Diagnostic::new(
+                    Rule::Negotiation,
+                    Severity::Info,
+                    format!(
+                        "the server supports only [{}]; falling back to initialize",
+                        supported.join(", ")
+                    ),
+                );
                 self.diag(d);
                 self.start_initialize(now);
                 true
@@ -702,7 +986,9 @@ impl Client {
         match p.what {
             What::Probe => {
                 let why = match &f {
-                    Failure::Timeout(d) => format!("no answer to server/discover within {}s", d.as_secs_f64()),
+                    Failure::Timeout(d) => {
+                        format!("no answer to server/discover within {}s", d.as_secs_f64())
+                    }
                     other => other.to_string(),
                 };
                 let msg = Message::notification("server/discover", None);
@@ -713,12 +999,19 @@ impl Client {
         }
     }
 
-    fn finish(&mut self, op: OpId, what: &What, msg: Option<Message>, outcome: Result<Value, OpError>) {
+    fn finish(
+        &mut self,
+        op: OpId,
+        what: &What,
+        msg: Option<Message>,
+        outcome: Result<Value, OpError>,
+    ) {
         match what {
             What::ListPage => {
                 let pages = self.listings.remove(&op).map_or(0, |l| l.pages);
                 if let Err(error) = outcome {
-                    self.events.push_back(Event::ToolsListFailed { op, pages, error });
+                    self.events
+                        .push_back(Event::ToolsListFailed { op, pages, error });
                 }
             }
             What::Call { .. } => {
@@ -727,22 +1020,41 @@ impl Client {
                     Err(OpError::Rpc(e)) => CallOutcome::ProtocolError(e),
                     Err(OpError::Failed(f)) => CallOutcome::Failed(f),
                 };
-                self.events.push_back(Event::CallFinished { op, outcome, message: msg });
+                self.events.push_back(Event::CallFinished {
+                    op,
+                    outcome,
+                    message: msg,
+                });
             }
             What::Raw => self.events.push_back(Event::Response { op, outcome }),
             What::Probe | What::Initialize(_) => {}
         }
     }
 
-    fn on_list_page(&mut self, now: Timestamp, p: Pending, msg: &Message, result: Value) {
+    fn on_list_page(&mut self, now: Timestamp, p: Pending, msg: &Message, result: &Value) {
         let op = p.op;
-        let Some(mut listing) = self.listings.remove(&op) else { return };
-        let version = self.stamp_version().unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
+        let Some(mut listing) = self.listings.remove(&op) else {
+            return;
+        };
+        let version = self
+            .stamp_version()
+            .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
         let Some(obj) = result.as_object() else {
-            let d = Diagnostic::new(Rule::ResultShape, Severity::Error, "tools/list result is not an object").with_raw(msg.raw_shared());
+            let d = Diagnostic::new(
+                Rule::ResultShape,
+                Severity::Error,
+                "tools/list result is not an object",
+            )
+            .with_raw(msg.raw_shared());
             self.diag(d);
-            let error = OpError::Failed(Failure::Malformed("tools/list result is not an object".into()));
-            self.events.push_back(Event::ToolsListFailed { op, pages: listing.pages, error });
+            let error = OpError::Failed(Failure::Malformed(
+                "tools/list result is not an object".into(),
+            ));
+            self.events.push_back(Event::ToolsListFailed {
+                op,
+                pages: listing.pages,
+                error,
+            });
             return;
         };
         listing.pages += 1;
@@ -754,20 +1066,30 @@ impl Client {
         match obj.get("tools") {
             Some(Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    match serde_json::from_value::<Tool>(item.clone()) {
+                    match Tool::deserialize(item) {
                         Ok(t) => {
                             validate::check_tool(&t, version, &mut diags);
                             validate::check_unique(&t, &mut listing.names, &mut diags);
                             tools.push(t);
                         }
-                        Err(e) => diags.push(Diagnostic::new(Rule::ToolShape, Severity::Error, format!("tools[{i}] on page {} could not be read and was skipped: {e}", listing.pages))),
+                        Err(e) => diags.push(Diagnostic::new(
+                            Rule::ToolShape,
+                            Severity::Error,
+                            format!(
+                                "tools[{i}] on page {} could not be read and was skipped: {e}",
+                                listing.pages
+                            ),
+                        )),
                     }
                 }
             }
             other => diags.push(Diagnostic::new(
                 Rule::ResultShape,
                 Severity::Error,
-                format!("tools/list result has {} instead of a \"tools\" array", other.map_or("nothing", validate::kind_of)),
+                format!(
+                    "tools/list result has {} instead of a \"tools\" array",
+                    other.map_or("nothing", validate::kind_of)
+                ),
             )),
         }
         for d in diags {
@@ -777,7 +1099,14 @@ impl Client {
             None | Some(Value::Null) => None,
             Some(Value::String(c)) => Some(c.clone()),
             Some(other) => {
-                self.diag(Diagnostic::new(Rule::ResultShape, Severity::Error, format!("nextCursor is {}, not a string; treating this page as the last", validate::kind_of(other))));
+                self.diag(Diagnostic::new(
+                    Rule::ResultShape,
+                    Severity::Error,
+                    format!(
+                        "nextCursor is {}, not a string; treating this page as the last",
+                        validate::kind_of(other)
+                    ),
+                ));
                 None
             }
         };
@@ -789,53 +1118,120 @@ impl Client {
             self.tools.insert(t.name.clone(), t.clone());
         }
         listing.tools += tools.len();
-        self.events.push_back(Event::ToolsPage { op, page: listing.pages, tools, next_cursor: next.clone(), message: msg.clone() });
+        self.events.push_back(Event::ToolsPage {
+            op,
+            page: listing.pages,
+            tools,
+            next_cursor: next.clone(),
+            message: msg.clone(),
+        });
         match next {
-            None => self.events.push_back(Event::ToolsListed { op, pages: listing.pages, tools: listing.tools }),
+            None => self.events.push_back(Event::ToolsListed {
+                op,
+                pages: listing.pages,
+                tools: listing.tools,
+            }),
             Some(c) if !listing.cursors.insert(c.clone()) => {
-                let text = format!("tools/list returned cursor {:?} a second time (page {}); stopping instead of looping forever", validate::truncate(&c, 60), listing.pages);
-                self.diag(Diagnostic::new(Rule::RepeatingCursor, Severity::Error, text.clone()));
+                let text = format!(
+                    "tools/list returned cursor {:?} a second time (page {}); stopping instead of looping forever",
+                    validate::truncate(&c, 60),
+                    listing.pages
+                );
+                self.diag(Diagnostic::new(
+                    Rule::RepeatingCursor,
+                    Severity::Error,
+                    text.clone(),
+                ));
                 let error = OpError::Failed(Failure::Malformed(text));
-                self.events.push_back(Event::ToolsListFailed { op, pages: listing.pages, error });
+                self.events.push_back(Event::ToolsListFailed {
+                    op,
+                    pages: listing.pages,
+                    error,
+                });
             }
             Some(_) if listing.pages >= self.cfg.max_list_pages => {
-                let text = format!("tools/list still had more after {} pages; stopping (limit {})", listing.pages, self.cfg.max_list_pages);
-                self.diag(Diagnostic::new(Rule::TooManyPages, Severity::Error, text.clone()));
+                let text = format!(
+                    "tools/list still had more after {} pages; stopping (limit {})",
+                    listing.pages, self.cfg.max_list_pages
+                );
+                self.diag(Diagnostic::new(
+                    Rule::TooManyPages,
+                    Severity::Error,
+                    text.clone(),
+                ));
                 let error = OpError::Failed(Failure::Malformed(text));
-                self.events.push_back(Event::ToolsListFailed { op, pages: listing.pages, error });
+                self.events.push_back(Event::ToolsListFailed {
+                    op,
+                    pages: listing.pages,
+                    error,
+                });
             }
             Some(c) => {
                 self.listings.insert(op, listing);
-                self.send_request(now, op, What::ListPage, "tools/list", Some(json!({ "cursor": c })), p.timeout);
+                self.send_request(
+                    now,
+                    op,
+                    What::ListPage,
+                    "tools/list",
+                    Some(json!({ "cursor": c })),
+                    p.timeout,
+                );
             }
         }
     }
 
-    fn on_call_result(&mut self, op: OpId, name: &str, msg: &Message, result: Value) {
+    fn on_call_result(&mut self, op: OpId, name: &str, msg: &Message, result: &Value) {
         if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
-            self.events.push_back(Event::CallFinished { op, outcome: CallOutcome::InputRequired(result), message: Some(msg.clone()) });
+            self.events.push_back(Event::CallFinished {
+                op,
+                outcome: CallOutcome::InputRequired(result.clone()),
+                message: Some(msg.clone()),
+            });
             return;
         }
-        let version = self.stamp_version().unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
-        let outcome = match serde_json::from_value::<CallToolResult>(result.clone()) {
+        let version = self
+            .stamp_version()
+            .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
+        let outcome = match CallToolResult::deserialize(result) {
             Ok(r) if result.is_object() => {
                 let mut diags = Vec::new();
-                validate::check_call_result(&result, &r, self.tools.get(name), version, &mut diags);
+                validate::check_call_result(result, &r, self.tools.get(name), version, &mut diags);
                 for d in diags {
                     self.diag(d.with_raw(msg.raw_shared()));
                 }
-                if r.failed() { CallOutcome::ToolError(r) } else { CallOutcome::Success(r) }
+                if r.failed() {
+                    CallOutcome::ToolError(r)
+                } else {
+                    CallOutcome::Success(r)
+                }
             }
             Ok(_) | Err(_) => {
-                let text = format!("the tools/call result is {}, not a CallToolResult", validate::kind_of(&result));
-                self.diag(Diagnostic::new(Rule::ResultShape, Severity::Error, text.clone()).with_raw(msg.raw_shared()));
+                let text = format!(
+                    "the tools/call result is {}, not a CallToolResult",
+                    validate::kind_of(result)
+                );
+                self.diag(
+                    Diagnostic::new(Rule::ResultShape, Severity::Error, text.clone())
+                        .with_raw(msg.raw_shared()),
+                );
                 CallOutcome::Failed(Failure::Malformed(text))
             }
         };
-        self.events.push_back(Event::CallFinished { op, outcome, message: Some(msg.clone()) });
+        self.events.push_back(Event::CallFinished {
+            op,
+            outcome,
+            message: Some(msg.clone()),
+        });
     }
 
-    fn on_server_request(&mut self, now: Timestamp, id: RequestId, method: String, params: Option<Value>, msg: &Message) {
+    fn on_server_request(
+        &mut self,
+        now: Timestamp,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+        msg: &Message,
+    ) {
         if self.phase == Phase::Initializing && method != "ping" {
             let d = Diagnostic::new(Rule::RequestBeforeInitialized, Severity::Warning, format!("the server sent {method} before answering initialize (only ping may come first)")).with_raw(msg.raw_shared());
             self.diag(d);
@@ -845,7 +1241,13 @@ impl Client {
             "ping" => {
                 // The spec asks for a prompt answer; the host needs no say in it.
                 self.transmit(now, Message::response(id.clone(), json!({})));
-                self.events.push_back(Event::ServerRequest { id, method, params, answered: true, deadline: now });
+                self.events.push_back(Event::ServerRequest {
+                    id,
+                    method,
+                    params,
+                    answered: true,
+                    deadline: now,
+                });
                 return;
             }
             "roots/list" => Some("roots"),
@@ -856,37 +1258,87 @@ impl Client {
         match capability {
             Some(cap) if self.cfg.declares(cap) => {
                 if self.incoming.contains_key(&id) {
-                    let d = Diagnostic::new(Rule::InvalidRequest, Severity::Error, format!("the server reused request id {id} while it was still open")).with_raw(msg.raw_shared());
+                    let d = Diagnostic::new(
+                        Rule::InvalidRequest,
+                        Severity::Error,
+                        format!("the server reused request id {id} while it was still open"),
+                    )
+                    .with_raw(msg.raw_shared());
                     self.diag(d);
                     return;
                 }
-                self.incoming.insert(id.clone(), Incoming { method: method.clone(), deadline });
-                self.events.push_back(Event::ServerRequest { id, method, params, answered: false, deadline });
+                self.incoming.insert(
+                    id.clone(),
+                    Incoming {
+                        method: method.clone(),
+                        deadline,
+                    },
+                );
+                self.events.push_back(Event::ServerRequest {
+                    id,
+                    method,
+                    params,
+                    answered: false,
+                    deadline,
+                });
             }
             _ => {
                 let text = match capability {
-                    Some(cap) => format!("the server sent {method}, but the client did not declare the {cap:?} capability"),
+                    Some(cap) => format!(
+                        "the server sent {method}, but the client did not declare the {cap:?} capability"
+                    ),
                     None => format!("the server sent an unknown request method {method:?}"),
                 };
-                self.diag(Diagnostic::new(Rule::UnexpectedRequest, Severity::Warning, text.clone()).with_raw(msg.raw_shared()));
-                self.transmit(now, Message::error(Some(id.clone()), RpcError::new(code::METHOD_NOT_FOUND, format!("Method not found: {method}"))));
-                self.events.push_back(Event::ServerRequest { id, method, params, answered: true, deadline: now });
+                self.diag(
+                    Diagnostic::new(Rule::UnexpectedRequest, Severity::Warning, text.clone())
+                        .with_raw(msg.raw_shared()),
+                );
+                self.transmit(
+                    now,
+                    Message::error(
+                        Some(id.clone()),
+                        RpcError::new(
+                            code::METHOD_NOT_FOUND,
+                            format!("Method not found: {method}"),
+                        ),
+                    ),
+                );
+                self.events.push_back(Event::ServerRequest {
+                    id,
+                    method,
+                    params,
+                    answered: true,
+                    deadline: now,
+                });
             }
         }
     }
 
-    fn on_notification(&mut self, now: Timestamp, method: String, params: Option<Value>, msg: &Message) {
+    fn on_notification(
+        &mut self,
+        now: Timestamp,
+        method: String,
+        params: Option<Value>,
+        msg: &Message,
+    ) {
         match method.as_str() {
             "notifications/tools/list_changed" => self.events.push_back(Event::ToolsListChanged),
             "notifications/progress" => self.on_progress(now, params.unwrap_or(Value::Null), msg),
             "notifications/cancelled" => {
                 // The server gave up on one of its own requests to us.
-                if let Some(id) = params.as_ref().and_then(|p| p.get("requestId")).and_then(RequestId::from_value) {
+                if let Some(id) = params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_value)
+                {
                     self.incoming.remove(&id);
                 }
-                self.events.push_back(Event::Notification { method, params });
+                self.events
+                    .push_back(Event::Notification { method, params });
             }
-            _ => self.events.push_back(Event::Notification { method, params }),
+            _ => self
+                .events
+                .push_back(Event::Notification { method, params }),
         }
     }
 
@@ -894,19 +1346,36 @@ impl Client {
         let token = params.get("progressToken").map(token_key);
         let progress = params.get("progress").and_then(Value::as_f64);
         let (Some(token), Some(progress)) = (token, progress) else {
-            let d = Diagnostic::new(Rule::Progress, Severity::Error, "notifications/progress needs progressToken and a numeric progress").with_raw(msg.raw_shared());
+            let d = Diagnostic::new(
+                Rule::Progress,
+                Severity::Error,
+                "notifications/progress needs progressToken and a numeric progress",
+            )
+            .with_raw(msg.raw_shared());
             return self.diag(d);
         };
         let Some((id, last)) = self.progress.get(&token).cloned() else {
-            let d = Diagnostic::new(Rule::Progress, Severity::Warning, format!("progress for token {token} that matches no request in flight")).with_raw(msg.raw_shared());
+            let d = Diagnostic::new(
+                Rule::Progress,
+                Severity::Warning,
+                format!("progress for token {token} that matches no request in flight"),
+            )
+            .with_raw(msg.raw_shared());
             return self.diag(d);
         };
         if progress <= last {
-            let d = Diagnostic::new(Rule::Progress, Severity::Warning, format!("progress went from {last} to {progress}; it must increase")).with_raw(msg.raw_shared());
+            let d = Diagnostic::new(
+                Rule::Progress,
+                Severity::Warning,
+                format!("progress went from {last} to {progress}; it must increase"),
+            )
+            .with_raw(msg.raw_shared());
             self.diag(d);
         }
         self.progress.insert(token, (id.clone(), progress));
-        let Some(p) = self.pending.get_mut(&id) else { return };
+        let Some(p) = self.pending.get_mut(&id) else {
+            return;
+        };
         // Progress shows the server is alive, so the timeout starts again (spec: MAY).
         p.deadline = now.after(p.timeout);
         let op = p.op;
@@ -914,7 +1383,10 @@ impl Client {
             op,
             progress,
             total: params.get("total").and_then(Value::as_f64),
-            message: params.get("message").and_then(Value::as_str).map(str::to_owned),
+            message: params
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
         });
     }
 

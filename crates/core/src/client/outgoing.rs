@@ -34,7 +34,10 @@ pub enum SendFailure {
     Network(String),
 }
 
-pub(crate) fn headers(msg: &Message, version: Option<ProtocolVersion>) -> Vec<(&'static str, String)> {
+pub(crate) fn headers(
+    msg: &Message,
+    version: Option<ProtocolVersion>,
+) -> Vec<(&'static str, String)> {
     let mut h = Vec::new();
     let Some(v) = version else { return h };
     let is_initialize = msg.method() == Some("initialize");
@@ -69,7 +72,10 @@ pub fn header_value(s: &str) -> String {
     if plain {
         s.to_owned()
     } else {
-        format!("=?base64?{}?=", base64::engine::general_purpose::STANDARD.encode(s.as_bytes()))
+        format!(
+            "=?base64?{}?=",
+            base64::engine::general_purpose::STANDARD.encode(s.as_bytes())
+        )
     }
 }
 

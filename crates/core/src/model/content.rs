@@ -179,7 +179,10 @@ pub enum ContentBlock {
 impl ContentBlock {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
-        ContentBlock::Text(TextContent { text: text.into(), ..Default::default() })
+        ContentBlock::Text(TextContent {
+            text: text.into(),
+            ..Default::default()
+        })
     }
 
     /// The `type` tag as sent (or `"?"` for untagged junk).
@@ -240,11 +243,21 @@ impl ContentBlock {
             v
         }
         let typed = match v.get("type").and_then(Value::as_str) {
-            Some("text") => serde_json::from_value(strip(&v)).map(ContentBlock::Text).ok(),
-            Some("image") => serde_json::from_value(strip(&v)).map(ContentBlock::Image).ok(),
-            Some("audio") => serde_json::from_value(strip(&v)).map(ContentBlock::Audio).ok(),
-            Some("resource_link") => serde_json::from_value(strip(&v)).map(ContentBlock::ResourceLink).ok(),
-            Some("resource") => serde_json::from_value(strip(&v)).map(ContentBlock::Resource).ok(),
+            Some("text") => serde_json::from_value(strip(&v))
+                .map(ContentBlock::Text)
+                .ok(),
+            Some("image") => serde_json::from_value(strip(&v))
+                .map(ContentBlock::Image)
+                .ok(),
+            Some("audio") => serde_json::from_value(strip(&v))
+                .map(ContentBlock::Audio)
+                .ok(),
+            Some("resource_link") => serde_json::from_value(strip(&v))
+                .map(ContentBlock::ResourceLink)
+                .ok(),
+            Some("resource") => serde_json::from_value(strip(&v))
+                .map(ContentBlock::Resource)
+                .ok(),
             _ => None,
         };
         typed.unwrap_or(ContentBlock::Unknown(v))
@@ -265,9 +278,13 @@ impl<'de> Deserialize<'de> for ResourceContents {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
         let parsed = if v.get("text").is_some() {
-            serde_json::from_value(v.clone()).map(ResourceContents::Text).ok()
+            serde_json::from_value(v.clone())
+                .map(ResourceContents::Text)
+                .ok()
         } else if v.get("blob").is_some() {
-            serde_json::from_value(v.clone()).map(ResourceContents::Blob).ok()
+            serde_json::from_value(v.clone())
+                .map(ResourceContents::Blob)
+                .ok()
         } else {
             None
         };
@@ -294,9 +311,26 @@ mod tests {
         ]);
         let parsed: Vec<ContentBlock> = serde_json::from_value(blocks.clone()).unwrap();
         let kinds: Vec<&str> = parsed.iter().map(ContentBlock::kind).collect();
-        assert_eq!(kinds, ["text", "image", "audio", "resource_link", "resource", "resource", "hologram", "text"]);
-        assert!(matches!(parsed[7], ContentBlock::Unknown(_)), "text without text is kept raw");
-        assert!(matches!(&parsed[5], ContentBlock::Resource(r) if matches!(r.resource, ResourceContents::Blob(_))));
+        assert_eq!(
+            kinds,
+            [
+                "text",
+                "image",
+                "audio",
+                "resource_link",
+                "resource",
+                "resource",
+                "hologram",
+                "text"
+            ]
+        );
+        assert!(
+            matches!(parsed[7], ContentBlock::Unknown(_)),
+            "text without text is kept raw"
+        );
+        assert!(
+            matches!(&parsed[5], ContentBlock::Resource(r) if matches!(r.resource, ResourceContents::Blob(_)))
+        );
         assert_eq!(serde_json::to_value(&parsed).unwrap(), blocks);
     }
 }

@@ -26,7 +26,11 @@ pub struct Implementation {
 impl Implementation {
     /// Name and version only.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        Implementation { name: name.into(), version: version.into(), ..Default::default() }
+        Implementation {
+            name: name.into(),
+            version: version.into(),
+            ..Default::default()
+        }
     }
 }
 

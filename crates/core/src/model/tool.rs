@@ -120,12 +120,19 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A successful result with one text block.
     pub fn text(text: impl Into<String>) -> Self {
-        CallToolResult { content: vec![ContentBlock::text(text)], ..Default::default() }
+        CallToolResult {
+            content: vec![ContentBlock::text(text)],
+            ..Default::default()
+        }
     }
 
     /// A tool failure (`isError: true`) with one text block.
     pub fn tool_error(text: impl Into<String>) -> Self {
-        CallToolResult { content: vec![ContentBlock::text(text)], is_error: Some(true), ..Default::default() }
+        CallToolResult {
+            content: vec![ContentBlock::text(text)],
+            is_error: Some(true),
+            ..Default::default()
+        }
     }
 
     /// Whether this result reports a tool failure.

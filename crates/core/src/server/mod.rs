@@ -84,7 +84,16 @@ pub struct Server {
 impl Server {
     /// A server offering `tools`.
     pub fn new(cfg: ServerConfig, tools: Vec<Tool>) -> Self {
-        Server { cfg, tools, session: None, initialized: false, client_info: None, open: HashMap::new(), outbox: VecDeque::new(), events: VecDeque::new() }
+        Server {
+            cfg,
+            tools,
+            session: None,
+            initialized: false,
+            client_info: None,
+            open: HashMap::new(),
+            outbox: VecDeque::new(),
+            events: VecDeque::new(),
+        }
     }
 
     /// The current tools.
@@ -96,23 +105,39 @@ impl Server {
     pub fn set_tools(&mut self, now: Timestamp, tools: Vec<Tool>) {
         self.tools = tools;
         if self.initialized && self.cfg.tools_list_changed {
-            self.send(now, Message::notification("notifications/tools/list_changed", None));
+            self.send(
+                now,
+                Message::notification("notifications/tools/list_changed", None),
+            );
         }
     }
 
     /// Feeds one received frame.
     pub fn handle_text(&mut self, now: Timestamp, text: &str) {
         let frame = decode_frame(text);
-        self.events.push_back(ServerEvent::Wire(WireEntry { direction: Direction::Received, at: now, raw: frame.raw.clone() }));
+        self.events.push_back(ServerEvent::Wire(WireEntry {
+            direction: Direction::Received,
+            at: now,
+            raw: frame.raw.clone(),
+        }));
         for item in frame.items {
             match item {
                 Ok(msg) => self.handle_message(now, &msg),
                 Err(e) => {
-                    let d = Diagnostic::new(Rule::NotJsonRpc, Severity::Error, format!("unreadable message from the client: {e}")).with_raw(frame.raw.clone());
+                    let d = Diagnostic::new(
+                        Rule::NotJsonRpc,
+                        Severity::Error,
+                        format!("unreadable message from the client: {e}"),
+                    )
+                    .with_raw(frame.raw.clone());
                     self.events.push_back(ServerEvent::Diagnostic(d));
                     let err = match e {
-                        crate::jsonrpc::DecodeError::Json(_) => RpcError::new(code::PARSE_ERROR, "Parse error"),
-                        crate::jsonrpc::DecodeError::NotJsonRpc(why) => RpcError::new(code::INVALID_REQUEST, format!("Invalid Request: {why}")),
+                        crate::jsonrpc::DecodeError::Json(_) => {
+                            RpcError::new(code::PARSE_ERROR, "Parse error")
+                        }
+                        crate::jsonrpc::DecodeError::NotJsonRpc(why) => {
+                            RpcError::new(code::INVALID_REQUEST, format!("Invalid Request: {why}"))
+                        }
                     };
                     self.send(now, Message::error(None, err));
                 }
@@ -122,7 +147,9 @@ impl Server {
 
     /// Answers a [`ServerEvent::CallTool`] with a result (`isError` inside it for tool failures).
     pub fn respond(&mut self, now: Timestamp, id: &RequestId, result: &CallToolResult) {
-        let Some(call) = self.open.remove(id) else { return };
+        let Some(call) = self.open.remove(id) else {
+            return;
+        };
         let value = serde_json::to_value(result).unwrap_or_else(|_| json!({"content": []}));
         let value = self.complete(value, call.version);
         self.send(now, Message::response(id.clone(), value));
@@ -136,7 +163,14 @@ impl Server {
     }
 
     /// Sends `notifications/progress` for a call that asked for it.
-    pub fn progress(&mut self, now: Timestamp, token: &Value, progress: f64, total: Option<f64>, message: Option<&str>) {
+    pub fn progress(
+        &mut self,
+        now: Timestamp,
+        token: &Value,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) {
         let mut p = Map::new();
         p.insert("progressToken".into(), token.clone());
         p.insert("progress".into(), json!(progress));
@@ -146,7 +180,10 @@ impl Server {
         if let Some(m) = message {
             p.insert("message".into(), Value::from(m));
         }
-        self.send(now, Message::notification("notifications/progress", Some(Value::Object(p))));
+        self.send(
+            now,
+            Message::notification("notifications/progress", Some(Value::Object(p))),
+        );
     }
 
     /// Whether a call is still waiting for its answer (false once answered or cancelled).
@@ -165,45 +202,73 @@ impl Server {
     }
 
     fn send(&mut self, now: Timestamp, msg: Message) {
-        self.events.push_back(ServerEvent::Wire(WireEntry { direction: Direction::Sent, at: now, raw: msg.raw_shared() }));
+        self.events.push_back(ServerEvent::Wire(WireEntry {
+            direction: Direction::Sent,
+            at: now,
+            raw: msg.raw_shared(),
+        }));
         self.outbox.push_back(msg);
     }
 
     fn handle_message(&mut self, now: Timestamp, msg: &Message) {
         match msg.body().clone() {
-            Body::Request { id, method, params } => match self.dispatch(now, &id, &method, params.as_ref()) {
-                Ok(Some(result)) => self.send(now, Message::response(id, result)),
-                Ok(None) => {}
-                Err(e) => self.send(now, Message::error(Some(id), e)),
-            },
+            Body::Request { id, method, params } => {
+                match self.dispatch(&id, &method, params.as_ref()) {
+                    Ok(Some(result)) => self.send(now, Message::response(id, result)),
+                    Ok(None) => {}
+                    Err(e) => self.send(now, Message::error(Some(id), e)),
+                }
+            }
             Body::Notification { method, params } => match method.as_str() {
                 "notifications/initialized" => {
                     if let Some(v) = self.session {
                         self.initialized = true;
                         let client_info = self.client_info.take().unwrap_or_default();
-                        self.events.push_back(ServerEvent::Initialized { version: v, client_info });
+                        self.events.push_back(ServerEvent::Initialized {
+                            version: v,
+                            client_info,
+                        });
                     }
                 }
                 "notifications/cancelled" => {
-                    let id = params.as_ref().and_then(|p| p.get("requestId")).and_then(RequestId::from_value);
-                    let reason = params.as_ref().and_then(|p| p.get("reason")).and_then(Value::as_str).map(str::to_owned);
+                    let id = params
+                        .as_ref()
+                        .and_then(|p| p.get("requestId"))
+                        .and_then(RequestId::from_value);
+                    let reason = params
+                        .as_ref()
+                        .and_then(|p| p.get("reason"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
                     if let Some(id) = id
                         && self.open.remove(&id).is_some()
                     {
                         self.events.push_back(ServerEvent::Cancelled { id, reason });
                     }
                 }
-                _ => self.events.push_back(ServerEvent::Notification { method, params }),
+                _ => self
+                    .events
+                    .push_back(ServerEvent::Notification { method, params }),
             },
             Body::Response { .. } | Body::Error { .. } => {
-                let d = Diagnostic::new(Rule::UnknownResponseId, Severity::Warning, "the client sent a response, but this server sends no requests").with_raw(msg.raw_shared());
+                let d = Diagnostic::new(
+                    Rule::UnknownResponseId,
+                    Severity::Warning,
+                    "the client sent a response, but this server sends no requests",
+                )
+                .with_raw(msg.raw_shared());
                 self.events.push_back(ServerEvent::Diagnostic(d));
             }
         }
     }
 
     /// Handles one request; `Ok(None)` means the application answers later.
-    fn dispatch(&mut self, _now: Timestamp, id: &RequestId, method: &str, params: Option<&Value>) -> Result<Option<Value>, RpcError> {
+    fn dispatch(
+        &mut self,
+        id: &RequestId,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Option<Value>, RpcError> {
         if method == "initialize" {
             return self.initialize(params).map(Some);
         }
@@ -216,21 +281,38 @@ impl Server {
                 self.call(id, params, version)?;
                 return Ok(None);
             }
-            _ => return Err(RpcError::new(code::METHOD_NOT_FOUND, format!("Method not found: {method}"))),
+            _ => {
+                return Err(RpcError::new(
+                    code::METHOD_NOT_FOUND,
+                    format!("Method not found: {method}"),
+                ));
+            }
         };
         Ok(Some(self.complete(result, version)))
     }
 
     fn initialize(&mut self, params: Option<&Value>) -> Result<Value, RpcError> {
-        let requested = params.and_then(|p| p.get("protocolVersion")).and_then(Value::as_str).unwrap_or_default();
+        let requested = params
+            .and_then(|p| p.get("protocolVersion"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         // Echo the client's revision when we speak it, else offer our newest with initialize.
         let chosen = ProtocolVersion::parse(requested)
             .filter(|v| v.generation() == Generation::Initialize && self.cfg.versions.contains(v))
-            .or_else(|| self.cfg.versions.iter().copied().filter(|v| v.generation() == Generation::Initialize).max())
+            .or_else(|| {
+                self.cfg
+                    .versions
+                    .iter()
+                    .copied()
+                    .filter(|v| v.generation() == Generation::Initialize)
+                    .max()
+            })
             .ok_or_else(|| unsupported(requested, &self.cfg.versions))?;
         self.session = Some(chosen);
         self.initialized = false;
-        self.client_info = params.and_then(|p| p.get("clientInfo")).and_then(|c| serde_json::from_value(c.clone()).ok());
+        self.client_info = params
+            .and_then(|p| p.get("clientInfo"))
+            .and_then(|c| serde_json::from_value(c.clone()).ok());
         let mut r = json!({
             "protocolVersion": chosen.as_str(),
             "capabilities": self.capabilities(),
@@ -243,25 +325,40 @@ impl Server {
     }
 
     /// The revision a request runs under: its own `_meta` version (stateless), or the session's.
-    fn request_version(&self, method: &str, params: Option<&Value>) -> Result<ProtocolVersion, RpcError> {
-        let stamped = params.and_then(|p| p.get("_meta")).and_then(|m| m.get(meta::PROTOCOL_VERSION)).and_then(Value::as_str);
+    fn request_version(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<ProtocolVersion, RpcError> {
+        let stamped = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get(meta::PROTOCOL_VERSION))
+            .and_then(Value::as_str);
         match (stamped, self.session) {
             (Some(s), _) => ProtocolVersion::parse(s)
-                .filter(|v| v.generation() == Generation::Stateless && self.cfg.versions.contains(v))
+                .filter(|v| {
+                    v.generation() == Generation::Stateless && self.cfg.versions.contains(v)
+                })
                 .ok_or_else(|| unsupported(s, &self.cfg.versions)),
             (None, Some(v)) => Ok(v),
             // `ping` was allowed before initialization in the old generation.
             (None, None) if method == "ping" => Ok(ProtocolVersion::LATEST_WITH_INITIALIZE),
             (None, None) => Err(RpcError::new(
                 code::INVALID_REQUEST,
-                format!("{method} before initialize: send initialize first, or stamp the request with _meta \"{}\"", meta::PROTOCOL_VERSION),
+                format!(
+                    "{method} before initialize: send initialize first, or stamp the request with _meta \"{}\"",
+                    meta::PROTOCOL_VERSION
+                ),
             )),
         }
     }
 
     fn capabilities(&self) -> Value {
         let mut caps = self.cfg.capabilities.clone();
-        caps.insert("tools".into(), json!({ "listChanged": self.cfg.tools_list_changed }));
+        caps.insert(
+            "tools".into(),
+            json!({ "listChanged": self.cfg.tools_list_changed }),
+        );
         Value::Object(caps)
     }
 
@@ -282,8 +379,17 @@ impl Server {
     fn list(&self, params: Option<&Value>) -> Result<Value, RpcError> {
         let start = match params.and_then(|p| p.get("cursor")) {
             None | Some(Value::Null) => 0,
-            Some(Value::String(c)) => parse_cursor(c).filter(|&n| n < self.tools.len()).ok_or_else(|| RpcError::new(code::INVALID_PARAMS, format!("invalid cursor {c:?}")))?,
-            Some(_) => return Err(RpcError::new(code::INVALID_PARAMS, "cursor must be a string")),
+            Some(Value::String(c)) => parse_cursor(c)
+                .filter(|&n| n < self.tools.len())
+                .ok_or_else(|| {
+                    RpcError::new(code::INVALID_PARAMS, format!("invalid cursor {c:?}"))
+                })?,
+            Some(_) => {
+                return Err(RpcError::new(
+                    code::INVALID_PARAMS,
+                    "cursor must be a string",
+                ));
+            }
         };
         let size = self.cfg.page_size.max(1);
         let end = (start + size).min(self.tools.len());
@@ -296,22 +402,49 @@ impl Server {
         Ok(r)
     }
 
-    fn call(&mut self, id: &RequestId, params: Option<&Value>, version: ProtocolVersion) -> Result<(), RpcError> {
-        let name = params.and_then(|p| p.get("name")).and_then(Value::as_str).ok_or_else(|| RpcError::new(code::INVALID_PARAMS, "tools/call needs params.name"))?;
+    fn call(
+        &mut self,
+        id: &RequestId,
+        params: Option<&Value>,
+        version: ProtocolVersion,
+    ) -> Result<(), RpcError> {
+        let name = params
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| RpcError::new(code::INVALID_PARAMS, "tools/call needs params.name"))?;
         if !self.tools.iter().any(|t| t.name == name) {
-            return Err(RpcError::new(code::INVALID_PARAMS, format!("Unknown tool: {name}")));
+            return Err(RpcError::new(
+                code::INVALID_PARAMS,
+                format!("Unknown tool: {name}"),
+            ));
         }
         let arguments = match params.and_then(|p| p.get("arguments")) {
             None | Some(Value::Null) => JsonObject::new(),
             Some(Value::Object(o)) => o.clone(),
-            Some(_) => return Err(RpcError::new(code::INVALID_PARAMS, "arguments must be an object")),
+            Some(_) => {
+                return Err(RpcError::new(
+                    code::INVALID_PARAMS,
+                    "arguments must be an object",
+                ));
+            }
         };
         if self.open.contains_key(id) {
-            return Err(RpcError::new(code::INVALID_REQUEST, format!("request id {id} is already in use")));
+            return Err(RpcError::new(
+                code::INVALID_REQUEST,
+                format!("request id {id} is already in use"),
+            ));
         }
-        let progress_token = params.and_then(|p| p.get("_meta")).and_then(|m| m.get("progressToken")).cloned();
+        let progress_token = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get("progressToken"))
+            .cloned();
         self.open.insert(id.clone(), OpenCall { version });
-        self.events.push_back(ServerEvent::CallTool { id: id.clone(), name: name.to_owned(), arguments, progress_token });
+        self.events.push_back(ServerEvent::CallTool {
+            id: id.clone(),
+            name: name.to_owned(),
+            arguments,
+            progress_token,
+        });
         Ok(())
     }
 
@@ -321,14 +454,21 @@ impl Server {
             return result;
         }
         if let Value::Object(o) = &mut result {
-            o.entry("resultType").or_insert_with(|| Value::from("complete"));
+            o.entry("resultType")
+                .or_insert_with(|| Value::from("complete"));
             if o.contains_key("tools") {
                 o.entry("ttlMs").or_insert_with(|| Value::from(0));
-                o.entry("cacheScope").or_insert_with(|| Value::from("public"));
+                o.entry("cacheScope")
+                    .or_insert_with(|| Value::from("public"));
             }
-            let m = o.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+            let m = o
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(m) = m {
-                m.insert(meta::SERVER_INFO.into(), serde_json::to_value(&self.cfg.info).unwrap_or(Value::Null));
+                m.insert(
+                    meta::SERVER_INFO.into(),
+                    serde_json::to_value(&self.cfg.info).unwrap_or(Value::Null),
+                );
             }
         }
         result

@@ -118,7 +118,10 @@ impl Pair {
 
     /// Takes the events gathered so far, dropping wire entries.
     pub fn take(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events).into_iter().filter(|e| !matches!(e, Event::Wire(_))).collect()
+        std::mem::take(&mut self.events)
+            .into_iter()
+            .filter(|e| !matches!(e, Event::Wire(_)))
+            .collect()
     }
 }
 
@@ -141,7 +144,12 @@ pub struct Scripted {
 
 impl Scripted {
     pub fn new(cfg: ClientConfig) -> Scripted {
-        Scripted { now: Timestamp::ZERO, client: Client::new(cfg), sent: vec![], events: vec![] }
+        Scripted {
+            now: Timestamp::ZERO,
+            client: Client::new(cfg),
+            sent: vec![],
+            events: vec![],
+        }
     }
 
     /// Collects what the client sent and the events it raised.
@@ -162,7 +170,11 @@ impl Scripted {
             .iter()
             .rev()
             .find_map(|m| match m.body() {
-                Body::Request { id, method: mm, params } if mm == method => Some((id.clone(), params.clone())),
+                Body::Request {
+                    id,
+                    method: mm,
+                    params,
+                } if mm == method => Some((id.clone(), params.clone())),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("no {method} request in {:#?}", self.sent))
