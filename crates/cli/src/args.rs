@@ -1,0 +1,103 @@
+//! The command line, as clap reads it.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// A command-line MCP client: inspect a server, list its tools, call one.
+#[derive(Debug, Parser)]
+#[command(name = "mcpg", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show the server's name, version, protocol, capabilities and instructions.
+    Info {
+        /// The server and connection options.
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// List or call tools.
+    Tools {
+        /// What to do with tools.
+        #[command(subcommand)]
+        command: ToolsCommand,
+    },
+    /// Client for the official conformance suite (`@modelcontextprotocol/conformance`);
+    /// the scenario comes from `MCP_CONFORMANCE_SCENARIO`.
+    ConformanceClient {
+        /// The test server's URL (the suite appends it).
+        url: String,
+    },
+}
+
+/// `mcpg tools …`.
+#[derive(Debug, Subcommand)]
+pub enum ToolsCommand {
+    /// List every tool of every page.
+    List {
+        /// The server and connection options.
+        #[command(flatten)]
+        conn: Connection,
+        /// Print a JSON array of all tools instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Call one tool and print its result.
+    Call {
+        /// The server and connection options.
+        #[command(flatten)]
+        conn: Connection,
+        /// The tool's name.
+        tool: String,
+        /// The arguments, as a JSON object.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        /// Print the raw CallToolResult JSON instead.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Which server, and how to talk to it.
+#[derive(Debug, Args)]
+pub struct Connection {
+    /// Which server.
+    #[command(flatten)]
+    pub target: Target,
+    /// Seconds to wait for each answer.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Print the wire log, diagnostics and the server's stderr to stderr.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Which protocol generation to use.
+    #[arg(long, value_enum, default_value_t = Protocol::Auto)]
+    pub protocol: Protocol,
+}
+
+/// Exactly one of `--stdio` and `--url`.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct Target {
+    /// Start this server command and talk over stdio (one string, split like a shell).
+    #[arg(long, value_name = "CMD ARGS")]
+    pub stdio: Option<String>,
+    /// Talk Streamable HTTP to this endpoint.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+}
+
+/// `--protocol`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Protocol {
+    /// Probe `server/discover` (2026-07-28), fall back to `initialize`.
+    Auto,
+    /// Only the `initialize` handshake (up to 2025-11-25).
+    Initialize,
+    /// Only stateless 2026-07-28.
+    Stateless,
+}

@@ -1,0 +1,178 @@
+//! `info`, `tools list` and `tools call`.
+
+use mcpg_core::client::CallOutcome;
+use mcpg_core::model::JsonObject;
+use mcpg_transport::Driver;
+use serde_json::Value;
+
+use crate::args::Connection;
+use crate::connect::open;
+use crate::exit::{Failure, RPC_ERROR, TOOL_ERROR, TRANSPORT};
+use crate::render;
+
+/// Runs `body` against the server the flags name, then always closes the
+/// connection (which stops a stdio server), whatever `body` returned.
+async fn with_server<F, Fut>(conn: &Connection, body: F) -> Result<(), Failure>
+where
+    F: FnOnce(Driver) -> Fut,
+    Fut: std::future::Future<Output = (Driver, Result<(), Failure>)>,
+{
+    let driver = open(conn)?;
+    let (driver, outcome) = body(driver).await;
+    let closed = driver.close().await;
+    if conn.verbose
+        && let Ok(report) = &closed
+    {
+        eprintln!("transport: {}", report.reason);
+    }
+    outcome
+}
+
+/// `mcpg info`.
+pub async fn info(conn: &Connection) -> Result<(), Failure> {
+    with_server(conn, |d| async move {
+        let r = d.connect().await.map_err(Failure::from).map(|n| {
+            match &n.server_info {
+                Some(s) => {
+                    let title = s
+                        .title
+                        .as_deref()
+                        .map(|t| format!(" ({t})"))
+                        .unwrap_or_default();
+                    println!("server:       {} {}{title}", s.name, s.version);
+                }
+                None => println!("server:       (the server did not say)"),
+            }
+            println!("protocol:     {}", n.version);
+            println!("generation:   {}", n.generation);
+            if n.server_versions.len() > 1 {
+                println!("server knows: {}", n.server_versions.join(", "));
+            }
+            println!(
+                "capabilities:\n{}",
+                render::pretty(&Value::Object(n.capabilities.clone()))
+            );
+            match &n.instructions {
+                Some(i) => println!("instructions:\n{i}"),
+                None => println!("instructions: (none)"),
+            }
+        });
+        (d, r)
+    })
+    .await
+}
+
+/// `mcpg tools list`.
+pub async fn list(conn: &Connection, json: bool) -> Result<(), Failure> {
+    with_server(conn, |d| async move {
+        let r = async {
+            d.connect().await?;
+            d.list_tools().await
+        }
+        .await
+        .map_err(Failure::from)
+        .map(|list| {
+            if json {
+                // The tools exactly as the server sent them, every page in order.
+                let all: Vec<Value> = list
+                    .responses
+                    .iter()
+                    .filter_map(|m| m.value().pointer("/result/tools").and_then(Value::as_array))
+                    .flatten()
+                    .cloned()
+                    .collect();
+                println!("{}", render::pretty(&Value::Array(all)));
+            } else {
+                print!("{}", render::tool_list(&list));
+            }
+        });
+        (d, r)
+    })
+    .await
+}
+
+/// `mcpg tools call`.
+pub async fn call(
+    conn: &Connection,
+    tool: &str,
+    args: Option<&str>,
+    json: bool,
+) -> Result<(), Failure> {
+    let args = parse_args(args)?;
+    with_server(conn, |d| async move {
+        let r = async {
+            d.connect().await?;
+            d.call_tool(tool, args, false).await
+        }
+        .await
+        .map_err(Failure::from)
+        .and_then(|report| {
+            let raw = report
+                .response
+                .as_ref()
+                .and_then(|m| m.value().get("result"))
+                .cloned();
+            match report.outcome {
+                CallOutcome::Success(r) | CallOutcome::ToolError(r) => {
+                    match (&raw, json) {
+                        (Some(raw), true) => println!("{}", render::pretty(raw)),
+                        _ => print!("{}", render::call_result(&r)),
+                    }
+                    if r.failed() {
+                        let message = format!("tool `{tool}` reported an error (isError: true)");
+                        return Err(Failure {
+                            code: TOOL_ERROR,
+                            message,
+                        });
+                    }
+                    Ok(())
+                }
+                CallOutcome::ProtocolError(e) => {
+                    let message = format!("the server answered tools/call with an error: {e}");
+                    Err(Failure {
+                        code: RPC_ERROR,
+                        message,
+                    })
+                }
+                CallOutcome::InputRequired(v) => {
+                    if json {
+                        println!("{}", render::pretty(&v));
+                    }
+                    let message =
+                        "the server asked for input (input_required), which mcpg cannot give"
+                            .to_owned();
+                    Err(Failure {
+                        code: TRANSPORT,
+                        message,
+                    })
+                }
+                CallOutcome::Failed(f) => Err(Failure::transport(format!("{f} during tools/call"))),
+            }
+        });
+        (d, r)
+    })
+    .await
+}
+
+fn parse_args(args: Option<&str>) -> Result<Option<JsonObject>, Failure> {
+    let Some(text) = args else { return Ok(None) };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(o)) => Ok(Some(o)),
+        Ok(other) => Err(Failure::usage(format!(
+            "--args must be a JSON object, not {}",
+            kind(&other)
+        ))),
+        Err(e) => Err(Failure::usage(format!("--args is not valid JSON: {e}"))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

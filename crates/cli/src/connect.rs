@@ -1,0 +1,80 @@
+//! Turning `--stdio` / `--url` and the common flags into a running driver.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcpg_core::client::{ClientConfig, Direction, GenerationMode};
+use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, StdioConfig};
+
+use crate::args::{Connection, Protocol};
+use crate::exit::Failure;
+
+/// Starts the transport the flags ask for (nothing is sent yet).
+pub fn open(conn: &Connection) -> Result<Driver, Failure> {
+    if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
+        return Err(Failure::usage(format!(
+            "--timeout must be a positive number of seconds, not {}",
+            conn.timeout
+        )));
+    }
+    let timeout = Duration::from_secs_f64(conn.timeout.min(1e9));
+    let mut client = ClientConfig {
+        request_timeout: timeout,
+        ..ClientConfig::default()
+    };
+    client.probe_timeout = client.probe_timeout.min(timeout);
+    client.mode = match conn.protocol {
+        Protocol::Auto => GenerationMode::Auto,
+        Protocol::Initialize => GenerationMode::Initialize,
+        Protocol::Stateless => GenerationMode::Stateless,
+    };
+    let cfg = DriverConfig {
+        client,
+        observer: conn.verbose.then(verbose_observer),
+        handler: None,
+    };
+    let driver = match (&conn.target.stdio, &conn.target.url) {
+        (Some(line), _) => {
+            let words = shlex::split(line)
+                .ok_or_else(|| Failure::usage(format!("--stdio: unbalanced quotes in {line:?}")))?;
+            let Some((program, args)) = words.split_first() else {
+                return Err(Failure::usage("--stdio needs a command"));
+            };
+            Driver::stdio(StdioConfig::new(program, args), cfg)?
+        }
+        (None, Some(url)) => Driver::http(HttpConfig::new(url), cfg)?,
+        (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
+    };
+    Ok(driver)
+}
+
+/// `--verbose`: everything the driver sees, one line each, on stderr.
+pub fn verbose_observer() -> Observer {
+    Arc::new(|o: &Observed| match o {
+        Observed::Wire(w) => {
+            let arrow = if w.direction == Direction::Sent {
+                ">>"
+            } else {
+                "<<"
+            };
+            eprintln!("{arrow} {}", w.raw);
+        }
+        Observed::Diagnostic(d) => eprintln!("diagnostic: {d}"),
+        Observed::Stderr(l) => {
+            if l.dropped_before > 0 {
+                eprintln!("server stderr: ({} lines dropped)", l.dropped_before);
+            }
+            eprintln!("server stderr: {}", l.text);
+        }
+        Observed::Notice(n) => eprintln!("transport: {n}"),
+        Observed::Notification { method, .. } => eprintln!("notification: {method}"),
+        Observed::ServerRequest { method, by_core } => {
+            let who = if *by_core {
+                "answered by the core"
+            } else {
+                "answered by mcpg"
+            };
+            eprintln!("server request: {method} ({who})");
+        }
+    })
+}

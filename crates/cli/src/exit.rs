@@ -1,0 +1,52 @@
+//! Exit statuses and the one line printed when something fails.
+
+use mcpg_transport::DriverError;
+
+/// The tool ran and returned `isError: true`.
+pub const TOOL_ERROR: u8 = 1;
+/// The command line was wrong (clap uses 2 as well).
+pub const USAGE: u8 = 2;
+/// The server answered with a JSON-RPC error.
+pub const RPC_ERROR: u8 = 3;
+/// No usable answer: the server would not start, died, timed out or sent garbage.
+pub const TRANSPORT: u8 = 4;
+
+/// Why a command failed: an exit status and one line for stderr.
+#[derive(Debug)]
+pub struct Failure {
+    /// The exit status.
+    pub code: u8,
+    /// What happened, in one line (without the `mcpg: ` prefix).
+    pub message: String,
+}
+
+impl Failure {
+    /// A usage error.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            code: USAGE,
+            message: message.into(),
+        }
+    }
+
+    /// A transport-level failure.
+    pub fn transport(message: impl Into<String>) -> Self {
+        Failure {
+            code: TRANSPORT,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<DriverError> for Failure {
+    fn from(e: DriverError) -> Self {
+        let code = if e.is_rpc() { RPC_ERROR } else { TRANSPORT };
+        // One line, always: servers put newlines in error messages.
+        let message = e
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        Failure { code, message }
+    }
+}

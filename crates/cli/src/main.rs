@@ -1,0 +1,58 @@
+//! `mcpg`: a command-line MCP client on the MCP Playground core.
+//!
+//! Exit status: 0 success; 1 the tool returned `isError: true`; 2 usage error;
+//! 3 JSON-RPC error from the server; 4 no usable answer (the server would not
+//! start, died, timed out or sent garbage). Every failure prints one line to stderr.
+
+mod args;
+mod commands;
+mod conformance;
+mod connect;
+mod exit;
+mod render;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command, ToolsCommand};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("mcpg: could not start the async runtime: {e}");
+            return ExitCode::from(exit::TRANSPORT);
+        }
+    };
+    let outcome = runtime.block_on(async {
+        match &cli.command {
+            Command::Info { conn } => commands::info(conn).await,
+            Command::Tools {
+                command: ToolsCommand::List { conn, json },
+            } => commands::list(conn, *json).await,
+            Command::Tools {
+                command:
+                    ToolsCommand::Call {
+                        conn,
+                        tool,
+                        args,
+                        json,
+                    },
+            } => commands::call(conn, tool, args.as_deref(), *json).await,
+            Command::ConformanceClient { url } => conformance::run(url).await,
+        }
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("mcpg: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}

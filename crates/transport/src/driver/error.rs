@@ -1,0 +1,110 @@
+//! What can go wrong for a driver operation, phrased for the person at the terminal.
+
+use std::time::Duration;
+
+use mcpg_core::client::{Failure, OpError};
+use mcpg_core::jsonrpc::RpcError;
+
+use crate::error::TransportError;
+
+/// Why a driver operation did not produce an answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DriverError {
+    /// The transport could not be started (program missing, bad URL).
+    #[error("{0}")]
+    Start(String),
+    /// The connection died or could not carry the request.
+    #[error("{reason} during {during}{hint}")]
+    Transport {
+        /// The operation (`connect`, `tools/call`…).
+        during: String,
+        /// What happened (`server exited with status 3`).
+        reason: String,
+        /// Extra context (e.g. junk the server wrote), starting with `"; "`, or empty.
+        hint: String,
+    },
+    /// No answer in time.
+    #[error("no answer to {during} within {}s{hint}", .after.as_secs_f64())]
+    Timeout {
+        /// The operation.
+        during: String,
+        /// The timeout that expired.
+        after: Duration,
+        /// Extra context (e.g. junk the server wrote), starting with `"; "`, or empty.
+        hint: String,
+    },
+    /// Negotiation failed.
+    #[error("could not connect: {0}")]
+    Connect(String),
+    /// The server answered with a JSON-RPC error.
+    #[error("the server answered {during} with an error: {error}")]
+    Rpc {
+        /// The operation.
+        during: String,
+        /// The error (boxed: it carries arbitrary `data`).
+        error: Box<RpcError>,
+    },
+    /// The server answered with something unusable.
+    #[error("unusable answer to {during}: {reason}")]
+    Malformed {
+        /// The operation.
+        during: String,
+        /// Why.
+        reason: String,
+    },
+    /// The operation was cancelled.
+    #[error("{during} was cancelled: {reason}")]
+    Cancelled {
+        /// The operation.
+        during: String,
+        /// Why.
+        reason: String,
+    },
+    /// The driver has stopped (closed, or its task ended).
+    #[error("the connection is closed")]
+    Closed,
+}
+
+impl DriverError {
+    /// Whether the server answered with a JSON-RPC error (as opposed to no usable answer).
+    pub fn is_rpc(&self) -> bool {
+        matches!(self, DriverError::Rpc { .. })
+    }
+
+    /// The error for an operation that ended with `f`.
+    pub(crate) fn from_failure(during: &str, f: Failure, hint: &str) -> Self {
+        let during = during.to_owned();
+        match f {
+            Failure::Timeout(after) => DriverError::Timeout {
+                during,
+                after,
+                hint: hint.to_owned(),
+            },
+            Failure::Cancelled(reason) => DriverError::Cancelled { during, reason },
+            Failure::Transport(reason) => DriverError::Transport {
+                during,
+                reason,
+                hint: hint.to_owned(),
+            },
+            Failure::NotConnected(reason) => DriverError::Connect(format!("{reason}{hint}")),
+            Failure::Malformed(reason) => DriverError::Malformed { during, reason },
+        }
+    }
+
+    /// The error for an operation that ended with `e`.
+    pub(crate) fn from_op(during: &str, e: OpError, hint: &str) -> Self {
+        match e {
+            OpError::Rpc(error) => DriverError::Rpc {
+                during: during.to_owned(),
+                error: Box::new(error),
+            },
+            OpError::Failed(f) => DriverError::from_failure(during, f, hint),
+        }
+    }
+}
+
+impl From<TransportError> for DriverError {
+    fn from(e: TransportError) -> Self {
+        DriverError::Start(e.to_string())
+    }
+}
