@@ -1,0 +1,224 @@
+//! Every message the core's client and server put on the wire, for every protocol
+//! revision, validated against the official JSON Schema of that revision (read from
+//! `../shared/spec-schemas`, which is reference data outside the project).
+
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcpg_core::client::{CallOptions, ClientConfig, GenerationMode};
+use mcpg_core::jsonrpc::{Body, Message};
+use mcpg_core::model::{CallToolResult, ContentBlock, Tool};
+use mcpg_core::server::{ServerConfig, ServerEvent};
+use mcpg_core::{Generation, ProtocolVersion};
+use serde_json::{Value, json};
+use support::{Behaviour, Pair};
+
+fn schema_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec-schemas");
+    dir.is_dir().then_some(dir)
+}
+
+/// The definition a message must match, given the method of the request it answers.
+fn def_for(msg: &Message, answered: Option<&str>) -> Option<String> {
+    let request_def = |m: &str| -> Option<&'static str> {
+        Some(match m {
+            "initialize" => "InitializeRequest",
+            "server/discover" => "DiscoverRequest",
+            "tools/list" => "ListToolsRequest",
+            "tools/call" => "CallToolRequest",
+            "ping" => "PingRequest",
+            "notifications/initialized" => "InitializedNotification",
+            "notifications/progress" => "ProgressNotification",
+            "notifications/cancelled" => "CancelledNotification",
+            "notifications/tools/list_changed" => "ToolListChangedNotification",
+            _ => return None,
+        })
+    };
+    match msg.body() {
+        Body::Request { method, .. } | Body::Notification { method, .. } => {
+            request_def(method).map(str::to_owned)
+        }
+        Body::Response { .. } => answered
+            .and_then(request_def)
+            .map(|d| d.replace("Request", "Result")),
+        // Errors are checked as errors by the envelope below; no method-specific shape.
+        Body::Error { .. } => Some("JSONRPCError".into()),
+    }
+}
+
+fn validator(schema: &Value, def: &str) -> jsonschema::Validator {
+    let mut root = schema.clone();
+    let key = if root.get("$defs").is_some() {
+        "$defs"
+    } else {
+        "definitions"
+    };
+    root.as_object_mut()
+        .unwrap()
+        .insert("$ref".into(), Value::from(format!("#/{key}/{def}")));
+    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema for {def}: {e}"))
+}
+
+fn sample_tools(v: ProtocolVersion) -> Vec<Tool> {
+    let mut weather = json!({
+        "name": "get_weather",
+        "description": "Current weather for a city",
+        "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    });
+    if v >= ProtocolVersion::V2025_03_26 {
+        weather["annotations"] = json!({"title": "Weather", "readOnlyHint": true});
+    }
+    if v >= ProtocolVersion::V2025_06_18 {
+        weather["title"] = json!("Get weather");
+        weather["outputSchema"] =
+            json!({"type": "object", "properties": {"temp": {"type": "number"}}});
+    }
+    let extra = (0..5).map(|i| json!({"name": format!("t{i}"), "inputSchema": {"type": "object"}}));
+    std::iter::once(weather)
+        .chain(extra)
+        .map(|t| serde_json::from_value(t).unwrap())
+        .collect()
+}
+
+fn result_for(v: ProtocolVersion) -> CallToolResult {
+    let mut r = CallToolResult::text("Austin: 91F, sunny");
+    r.content.push(ContentBlock::from_value(
+        json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}),
+    ));
+    r.content.push(ContentBlock::from_value(
+        json!({"type": "resource", "resource": {"uri": "file:///w.txt", "text": "91F"}}),
+    ));
+    if v >= ProtocolVersion::V2025_06_18 {
+        r.structured_content = Some(json!({"temp": 91}));
+        r.content.push(ContentBlock::from_value(
+            json!({"type": "resource_link", "uri": "file:///w.txt", "name": "w"}),
+        ));
+    }
+    r
+}
+
+#[test]
+fn every_wire_message_matches_the_official_schema() {
+    let Some(dir) = schema_dir() else {
+        println!("SKIP: ../shared/spec-schemas is absent; the official-schema check did not run");
+        return;
+    };
+    for v in ProtocolVersion::ALL {
+        let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let mode = if v.generation() == Generation::Stateless {
+            GenerationMode::Stateless
+        } else {
+            GenerationMode::Initialize
+        };
+        let ccfg = ClientConfig {
+            mode,
+            versions: vec![v],
+            ..Default::default()
+        };
+        let scfg = ServerConfig {
+            versions: vec![v],
+            page_size: 4,
+            instructions: Some("Ask about weather.".into()),
+            ..Default::default()
+        };
+        let mut p = Pair::new(ccfg, scfg, sample_tools(v));
+        p.behaviour = Behaviour::Hold;
+        p.connect();
+        p.client.list_tools(p.now);
+        p.pump();
+        let op = p.client.call_tool(
+            p.now,
+            "get_weather",
+            json!({"city": "Austin"}).as_object().cloned(),
+            CallOptions {
+                progress: true,
+                ..Default::default()
+            },
+        );
+        p.pump();
+        let (id, token) = p
+            .server_events
+            .iter()
+            .find_map(|e| match e {
+                ServerEvent::CallTool {
+                    id, progress_token, ..
+                } => Some((id.clone(), progress_token.clone().unwrap())),
+                _ => None,
+            })
+            .unwrap();
+        p.server
+            .progress(p.now, &token, 1.0, Some(2.0), Some("looking outside"));
+        p.server.respond(p.now, &id, &result_for(v));
+        p.pump();
+        p.client.call_tool(
+            p.now,
+            "t0",
+            None,
+            CallOptions {
+                timeout: Some(Duration::from_secs(1)),
+                ..Default::default()
+            },
+        );
+        p.pump();
+        p.advance(Duration::from_secs(2)); // → notifications/cancelled
+        let _ = op;
+        if v.generation() == Generation::Initialize {
+            p.server.set_tools(p.now, sample_tools(v));
+            p.pump();
+        }
+
+        // Walk the wire log in order, remembering which method each id asked for.
+        let mut asked = std::collections::HashMap::new();
+        let mut checked = 0;
+        for e in &p.server_events {
+            let ServerEvent::Wire(w) = e else { continue };
+            let msg = Message::decode(&w.raw).unwrap();
+            if let Body::Request { id, method, .. } = msg.body() {
+                asked.insert(id.clone(), method.clone());
+            }
+            let answered = msg.id().and_then(|id| asked.get(id)).map(String::as_str);
+            let Some(def) = def_for(&msg, answered) else {
+                panic!("{v}: no schema mapping for {}", msg.raw())
+            };
+            if matches!(msg.body(), Body::Error { .. }) {
+                continue;
+            }
+            let val = validator(&schema, &def);
+            let instance = if matches!(msg.body(), Body::Response { .. }) {
+                msg.value()["result"].clone()
+            } else {
+                msg.value().clone()
+            };
+            let errors: Vec<String> = val
+                .iter_errors(&instance)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{v}: {def} does not match the official schema:\n{}\n{errors:#?}",
+                msg.raw()
+            );
+            checked += 1;
+        }
+        // The validator itself must be able to fail, or this test proves nothing.
+        let call = validator(&schema, "CallToolResult");
+        assert!(
+            !call.is_valid(&json!({"content": "not an array"})),
+            "{v}: validator accepts junk"
+        );
+        if v.generation() == Generation::Stateless {
+            assert!(
+                !call.is_valid(&json!({"content": []})),
+                "{v}: resultType is required"
+            );
+        }
+        println!("{v}: {checked} wire messages match the official schema");
+        assert!(checked >= 8, "{v}: only {checked} messages checked");
+    }
+}
