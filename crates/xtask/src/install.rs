@@ -1,0 +1,292 @@
+//! `cargo xtask install`: everything the tests need, installed idempotently.
+//!
+//! Each item first checks whether the right version is already there and
+//! prints `ok (cached)` if so; only then does it install. A fresh machine
+//! only reaches the package registries, so every item comes from one.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::util::{self, Result, command, format_duration};
+
+/// Used when Cargo.lock has no `wasm-bindgen` yet (no wasm crate built so far);
+/// the version the workspace pins (`wasm-bindgen = "=0.2.130"`).
+const FALLBACK_WASM_BINDGEN: &str = "0.2.130";
+
+/// The npm folders under `tests/peers`, each with a committed package-lock.json.
+pub const NPM_FOLDERS: [&str; 2] = ["node", "node-conformance-next"];
+
+/// Where `npm ci` records the fingerprint of the lock file it installed.
+const LOCK_STAMP: &str = ".mcpg-lock-hash";
+
+/// Runs every install step in order, stopping at the first failure.
+pub fn install(root: &Path) -> Result<()> {
+    println!("install: checking what the tests need");
+    item("rustup target wasm32-unknown-unknown", |name| {
+        rust_target(root, name)
+    })?;
+    for component in ["rustfmt", "clippy"] {
+        item(&format!("rustup component {component}"), |name| {
+            rust_component(root, component, name)
+        })?;
+    }
+    item("chromium + chromium-driver (apt)", chromium)?;
+    let version = wasm_bindgen_version(root);
+    item(&format!("wasm-bindgen-cli {version}"), |name| {
+        wasm_bindgen_cli(root, &version, name)
+    })?;
+    for folder in NPM_FOLDERS {
+        item(&format!("npm peers in tests/peers/{folder}"), |name| {
+            npm_folder(&root.join("tests").join("peers").join(folder), name)
+        })?;
+    }
+    item("python venv tests/peers/python/.venv", |name| {
+        python_venv(&root.join("tests").join("peers").join("python"), name)
+    })?;
+    Ok(())
+}
+
+/// What an install step did.
+enum Done {
+    /// It was already there at the right version.
+    Cached,
+    /// It had to be installed.
+    Installed,
+}
+
+/// Runs one step (given its name, for [`installing`]) and prints its
+/// one-line outcome with the time it took.
+fn item(name: &str, step: impl FnOnce(&str) -> Result<Done>) -> Result<()> {
+    let start = Instant::now();
+    match step(name) {
+        Ok(Done::Cached) => {
+            println!("  {name}: ok (cached)");
+            Ok(())
+        }
+        Ok(Done::Installed) => {
+            println!(
+                "  {name}: installed in {}",
+                format_duration(start.elapsed())
+            );
+            Ok(())
+        }
+        Err(message) => {
+            println!("  {name}: FAILED");
+            Err(format!("{name}: {message}"))
+        }
+    }
+}
+
+/// Announces a real install, whose own output follows.
+fn installing(what: &str) {
+    println!("  {what}: installing...");
+}
+
+fn rust_target(root: &Path, name: &str) -> Result<Done> {
+    const TARGET: &str = "wasm32-unknown-unknown";
+    let installed = util::capture(command("rustup", root).args(["target", "list", "--installed"]))?;
+    if installed.lines().any(|line| line.trim() == TARGET) {
+        return Ok(Done::Cached);
+    }
+    installing(name);
+    util::run(command("rustup", root).args(["target", "add", TARGET]))?;
+    Ok(Done::Installed)
+}
+
+fn rust_component(root: &Path, component: &str, name: &str) -> Result<Done> {
+    let installed =
+        util::capture(command("rustup", root).args(["component", "list", "--installed"]))?;
+    // Lines read like `clippy-x86_64-unknown-linux-gnu`.
+    let prefix = format!("{component}-");
+    if installed
+        .lines()
+        .any(|line| line.trim() == component || line.trim().starts_with(&prefix))
+    {
+        return Ok(Done::Cached);
+    }
+    installing(name);
+    util::run(command("rustup", root).args(["component", "add", component]))?;
+    Ok(Done::Installed)
+}
+
+fn chromium(name: &str) -> Result<Done> {
+    let present = |p: &str| Path::new(p).exists();
+    if present("/usr/bin/chromium") && present("/usr/bin/chromedriver") {
+        return Ok(Done::Cached);
+    }
+    installing(name);
+    let apt = |args: &[&str]| {
+        let mut cmd = command("apt-get", Path::new("/"));
+        // CI has no terminal: never let a package ask a question.
+        cmd.env("DEBIAN_FRONTEND", "noninteractive").args(args);
+        util::run(&mut cmd)
+    };
+    apt(&["update"])?;
+    apt(&[
+        "install",
+        "-y",
+        "--no-install-recommends",
+        "chromium",
+        "chromium-driver",
+    ])?;
+    Ok(Done::Installed)
+}
+
+/// The `wasm-bindgen` version in Cargo.lock: the CLI must match it exactly.
+pub fn wasm_bindgen_version(root: &Path) -> String {
+    fs::read_to_string(root.join("Cargo.lock"))
+        .ok()
+        .and_then(|lock| locked_version(&lock, "wasm-bindgen"))
+        .unwrap_or_else(|| FALLBACK_WASM_BINDGEN.to_owned())
+}
+
+/// Finds `version = "…"` of the `[[package]]` named `name` in a Cargo.lock.
+fn locked_version(lock: &str, name: &str) -> Option<String> {
+    let wanted = format!("name = \"{name}\"");
+    let mut lines = lock.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if line != wanted {
+            continue;
+        }
+        // The version line follows the name within the same package block.
+        for next in lines.by_ref() {
+            if next.starts_with("[[") || next.is_empty() {
+                break;
+            }
+            if let Some(rest) = next.strip_prefix("version = \"") {
+                return rest.strip_suffix('"').map(str::to_owned);
+            }
+        }
+    }
+    None
+}
+
+fn wasm_bindgen_cli(root: &Path, version: &str, name: &str) -> Result<Done> {
+    // `wasm-bindgen --version` prints `wasm-bindgen 0.2.130`.
+    let current = util::probe(command("wasm-bindgen", root).arg("--version"));
+    let runner = util::cargo_bin_dir()
+        .map(|bin| bin.join("wasm-bindgen-test-runner"))
+        .is_some_and(|path| path.exists())
+        || util::probe(command("wasm-bindgen-test-runner", root).arg("--version")).is_some();
+    if runner
+        && current
+            .as_deref()
+            .and_then(|out| out.split_whitespace().nth(1))
+            == Some(version)
+    {
+        return Ok(Done::Cached);
+    }
+    installing(name);
+    // No `--locked`: the crate's own lock names a dependency version the
+    // registry no longer has (see shared/docs/toolchain.md).
+    util::run(command(util::cargo(), root).args([
+        "install",
+        &format!("wasm-bindgen-cli@{version}"),
+        "--force",
+    ]))?;
+    Ok(Done::Installed)
+}
+
+/// `npm ci` in `folder` unless node_modules was installed from this very lock.
+fn npm_folder(folder: &Path, name: &str) -> Result<Done> {
+    let lock_path = folder.join("package-lock.json");
+    let lock =
+        fs::read(&lock_path).map_err(|e| format!("cannot read {}: {e}", lock_path.display()))?;
+    let hash = util::fingerprint(&lock);
+    let stamp = folder.join("node_modules").join(LOCK_STAMP);
+    if fs::read_to_string(&stamp).is_ok_and(|old| old.trim() == hash) {
+        return Ok(Done::Cached);
+    }
+    installing(name);
+    // `npm ci` installs exactly the lock (and wipes a stale node_modules).
+    util::run(command("npm", folder).args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]))?;
+    fs::write(&stamp, format!("{hash}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(Done::Installed)
+}
+
+/// The version pinned as `mcp==X` in requirements.txt.
+fn pinned_mcp(requirements: &str) -> Option<String> {
+    requirements.lines().find_map(|line| {
+        line.trim()
+            .strip_prefix("mcp==")
+            .map(|v| v.trim().to_owned())
+    })
+}
+
+/// A venv with the pinned `mcp`, (re)built only when the pin is not met.
+fn python_venv(folder: &Path, name: &str) -> Result<Done> {
+    let requirements_path = folder.join("requirements.txt");
+    let requirements = fs::read_to_string(&requirements_path)
+        .map_err(|e| format!("cannot read {}: {e}", requirements_path.display()))?;
+    let pinned = pinned_mcp(&requirements)
+        .ok_or_else(|| format!("{} pins no `mcp==`", requirements_path.display()))?;
+    let venv = folder.join(".venv");
+    let python: PathBuf = venv.join("bin").join("python");
+    let installed = util::probe(command(&python, folder).args([
+        "-c",
+        "import importlib.metadata, mcp; print(importlib.metadata.version('mcp'))",
+    ]));
+    if installed.as_deref().map(str::trim) == Some(pinned.as_str()) {
+        return Ok(Done::Cached);
+    }
+    installing(&format!("{name} (mcp=={pinned})"));
+    // A venv whose interpreter no longer runs (moved, or its base Python
+    // went away) cannot be repaired in place: start over.
+    if util::probe(command(&python, folder).arg("--version")).is_none() && venv.exists() {
+        fs::remove_dir_all(&venv)
+            .map_err(|e| format!("cannot remove broken {}: {e}", venv.display()))?;
+    }
+    if !python.exists() {
+        util::run(command("python3", folder).args(["-m", "venv", ".venv"]))?;
+    }
+    util::run(command(&python, folder).args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "-r",
+        "requirements.txt",
+    ]))?;
+    Ok(Done::Installed)
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_a_locked_version() {
+        let lock = "\
+[[package]]
+name = \"wasm-bindgen-macro\"
+version = \"0.2.99\"
+
+[[package]]
+name = \"wasm-bindgen\"
+version = \"0.2.130\"
+source = \"registry+https://example.invalid\"
+";
+        assert_eq!(
+            locked_version(lock, "wasm-bindgen").as_deref(),
+            Some("0.2.130")
+        );
+        assert_eq!(locked_version(lock, "serde"), None);
+    }
+
+    #[test]
+    fn reads_the_mcp_pin() {
+        assert_eq!(
+            pinned_mcp("# peers\nmcp==2.3.0\n").as_deref(),
+            Some("2.3.0")
+        );
+        assert_eq!(pinned_mcp("mcp>=2\n"), None);
+    }
+}

@@ -1,0 +1,60 @@
+//! `cargo xtask`: the one entry point for MCP Playground project tasks.
+//!
+//! - `cargo xtask install`: install what the tests need (idempotent).
+//! - `cargo xtask test`: install, then fmt, clippy, native tests, wasm tests
+//!   in headless Chromium, and the conformance stage, failing fast.
+//! - `cargo xtask conformance`: the conformance stage alone.
+//!
+//! Kept to the standard library so it builds first and fast on a fresh machine.
+
+mod conformance;
+mod install;
+mod json;
+mod test;
+mod util;
+
+use std::process::ExitCode;
+
+/// Printed for `help` and for anything not understood.
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  install       install what the tests need (rustup target and components,
+                Chromium, wasm-bindgen-cli, npm and Python peers); skips
+                whatever is already there at the right version
+  test          install, then: cargo fmt --check, clippy -D warnings,
+                cargo test --workspace (MCPG_PEERS set, MCPG_REQUIRE_PEERS=1),
+                wasm tests in headless Chromium, conformance
+  conformance   run the official conformance suite's client scenarios
+                against target/debug/mcpg (results: target/conformance.md);
+                MCPG_CONFORMANCE_CLIENT=PATH tests another client binary
+  help          this text
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = util::repo_root();
+    let outcome = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["install"] => install::install(&root),
+        ["test"] => test::test(&root),
+        ["conformance"] => conformance::conformance(&root),
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!();
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! `cargo xtask test`: install, then every check CI runs, failing fast.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::util::{self, Result, command, format_duration, stage};
+use crate::{conformance, install};
+
+/// The crates whose tests also run in headless Chromium (wasm-bindgen-test).
+/// Add a package here when it gains wasm tests.
+pub const WASM_PACKAGES: &[&str] = &["mcpg-core"];
+
+/// Installs what is needed, then runs fmt, clippy, native tests, wasm tests
+/// and the conformance stage in that order; the first failure stops the run.
+pub fn test(root: &Path) -> Result<()> {
+    let mut timings: Vec<(&str, Duration)> = Vec::new();
+    let mut step = |name: &'static str, body: &dyn Fn() -> Result<()>| -> Result<()> {
+        let elapsed = stage(name, body)?;
+        timings.push((name, elapsed));
+        Ok(())
+    };
+    let outcome = (|| {
+        step("install", &|| install::install(root))?;
+        step("fmt", &|| {
+            util::run(command(util::cargo(), root).args(["fmt", "--all", "--check"]))
+        })?;
+        step("clippy", &|| {
+            util::run(command(util::cargo(), root).args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))
+        })?;
+        step("native tests", &|| native_tests(root))?;
+        step("wasm tests", &|| wasm_tests(root))?;
+        step("conformance", &|| conformance::conformance(root))
+    })();
+    println!();
+    println!("==================== summary ====================");
+    for (name, elapsed) in &timings {
+        println!("  {name:<14} ok  {}", format_duration(*elapsed));
+    }
+    match &outcome {
+        Ok(()) => println!("all stages passed"),
+        Err(message) => println!("FAILED: {message}"),
+    }
+    outcome
+}
+
+/// Unit and integration tests of the whole workspace; integration tests find
+/// the peers through `MCPG_PEERS` and must not skip (`MCPG_REQUIRE_PEERS=1`).
+fn native_tests(root: &Path) -> Result<()> {
+    let peers = root.join("tests").join("peers");
+    util::run(
+        command(util::cargo(), root)
+            .args(["test", "--workspace"])
+            .env("MCPG_PEERS", &peers)
+            .env("MCPG_REQUIRE_PEERS", "1"),
+    )
+}
+
+/// Each package of [`WASM_PACKAGES`] tested in headless Chromium.
+fn wasm_tests(root: &Path) -> Result<()> {
+    let webdriver_json = root.join("tests").join("webdriver.json");
+    if !webdriver_json.is_file() {
+        return Err(format!("{} is missing", webdriver_json.display()));
+    }
+    for package in WASM_PACKAGES {
+        if !package_exists(root, package) {
+            println!(
+                "notice: package `{package}` is not in the workspace yet; skipping its wasm tests"
+            );
+            continue;
+        }
+        println!("wasm tests of `{package}`");
+        // No `-q`: wasm-bindgen-test-runner rejects `--quiet`.
+        util::run(
+            command(util::cargo(), root)
+                .args(["test", "-p", package, "--target", "wasm32-unknown-unknown"])
+                .env(
+                    "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+                    "wasm-bindgen-test-runner",
+                )
+                .env("CHROMEDRIVER", "/usr/bin/chromedriver")
+                .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &webdriver_json),
+        )?;
+    }
+    Ok(())
+}
+
+/// Whether the workspace has a package of that name (`cargo pkgid` fails if not).
+pub fn package_exists(root: &Path, package: &str) -> bool {
+    util::probe(command(util::cargo(), root).args(["pkgid", package])).is_some()
+}
