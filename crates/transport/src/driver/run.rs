@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{CallOptions, CallOutcome, Client, Event, Negotiated, OpId};
+use mcpg_core::client::{CallOptions, CallOutcome, Client, Event, Negotiated, OpId, Outgoing};
 use mcpg_core::diag::Rule;
 use mcpg_core::jsonrpc::RpcError;
 use mcpg_core::model::JsonObject;
@@ -150,8 +150,9 @@ impl Loop {
     fn pump(&mut self) {
         loop {
             let mut busy = false;
-            while let Some(out) = self.client.poll_transmit() {
+            while let Some(mut out) = self.client.poll_transmit() {
                 busy = true;
+                self.add_missing_version(&mut out);
                 if self.closed.is_none() {
                     self.link.send(out);
                 }
@@ -163,6 +164,25 @@ impl Loop {
             if !busy {
                 return;
             }
+        }
+    }
+
+    /// Workaround for the core: it queues `notifications/initialized` before it
+    /// records the negotiated version, so that one message lacks the
+    /// `MCP-Protocol-Version` header that every message after `initialize` must
+    /// carry (2025-06-18+, transports: "Protocol Version Header").
+    fn add_missing_version(&self, out: &mut Outgoing) {
+        let Some(n) = self.client.negotiated() else {
+            return;
+        };
+        let has = out
+            .headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("mcp-protocol-version"));
+        if !has && n.version.requires_version_header() && out.message.method() != Some("initialize")
+        {
+            out.headers
+                .push(("MCP-Protocol-Version", n.version.as_str().to_owned()));
         }
     }
 

@@ -137,7 +137,9 @@ async fn read_stream(
                 "the server's SSE stream broke off before the response ({why}) and gave no event id to resume from"
             )));
         };
-        // Keep trying while the server is reachable; stop after a bound.
+        // Keep trying while the server is reachable; stop after a bound, and soon
+        // when it no longer takes connections at all (it most likely died).
+        let mut unreachable = 0u32;
         loop {
             resumes += 1;
             if resumes > shared.cfg.max_resumes {
@@ -147,7 +149,10 @@ async fn read_stream(
                 )));
             }
             let delay = shared.retry_delay(parser.retry());
-            shared.notice(format!("the SSE stream for request {id} ended before its response; resuming after {} ms with Last-Event-ID {last}", delay.as_millis()));
+            shared.notice(format!(
+                "the SSE stream for request {id} ended before its response; resuming after {} ms with Last-Event-ID {last}",
+                delay.as_millis()
+            ));
             tokio::time::sleep(delay).await;
             match resume(shared, out, &last).await {
                 Ok(r) => {
@@ -156,8 +161,17 @@ async fn read_stream(
                     break;
                 }
                 Err(Resume::Fatal(f)) => return Err(f),
+                Err(Resume::Unreachable(why)) if unreachable >= 1 => {
+                    return Err(SendFailure::Network(format!(
+                        "the SSE stream broke off before the response and the server is unreachable: {why}"
+                    )));
+                }
+                Err(Resume::Unreachable(why)) => {
+                    unreachable += 1;
+                    shared.notice(format!("resuming the SSE stream failed: {why}"));
+                }
                 Err(Resume::Again(why)) => {
-                    shared.notice(format!("resuming the SSE stream failed: {why}"))
+                    shared.notice(format!("resuming the SSE stream failed: {why}"));
                 }
             }
         }
@@ -240,6 +254,8 @@ fn answers(data: &str, id: &RequestId) -> bool {
 enum Resume {
     /// Worth another try after the delay.
     Again(String),
+    /// The server took no connection; worth one more try at most.
+    Unreachable(String),
     /// No point trying again.
     Fatal(SendFailure),
 }
@@ -258,7 +274,13 @@ async fn resume(shared: &Shared, out: &Outgoing, last: &str) -> Result<Response,
         }
     }
     rb = shared.decorate(rb, session.as_deref());
-    let resp = rb.send().await.map_err(|e| Resume::Again(describe(&e)))?;
+    let resp = rb.send().await.map_err(|e| {
+        if e.is_connect() {
+            Resume::Unreachable(describe(&e))
+        } else {
+            Resume::Again(describe(&e))
+        }
+    })?;
     shared.capture_session(&resp);
     if resp.status() == StatusCode::METHOD_NOT_ALLOWED {
         let f = SendFailure::Network("the SSE stream ended before the response and the server does not allow resuming it (GET answered 405)".into());
@@ -311,20 +333,23 @@ pub(crate) async fn read_body(mut resp: Response, max: usize) -> Result<String, 
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
-/// reqwest's Display stops at the outermost error ("error sending request"); the
-/// cause chain is what a user needs ("Connection refused").
+/// reqwest's own text names the layers ("error sending request for url (…): client
+/// error (SendRequest): …"); a person needs what failed and the root cause.
 pub(crate) fn describe(e: &reqwest::Error) -> String {
-    let mut text = e.to_string();
-    let mut src = std::error::Error::source(e);
-    while let Some(s) = src {
-        let s_text = s.to_string();
-        if !text.contains(&s_text) {
-            text.push_str(": ");
-            text.push_str(&s_text);
-        }
-        src = s.source();
+    let mut root: &dyn std::error::Error = e;
+    while let Some(next) = root.source() {
+        root = next;
     }
-    text
+    let url = e
+        .url()
+        .map_or_else(|| "the server".to_owned(), ToString::to_string);
+    if e.is_connect() {
+        format!("could not connect to {url}: {root}")
+    } else if e.is_timeout() {
+        format!("timed out talking to {url}")
+    } else {
+        format!("the HTTP exchange with {url} failed: {root}")
+    }
 }
 
 fn first_line(s: &str) -> &str {
