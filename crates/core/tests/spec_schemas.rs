@@ -36,6 +36,8 @@ fn def_for(msg: &Message, answered: Option<&str>) -> Option<String> {
             "notifications/progress" => "ProgressNotification",
             "notifications/cancelled" => "CancelledNotification",
             "notifications/tools/list_changed" => "ToolListChangedNotification",
+            "subscriptions/listen" => "SubscriptionsListenRequest",
+            "notifications/subscriptions/acknowledged" => "SubscriptionsAcknowledgedNotification",
             _ => return None,
         })
     };
@@ -119,6 +121,7 @@ fn every_wire_message_matches_the_official_schema() {
         let ccfg = ClientConfig {
             mode,
             versions: vec![v],
+            listen_for_list_changes: true,
             ..Default::default()
         };
         let scfg = ServerConfig {
@@ -132,7 +135,7 @@ fn every_wire_message_matches_the_official_schema() {
         p.connect();
         p.client.list_tools(p.now);
         p.pump();
-        let op = p.client.call_tool(
+        p.client.call_tool(
             p.now,
             "get_weather",
             json!({"city": "Austin"}).as_object().cloned(),
@@ -167,11 +170,9 @@ fn every_wire_message_matches_the_official_schema() {
         );
         p.pump();
         p.advance(Duration::from_secs(2)); // → notifications/cancelled
-        let _ = op;
-        if v.generation() == Generation::Initialize {
-            p.server.set_tools(p.now, sample_tools(v));
-            p.pump();
-        }
+        // list_changed: after initialize in the old generation, on the listen stream in the new.
+        p.server.set_tools(p.now, sample_tools(v));
+        p.pump();
 
         // Walk the wire log in order, remembering which method each id asked for.
         let mut asked = std::collections::HashMap::new();

@@ -630,3 +630,34 @@ fn http_rejection_with_a_json_rpc_body_is_a_protocol_error() {
     s.drain();
     assert!(s.take().iter().any(|e| matches!(e, Event::CallFinished { op: o, outcome: CallOutcome::ProtocolError(err), .. } if *o == op && err.code == -32600)));
 }
+
+#[test]
+fn stateless_list_changed_arrives_on_a_listen_stream() {
+    let ccfg = ClientConfig {
+        listen_for_list_changes: true,
+        ..Default::default()
+    };
+    let mut p = Pair::new(ccfg, ServerConfig::default(), vec![tool("a")]);
+    p.connect();
+    let ev = p.take();
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::Notification { method, .. } if method == "notifications/subscriptions/acknowledged")),
+        "{ev:#?}"
+    );
+    assert_eq!(
+        p.client.poll_timeout(),
+        None,
+        "a listen stream has no deadline"
+    );
+    p.server.set_tools(p.now, vec![tool("a"), tool("b")]);
+    p.pump();
+    let ev = p.take();
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::ToolsListChanged)),
+        "{ev:#?}"
+    );
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::Diagnostic(_))),
+        "{ev:#?}"
+    );
+}

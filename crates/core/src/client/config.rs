@@ -38,6 +38,10 @@ pub struct ClientConfig {
     pub server_request_timeout: Duration,
     /// Upper bound on `tools/list` pages, against endless lists.
     pub max_list_pages: u32,
+    /// Under 2026-07-28, open a `subscriptions/listen` stream for
+    /// `toolsListChanged` once connected, when the server declares `tools.listChanged`
+    /// (the only way that revision delivers the notification).
+    pub listen_for_list_changes: bool,
 }
 
 impl Default for ClientConfig {
@@ -51,6 +55,7 @@ impl Default for ClientConfig {
             probe_timeout: Duration::from_secs(5),
             server_request_timeout: Duration::from_secs(60),
             max_list_pages: 1000,
+            listen_for_list_changes: false,
         }
     }
 }

@@ -53,8 +53,12 @@ enum What {
     Probe,
     Initialize(ProtocolVersion),
     ListPage,
-    Call { name: String },
+    Call {
+        name: String,
+    },
     Raw,
+    /// A `subscriptions/listen` stream: open for the session's life.
+    Listen,
 }
 
 #[derive(Clone, Debug)]
@@ -464,7 +468,13 @@ impl Client {
 
     /// When [`Client::handle_timeout`] should next be called.
     pub fn poll_timeout(&self) -> Option<Timestamp> {
-        let a = self.pending.values().map(|p| p.deadline).min();
+        // Requests without a deadline (listen streams) carry the saturated maximum.
+        let a = self
+            .pending
+            .values()
+            .map(|p| p.deadline)
+            .filter(|d| d.0 != u64::MAX)
+            .min();
         let b = self.incoming.values().map(|r| r.deadline).min();
         match (a, b) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -641,8 +651,24 @@ impl Client {
     fn connected(&mut self, now: Timestamp, n: Negotiated) {
         self.phase = Phase::Ready;
         self.trying = None;
+        let listen = self.cfg.listen_for_list_changes
+            && n.generation == Generation::Stateless
+            && n.tools_list_changed();
         self.negotiated = Some(n.clone());
         self.events.push_back(Event::Connected(n));
+        if listen {
+            let op = self.new_op();
+            let params = json!({ "notifications": { "toolsListChanged": true } });
+            // A listen stream has no answer until the server ends it: no deadline.
+            self.send_request(
+                now,
+                op,
+                What::Listen,
+                "subscriptions/listen",
+                Some(params),
+                Duration::MAX,
+            );
+        }
         for d in std::mem::take(&mut self.waiting) {
             self.send_request(now, d.op, d.what, &d.method, d.params, d.timeout);
         }
@@ -884,6 +910,11 @@ impl Client {
                 op: p.op,
                 outcome: Ok(result.clone()),
             }),
+            What::Listen => self.diag(Diagnostic::new(
+                Rule::Negotiation,
+                Severity::Info,
+                "the server closed the subscriptions/listen stream",
+            )),
         }
     }
 
@@ -1027,6 +1058,18 @@ impl Client {
                 });
             }
             What::Raw => self.events.push_back(Event::Response { op, outcome }),
+            What::Listen => {
+                if let Err(e) = outcome {
+                    let d = Diagnostic::new(
+                        Rule::Negotiation,
+                        Severity::Info,
+                        format!(
+                            "no subscriptions/listen stream, so no list_changed notifications: {e}"
+                        ),
+                    );
+                    self.diag(d);
+                }
+            }
             What::Probe | What::Initialize(_) => {}
         }
     }

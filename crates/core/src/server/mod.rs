@@ -77,6 +77,8 @@ pub struct Server {
     /// `clientInfo` from `initialize`, reported once `initialized` arrives.
     client_info: Option<Implementation>,
     open: HashMap<RequestId, OpenCall>,
+    /// Open `subscriptions/listen` streams that asked for `toolsListChanged` (2026-07-28).
+    listeners: Vec<RequestId>,
     outbox: VecDeque<Message>,
     events: VecDeque<ServerEvent>,
 }
@@ -91,6 +93,7 @@ impl Server {
             initialized: false,
             client_info: None,
             open: HashMap::new(),
+            listeners: Vec::new(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -104,10 +107,20 @@ impl Server {
     /// Replaces the tool list; tells an initialized client when it declared `tools.listChanged`.
     pub fn set_tools(&mut self, now: Timestamp, tools: Vec<Tool>) {
         self.tools = tools;
-        if self.initialized && self.cfg.tools_list_changed {
+        if !self.cfg.tools_list_changed {
+            return;
+        }
+        if self.initialized {
             self.send(
                 now,
                 Message::notification("notifications/tools/list_changed", None),
+            );
+        }
+        for id in self.listeners.clone() {
+            let params = json!({ "_meta": { SUBSCRIPTION_ID: id.to_value() } });
+            self.send(
+                now,
+                Message::notification("notifications/tools/list_changed", Some(params)),
             );
         }
     }
@@ -213,7 +226,7 @@ impl Server {
     fn handle_message(&mut self, now: Timestamp, msg: &Message) {
         match msg.body().clone() {
             Body::Request { id, method, params } => {
-                match self.dispatch(&id, &method, params.as_ref()) {
+                match self.dispatch(now, &id, &method, params.as_ref()) {
                     Ok(Some(result)) => self.send(now, Message::response(id, result)),
                     Ok(None) => {}
                     Err(e) => self.send(now, Message::error(Some(id), e)),
@@ -265,6 +278,7 @@ impl Server {
     /// Handles one request; `Ok(None)` means the application answers later.
     fn dispatch(
         &mut self,
+        now: Timestamp,
         id: &RequestId,
         method: &str,
         params: Option<&Value>,
@@ -279,6 +293,10 @@ impl Server {
             "tools/list" => self.list(params)?,
             "tools/call" => {
                 self.call(id, params, version)?;
+                return Ok(None);
+            }
+            "subscriptions/listen" if version.generation() == Generation::Stateless => {
+                self.listen(now, id, params);
                 return Ok(None);
             }
             _ => {
@@ -351,6 +369,28 @@ impl Server {
                 ),
             )),
         }
+    }
+
+    /// Opens a listen stream: acknowledge first (the spec requires it), then keep the
+    /// request open and send `list_changed` on it when the tools change.
+    fn listen(&mut self, now: Timestamp, id: &RequestId, params: Option<&Value>) {
+        let wants = params
+            .and_then(|p| p.get("notifications"))
+            .and_then(|n| n.get("toolsListChanged"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        let honoured = wants && self.cfg.tools_list_changed;
+        if honoured {
+            self.listeners.push(id.clone());
+        }
+        let ack = json!({
+            "_meta": { SUBSCRIPTION_ID: id.to_value() },
+            "notifications": if honoured { json!({"toolsListChanged": true}) } else { json!({}) },
+        });
+        self.send(
+            now,
+            Message::notification("notifications/subscriptions/acknowledged", Some(ack)),
+        );
     }
 
     fn capabilities(&self) -> Value {
@@ -474,6 +514,9 @@ impl Server {
         result
     }
 }
+
+/// `_meta` key naming the listen stream a notification belongs to.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 fn parse_cursor(c: &str) -> Option<usize> {
     c.strip_prefix("page-")?.parse().ok()

@@ -1,0 +1,284 @@
+//! What each demo tool does. Pure functions of their arguments (no clock, no
+//! randomness), so a recorded session replays to the same bytes.
+
+use base64::Engine as _;
+use mcpg_core::model::{CallToolResult, ContentBlock, JsonObject};
+use serde_json::{Value, json};
+
+use crate::assets;
+
+/// What a call turns into: an answer now, or a slow job driven by the clock.
+pub enum Reply {
+    /// Answer at once.
+    Now(Box<CallToolResult>),
+    /// Count to `to`, one step every `step_ms`, with progress.
+    Slow {
+        /// Steps.
+        to: u32,
+        /// Milliseconds per step.
+        step_ms: u64,
+    },
+    /// Add or remove the bonus tool.
+    Toggle,
+}
+
+const WEATHER: [(&str, i64, &str); 5] = [
+    ("Austin", 91, "sunny"),
+    ("Paris", 64, "light rain"),
+    ("Tokyo", 75, "cloudy"),
+    ("London", 58, "drizzle"),
+    ("Reykjavik", 41, "windy"),
+];
+
+fn find_city(name: &str) -> Option<(&'static str, i64, &'static str)> {
+    let wanted = name.trim();
+    WEATHER
+        .iter()
+        .copied()
+        .find(|(c, _, _)| c.eq_ignore_ascii_case(wanted))
+}
+
+fn string_arg<'a>(args: &'a JsonObject, key: &str) -> Result<&'a str, String> {
+    match args.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(format!("argument {key:?} must be a string, got {other}")),
+        None => Err(format!("missing required argument {key:?}")),
+    }
+}
+
+fn number_arg(args: &JsonObject, key: &str) -> Result<f64, String> {
+    args.get(key)
+        .and_then(Value::as_f64)
+        .ok_or_else(|| format!("argument {key:?} must be a number"))
+}
+
+fn int_arg(args: &JsonObject, key: &str, default: i64, min: i64, max: i64) -> Result<i64, String> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => match v.as_i64() {
+            Some(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "argument {key:?} must be an integer from {min} to {max}"
+            )),
+        },
+    }
+}
+
+/// Formats a number without a trailing `.0` for whole values.
+fn num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{:.2}", x)
+    }
+}
+
+fn now(r: CallToolResult) -> Reply {
+    Reply::Now(Box::new(r))
+}
+
+/// Runs tool `name` with `args`.
+pub fn run(name: &str, args: &JsonObject) -> Reply {
+    // Bad arguments are tool errors (isError), as 2025-11-25 asks (SEP-1303), so the
+    // model can read the message and try again.
+    match run_inner(name, args) {
+        Ok(r) => r,
+        Err(e) => now(CallToolResult::tool_error(e)),
+    }
+}
+
+fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
+    let text = |s: String| Ok(now(CallToolResult::text(s)));
+    match name {
+        "get_weather" => {
+            let city = string_arg(args, "city")?;
+            match find_city(city) {
+                Some((c, t, sky)) => text(format!("{c}: {t}F, {sky}")),
+                None => Ok(now(CallToolResult::tool_error(format!(
+                    "city not found: {city}"
+                )))),
+            }
+        }
+        "get_forecast" => {
+            let city = string_arg(args, "city")?;
+            let days = int_arg(args, "days", 3, 1, 5)?;
+            let Some((c, t, sky)) = find_city(city) else {
+                return Ok(now(CallToolResult::tool_error(format!(
+                    "city not found: {city}"
+                ))));
+            };
+            let list: Vec<Value> = (1..=days)
+                .map(|d| json!({"day": d, "high": t + (d % 3) - 1, "low": t - 12 + (d % 2), "sky": if d % 2 == 0 { "clear" } else { sky }}))
+                .collect();
+            let structured = json!({"city": c, "days": list});
+            let mut r = CallToolResult::text(structured.to_string());
+            r.structured_content = Some(structured);
+            Ok(now(r))
+        }
+        "get_weather_icon" => {
+            let city = string_arg(args, "city")?;
+            let Some((c, _, _)) = find_city(city) else {
+                return Ok(now(CallToolResult::tool_error(format!(
+                    "city not found: {city}"
+                ))));
+            };
+            let mut r = CallToolResult::text(format!("Icon for {c}:"));
+            r.content.push(ContentBlock::from_value(
+                json!({"type": "image", "data": assets::SUN_PNG_BASE64, "mimeType": "image/png"}),
+            ));
+            Ok(now(r))
+        }
+        "say_hello" => {
+            let data = base64::engine::general_purpose::STANDARD.encode(assets::beep_wav());
+            let mut r = CallToolResult::text("Hello! (a 0.2 s beep)");
+            r.content.push(ContentBlock::from_value(
+                json!({"type": "audio", "data": data, "mimeType": "audio/wav"}),
+            ));
+            Ok(now(r))
+        }
+        "read_note" => {
+            let topic = string_arg(args, "topic")?;
+            let body = match topic {
+                "pagination" => {
+                    "tools/list may return nextCursor: keep asking until it is absent, or you miss tools."
+                }
+                "errors" => {
+                    "isError: true is the tool failing (the model should see it); a JSON-RPC error is the protocol failing."
+                }
+                "progress" => {
+                    "Send _meta.progressToken with a request to get notifications/progress while it runs."
+                }
+                other => {
+                    return Err(format!(
+                        "no note about {other:?}; try pagination, errors or progress"
+                    ));
+                }
+            };
+            let uri = format!("note://playground/{topic}");
+            let r = CallToolResult {
+                content: vec![
+                    ContentBlock::from_value(
+                        json!({"type": "resource", "resource": {"uri": uri, "mimeType": "text/plain", "text": body}}),
+                    ),
+                    ContentBlock::from_value(
+                        json!({"type": "resource_link", "uri": "note://playground/", "name": "notebook", "title": "All notes", "mimeType": "text/plain"}),
+                    ),
+                ],
+                ..Default::default()
+            };
+            Ok(now(r))
+        }
+        "count_slowly" => {
+            let to = int_arg(args, "to", 5, 1, 20)?;
+            let step_ms = int_arg(args, "step_ms", 500, 50, 5000)?;
+            Ok(Reply::Slow {
+                to: u32::try_from(to).unwrap_or(5),
+                step_ms: u64::try_from(step_ms).unwrap_or(500),
+            })
+        }
+        "toggle_bonus_tool" => Ok(Reply::Toggle),
+        crate::catalogue::BONUS => text("Secret recipe: equal parts curiosity and JSON.".into()),
+        "add_numbers" => text(num(number_arg(args, "a")? + number_arg(args, "b")?)),
+        "multiply_numbers" => text(num(number_arg(args, "a")? * number_arg(args, "b")?)),
+        "reverse_text" => text(string_arg(args, "text")?.chars().rev().collect()),
+        "count_words" => text(
+            string_arg(args, "text")?
+                .split_whitespace()
+                .count()
+                .to_string(),
+        ),
+        "shout" => text(string_arg(args, "text")?.to_uppercase()),
+        "celsius_to_fahrenheit" => text(format!(
+            "{}F",
+            num(number_arg(args, "celsius")? * 9.0 / 5.0 + 32.0)
+        )),
+        "fahrenheit_to_celsius" => text(format!(
+            "{}C",
+            num((number_arg(args, "fahrenheit")? - 32.0) * 5.0 / 9.0)
+        )),
+        "km_to_miles" => text(format!(
+            "{} miles",
+            num(number_arg(args, "km")? * 0.621_371)
+        )),
+        "country_capital" => {
+            let c = string_arg(args, "country")?;
+            let table = [
+                ("France", "Paris"),
+                ("Japan", "Tokyo"),
+                ("Iceland", "Reykjavik"),
+                ("Kenya", "Nairobi"),
+                ("Peru", "Lima"),
+                ("Canada", "Ottawa"),
+            ];
+            match table.iter().find(|(k, _)| k.eq_ignore_ascii_case(c.trim())) {
+                Some((k, v)) => text(format!("The capital of {k} is {v}.")),
+                None => Err(format!("country not found: {c}")),
+            }
+        }
+        "city_time_zone" => {
+            let c = string_arg(args, "city")?;
+            let table = [
+                ("Austin", "America/Chicago"),
+                ("Paris", "Europe/Paris"),
+                ("Tokyo", "Asia/Tokyo"),
+                ("London", "Europe/London"),
+                ("Reykjavik", "Atlantic/Reykjavik"),
+            ];
+            match table.iter().find(|(k, _)| k.eq_ignore_ascii_case(c.trim())) {
+                Some((k, v)) => text(format!("{k}: {v}")),
+                None => Err(format!("city not found: {c}")),
+            }
+        }
+        "pick_color" => {
+            let color = match string_arg(args, "mood")? {
+                "calm" => "sea green",
+                "happy" => "sunflower yellow",
+                "angry" => "brick red",
+                "sad" => "slate blue",
+                other => {
+                    return Err(format!(
+                        "mood must be calm, happy, angry or sad, not {other:?}"
+                    ));
+                }
+            };
+            text(color.to_owned())
+        }
+        "make_list" => {
+            let items = args
+                .get("items")
+                .and_then(Value::as_array)
+                .ok_or({ "argument \"items\" must be an array of strings" })?;
+            let numbered = args
+                .get("numbered")
+                .and_then(Value::as_bool)
+                .unwrap_or(true);
+            let lines: Vec<String> = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let s = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+                    if numbered {
+                        format!("{}. {s}", i + 1)
+                    } else {
+                        format!("• {s}")
+                    }
+                })
+                .collect();
+            text(lines.join("\n"))
+        }
+        "book_table" => {
+            let restaurant = string_arg(args, "restaurant")?;
+            let date = string_arg(args, "date")?;
+            let party = args
+                .get("party")
+                .and_then(Value::as_object)
+                .ok_or({ "argument \"party\" must be an object" })?;
+            let adults = int_arg(party, "adults", 2, 1, 50)?;
+            let children = int_arg(party, "children", 0, 0, 50)?;
+            text(format!(
+                "Pretend-booked {restaurant} on {date} for {adults} adult(s) and {children} child(ren). Nothing was really booked."
+            ))
+        }
+        other => Err(format!("the demo has no logic for {other}")),
+    }
+}
