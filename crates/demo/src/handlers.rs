@@ -247,7 +247,7 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
             let items = args
                 .get("items")
                 .and_then(Value::as_array)
-                .ok_or({ "argument \"items\" must be an array of strings" })?;
+                .ok_or("argument \"items\" must be an array of strings")?;
             let numbered = args
                 .get("numbered")
                 .and_then(Value::as_bool)
@@ -272,7 +272,7 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
             let party = args
                 .get("party")
                 .and_then(Value::as_object)
-                .ok_or({ "argument \"party\" must be an object" })?;
+                .ok_or("argument \"party\" must be an object")?;
             let adults = int_arg(party, "adults", 2, 1, 50)?;
             let children = int_arg(party, "children", 0, 0, 50)?;
             text(format!(
