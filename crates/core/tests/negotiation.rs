@@ -287,3 +287,36 @@ fn missing_result_type_is_flagged_under_stateless() {
         "missing resultType is read as complete"
     );
 }
+
+#[test]
+fn initialized_carries_the_version_header() {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.client.connect(s.now);
+    let mut outs = vec![];
+    while let Some(o) = s.client.poll_transmit() {
+        outs.push(o);
+    }
+    let (id, _) = (outs[0].message.id().unwrap().clone(), ());
+    s.client.handle_text(
+        s.now,
+        &json!({"jsonrpc":"2.0","id":id.to_value(),"error":{"code":-32601,"message":"no"}})
+            .to_string(),
+    );
+    let init = s.client.poll_transmit().unwrap();
+    assert!(
+        init.headers
+            .iter()
+            .all(|(k, _)| *k != "MCP-Protocol-Version"),
+        "not on initialize itself"
+    );
+    let reply = json!({"jsonrpc":"2.0","id":init.message.id().unwrap().to_value(),"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"x","version":"1"}}});
+    s.client.handle_text(s.now, &reply.to_string());
+    let note = s.client.poll_transmit().unwrap();
+    assert_eq!(note.message.method(), Some("notifications/initialized"));
+    assert!(
+        note.headers
+            .contains(&("MCP-Protocol-Version", "2025-11-25".to_owned())),
+        "{:?}",
+        note.headers
+    );
+}

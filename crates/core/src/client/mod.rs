@@ -632,10 +632,6 @@ impl Client {
                 "initialize result has no serverInfo.name",
             ));
         }
-        self.transmit(
-            now,
-            Message::notification("notifications/initialized", None),
-        );
         let n = Negotiated {
             generation: Generation::Initialize,
             version: v,
@@ -645,6 +641,12 @@ impl Client {
             server_versions: vec![r.protocol_version.clone()],
             result: result.clone(),
         };
+        // Record the revision first: `initialized` already needs its HTTP header.
+        self.negotiated = Some(n.clone());
+        self.transmit(
+            now,
+            Message::notification("notifications/initialized", None),
+        );
         self.connected(now, n);
     }
 
