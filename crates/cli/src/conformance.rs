@@ -1,10 +1,173 @@
-//! `mcpg conformance-client URL`: placeholder until the scenarios are implemented.
+//! `mcpg conformance-client URL`: the client side of the official conformance suite
+//! (`@modelcontextprotocol/conformance`). The suite starts a scenario server, runs this
+//! command with the server's URL and `MCP_CONFORMANCE_SCENARIO`, and grades what it
+//! sees on the wire. Everything goes through the core, like any other mcpg command.
 
+mod fill;
+
+use mcpg_core::client::{CallOutcome, ClientConfig, GenerationMode};
+use mcpg_core::jsonrpc::{RpcError, code};
+use mcpg_core::model::JsonObject;
+use mcpg_transport::{Driver, DriverConfig, HttpConfig, RequestHandler};
+use serde_json::{Value, json};
+
+use crate::connect::verbose_observer;
 use crate::exit::Failure;
 
 /// Runs the scenario named by `MCP_CONFORMANCE_SCENARIO` against `url`.
 pub async fn run(url: &str) -> Result<(), Failure> {
-    Err(Failure::usage(format!(
-        "conformance-client is not implemented yet ({url})"
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    // Some scenarios pass what to do (e.g. which tools to call) as JSON.
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or(Value::Null);
+    let mut client = ClientConfig::default();
+    let mut handler: Option<RequestHandler> = None;
+    if scenario.starts_with("elicitation") || scenario.contains("request-state") {
+        client.capabilities.insert("elicitation".into(), json!({}));
+        handler = Some(Box::new(fill::answer_elicitation));
+    }
+    if let Ok(v) = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION")
+        && v.as_str() < "2026-07-28"
+    {
+        client.mode = GenerationMode::Initialize;
+    }
+    // The suite keeps stderr per scenario: the wire log there explains any failure.
+    let cfg = DriverConfig {
+        client,
+        observer: Some(verbose_observer()),
+        handler,
+    };
+    let d = Driver::http(HttpConfig::new(url), cfg)?;
+    let outcome = scenario_body(&d, &scenario, &context).await;
+    let _ = d.close().await;
+    outcome
+}
+
+async fn scenario_body(d: &Driver, scenario: &str, context: &Value) -> Result<(), Failure> {
+    d.connect().await?;
+    let list = d.list_tools().await?;
+    // The tools exactly as the server sent them: schemas must survive untouched.
+    let tools: Vec<Value> = list
+        .responses
+        .iter()
+        .filter_map(|m| m.value().pointer("/result/tools").and_then(Value::as_array))
+        .flatten()
+        .cloned()
+        .collect();
+    match scenario {
+        "initialize" | "request-metadata" | "json-schema-ref-no-deref" => Ok(()),
+        "json-schema-2020-12-preservation" => echo_schema(d, &tools).await,
+        "http-standard-headers" => {
+            call_all(d, &tools).await?;
+            exercise_resources_and_prompts(d).await
+        }
+        _ => match context.get("toolCalls").and_then(Value::as_array) {
+            Some(calls) => {
+                for c in calls {
+                    let name = c.get("name").and_then(Value::as_str).unwrap_or_default();
+                    let arguments = c.get("arguments").and_then(Value::as_object).cloned();
+                    call(d, name, arguments.unwrap_or_default()).await?;
+                }
+                Ok(())
+            }
+            None => call_all(d, &tools).await,
+        },
+    }
+}
+
+/// Calls every listed tool with arguments made up from its input schema.
+async fn call_all(d: &Driver, tools: &[Value]) -> Result<(), Failure> {
+    for t in tools {
+        let Some(name) = t.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        let arguments = fill::from_schema(t.get("inputSchema").unwrap_or(&Value::Null));
+        call(d, name, arguments).await?;
+    }
+    Ok(())
+}
+
+/// How many input rounds one call may take before we stop answering.
+const MAX_INPUT_ROUNDS: usize = 8;
+
+/// One tool call; when the server answers `input_required` (2026-07-28 MRTR), the
+/// input requests are answered and the call is retried (a new request, hence a new
+/// id) with `inputResponses` and the untouched `requestState`.
+async fn call(d: &Driver, name: &str, arguments: JsonObject) -> Result<(), Failure> {
+    let report = d.call_tool(name, Some(arguments.clone()), false).await?;
+    let CallOutcome::InputRequired(mut pending) = report.outcome else {
+        return Ok(());
+    };
+    for _ in 0..MAX_INPUT_ROUNDS {
+        let mut params = json!({ "name": name, "arguments": arguments, "inputResponses": fill::input_responses(&pending) });
+        if let Some(state) = pending.get("requestState") {
+            params["requestState"] = state.clone();
+        }
+        // The core has no retry-with-input call yet, so the retry is a raw request.
+        pending = d.request("tools/call", Some(params)).await?;
+        if pending.get("resultType").and_then(Value::as_str) != Some("input_required") {
+            return Ok(());
+        }
+    }
+    Err(Failure::transport(format!(
+        "{name} still needed input after {MAX_INPUT_ROUNDS} rounds"
     )))
+}
+
+/// `json-schema-2020-12-preservation`: send the focal tool's `inputSchema` back,
+/// verbatim, through the echo tool.
+async fn echo_schema(d: &Driver, tools: &[Value]) -> Result<(), Failure> {
+    let focal = tools
+        .iter()
+        .find(|t| t.get("name").and_then(Value::as_str) != Some("json_schema_echo"))
+        .and_then(|t| t.get("inputSchema"))
+        .cloned()
+        .ok_or_else(|| {
+            Failure::transport("the server listed no tool whose schema could be echoed")
+        })?;
+    let mut arguments = JsonObject::new();
+    arguments.insert("schema".into(), focal);
+    d.call_tool("json_schema_echo", Some(arguments), false)
+        .await?;
+    Ok(())
+}
+
+/// Lists and reads every resource and lists and gets every prompt (each request
+/// carries its own standard headers).
+async fn exercise_resources_and_prompts(d: &Driver) -> Result<(), Failure> {
+    let resources = d.request("resources/list", None).await?;
+    for r in resources
+        .get("resources")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(uri) = r.get("uri").and_then(Value::as_str) {
+            d.request("resources/read", Some(json!({ "uri": uri })))
+                .await?;
+        }
+    }
+    let prompts = d.request("prompts/list", None).await?;
+    for p in prompts
+        .get("prompts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(name) = p.get("name").and_then(Value::as_str) {
+            d.request("prompts/get", Some(json!({ "name": name })))
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// The error for server requests no scenario asked for.
+pub fn unsupported(method: &str) -> RpcError {
+    RpcError::new(
+        code::METHOD_NOT_FOUND,
+        format!("mcpg conformance-client does not handle {method}"),
+    )
 }

@@ -6,6 +6,7 @@
 //! listing. Notifications and responses are sent in order and awaited (they get a
 //! quick 202), which keeps `notifications/initialized` ahead of the next request.
 
+mod listen;
 mod post;
 mod session;
 pub mod sse;
@@ -42,6 +43,9 @@ pub struct HttpConfig {
     pub connect_timeout: Duration,
     /// How long a notification's or response's POST may take.
     pub one_way_timeout: Duration,
+    /// Open the standalone GET stream once a session is initialized (2025-03-26 …
+    /// 2025-11-25), for server messages that belong to no request.
+    pub standalone_stream: bool,
 }
 
 impl HttpConfig {
@@ -56,6 +60,7 @@ impl HttpConfig {
             max_retry: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(10),
             one_way_timeout: Duration::from_secs(30),
+            standalone_stream: true,
         }
     }
 }
@@ -85,6 +90,7 @@ pub fn connect(cfg: HttpConfig) -> Result<Link, TransportError> {
 /// Routes the driver's messages until it asks to close, then ends the session.
 async fn dispatch(shared: Shared, mut commands: mpsc::UnboundedReceiver<LinkCommand>) {
     let mut inflight: HashMap<RequestId, JoinHandle<()>> = HashMap::new();
+    let mut listener: Option<JoinHandle<()>> = None;
     while let Some(LinkCommand::Send(out)) = commands.recv().await {
         let out = *out;
         inflight.retain(|_, t| !t.is_finished());
@@ -110,8 +116,35 @@ async fn dispatch(shared: Shared, mut commands: mpsc::UnboundedReceiver<LinkComm
                     send_one_way(&shared, &out).await;
                 }
             }
+            Body::Notification { method, .. } if method == "notifications/initialized" => {
+                send_one_way(&shared, &out).await;
+                // The session is complete: listen for what the server sends on its own.
+                let version = out
+                    .headers
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(PROTOCOL_VERSION))
+                    .map(|(_, v)| v.clone());
+                if shared.cfg.standalone_stream
+                    && let Some(v) = version
+                {
+                    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+                    if let Some(old) = listener.replace(tokio::spawn(listen::standalone(
+                        shared.clone(),
+                        v,
+                        ready_tx,
+                    ))) {
+                        old.abort();
+                    }
+                    // Requests sent before the stream is open could trigger server
+                    // messages with nowhere to go; wait for it (briefly).
+                    let _ = tokio::time::timeout(shared.cfg.connect_timeout, ready_rx).await;
+                }
+            }
             _ => send_one_way(&shared, &out).await,
         }
+    }
+    if let Some(task) = listener.take() {
+        task.abort();
     }
     for (_, task) in inflight.drain() {
         task.abort();
