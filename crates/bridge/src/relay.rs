@@ -1,0 +1,93 @@
+//! `POST|GET|DELETE /relay/NAME`: Streamable HTTP to a configured remote, for
+//! servers that send no CORS headers. Only the configured URL is ever contacted, only
+//! the MCP headers cross (never the bridge's own `Authorization`), and responses
+//! stream through as they arrive, so SSE works.
+
+use axum::body::{Body, to_bytes};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderName, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+
+use crate::reply::error;
+use crate::state::AppState;
+
+/// Request headers passed to the remote.
+const TO_REMOTE: &[&str] = &[
+    "accept",
+    "content-type",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+    "mcp-method",
+    "mcp-name",
+];
+/// Response headers passed back to the page.
+const FROM_REMOTE: &[&str] = &[
+    "content-type",
+    "cache-control",
+    "mcp-session-id",
+    "mcp-protocol-version",
+];
+
+fn to_remote(name: &HeaderName) -> bool {
+    let n = name.as_str();
+    TO_REMOTE.contains(&n) || n.starts_with("mcp-param-")
+}
+
+/// Forwards one request to remote `name`.
+pub(crate) async fn forward(
+    State(st): State<AppState>,
+    Path(name): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let Some(remote) = st.config().remote(&name) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("no remote named {name:?} in the bridge's config (see /api/servers)"),
+        );
+    };
+    let max = st.config().limits.max_message_bytes;
+    let Ok(bytes) = to_bytes(body, max).await else {
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body over the bridge's limit of {max} bytes"),
+        );
+    };
+    let mut req = st.http().request(method.clone(), &remote.url);
+    for (k, v) in headers.iter().filter(|(k, _)| to_remote(k)) {
+        req = req.header(k, v);
+    }
+    if method == Method::POST {
+        req = req.body(bytes);
+    }
+    let resp = match req.send().await {
+        Ok(r) => r,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_GATEWAY,
+                format!("could not reach remote {name:?}: {e}"),
+            );
+        }
+    };
+    let mut out = Response::builder().status(resp.status());
+    for (k, v) in resp.headers() {
+        if FROM_REMOTE.contains(&k.as_str()) {
+            out = out.header(k, v);
+        }
+    }
+    // Chunk by chunk, never the whole body at once: an SSE stream may never end.
+    let stream = resp
+        .bytes_stream()
+        .take_until(st.shutdown_signal().clone().cancelled_owned());
+    match out.body(Body::from_stream(stream)) {
+        Ok(r) => r,
+        Err(e) => error(
+            StatusCode::BAD_GATEWAY,
+            format!("bad answer from remote: {e}"),
+        ),
+    }
+    .into_response()
+}

@@ -1,0 +1,148 @@
+//! Binding, the one printed line, and a shutdown that ends every server process.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpListener;
+
+use crate::app::app;
+use crate::config::Config;
+use crate::error::BridgeError;
+use crate::state::AppState;
+use crate::token::Token;
+
+/// How long open connections get to finish after a shutdown signal.
+const DRAIN_CONNECTIONS: Duration = Duration::from_secs(5);
+/// How long server processes get to be stopped and reaped (close stdin, SIGTERM,
+/// SIGKILL take up to about 4 s each, in parallel).
+const REAP_CHILDREN: Duration = Duration::from_secs(10);
+
+/// What `mcpg serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Address to listen on; loopback unless `allow_remote_bind`.
+    pub bind: IpAddr,
+    /// Port; 0 lets the OS pick.
+    pub port: u16,
+    /// Config file; the built-in demo-only config when `None`.
+    pub config: Option<PathBuf>,
+    /// Where the built page is.
+    pub dist: PathBuf,
+    /// Allow a non-loopback `bind`.
+    pub allow_remote_bind: bool,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 0,
+            config: None,
+            dist: PathBuf::from("dist"),
+            allow_remote_bind: false,
+        }
+    }
+}
+
+/// Refuses an address other machines can reach unless that was asked for explicitly.
+pub fn check_bind(opts: &ServeOptions) -> Result<SocketAddr, BridgeError> {
+    let addr = SocketAddr::new(opts.bind, opts.port);
+    if !opts.bind.is_loopback() && !opts.allow_remote_bind {
+        return Err(BridgeError::NonLoopback { addr });
+    }
+    Ok(addr)
+}
+
+/// Binds, prints `MCP Playground: open http://127.0.0.1:PORT/?token=TOKEN`, and
+/// serves until Ctrl-C or SIGTERM; then closes connections and ends every server.
+pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
+    let addr = check_bind(&opts)?;
+    let config = match &opts.config {
+        Some(path) => Config::load(path)?,
+        None => Config::default_for_demo()?,
+    };
+    let io = |what: &str| {
+        let what = what.to_owned();
+        move |source| BridgeError::Io { what, source }
+    };
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(io(&format!("could not listen on {addr}")))?;
+    let local = listener
+        .local_addr()
+        .map_err(io("could not read the bound address"))?;
+    let token = Token::generate()?;
+    let state = AppState::new(config, token, local, opts.dist.clone())?;
+
+    let line = format!(
+        "MCP Playground: open http://{}/?token={}\n",
+        display_host(local),
+        state.token().as_str()
+    );
+    let mut out = tokio::io::stdout();
+    out.write_all(line.as_bytes())
+        .await
+        .map_err(io("could not print the URL"))?;
+    out.flush().await.map_err(io("could not print the URL"))?;
+
+    let stop = state.shutdown_signal().clone();
+    tokio::spawn({
+        let stop = stop.clone();
+        async move {
+            wait_for_signal().await;
+            stop.cancel();
+        }
+    });
+    let server = axum::serve(listener, app(state.clone()))
+        .with_graceful_shutdown(stop.clone().cancelled_owned());
+    let served = tokio::select! {
+        r = server => r.map_err(io("serving failed")),
+        // Upgraded WebSockets are not tracked by the graceful shutdown; they watch
+        // the same signal themselves. This only caps the wait for the rest.
+        () = async { stop.cancelled().await; tokio::time::sleep(DRAIN_CONNECTIONS).await } => Ok(()),
+    };
+    // Whatever happened, no server process may outlive the bridge.
+    stop.cancel();
+    state.wait_children_reaped(REAP_CHILDREN).await;
+    served
+}
+
+/// The host part of the printed URL: what a browser on this machine should use.
+fn display_host(local: SocketAddr) -> String {
+    match local.ip() {
+        ip if ip.is_unspecified() => format!("127.0.0.1:{}", local.port()),
+        _ => local.to_string(),
+    }
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_printed_host_is_one_a_browser_here_can_open() {
+        let v4: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        assert_eq!(display_host(v4), "127.0.0.1:8080");
+        let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        assert_eq!(display_host(any), "127.0.0.1:8080");
+        let v6: SocketAddr = "[::1]:8080".parse().unwrap();
+        assert_eq!(display_host(v6), "[::1]:8080");
+    }
+}
