@@ -154,10 +154,17 @@ fn session_script(req: &Seen, history: &[Seen]) -> Response {
             PARKED.lock().unwrap().replace(pending);
             sse("id: e1\nretry: 20\ndata:\n\n".into())
         }
-        ("GET", _) => match PARKED.lock().unwrap().take() {
+        // Resuming the listing's stream.
+        ("GET", _) if req.header("last-event-id").is_some() => match PARKED.lock().unwrap().take() {
             Some(body) => sse(body),
-            None => StatusCode::METHOD_NOT_ALLOWED.into_response(),
+            None => StatusCode::BAD_REQUEST.into_response(),
         },
+        // The standalone stream: none in the first session; in the second, a server
+        // request (ping) that belongs to no client request.
+        ("GET", _) if req.header("mcp-session-id") == Some("session-1") => StatusCode::METHOD_NOT_ALLOWED.into_response(),
+        ("GET", _) => sse("id: s0\nretry: 60000\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"ping\"}\n\n".into()),
+        // Our answer to the ping.
+        ("POST", "") => StatusCode::ACCEPTED.into_response(),
         ("POST", "tools/call") if req.header("mcp-session-id") == Some("session-1") => {
             StatusCode::NOT_FOUND.into_response()
         }
@@ -192,12 +199,29 @@ async fn session_resume_expiry_and_delete() {
             .expect("the call survives the expired session"),
     );
     assert_eq!(text(&r), "called");
+    // The answer to the server's ping on the standalone stream arrives on its own
+    // schedule; wait for it (bounded) so the trail below is complete.
+    for _ in 0..200 {
+        if seen.lock().unwrap().iter().any(|s| s.body["id"] == "srv-1") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     let report = d.close().await.unwrap();
     assert_eq!(report.reason, "closed by the client; session ended");
 
     let seen = seen.lock().unwrap().clone();
+    // Our answer to the server's ping went out in the second session.
+    let pong = seen
+        .iter()
+        .find(|s| s.body["id"] == "srv-1")
+        .expect("the ping was answered");
+    assert_eq!(pong.body["result"], json!({}));
+    assert_eq!(pong.header("mcp-session-id"), Some("session-2"));
+    // Everything else, in order (the pong's place depends on timing).
     let trail: Vec<String> = seen
         .iter()
+        .filter(|s| s.body["id"] != "srv-1")
         .map(|s| {
             format!(
                 "{} {} {}",
@@ -213,11 +237,13 @@ async fn session_resume_expiry_and_delete() {
             "POST server/discover -",
             "POST initialize -",
             "POST notifications/initialized session-1",
+            "GET  session-1",
             "POST tools/list session-1",
             "GET  session-1",
             "POST tools/call session-1",
             "POST initialize -",
             "POST notifications/initialized session-2",
+            "GET  session-2",
             "POST tools/call session-2",
             "DELETE  session-2",
         ]
@@ -243,7 +269,10 @@ async fn session_resume_expiry_and_delete() {
             s.rpc_method()
         );
     }
-    let get = seen.iter().find(|s| s.method == Method::GET).unwrap();
+    let get = seen
+        .iter()
+        .find(|s| s.header("last-event-id").is_some())
+        .unwrap();
     assert_eq!(get.header("last-event-id"), Some("e1"));
     assert_eq!(get.header("accept"), Some("text/event-stream"));
 }
