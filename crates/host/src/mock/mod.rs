@@ -1,0 +1,243 @@
+//! The mock model: a deterministic stand-in for an LLM, so the loop runs with no
+//! account, no network and the same bytes every time.
+//!
+//! It picks a tool by matching the user's words against tool names (worth most),
+//! titles, then descriptions; fills arguments from the tool's `inputSchema` and the
+//! words ([`args`]); and after a result writes its answer from the result text
+//! ([`answer`]), saying so plainly when the tool failed instead of inventing one.
+
+mod answer;
+mod args;
+
+pub use args::{Filled, fill_arguments};
+
+use mcpg_core::model::{JsonObject, Tool};
+
+use crate::provider::{ModelTurn, ToolCall, Turn};
+use crate::text::{self, identifier_words, is_stop_word, same_word};
+
+/// The deterministic mock model.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MockModel;
+
+/// One turn of the mock model: what it said, and in plain words why (shown on the
+/// page, so a learner sees what the model did with the tools it was given).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MockTurn {
+    /// The turn, in the provider-neutral shape.
+    pub turn: ModelTurn,
+    /// Why, in one or two sentences.
+    pub why: String,
+}
+
+fn answer_turn(text: String, why: String) -> MockTurn {
+    MockTurn {
+        turn: ModelTurn::Answer { text },
+        why,
+    }
+}
+
+fn call_turn(call: ToolCall, why: String) -> MockTurn {
+    MockTurn {
+        turn: ModelTurn::ToolCalls {
+            text: None,
+            calls: vec![call],
+        },
+        why,
+    }
+}
+
+/// How well one tool matched the message.
+#[derive(Debug)]
+struct Score<'a> {
+    tool: &'a Tool,
+    points: u32,
+    /// Words of the tool's name that the message did not mention (fewer is better).
+    unmatched_name_words: usize,
+    /// What matched where, for the explanation.
+    hits: Vec<String>,
+}
+
+/// Below this, no tool fits: one description word is not enough evidence.
+const MIN_POINTS: u32 = 2;
+
+impl MockModel {
+    /// The model's next turn for this conversation and these tools.
+    pub fn respond(&self, turns: &[Turn], tools: &[Tool]) -> MockTurn {
+        match turns.last() {
+            Some(Turn::Results(outputs)) => answer::after_results(outputs),
+            Some(Turn::User(text)) => {
+                let n = turns
+                    .iter()
+                    .filter(|t| matches!(t, Turn::Model(ModelTurn::ToolCalls { .. })))
+                    .count();
+                choose(text, tools, &format!("call_{}", n + 1))
+            }
+            Some(Turn::Model(_)) | None => answer_turn(
+                "Ask me something, for example: what's the weather in Austin?".into(),
+                "There is no user message to answer.".into(),
+            ),
+        }
+    }
+}
+
+/// Picks a tool for `message` (or none) and fills its arguments.
+fn choose(message: &str, tools: &[Tool], call_id: &str) -> MockTurn {
+    if let Some(turn) = explicit(message, tools, call_id) {
+        return turn;
+    }
+    let user: Vec<String> = text::words(message)
+        .into_iter()
+        .map(|w| w.lower)
+        .filter(|w| !is_stop_word(w) && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    let best = tools
+        .iter()
+        .map(|t| score(t, &user))
+        .filter(|s| s.points >= MIN_POINTS)
+        // Highest score; then the tool whose name the message covers best; then list order.
+        .reduce(|a, b| {
+            if (b.points, std::cmp::Reverse(b.unmatched_name_words))
+                > (a.points, std::cmp::Reverse(a.unmatched_name_words))
+            {
+                b
+            } else {
+                a
+            }
+        });
+    let Some(best) = best else {
+        return answer_turn(
+            format!(
+                "None of the {} tools fits that, so I'm answering without one: I can't help with it here. Try “what's the weather in Austin?”.",
+                tools.len()
+            ),
+            format!(
+                "No tool's name, title or description shares enough words with the message, so the mock model answers without a call{}.",
+                if tools.is_empty() {
+                    " (the host gave it no tools)"
+                } else {
+                    ""
+                }
+            ),
+        );
+    };
+    let filled = fill_arguments(best.tool, message);
+    let matched = best.hits.join(", ");
+    call_or_ask(best.tool, filled, call_id, &format!("matched {matched}"))
+}
+
+/// "call nonexistent_tool": the user names a tool; the model obeys, even when the
+/// server has no such tool (real models invent names too; the server then answers
+/// with a JSON-RPC error, which is the lesson).
+fn explicit(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
+    let mut it = message.split_whitespace().peekable();
+    while let Some(w) = it.next() {
+        let verb = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        if !matches!(verb.as_str(), "call" | "use" | "run" | "invoke") {
+            continue;
+        }
+        let Some(next) = it.peek() else { break };
+        let name =
+            next.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')));
+        let name = name.trim_end_matches('.');
+        if name.is_empty() {
+            continue;
+        }
+        if let Some(tool) = tools.iter().find(|t| t.name == name) {
+            let filled = fill_arguments(tool, message);
+            return Some(call_or_ask(tool, filled, call_id, "you named the tool"));
+        }
+        if name.contains(['_', '-', '.']) {
+            return Some(call_turn(
+                ToolCall {
+                    id: call_id.to_owned(),
+                    name: name.to_owned(),
+                    arguments: JsonObject::new(),
+                },
+                format!(
+                    "You named the tool {name:?}, so the mock model calls it as asked, although the server never listed it (real models invent tool names too; a careful host would refuse, this one lets it through so you can see the server's answer)."
+                ),
+            ));
+        }
+    }
+    None
+}
+
+fn call_or_ask(tool: &Tool, filled: Filled, call_id: &str, reason: &str) -> MockTurn {
+    if !filled.missing.is_empty() {
+        let list = filled.missing.join(", ");
+        return answer_turn(
+            format!("To use {} I need {list}. Could you tell me?", tool.name),
+            format!(
+                "The mock model {reason} to {}, but could not find a value for the required {list} in your message, so it asks instead of guessing.",
+                tool.name
+            ),
+        );
+    }
+    let notes = if filled.notes.is_empty() {
+        "no arguments".to_owned()
+    } else {
+        filled.notes.join("; ")
+    };
+    call_turn(
+        ToolCall {
+            id: call_id.to_owned(),
+            name: tool.name.clone(),
+            arguments: filled.arguments,
+        },
+        format!(
+            "The mock model {reason} to {} and filled its arguments from the schema and your words: {notes}.",
+            tool.name
+        ),
+    )
+}
+
+fn score<'a>(tool: &'a Tool, user: &[String]) -> Score<'a> {
+    let name_words: Vec<String> = identifier_words(&tool.name)
+        .into_iter()
+        .filter(|w| !is_stop_word(w))
+        .collect();
+    let title_words: Vec<String> = [
+        tool.title.as_deref(),
+        tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
+    ]
+    .into_iter()
+    .flatten()
+    .flat_map(|t| text::words(t).into_iter().map(|w| w.lower))
+    .collect();
+    let description_words: Vec<String> = text::words(tool.description.as_deref().unwrap_or(""))
+        .into_iter()
+        .map(|w| w.lower)
+        .filter(|w| !is_stop_word(w))
+        .collect();
+    let has = |list: &[String], u: &str| list.iter().any(|w| same_word(w, u));
+    let mut points = 0;
+    let mut hits = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for u in user {
+        if seen.contains(&u.as_str()) {
+            continue;
+        }
+        seen.push(u);
+        // Each word counts once, where it says the most.
+        if has(&name_words, u) {
+            points += 3;
+            hits.push(format!("“{u}” (tool name)"));
+        } else if has(&title_words, u) {
+            points += 2;
+            hits.push(format!("“{u}” (title)"));
+        } else if has(&description_words, u) {
+            points += 1;
+            hits.push(format!("“{u}” (description)"));
+        }
+    }
+    let unmatched_name_words = name_words.iter().filter(|n| !has(user, n)).count();
+    Score {
+        tool,
+        points,
+        unmatched_name_words,
+        hits,
+    }
+}

@@ -1,0 +1,156 @@
+//! The sentences the page shows under each step. Kept together so the teaching text
+//! reads as one voice and is easy to review.
+
+use mcpg_core::client::{CallOutcome, Failure, OpError};
+use mcpg_core::jsonrpc::RpcError;
+
+/// One line on the difference, shown next to a tool failure.
+pub const TOOL_ERROR_LINE: &str = "Tool failure (isError: true): the tool ran and reported a problem; it is a normal result, and the model should see it.";
+
+/// One line on the difference, shown next to a protocol failure.
+pub const PROTOCOL_ERROR_LINE: &str = "Protocol failure (JSON-RPC error): the request itself was refused, the tool never ran, and there is no CallToolResult.";
+
+/// Step 1, done.
+pub fn listed(pages: u32, tools: usize) -> String {
+    if pages <= 1 {
+        format!(
+            "The server sent all {tools} tools in one page (no nextCursor). Hosts must still check for nextCursor: many servers page their tools."
+        )
+    } else {
+        format!(
+            "The host followed nextCursor through all {pages} pages and got {tools} tools. Stopping at the first page, a common bug, would hide every tool after it from the model."
+        )
+    }
+}
+
+/// Step 1, under way.
+pub fn listing(pages: usize, tools: usize) -> String {
+    if pages == 0 {
+        "The host sent tools/list and waits for the first page.".to_owned()
+    } else {
+        format!(
+            "{pages} page(s) so far, {tools} tools; the last page carried a nextCursor, so the host asks again."
+        )
+    }
+}
+
+/// Step 1, failed.
+pub fn list_failed(pages: u32, error: &OpError) -> String {
+    format!(
+        "tools/list stopped after {pages} page(s): {error}. The tools already received are kept, but the list may be incomplete."
+    )
+}
+
+/// Step 2.
+pub fn reshaped(tools: usize, provider_label: &str, renamed: usize) -> String {
+    let names = if renamed == 0 {
+        String::new()
+    } else {
+        format!(
+            " {renamed} tool name(s) had to be rewritten to fit the API's naming rules; the host maps them back."
+        )
+    };
+    format!(
+        "Inside the host, not over MCP: the {tools} MCP tools became the {provider_label} tool list (inputSchema becomes the API's parameter schema; titles, annotations and outputSchema stay with the host).{names} That is why one MCP server works with any model API; switching between provider formats arrives in the next version of the playground."
+    )
+}
+
+/// Step 3 with a call.
+pub fn chose(why: &str, schema_problems: &[String]) -> String {
+    let mut s = format!(
+        "{why} The host gets back a structured call (a name and arguments); nothing has reached the server yet."
+    );
+    if !schema_problems.is_empty() {
+        s.push_str(&format!(
+            " Note: these arguments do not fit the tool's inputSchema ({}); the host sends them anyway and the server decides.",
+            schema_problems.join("; ")
+        ));
+    }
+    s
+}
+
+/// Step 3 without a call.
+pub fn answered_without_tool(why: &str) -> String {
+    format!("{why} The loop ends here: with no tool call, steps 4 to 6 do not happen.")
+}
+
+/// Step 4.
+pub fn call_sent(name: &str) -> String {
+    format!(
+        "Over MCP again: the host sends tools/call with the model's name ({name}) and arguments, plus _meta.progressToken so the server may report progress. The server, not the model, validates and runs it."
+    )
+}
+
+/// Step 5 while the call runs.
+pub fn call_running(progress: Option<(f64, Option<f64>, Option<&str>)>) -> String {
+    match progress {
+        None => "Waiting for the server's answer.".to_owned(),
+        Some((p, total, message)) => {
+            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            let msg = message.map(|m| format!(": {m}")).unwrap_or_default();
+            format!(
+                "Running: progress {p}{of}{msg}. Each notifications/progress also restarts the host's timeout."
+            )
+        }
+    }
+}
+
+/// Step 5, finished.
+pub fn call_finished(outcome: &CallOutcome, structured_check: Option<&str>) -> String {
+    let check = structured_check
+        .map(|c| format!(" {c}"))
+        .unwrap_or_default();
+    match outcome {
+        CallOutcome::Success(r) => {
+            let kinds: Vec<&str> = r.content.iter().map(|b| b.kind()).collect();
+            format!(
+                "The tool ran and returned a CallToolResult with {} content block(s) ({}).{check}",
+                r.content.len(),
+                if kinds.is_empty() { "none".to_owned() } else { kinds.join(", ") }
+            )
+        }
+        CallOutcome::ToolError(_) => format!(
+            "isError: true. The tool ran and failed (a business-logic failure, such as an unknown city). This is still a normal result: the host hands it to the model, which can tell the user or try again.{check}"
+        ),
+        CallOutcome::ProtocolError(e) => protocol_error(e),
+        CallOutcome::InputRequired(_) => "The server needs more input before it can finish (a 2026-07-28 InputRequiredResult). The playground does not answer those yet.".to_owned(),
+        CallOutcome::Failed(f) => failed(f),
+    }
+}
+
+fn protocol_error(e: &RpcError) -> String {
+    format!(
+        "A JSON-RPC error ({}: {}): the protocol layer refused the request, so the tool never ran. Unlike isError there is no CallToolResult; it usually means the call itself was wrong (unknown tool, invalid params).",
+        e.code,
+        mcpg_core::validate::truncate(&e.message, 160)
+    )
+}
+
+fn failed(f: &Failure) -> String {
+    match f {
+        Failure::Cancelled(_) => format!(
+            "No answer: {f}. The host sent notifications/cancelled; if the server answers late, the answer is ignored."
+        ),
+        Failure::Timeout(_) => {
+            format!("No answer in time ({f}). The host gave up and sent notifications/cancelled.")
+        }
+        _ => format!("No usable answer: {f}."),
+    }
+}
+
+/// Step 6.
+pub fn fed_back(outcome: Option<&CallOutcome>, why: &str) -> String {
+    let how = match outcome {
+        Some(CallOutcome::Success(_)) => {
+            "The host appended the result to the conversation as a tool_result and asked the model again."
+        }
+        Some(CallOutcome::ToolError(_)) => {
+            "The host appended the result as a tool_result with is_error: true, so the model knows the tool failed."
+        }
+        Some(CallOutcome::ProtocolError(_)) => {
+            "There was no CallToolResult to feed back. This host tells the model the call failed (as an error tool_result); other hosts stop and show the error to the user."
+        }
+        _ => "The call produced no result; the host tells the model it did not finish.",
+    };
+    format!("{how} {why}")
+}

@@ -1,0 +1,604 @@
+//! The six-step tool loop as a sans-IO state machine the page drives.
+//!
+//! The loop never talks to the server or the model itself. [`ToolLoop::next`] says
+//! what the driver should do; the driver does it (with the core's `Client`, or the
+//! model) and reports back: core events through [`ToolLoop::on_event`], the model's
+//! turns through [`ToolLoop::model_replied`] (or [`ToolLoop::ask_mock`]). Every step is recorded as a [`Step`]
+//! with the exact JSON and an explanation, which is what the page renders.
+//!
+//! ```text
+//!  1 tools/list (MCP) → 2 reshape (host) → 3 model picks (host)
+//!    → 4 tools/call (MCP) → 5 CallToolResult (MCP) → 6 feed back, answer (host)
+//! ```
+
+mod explain;
+mod step;
+
+pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
+pub use step::{JsonBlock, Step, StepStatus, TITLES};
+
+use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
+use mcpg_core::jsonrpc::Message;
+use mcpg_core::model::Tool;
+use serde_json::{Value, json};
+
+use crate::mock::MockModel;
+use crate::provider::{
+    self, ModelTurn, Provider, RequestOptions, ResultView, ShapedTools, ToolCall, ToolOutput, Turn,
+};
+use crate::schema;
+
+/// What the driver should do next.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Call `Client::list_tools`, then [`ToolLoop::listing_started`] with its op.
+    ListTools,
+    /// Call [`ToolLoop::reshape`] (host work, instant).
+    Reshape,
+    /// Ask the model with [`ToolLoop::model_request`], then report with
+    /// [`ToolLoop::model_replied`]; the mock answers at once through [`ToolLoop::ask_mock`].
+    AskModel,
+    /// Call `Client::call_tool` with this call (progress on), then
+    /// [`ToolLoop::call_started`] with its op.
+    CallTool(ToolCall),
+    /// Nothing until the core reports (a listing or a call is in flight).
+    Wait,
+    /// The loop is over.
+    Done,
+}
+
+/// One page of `tools/list`, as received.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageRecord {
+    /// Page number, from 1.
+    pub page: u32,
+    /// Its tools.
+    pub tools: Vec<Tool>,
+    /// Its cursor for the next page.
+    pub next_cursor: Option<String>,
+}
+
+/// The latest progress of the call in flight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Progress so far.
+    pub progress: f64,
+    /// Total, when known.
+    pub total: Option<f64>,
+    /// The server's message.
+    pub message: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Listing,
+    Listed,
+    Reshaped,
+    ToCall,
+    Calling,
+    Returned,
+    Done,
+}
+
+/// A model may chain calls; past this many rounds the host stops the loop (real
+/// hosts cap it too, against a model that never stops calling).
+const MAX_ROUNDS: u32 = 5;
+
+/// One run of the loop for one user message.
+#[derive(Clone, Debug)]
+pub struct ToolLoop {
+    provider: Provider,
+    opts: RequestOptions,
+    phase: Phase,
+    steps: Vec<Step>,
+    turns: Vec<Turn>,
+    tools: Vec<Tool>,
+    pages: Vec<PageRecord>,
+    shaped: Option<ShapedTools>,
+    list_op: Option<OpId>,
+    call_op: Option<OpId>,
+    /// Calls of the model's latest turn not yet sent.
+    queue: Vec<ToolCall>,
+    /// The call in flight (or the last one).
+    current: Option<ToolCall>,
+    /// Results of this round, fed back together in step 6.
+    outputs: Vec<ToolOutput>,
+    outcome: Option<CallOutcome>,
+    progress: Option<Progress>,
+    answer: Option<String>,
+    rounds: u32,
+}
+
+impl ToolLoop {
+    /// A loop for `prompt`, speaking to the model in `provider`'s format.
+    pub fn new(prompt: &str, provider: Provider, opts: RequestOptions) -> Self {
+        ToolLoop {
+            provider,
+            opts,
+            phase: Phase::Start,
+            steps: Vec::new(),
+            turns: vec![Turn::User(prompt.to_owned())],
+            tools: Vec::new(),
+            pages: Vec::new(),
+            shaped: None,
+            list_op: None,
+            call_op: None,
+            queue: Vec::new(),
+            current: None,
+            outputs: Vec::new(),
+            outcome: None,
+            progress: None,
+            answer: None,
+            rounds: 0,
+        }
+    }
+
+    /// What the driver should do now.
+    pub fn next(&self) -> Action {
+        match self.phase {
+            Phase::Start => Action::ListTools,
+            Phase::Listing | Phase::Calling => Action::Wait,
+            Phase::Listed => Action::Reshape,
+            Phase::Reshaped | Phase::Returned => Action::AskModel,
+            Phase::ToCall => match self.queue.first() {
+                Some(c) => Action::CallTool(c.clone()),
+                None => Action::Done,
+            },
+            Phase::Done => Action::Done,
+        }
+    }
+
+    /// The number of the step [`ToolLoop::next`] leads to (for the button's label).
+    pub fn next_step_number(&self) -> Option<u8> {
+        match self.phase {
+            Phase::Start | Phase::Listing => Some(1),
+            Phase::Listed => Some(2),
+            Phase::Reshaped => Some(3),
+            Phase::ToCall => Some(4),
+            Phase::Calling => Some(5),
+            Phase::Returned => Some(6),
+            Phase::Done => None,
+        }
+    }
+
+    /// Whether the loop is over.
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// The model API format in use.
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// Steps so far, in order.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The conversation so far (what the model is shown).
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+
+    /// Every tool of every page received.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The pages of `tools/list`.
+    pub fn pages(&self) -> &[PageRecord] {
+        &self.pages
+    }
+
+    /// The op of the call in flight, for a cancel button.
+    pub fn call_in_flight(&self) -> Option<OpId> {
+        (self.phase == Phase::Calling)
+            .then_some(self.call_op)
+            .flatten()
+    }
+
+    /// The latest progress of the call in flight.
+    pub fn progress(&self) -> Option<&Progress> {
+        self.progress.as_ref()
+    }
+
+    /// How the latest call ended.
+    pub fn outcome(&self) -> Option<&CallOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The call in flight, or the latest one.
+    pub fn call(&self) -> Option<&ToolCall> {
+        self.current.as_ref()
+    }
+
+    /// The model's final answer, once the loop is done.
+    pub fn answer(&self) -> Option<&str> {
+        self.answer.as_deref()
+    }
+
+    /// The tool the latest call named, when the server listed it.
+    pub fn called_tool(&self) -> Option<&Tool> {
+        let name = &self.current.as_ref()?.name;
+        self.tools.iter().find(|t| &t.name == name)
+    }
+
+    /// The driver started the listing of step 1.
+    pub fn listing_started(&mut self, op: OpId) {
+        if self.phase != Phase::Start {
+            return;
+        }
+        self.phase = Phase::Listing;
+        self.list_op = Some(op);
+        self.steps
+            .push(Step::new(1, StepStatus::Running, explain::listing(0, 0)));
+    }
+
+    /// Step 2: reshapes the tools into the model API's format.
+    pub fn reshape(&mut self) {
+        if self.phase != Phase::Listed {
+            return;
+        }
+        let shaped = provider::shape_tools(self.provider, &self.tools, self.opts.strict);
+        let renamed = shaped.names.changes().len();
+        let mut s = Step::new(
+            2,
+            StepStatus::Done,
+            explain::reshaped(self.tools.len(), self.provider.label(), renamed),
+        );
+        s.blocks.push(JsonBlock::value(
+            format!("tools, as the {} API receives them", self.provider.label()),
+            &shaped.tools,
+        ));
+        self.steps.push(s);
+        self.shaped = Some(shaped);
+        self.phase = Phase::Reshaped;
+    }
+
+    /// The exact request body the host sends the model API now (steps 3 and 6).
+    pub fn model_request(&self) -> Value {
+        match &self.shaped {
+            Some(shaped) => provider::build_request(self.provider, &self.opts, &self.turns, shaped),
+            None => Value::Null,
+        }
+    }
+
+    /// Asks the mock model and records its turn, in the provider's exact reply shape.
+    pub fn ask_mock(&mut self, mock: &MockModel) {
+        let m = mock.respond(&self.turns, &self.tools);
+        self.model_replied(m.turn, None, &m.why);
+    }
+
+    /// The model's turn (step 3, or step 6 after results). `reply` is the API's raw
+    /// reply body; `None` renders `turn` in the provider's reply shape (the mock).
+    pub fn model_replied(&mut self, turn: ModelTurn, reply: Option<Value>, why: &str) {
+        if !matches!(self.phase, Phase::Reshaped | Phase::Returned) {
+            return;
+        }
+        let request = self.model_request();
+        let names = self
+            .shaped
+            .as_ref()
+            .map(|s| s.names.clone())
+            .unwrap_or_default();
+        let reply =
+            reply.unwrap_or_else(|| provider::reply_for(self.provider, &self.opts, &turn, &names));
+        let mut s = if self.phase == Phase::Reshaped {
+            let mut s = Step::new(3, StepStatus::Done, String::new());
+            s.blocks.push(JsonBlock::value(
+                format!("→ request to the model ({})", self.provider.label()),
+                &request,
+            ));
+            s
+        } else {
+            let outcome = self.outcome.clone();
+            let mut s = Step::new(
+                6,
+                StepStatus::Done,
+                explain::fed_back(outcome.as_ref(), why),
+            );
+            if let Some(Turn::Results(outputs)) = self.turns.last() {
+                for m in provider::result_messages(self.provider, outputs, &names) {
+                    s.blocks.push(JsonBlock::value(
+                        "→ the tool result, appended to the conversation",
+                        &m,
+                    ));
+                }
+            }
+            s
+        };
+        s.blocks
+            .push(JsonBlock::value("← the model's reply", &reply));
+        let first = s.number == 3;
+        self.turns.push(Turn::Model(turn.clone()));
+        match turn {
+            ModelTurn::ToolCalls { calls, .. } if !calls.is_empty() && self.rounds < MAX_ROUNDS => {
+                if first {
+                    let problems: Vec<String> = calls
+                        .iter()
+                        .flat_map(|c| self.argument_problems(c))
+                        .collect();
+                    s.explanation = explain::chose(why, &problems);
+                }
+                self.queue = calls;
+                self.outputs.clear();
+                self.rounds += 1;
+                self.phase = Phase::ToCall;
+            }
+            ModelTurn::ToolCalls { .. } => {
+                self.answer = Some(format!(
+                    "(The host stopped the loop after {MAX_ROUNDS} rounds of tool calls.)"
+                ));
+                self.phase = Phase::Done;
+            }
+            ModelTurn::Answer { text } => {
+                if first {
+                    s.explanation = explain::answered_without_tool(why);
+                }
+                self.answer = Some(text);
+                self.phase = Phase::Done;
+            }
+        }
+        self.steps.push(s);
+    }
+
+    /// The driver sent the first queued call (step 4).
+    pub fn call_started(&mut self, op: OpId) {
+        if self.phase != Phase::ToCall || self.queue.is_empty() {
+            return;
+        }
+        self.current = Some(self.queue.remove(0));
+        self.phase = Phase::Calling;
+        self.call_op = Some(op);
+        self.progress = None;
+        self.outcome = None;
+    }
+
+    /// Feeds one event from the core; events of other operations are ignored.
+    pub fn on_event(&mut self, event: &Event) {
+        match event {
+            Event::Wire(w) if w.direction == Direction::Sent => self.on_sent(&w.raw),
+            Event::ToolsPage {
+                op,
+                page,
+                tools,
+                next_cursor,
+                message,
+            } if Some(*op) == self.list_op && self.phase == Phase::Listing => {
+                self.on_page(*page, tools, next_cursor.clone(), message);
+            }
+            Event::ToolsListed { op, pages, tools } if Some(*op) == self.list_op => {
+                if let Some(s) = self.step_mut(1) {
+                    s.status = StepStatus::Done;
+                    s.explanation = explain::listed(*pages, *tools);
+                }
+                self.phase = Phase::Listed;
+            }
+            Event::ToolsListFailed { op, pages, error } if Some(*op) == self.list_op => {
+                if let Some(s) = self.step_mut(1) {
+                    s.status = StepStatus::Failed;
+                    s.explanation = explain::list_failed(*pages, error);
+                }
+                self.phase = Phase::Done;
+            }
+            Event::Progress {
+                op,
+                progress,
+                total,
+                message,
+            } if Some(*op) == self.call_op && self.phase == Phase::Calling => {
+                let p = Progress {
+                    progress: *progress,
+                    total: *total,
+                    message: message.clone(),
+                };
+                let text = explain::call_running(Some((p.progress, p.total, p.message.as_deref())));
+                if let Some(s) = self.last_step_mut(5) {
+                    s.explanation = text;
+                }
+                self.progress = Some(p);
+            }
+            Event::CallFinished {
+                op,
+                outcome,
+                message,
+            } if Some(*op) == self.call_op && self.phase == Phase::Calling => {
+                self.on_call_finished(outcome, message.as_ref());
+            }
+            _ => {}
+        }
+    }
+
+    fn step_mut(&mut self, number: u8) -> Option<&mut Step> {
+        self.steps.iter_mut().find(|s| s.number == number)
+    }
+
+    fn last_step_mut(&mut self, number: u8) -> Option<&mut Step> {
+        self.steps.iter_mut().rev().find(|s| s.number == number)
+    }
+
+    fn call_name(&self) -> String {
+        self.current
+            .as_ref()
+            .map_or_else(String::new, |c| c.name.clone())
+    }
+
+    fn on_sent(&mut self, raw: &str) {
+        let Ok(msg) = Message::decode(raw) else {
+            return;
+        };
+        match (self.phase, msg.method()) {
+            (Phase::Listing, Some("tools/list")) => {
+                let n = self.pages.len() + 1;
+                if let Some(s) = self.step_mut(1) {
+                    s.blocks.push(JsonBlock::wire(
+                        format!("→ tools/list, page {n} (sent)"),
+                        raw,
+                    ));
+                }
+            }
+            (Phase::Calling, Some("tools/call")) => {
+                let running = self
+                    .steps
+                    .last()
+                    .is_some_and(|s| s.number == 5 && s.status == StepStatus::Running);
+                if running {
+                    // The core re-sent it (new id, or a new session): show it under step 4.
+                    if let Some(s) = self.last_step_mut(4) {
+                        s.blocks
+                            .push(JsonBlock::wire("→ tools/call, sent again by the core", raw));
+                    }
+                    return;
+                }
+                let mut s4 = Step::new(4, StepStatus::Done, explain::call_sent(&self.call_name()));
+                s4.blocks.push(JsonBlock::wire("→ tools/call (sent)", raw));
+                self.steps.push(s4);
+                self.steps.push(Step::new(
+                    5,
+                    StepStatus::Running,
+                    explain::call_running(None),
+                ));
+            }
+            (Phase::Calling, Some("notifications/cancelled")) => {
+                if let Some(s) = self.last_step_mut(5) {
+                    s.blocks
+                        .push(JsonBlock::wire("→ notifications/cancelled (sent)", raw));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_page(
+        &mut self,
+        page: u32,
+        tools: &[Tool],
+        next_cursor: Option<String>,
+        message: &Message,
+    ) {
+        self.tools.extend(tools.iter().cloned());
+        let cursor = next_cursor.as_deref().map_or_else(
+            || "no nextCursor: last page".to_owned(),
+            |c| format!("nextCursor {c:?}"),
+        );
+        self.pages.push(PageRecord {
+            page,
+            tools: tools.to_vec(),
+            next_cursor,
+        });
+        let (pages, count) = (self.pages.len(), self.tools.len());
+        if let Some(s) = self.step_mut(1) {
+            s.blocks.push(JsonBlock::wire(
+                format!("← page {page}: {} tools, {cursor} (received)", tools.len()),
+                message.raw(),
+            ));
+            s.explanation = explain::listing(pages, count);
+        }
+    }
+
+    fn argument_problems(&self, call: &ToolCall) -> Vec<String> {
+        let Some(tool) = self.tools.iter().find(|t| t.name == call.name) else {
+            return vec![format!(
+                "the server never listed a tool named {:?}",
+                call.name
+            )];
+        };
+        schema::validate(&tool.input_schema, &Value::Object(call.arguments.clone()))
+            .iter()
+            .map(|e| format!("{}: {e}", call.name))
+            .collect()
+    }
+
+    fn on_call_finished(&mut self, outcome: &CallOutcome, message: Option<&Message>) {
+        let sent = self
+            .steps
+            .last()
+            .is_some_and(|s| s.number == 5 && s.status == StepStatus::Running);
+        if !sent {
+            // The call ended before it was ever sent (e.g. the connection was gone).
+            let name = self.call_name();
+            self.steps
+                .push(Step::new(4, StepStatus::Failed, explain::call_sent(&name)));
+            self.steps
+                .push(Step::new(5, StepStatus::Running, String::new()));
+        }
+        let check = self.structured_check(outcome);
+        let failed = !matches!(outcome, CallOutcome::Success(_));
+        if let Some(s) = self.last_step_mut(5) {
+            s.status = if failed {
+                StepStatus::Failed
+            } else {
+                StepStatus::Done
+            };
+            s.explanation = explain::call_finished(outcome, check.as_deref());
+            match message {
+                Some(m) => s
+                    .blocks
+                    .push(JsonBlock::wire("← response (received)", m.raw())),
+                None => s.blocks.push(JsonBlock::value(
+                    "no response: what the host knows",
+                    &json!({"outcome": failure_text(outcome)}),
+                )),
+            }
+        }
+        if let Some(call) = self.current.clone() {
+            self.outputs.push(ToolOutput {
+                call,
+                result: result_view(outcome),
+            });
+        }
+        self.outcome = Some(outcome.clone());
+        if self.queue.is_empty() {
+            self.turns
+                .push(Turn::Results(std::mem::take(&mut self.outputs)));
+            self.phase = Phase::Returned;
+        } else {
+            self.phase = Phase::ToCall;
+        }
+    }
+
+    fn structured_check(&self, outcome: &CallOutcome) -> Option<String> {
+        let (CallOutcome::Success(r) | CallOutcome::ToolError(r)) = outcome else {
+            return None;
+        };
+        let tool = self.called_tool()?;
+        match schema::check_structured(tool, r)? {
+            Ok(()) => Some("Its structuredContent fits the tool's outputSchema.".to_owned()),
+            Err(errors) => {
+                let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                Some(format!(
+                    "Its structuredContent does not fit the tool's outputSchema: {}.",
+                    list.join("; ")
+                ))
+            }
+        }
+    }
+}
+
+/// What the core said when no result arrived.
+fn failure_text(outcome: &CallOutcome) -> String {
+    match outcome {
+        CallOutcome::Failed(f) => f.to_string(),
+        CallOutcome::ProtocolError(e) => format!("JSON-RPC error {}: {}", e.code, e.message),
+        CallOutcome::InputRequired(_) => "input required".to_owned(),
+        CallOutcome::Success(_) | CallOutcome::ToolError(_) => "result".to_owned(),
+    }
+}
+
+/// The outcome as the host reports it to the model. A protocol failure has no
+/// `CallToolResult`, which is exactly what [`ResultView`] keeps apart.
+pub fn result_view(outcome: &CallOutcome) -> ResultView {
+    match outcome {
+        CallOutcome::Success(r) | CallOutcome::ToolError(r) => ResultView::Result(r.clone()),
+        CallOutcome::ProtocolError(e) => ResultView::ProtocolError {
+            code: e.code,
+            message: e.message.clone(),
+        },
+        CallOutcome::InputRequired(_) => ResultView::Failed(
+            "the server asked for more input, which this host cannot give".to_owned(),
+        ),
+        CallOutcome::Failed(f) => ResultView::Failed(f.to_string()),
+    }
+}

@@ -1,0 +1,92 @@
+//! One step of the loop as the page shows it.
+
+use serde_json::Value;
+
+/// Where a step stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepStatus {
+    /// Under way (a listing or a call in flight).
+    Running,
+    /// Finished normally.
+    Done,
+    /// Finished with a failure (the explanation says which kind).
+    Failed,
+    /// Did not happen in this run (e.g. no tool was called).
+    Skipped,
+}
+
+/// A labelled piece of JSON: exactly what crossed the wire or what the host built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonBlock {
+    /// What it is ("→ tools/call (sent)").
+    pub label: String,
+    /// Pretty-printed JSON (the wire text re-indented; member order kept).
+    pub json: String,
+}
+
+impl JsonBlock {
+    /// A block from wire text: re-indented when it parses, verbatim when it does not.
+    pub fn wire(label: impl Into<String>, raw: &str) -> Self {
+        let json = serde_json::from_str::<Value>(raw)
+            .ok()
+            .and_then(|v| serde_json::to_string_pretty(&v).ok())
+            .unwrap_or_else(|| raw.to_owned());
+        JsonBlock {
+            label: label.into(),
+            json,
+        }
+    }
+
+    /// A block from a value the host built.
+    pub fn value(label: impl Into<String>, v: &Value) -> Self {
+        JsonBlock {
+            label: label.into(),
+            json: serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string()),
+        }
+    }
+}
+
+/// One of the six steps of the walkthrough, as it happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// 1 to 6.
+    pub number: u8,
+    /// Short title ("tools/list").
+    pub title: String,
+    /// Whether the step travels over MCP (1, 4, 5) or happens inside the host (2, 3, 6).
+    pub over_mcp: bool,
+    /// Where it stands.
+    pub status: StepStatus,
+    /// The exact JSON of the step.
+    pub blocks: Vec<JsonBlock>,
+    /// One or two sentences: what happened and why it matters.
+    pub explanation: String,
+}
+
+/// The fixed titles of the six steps.
+pub const TITLES: [&str; 6] = [
+    "tools/list: the host asks the server for its tools",
+    "The host reshapes the tools for the model",
+    "The model picks a tool and arguments",
+    "tools/call: the host asks the server to run it",
+    "The server returns a CallToolResult",
+    "The host feeds the result back; the model answers",
+];
+
+impl Step {
+    /// A new step `number` (1–6) with its fixed title and side.
+    pub fn new(number: u8, status: StepStatus, explanation: impl Into<String>) -> Self {
+        let title = TITLES
+            .get(usize::from(number.saturating_sub(1)))
+            .copied()
+            .unwrap_or("");
+        Step {
+            number,
+            title: title.to_owned(),
+            over_mcp: matches!(number, 1 | 4 | 5),
+            status,
+            blocks: Vec::new(),
+            explanation: explanation.into(),
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! The six-step loop driven end to end against the demo server over an in-memory
+//! transport with a virtual clock, exactly as the page drives it. Runs natively and
+//! in headless Chromium.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use std::time::Duration;
+
+use mcpg_core::Timestamp;
+use mcpg_core::client::{CallOptions, CallOutcome, Client, ClientConfig, Failure};
+use mcpg_demo::DemoServer;
+use mcpg_host::provider::{Provider, RequestOptions};
+use mcpg_host::tool_loop::{Action, StepStatus, ToolLoop};
+use mcpg_host::{MockModel, Step};
+
+struct Driver {
+    now: Timestamp,
+    client: Client,
+    server: DemoServer,
+    run: ToolLoop,
+}
+
+impl Driver {
+    fn new(prompt: &str) -> Driver {
+        let opts = RequestOptions {
+            model: "mock".into(),
+            ..Default::default()
+        };
+        let mut d = Driver {
+            now: Timestamp::ZERO,
+            client: Client::new(ClientConfig::default()),
+            server: DemoServer::new(),
+            run: ToolLoop::new(prompt, Provider::Anthropic, opts),
+        };
+        d.client.connect(d.now);
+        d.pump();
+        assert!(d.client.is_ready());
+        d
+    }
+
+    fn pump(&mut self) {
+        loop {
+            let mut moved = false;
+            while let Some(o) = self.client.poll_transmit() {
+                self.server.handle_text(self.now, o.message.raw());
+                moved = true;
+            }
+            while let Some(m) = self.server.poll_transmit() {
+                self.client.handle_text(self.now, m.raw());
+                moved = true;
+            }
+            while let Some(e) = self.client.poll_event() {
+                self.run.on_event(&e);
+                moved = true;
+            }
+            while self.server.poll_event().is_some() {}
+            if !moved {
+                return;
+            }
+        }
+    }
+
+    /// One click of step mode. Returns false when there was nothing to do.
+    fn step(&mut self) -> bool {
+        match self.run.next() {
+            Action::ListTools => {
+                let op = self.client.list_tools(self.now);
+                self.run.listing_started(op);
+            }
+            Action::Reshape => self.run.reshape(),
+            Action::AskModel => self.run.ask_mock(&MockModel),
+            Action::CallTool(call) => {
+                let opts = CallOptions {
+                    progress: true,
+                    ..Default::default()
+                };
+                let op = self
+                    .client
+                    .call_tool(self.now, &call.name, Some(call.arguments), opts);
+                self.run.call_started(op);
+            }
+            Action::Wait | Action::Done => return false,
+        }
+        self.pump();
+        true
+    }
+
+    fn run_all(&mut self) {
+        while self.step() {}
+    }
+
+    fn advance(&mut self, ms: u64) {
+        self.now = self.now.after(Duration::from_millis(ms));
+        self.server.handle_timeout(self.now);
+        self.client.handle_timeout(self.now);
+        self.pump();
+    }
+
+    fn numbers(&self) -> Vec<u8> {
+        self.run.steps().iter().map(|s| s.number).collect()
+    }
+
+    fn step_n(&self, n: u8) -> &Step {
+        self.run
+            .steps()
+            .iter()
+            .rev()
+            .find(|s| s.number == n)
+            .unwrap()
+    }
+}
+
+#[test]
+fn the_seed_walkthrough_in_step_mode() {
+    let mut d = Driver::new("What's the weather in Austin?");
+    let mut seen = Vec::new();
+    while d.step() {
+        seen.push(d.run.steps().len());
+    }
+    // One click per step, except that step 5 arrives with the server's answer.
+    assert_eq!(seen, [1, 2, 3, 5, 6]);
+    assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
+    let mcp: Vec<bool> = d.run.steps().iter().map(|s| s.over_mcp).collect();
+    assert_eq!(mcp, [true, false, false, true, true, false]);
+    assert!(d.run.steps().iter().all(|s| s.status == StepStatus::Done));
+    assert!(
+        d.run
+            .steps()
+            .iter()
+            .all(|s| !s.explanation.is_empty() && !s.blocks.is_empty())
+    );
+
+    // Step 1: every page, request and response.
+    let s1 = d.step_n(1);
+    assert_eq!(d.run.pages().len(), 4);
+    assert_eq!(d.run.tools().len(), 20);
+    assert_eq!(s1.blocks.len(), 8);
+    assert!(s1.explanation.contains("all 4 pages"), "{}", s1.explanation);
+    // Step 2: Anthropic-shaped tools.
+    let s2 = d.step_n(2);
+    assert!(s2.blocks[0].json.contains("\"input_schema\""));
+    assert!(!s2.blocks[0].json.contains("\"inputSchema\""));
+    // Step 3: the model's tool_use.
+    let s3 = d.step_n(3);
+    assert!(
+        s3.blocks[1].json.contains("\"tool_use\""),
+        "{}",
+        s3.blocks[1].json
+    );
+    assert!(s3.explanation.contains("get_weather"));
+    // Step 4: the exact tools/call.
+    let s4 = d.step_n(4);
+    assert!(s4.blocks[0].json.contains("\"tools/call\""));
+    assert!(s4.blocks[0].json.contains("\"city\": \"Austin\""));
+    // Step 5: the CallToolResult.
+    let s5 = d.step_n(5);
+    assert!(s5.blocks[0].json.contains("Austin: 91F, sunny"));
+    // Step 6: tool_result then the answer.
+    let s6 = d.step_n(6);
+    assert!(s6.blocks[0].json.contains("\"tool_result\""));
+    assert_eq!(d.run.answer(), Some("get_weather says: Austin: 91F, sunny"));
+    assert!(d.run.is_done());
+}
+
+#[test]
+fn an_is_error_result_is_a_tool_failure() {
+    let mut d = Driver::new("weather in Atlantis");
+    d.run_all();
+    assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
+    let s5 = d.step_n(5);
+    assert_eq!(s5.status, StepStatus::Failed);
+    assert!(
+        s5.explanation.starts_with("isError: true"),
+        "{}",
+        s5.explanation
+    );
+    assert!(matches!(d.run.outcome(), Some(CallOutcome::ToolError(_))));
+    assert!(d.step_n(6).blocks[0].json.contains("\"is_error\": true"));
+    let answer = d.run.answer().unwrap();
+    assert!(
+        answer.contains("failed: city not found: Atlantis"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_json_rpc_error_is_a_protocol_failure() {
+    let mut d = Driver::new("call no_such_tool");
+    d.run_all();
+    assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
+    assert!(
+        d.step_n(3).explanation.contains("never listed"),
+        "{}",
+        d.step_n(3).explanation
+    );
+    let s5 = d.step_n(5);
+    assert_eq!(s5.status, StepStatus::Failed);
+    assert!(
+        s5.explanation.starts_with("A JSON-RPC error (-32602"),
+        "{}",
+        s5.explanation
+    );
+    assert!(s5.blocks[0].json.contains("\"error\""));
+    assert!(matches!(
+        d.run.outcome(),
+        Some(CallOutcome::ProtocolError(_))
+    ));
+    assert!(d.step_n(6).explanation.contains("no CallToolResult"));
+    assert!(d.run.answer().unwrap().contains("refused"));
+}
+
+#[test]
+fn no_tool_fits_ends_after_step_3() {
+    let mut d = Driver::new("tell me a joke");
+    d.run_all();
+    assert_eq!(d.numbers(), [1, 2, 3]);
+    assert!(
+        d.step_n(3)
+            .explanation
+            .contains("steps 4 to 6 do not happen")
+    );
+    assert!(d.run.is_done());
+    assert!(d.run.answer().is_some());
+}
+
+#[test]
+fn structured_content_is_checked() {
+    let mut d = Driver::new("forecast for Paris for 2 days");
+    d.run_all();
+    let s5 = d.step_n(5);
+    assert_eq!(s5.status, StepStatus::Done);
+    assert!(
+        s5.explanation.contains("fits the tool's outputSchema"),
+        "{}",
+        s5.explanation
+    );
+}
+
+#[test]
+fn progress_then_cancel() {
+    let mut d = Driver::new("count slowly to 10");
+    for _ in 0..4 {
+        d.step();
+    }
+    assert_eq!(d.step_n(5).status, StepStatus::Running);
+    assert_eq!(d.run.next(), Action::Wait);
+    d.advance(500);
+    d.advance(500);
+    let p = d.run.progress().unwrap();
+    assert_eq!((p.progress, p.total), (2.0, Some(10.0)));
+    assert!(d.step_n(5).explanation.contains("progress 2 of 10"));
+    let op = d.run.call_in_flight().unwrap();
+    d.client.cancel(d.now, op, "the learner pressed cancel");
+    d.pump();
+    let s5 = d.step_n(5);
+    assert_eq!(s5.status, StepStatus::Failed);
+    assert!(
+        s5.blocks
+            .iter()
+            .any(|b| b.label.contains("notifications/cancelled"))
+    );
+    assert!(matches!(
+        d.run.outcome(),
+        Some(CallOutcome::Failed(Failure::Cancelled(_)))
+    ));
+    d.run_all();
+    assert!(d.run.answer().unwrap().contains("did not finish"));
+}
+
+#[test]
+fn run_mode_finishes_a_slow_call_when_time_passes() {
+    let mut d = Driver::new("count slowly to 2");
+    d.run_all();
+    assert_eq!(d.run.next(), Action::Wait);
+    d.advance(500);
+    d.advance(500);
+    d.run_all();
+    assert_eq!(d.run.answer(), Some("count_slowly says: Counted to 2."));
+}
