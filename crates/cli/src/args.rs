@@ -2,6 +2,8 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::bridge::ServeArgs;
+
 /// A command-line MCP client: inspect a server, list its tools, call one.
 #[derive(Debug, Parser)]
 #[command(name = "mcpg", version, about)]
@@ -32,6 +34,11 @@ pub enum Command {
         /// The test server's URL (the suite appends it).
         url: String,
     },
+    /// Run the bridge: serves the page and lets it use the configured local servers
+    /// (WebSocket) and remote ones (HTTP relay). Loopback only, token-protected.
+    Serve(ServeArgs),
+    /// Run the demo server over stdio (for `--stdio 'mcpg demo'` and the bridge).
+    Demo,
 }
 
 /// `mcpg tools …`.

@@ -5,6 +5,7 @@
 //! start, died, timed out or sent garbage). Every failure prints one line to stderr.
 
 mod args;
+mod bridge;
 mod commands;
 mod conformance;
 mod connect;
@@ -46,6 +47,8 @@ fn main() -> ExitCode {
                     },
             } => commands::call(conn, tool, args.as_deref(), *json).await,
             Command::ConformanceClient { url } => conformance::run(url).await,
+            Command::Serve(args) => bridge::serve(args).await,
+            Command::Demo => bridge::demo().await,
         }
     });
     match outcome {

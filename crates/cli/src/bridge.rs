@@ -1,0 +1,54 @@
+//! `mcpg serve` (the bridge for the page) and `mcpg demo` (the demo server on stdio).
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::PathBuf;
+
+use clap::Args;
+use mcpg_bridge::{BridgeError, ServeOptions};
+
+use crate::exit::Failure;
+
+/// `mcpg serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port to listen on; 0 lets the OS pick one.
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Config file (TOML: [[server]], [[remote]], [limits], allowed_origins);
+    /// without it, only the built-in demo server is offered.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Folder with the built page.
+    #[arg(long, value_name = "DIR", default_value = "dist")]
+    pub dist: PathBuf,
+    /// Address to listen on.
+    #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+    /// Allow an address other machines can reach (the token still guards the API).
+    #[arg(long)]
+    pub allow_remote_bind: bool,
+}
+
+/// Runs the bridge until Ctrl-C or SIGTERM.
+pub async fn serve(args: &ServeArgs) -> Result<(), Failure> {
+    let opts = ServeOptions {
+        bind: args.bind,
+        port: args.port,
+        config: args.config.clone(),
+        dist: args.dist.clone(),
+        allow_remote_bind: args.allow_remote_bind,
+    };
+    mcpg_bridge::serve(opts).await.map_err(|e| match e {
+        BridgeError::NonLoopback { .. }
+        | BridgeError::InvalidConfig { .. }
+        | BridgeError::ReadConfig { .. } => Failure::usage(e.to_string()),
+        other => Failure::transport(other.to_string()),
+    })
+}
+
+/// Runs the demo server on stdin/stdout until stdin closes.
+pub async fn demo() -> Result<(), Failure> {
+    mcpg_bridge::run_demo_stdio()
+        .await
+        .map_err(|e| Failure::transport(format!("demo server: {e}")))
+}
