@@ -387,3 +387,70 @@ async fn an_unreachable_server_is_a_transport_error() {
         "{err}"
     );
 }
+
+/// A 2026-07-28 server whose tools mirror arguments into headers (`x-mcp-header`).
+fn param_script(req: &Seen, _: &[Seen]) -> Response {
+    let complete = |mut v: Value| {
+        v["resultType"] = json!("complete");
+        json_response(&result(req, v), None)
+    };
+    match req.rpc_method() {
+        "server/discover" => {
+            complete(json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}))
+        }
+        "tools/list" => complete(json!({"tools": [
+            {"name": "weather", "inputSchema": {"type": "object", "properties": {
+                "city": {"type": "string", "x-mcp-header": "City"},
+                "days": {"type": "integer", "x-mcp-header": "Days"},
+                "units": {"type": "string", "x-mcp-header": "Units"},
+                "note": {"type": "string"}
+            }}},
+            {"name": "broken", "inputSchema": {"type": "object", "properties": {
+                "v": {"type": "string", "x-mcp-header": "Has Space"}
+            }}}
+        ]})),
+        _ => complete(json!({"content": [{"type": "text", "text": "ok"}]})),
+    }
+}
+
+#[tokio::test]
+async fn x_mcp_header_arguments_become_headers_and_invalid_tools_are_dropped() {
+    let (url, seen) = serve(param_script).await;
+    let d = Driver::http(HttpConfig::new(&url), config()).unwrap();
+    let list = d.list_tools().await.unwrap();
+    let names: Vec<&str> = list.tools().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["weather"],
+        "the tool with an invalid annotation is left out"
+    );
+    let args = obj(json!({"city": "Zürich", "days": 3, "units": null, "note": "x"}));
+    success(d.call_tool("weather", args, false).await.unwrap());
+    let err = d
+        .call_tool("broken", None, false)
+        .await
+        .expect_err("dropped tools cannot be called");
+    assert!(matches!(err, DriverError::Malformed { .. }), "{err:?}");
+
+    let seen = seen.lock().unwrap().clone();
+    let call = seen
+        .iter()
+        .find(|s| s.rpc_method() == "tools/call")
+        .unwrap();
+    assert_eq!(
+        call.header("mcp-param-city"),
+        Some("=?base64?WsO8cmljaA==?=")
+    );
+    assert_eq!(call.header("mcp-param-days"), Some("3"));
+    assert_eq!(
+        call.header("mcp-param-units"),
+        None,
+        "null arguments send no header"
+    );
+    assert_eq!(
+        seen.iter()
+            .filter(|s| s.rpc_method() == "tools/call")
+            .count(),
+        1
+    );
+}

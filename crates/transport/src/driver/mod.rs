@@ -6,6 +6,7 @@
 //! I/O, so other drivers (the bridge, the browser) can wrap the same [`Client`].
 
 mod error;
+mod param_headers;
 mod report;
 mod run;
 

@@ -1,20 +1,22 @@
 //! The driver's loop: one task owning the [`Client`] and the [`Link`], selecting over
 //! the driver's commands, the transport's events and the core's timer.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcpg_core::Timestamp;
 use mcpg_core::client::{CallOptions, CallOutcome, Client, Event, Negotiated, OpId, Outgoing};
 use mcpg_core::diag::Rule;
 use mcpg_core::jsonrpc::RpcError;
 use mcpg_core::model::JsonObject;
+use mcpg_core::model::Tool;
+use mcpg_core::{Generation, Timestamp};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::error::DriverError;
+use super::param_headers;
 use super::report::{CallReport, Log, Observed, Observer, ProgressUpdate, ToolList};
 use crate::link::{CloseReport, Link, LinkEvent, TransportEvent};
 
@@ -81,6 +83,8 @@ pub(crate) struct Loop {
     closers: Vec<oneshot::Sender<CloseReport>>,
     closed: Option<CloseReport>,
     junk: Junk,
+    /// Tools left out of listings for invalid `x-mcp-header` annotations.
+    dropped: HashSet<String>,
 }
 
 impl Loop {
@@ -105,6 +109,7 @@ impl Loop {
             closers: Vec::new(),
             closed: None,
             junk: Junk::default(),
+            dropped: HashSet::new(),
         }
     }
 
@@ -153,8 +158,9 @@ impl Loop {
             while let Some(mut out) = self.client.poll_transmit() {
                 busy = true;
                 self.add_missing_version(&mut out);
+                let extra = self.param_headers(&out);
                 if self.closed.is_none() {
-                    self.link.send(out);
+                    self.link.send_with_headers(out, extra);
                 }
             }
             while let Some(ev) = self.client.poll_event() {
@@ -183,6 +189,50 @@ impl Loop {
         {
             out.headers
                 .push(("MCP-Protocol-Version", n.version.as_str().to_owned()));
+        }
+    }
+
+    /// 2026-07-28: a client MUST leave out tools whose `x-mcp-header` annotations
+    /// are invalid (SEP-2243); the core does not check them yet.
+    fn drop_invalid(&mut self, tools: Vec<Tool>) -> Vec<Tool> {
+        if !self.stateless() {
+            return tools;
+        }
+        let mut kept = Vec::with_capacity(tools.len());
+        for t in tools {
+            match param_headers::invalid(&t) {
+                Some(why) => {
+                    self.observe(
+                        Observed::Notice(format!("left out tool `{}`: {why}", t.name)),
+                        true,
+                    );
+                    self.dropped.insert(t.name);
+                }
+                None => kept.push(t),
+            }
+        }
+        kept
+    }
+
+    fn stateless(&self) -> bool {
+        self.client
+            .negotiated()
+            .is_some_and(|n| n.generation == Generation::Stateless)
+    }
+
+    /// `Mcp-Param-*` headers for a 2026-07-28 `tools/call` (see [`param_headers`]).
+    fn param_headers(&self, out: &Outgoing) -> Vec<(String, String)> {
+        if !self.stateless() || out.message.method() != Some("tools/call") {
+            return Vec::new();
+        }
+        let params = out.message.value().get("params");
+        let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+        let args = params
+            .and_then(|p| p.get("arguments"))
+            .and_then(Value::as_object);
+        match name.and_then(|n| self.client.known_tool(n)) {
+            Some(tool) => param_headers::headers(tool, args),
+            None => Vec::new(),
         }
     }
 
@@ -223,6 +273,15 @@ impl Loop {
                         reply,
                     ),
                 );
+            }
+            Cmd::Call { name, reply, .. } if self.dropped.contains(&name) => {
+                let reason = format!(
+                    "tool `{name}` was dropped from the listing: its x-mcp-header annotations are invalid"
+                );
+                let _ = reply.send(Err(DriverError::Malformed {
+                    during: "tools/call".into(),
+                    reason,
+                }));
             }
             Cmd::Call {
                 name,
@@ -331,6 +390,7 @@ impl Loop {
             Event::ToolsPage {
                 op, tools, message, ..
             } => {
+                let tools = self.drop_invalid(tools);
                 if let Some((list, _)) = self.lists.get_mut(&op) {
                     list.pages.push(tools);
                     list.responses.push(message);

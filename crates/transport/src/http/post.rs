@@ -15,8 +15,13 @@ const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 
 /// Sends a request and feeds its answer (and whatever precedes it on the stream) to
 /// the driver; a failure is reported as [`TransportEvent::SendFailed`].
-pub(crate) async fn request(shared: Shared, out: Outgoing, id: RequestId) {
-    if let Err(failure) = exchange(&shared, &out, &id).await {
+pub(crate) async fn request(
+    shared: Shared,
+    out: Outgoing,
+    extra: Vec<(String, String)>,
+    id: RequestId,
+) {
+    if let Err(failure) = exchange(&shared, &out, &extra, &id).await {
         let _ = shared
             .events
             .send(TransportEvent::SendFailed { id, failure })
@@ -28,7 +33,7 @@ pub(crate) async fn request(shared: Shared, out: Outgoing, id: RequestId) {
 /// request to blame a failure on, so it becomes a notice.
 pub(crate) async fn one_way(shared: &Shared, out: &Outgoing) {
     let what = out.message.method().unwrap_or("response").to_owned();
-    match post(shared, out).await {
+    match post(shared, out, &[]).await {
         Ok(resp) => {
             let status = resp.status();
             if !status.is_success() {
@@ -53,7 +58,11 @@ pub(crate) async fn one_way(shared: &Shared, out: &Outgoing) {
     }
 }
 
-async fn post(shared: &Shared, out: &Outgoing) -> Result<Response, reqwest::Error> {
+async fn post(
+    shared: &Shared,
+    out: &Outgoing,
+    extra: &[(String, String)],
+) -> Result<Response, reqwest::Error> {
     let session = shared.session();
     let mut rb = shared
         .http
@@ -66,13 +75,21 @@ async fn post(shared: &Shared, out: &Outgoing) -> Result<Response, reqwest::Erro
         }
         rb = rb.header(*k, v.as_str());
     }
+    for (k, v) in extra {
+        rb = rb.header(k.as_str(), v.as_str());
+    }
     rb = shared.decorate(rb, session.as_deref());
     rb.body(out.message.raw().to_owned()).send().await
 }
 
-async fn exchange(shared: &Shared, out: &Outgoing, id: &RequestId) -> Result<(), SendFailure> {
+async fn exchange(
+    shared: &Shared,
+    out: &Outgoing,
+    extra: &[(String, String)],
+    id: &RequestId,
+) -> Result<(), SendFailure> {
     let session = shared.session();
-    let resp = post(shared, out)
+    let resp = post(shared, out, extra)
         .await
         .map_err(|e| SendFailure::Network(describe(&e)))?;
     shared.capture_session(&resp);
