@@ -7,7 +7,7 @@ mod fill;
 
 use mcpg_core::client::{CallOutcome, ClientConfig, GenerationMode};
 use mcpg_core::jsonrpc::{RpcError, code};
-use mcpg_core::model::JsonObject;
+use mcpg_core::model::{JsonObject, Tool};
 use mcpg_transport::{Driver, DriverConfig, HttpConfig, RequestHandler};
 use serde_json::{Value, json};
 
@@ -49,13 +49,8 @@ async fn scenario_body(d: &Driver, scenario: &str, context: &Value) -> Result<()
     d.connect().await?;
     let list = d.list_tools().await?;
     // The tools exactly as the server sent them: schemas must survive untouched.
-    let tools: Vec<Value> = list
-        .responses
-        .iter()
-        .filter_map(|m| m.value().pointer("/result/tools").and_then(Value::as_array))
-        .flatten()
-        .cloned()
-        .collect();
+    // The listed tools (minus any the driver left out); schemas are kept as sent.
+    let tools: Vec<Tool> = list.tools().cloned().collect();
     match scenario {
         "initialize" | "request-metadata" | "json-schema-ref-no-deref" => Ok(()),
         "json-schema-2020-12-preservation" => echo_schema(d, &tools).await,
@@ -78,13 +73,10 @@ async fn scenario_body(d: &Driver, scenario: &str, context: &Value) -> Result<()
 }
 
 /// Calls every listed tool with arguments made up from its input schema.
-async fn call_all(d: &Driver, tools: &[Value]) -> Result<(), Failure> {
+async fn call_all(d: &Driver, tools: &[Tool]) -> Result<(), Failure> {
     for t in tools {
-        let Some(name) = t.get("name").and_then(Value::as_str) else {
-            continue;
-        };
-        let arguments = fill::from_schema(t.get("inputSchema").unwrap_or(&Value::Null));
-        call(d, name, arguments).await?;
+        let arguments = fill::from_schema(&t.input_schema);
+        call(d, &t.name, arguments).await?;
     }
     Ok(())
 }
@@ -118,12 +110,11 @@ async fn call(d: &Driver, name: &str, arguments: JsonObject) -> Result<(), Failu
 
 /// `json-schema-2020-12-preservation`: send the focal tool's `inputSchema` back,
 /// verbatim, through the echo tool.
-async fn echo_schema(d: &Driver, tools: &[Value]) -> Result<(), Failure> {
+async fn echo_schema(d: &Driver, tools: &[Tool]) -> Result<(), Failure> {
     let focal = tools
         .iter()
-        .find(|t| t.get("name").and_then(Value::as_str) != Some("json_schema_echo"))
-        .and_then(|t| t.get("inputSchema"))
-        .cloned()
+        .find(|t| t.name != "json_schema_echo")
+        .map(|t| t.input_schema.clone())
         .ok_or_else(|| {
             Failure::transport("the server listed no tool whose schema could be echoed")
         })?;
