@@ -454,3 +454,28 @@ async fn x_mcp_header_arguments_become_headers_and_invalid_tools_are_dropped() {
         1
     );
 }
+
+#[tokio::test]
+async fn a_spurious_version_rejection_is_retried_once_with_the_same_version() {
+    // The first request is refused with UnsupportedProtocolVersion although the
+    // version it carried is listed as supported (as the conformance suite does).
+    let (url, seen) = serve(|req: &Seen, history: &[Seen]| {
+        if history.is_empty() {
+            let data = json!({"supported": ["2026-07-28"], "requested": "2026-07-28"});
+            let err = json!({"jsonrpc": "2.0", "id": req.body["id"], "error": {"code": -32022, "message": "Unsupported protocol version", "data": data}});
+            return (StatusCode::BAD_REQUEST, [("content-type", "application/json")], err.to_string()).into_response();
+        }
+        let discover = json!({"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {}});
+        json_response(&result(req, discover), None)
+    })
+    .await;
+    let d = Driver::http(HttpConfig::new(&url), config()).unwrap();
+    assert_eq!(d.connect().await.unwrap().generation, Generation::Stateless);
+    let seen = seen.lock().unwrap().clone();
+    let methods: Vec<&str> = seen.iter().map(Seen::rpc_method).collect();
+    assert_eq!(methods, ["server/discover", "server/discover"]);
+    assert!(
+        seen.iter()
+            .all(|s| s.header("mcp-protocol-version") == Some("2026-07-28"))
+    );
+}
