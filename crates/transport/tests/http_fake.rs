@@ -479,3 +479,56 @@ async fn a_spurious_version_rejection_is_retried_once_with_the_same_version() {
             .all(|s| s.header("mcp-protocol-version") == Some("2026-07-28"))
     );
 }
+
+/// A 2025-11-25 server that asks the client something on the standalone stream.
+fn asking_script(req: &Seen, _: &[Seen]) -> Response {
+    match (req.method.as_str(), req.rpc_method()) {
+        ("POST", "initialize") => json_response(&initialize_result(req), Some("s")),
+        ("GET", _) => {
+            let ask = json!({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create", "params": {"message": "Sure?", "requestedSchema": {"type": "object", "properties": {}}}});
+            sse(format!("id: 1\nretry: 60000\ndata: {ask}\n\n"))
+        }
+        ("DELETE", _) => StatusCode::OK.into_response(),
+        _ => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+/// Connects with the elicitation capability declared and returns the client's
+/// answer to the server's question, as the server received it.
+async fn answer_to_question(handler: Option<mcpg_transport::RequestHandler>) -> Value {
+    let (url, seen) = serve(asking_script).await;
+    let mut cfg = config();
+    cfg.client.mode = GenerationMode::Initialize;
+    cfg.client
+        .capabilities
+        .insert("elicitation".into(), json!({}));
+    cfg.handler = handler;
+    let d = Driver::http(HttpConfig::new(&url), cfg).unwrap();
+    d.connect().await.unwrap();
+    for _ in 0..500 {
+        if let Some(answer) = seen
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|s| s.body["id"] == "ask-1")
+        {
+            let body = answer.body.clone();
+            drop(d);
+            return body;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("the server's question was never answered");
+}
+
+#[tokio::test]
+async fn server_requests_go_to_the_handler_or_are_refused() {
+    let answered = answer_to_question(Some(Box::new(|method: &str, _: Option<&Value>| {
+        assert_eq!(method, "elicitation/create");
+        Ok(json!({"action": "decline"}))
+    })))
+    .await;
+    assert_eq!(answered["result"], json!({"action": "decline"}));
+    let refused = answer_to_question(None).await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+}
