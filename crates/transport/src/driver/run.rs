@@ -1,25 +1,29 @@
 //! The driver's loop: one task owning the [`Client`] and the [`Link`], selecting over
 //! the driver's commands, the transport's events and the core's timer.
+//!
+//! - `route`: the core's events, delivered to whoever waits for them.
+//! - `fixups`: where the driver makes up for what the core does not do yet.
+
+mod fixups;
+mod route;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcpg_core::client::{CallOptions, CallOutcome, Client, Event, Negotiated, OpId, Outgoing};
-use mcpg_core::diag::Rule;
+use mcpg_core::Timestamp;
+use mcpg_core::client::{CallOptions, Client, Negotiated, OpId};
 use mcpg_core::jsonrpc::RpcError;
 use mcpg_core::model::JsonObject;
-use mcpg_core::model::Tool;
-use mcpg_core::{Generation, Timestamp};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::error::DriverError;
-use super::param_headers;
 use super::report::{CallReport, Log, Observed, Observer, ProgressUpdate, ToolList};
 use super::version_retry::VersionRetry;
 use crate::link::{CloseReport, Link, LinkEvent, TransportEvent};
+use route::Junk;
 
 /// Answers server-to-client requests that the core left to the host.
 pub type RequestHandler = Box<dyn FnMut(&str, Option<&Value>) -> Result<Value, RpcError> + Send>;
@@ -46,28 +50,6 @@ pub(crate) enum Cmd {
         params: Option<Value>,
     },
     Close(oneshot::Sender<CloseReport>),
-}
-
-/// Lines the server wrote that were not JSON-RPC, to explain failures that follow.
-#[derive(Default)]
-struct Junk {
-    count: usize,
-    first: Option<String>,
-}
-
-impl Junk {
-    fn hint(&self) -> String {
-        let Some(first) = &self.first else {
-            return String::new();
-        };
-        let shown: String = first.chars().take(80).collect();
-        let lines = if self.count == 1 { "line" } else { "lines" };
-        format!(
-            "; the server wrote {} {lines} that {} not JSON-RPC (first: {shown:?})",
-            self.count,
-            if self.count == 1 { "is" } else { "are" }
-        )
-    }
 }
 
 pub(crate) struct Loop {
@@ -175,69 +157,6 @@ impl Loop {
             if !busy {
                 return;
             }
-        }
-    }
-
-    /// Workaround for the core: it queues `notifications/initialized` before it
-    /// records the negotiated version, so that one message lacks the
-    /// `MCP-Protocol-Version` header that every message after `initialize` must
-    /// carry (2025-06-18+, transports: "Protocol Version Header").
-    fn add_missing_version(&self, out: &mut Outgoing) {
-        let Some(n) = self.client.negotiated() else {
-            return;
-        };
-        let has = out
-            .headers
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("mcp-protocol-version"));
-        if !has && n.version.requires_version_header() && out.message.method() != Some("initialize")
-        {
-            out.headers
-                .push(("MCP-Protocol-Version", n.version.as_str().to_owned()));
-        }
-    }
-
-    /// 2026-07-28: a client MUST leave out tools whose `x-mcp-header` annotations
-    /// are invalid (SEP-2243); the core does not check them yet.
-    fn drop_invalid(&mut self, tools: Vec<Tool>) -> Vec<Tool> {
-        if !self.stateless() {
-            return tools;
-        }
-        let mut kept = Vec::with_capacity(tools.len());
-        for t in tools {
-            match param_headers::invalid(&t) {
-                Some(why) => {
-                    self.observe(
-                        Observed::Notice(format!("left out tool `{}`: {why}", t.name)),
-                        true,
-                    );
-                    self.dropped.insert(t.name);
-                }
-                None => kept.push(t),
-            }
-        }
-        kept
-    }
-
-    fn stateless(&self) -> bool {
-        self.client
-            .negotiated()
-            .is_some_and(|n| n.generation == Generation::Stateless)
-    }
-
-    /// `Mcp-Param-*` headers for a 2026-07-28 `tools/call` (see [`param_headers`]).
-    fn param_headers(&self, out: &Outgoing) -> Vec<(String, String)> {
-        if !self.stateless() || out.message.method() != Some("tools/call") {
-            return Vec::new();
-        }
-        let params = out.message.value().get("params");
-        let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
-        let args = params
-            .and_then(|p| p.get("arguments"))
-            .and_then(Value::as_object);
-        match name.and_then(|n| self.client.known_tool(n)) {
-            Some(tool) => param_headers::headers(tool, args),
-            None => Vec::new(),
         }
     }
 
@@ -373,145 +292,6 @@ impl Loop {
         self.pump();
         for c in self.closers.drain(..) {
             let _ = c.send(report.clone());
-        }
-    }
-
-    fn core_event(&mut self, ev: Event) {
-        let now = self.now();
-        match ev {
-            Event::Wire(w) => self.observe(Observed::Wire(w), false),
-            Event::Connected(n) => {
-                for r in self.connects.drain(..) {
-                    let _ = r.send(Ok(n.clone()));
-                }
-            }
-            Event::ConnectFailed(why) => {
-                let err = match &self.closed {
-                    Some(r) if !r.requested => DriverError::Transport {
-                        during: "connect".into(),
-                        reason: r.reason.clone(),
-                        hint: self.junk.hint(),
-                    },
-                    _ => DriverError::Connect(format!("{why}{}", self.junk.hint())),
-                };
-                for r in self.connects.drain(..) {
-                    let _ = r.send(Err(err.clone()));
-                }
-                // The core gave up on this connection; the transport has no further use.
-                if self.closed.is_none() {
-                    self.link.close();
-                }
-            }
-            Event::ToolsPage {
-                op, tools, message, ..
-            } => {
-                let tools = self.drop_invalid(tools);
-                if let Some((list, _)) = self.lists.get_mut(&op) {
-                    list.pages.push(tools);
-                    list.responses.push(message);
-                }
-            }
-            Event::ToolsListed { op, .. } => {
-                if let Some((list, reply)) = self.lists.remove(&op) {
-                    let _ = reply.send(Ok(list));
-                }
-            }
-            Event::ToolsListFailed { op, error, .. } => {
-                if let Some((_, reply)) = self.lists.remove(&op) {
-                    let _ = reply.send(Err(DriverError::from_op(
-                        "tools/list",
-                        error,
-                        &self.junk.hint(),
-                    )));
-                }
-            }
-            Event::ToolsListChanged => {
-                let o = Observed::Notification {
-                    method: "notifications/tools/list_changed".into(),
-                    params: None,
-                };
-                self.observe(o, true);
-            }
-            Event::Progress {
-                op,
-                progress,
-                total,
-                message,
-            } => {
-                if let Some((updates, _)) = self.calls.get_mut(&op) {
-                    updates.push(ProgressUpdate {
-                        progress,
-                        total,
-                        message,
-                    });
-                }
-            }
-            Event::CallFinished {
-                op,
-                outcome,
-                message,
-            } => {
-                if let Some((progress, reply)) = self.calls.remove(&op) {
-                    let result = match outcome {
-                        CallOutcome::Failed(f) => Err(DriverError::from_failure(
-                            "tools/call",
-                            f,
-                            &self.junk.hint(),
-                        )),
-                        outcome => Ok(CallReport {
-                            outcome,
-                            response: message,
-                            progress,
-                        }),
-                    };
-                    let _ = reply.send(result);
-                }
-            }
-            Event::Response { op, outcome } => {
-                if let Some((method, reply)) = self.raws.remove(&op) {
-                    let _ = reply.send(
-                        outcome.map_err(|e| DriverError::from_op(&method, e, &self.junk.hint())),
-                    );
-                }
-            }
-            Event::ServerRequest {
-                id,
-                method,
-                params,
-                answered,
-                ..
-            } => {
-                if !answered {
-                    let result = match self.handler.as_mut() {
-                        Some(h) => h(&method, params.as_ref()),
-                        None => Err(RpcError::new(
-                            mcpg_core::jsonrpc::code::METHOD_NOT_FOUND,
-                            format!("this client does not handle {method}"),
-                        )),
-                    };
-                    self.client.answer(now, &id, result);
-                }
-                self.observe(
-                    Observed::ServerRequest {
-                        method,
-                        by_core: answered,
-                    },
-                    true,
-                );
-            }
-            Event::Notification { method, params } => {
-                self.observe(Observed::Notification { method, params }, true)
-            }
-            Event::Diagnostic(d) => {
-                if matches!(d.rule, Rule::MalformedJson | Rule::NotJsonRpc) {
-                    self.junk.count += 1;
-                    if self.junk.first.is_none() {
-                        self.junk.first = d.raw.as_deref().map(str::to_owned);
-                    }
-                }
-                self.observe(Observed::Diagnostic(d), true);
-            }
-            Event::Closed(_) => {}
         }
     }
 }

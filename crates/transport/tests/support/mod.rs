@@ -2,6 +2,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod fake;
 pub mod peers;
 pub mod scenario;
 
