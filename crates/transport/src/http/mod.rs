@@ -10,6 +10,7 @@ mod listen;
 mod post;
 mod session;
 pub mod sse;
+mod stream;
 
 use std::collections::HashMap;
 use std::time::Duration;
