@@ -320,3 +320,40 @@ fn initialized_carries_the_version_header() {
         note.headers
     );
 }
+
+#[test]
+fn a_refused_but_listed_version_is_retried_once() {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.client.connect(s.now);
+    s.drain();
+    s.reply("server/discover", json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}));
+    let op = s.client.call_tool(s.now, "x", None, Default::default());
+    s.drain();
+    let refuse = json!({"supported": ["2026-07-28"], "requested": "2026-07-28"});
+    s.reply_error(
+        "tools/call",
+        -32022,
+        "Unsupported protocol version",
+        Some(refuse.clone()),
+    );
+    let calls = s
+        .sent
+        .iter()
+        .filter(|m| m.method() == Some("tools/call"))
+        .count();
+    assert_eq!(calls, 2, "sent once more");
+    s.reply_error(
+        "tools/call",
+        -32022,
+        "Unsupported protocol version",
+        Some(refuse),
+    );
+    let calls = s
+        .sent
+        .iter()
+        .filter(|m| m.method() == Some("tools/call"))
+        .count();
+    assert_eq!(calls, 2, "but only once");
+    let ev = s.take();
+    assert!(ev.iter().any(|e| matches!(e, Event::CallFinished { op: o, outcome: mcpg_core::client::CallOutcome::ProtocolError(err), .. } if *o == op && err.code == -32022)), "{ev:#?}");
+}

@@ -116,6 +116,8 @@ pub struct Client {
     progress: HashMap<String, (RequestId, f64)>,
     incoming: HashMap<RequestId, Incoming>,
     tools: HashMap<String, Tool>,
+    /// Operations already re-sent once after `UnsupportedProtocolVersion`.
+    version_retried: HashSet<OpId>,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
 }
@@ -137,6 +139,7 @@ impl Client {
             progress: HashMap::new(),
             incoming: HashMap::new(),
             tools: HashMap::new(),
+            version_retried: HashSet::new(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -971,18 +974,28 @@ impl Client {
         let shared = supported
             .iter()
             .filter_map(|s| ProtocolVersion::parse(s))
-            .filter(|v| self.cfg.versions.contains(v) && *v != current)
+            // The current revision may be retried once: a server can refuse it in one
+            // place (a stale cache, a proxy) while listing it as supported.
+            .filter(|v| {
+                self.cfg.versions.contains(v)
+                    && (*v != current || !self.version_retried.contains(&p.op))
+            })
             .max();
         match shared {
             Some(v) if v.generation() == Generation::Stateless => {
-                self.diag(Diagnostic::new(
-                    Rule::Negotiation,
-                    Severity::Info,
+                self.version_retried.insert(p.op);
+                let text = if v == current {
+                    format!(
+                        "the server refused {} for {current} yet lists {current} as supported; sending it once more",
+                        p.method
+                    )
+                } else {
                     format!(
                         "the server does not accept {current}; retrying {} with {v}",
                         p.method
-                    ),
-                ));
+                    )
+                };
+                self.diag(Diagnostic::new(Rule::Negotiation, Severity::Info, text));
                 if let Some(n) = &mut self.negotiated {
                     n.version = v;
                 } else {
