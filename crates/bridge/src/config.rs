@@ -1,5 +1,25 @@
 //! The bridge's config: the only commands it may ever start and the only URLs it may
 //! relay to. The browser only ever names an entry; it never supplies a command or URL.
+//!
+//! ```toml
+//! allowed_origins = ["http://localhost:8080"]   # besides the bridge's own
+//!
+//! [limits]                 # all optional; these are the defaults
+//! max_message_bytes = 4194304
+//! max_children = 8
+//! idle_seconds = 600
+//!
+//! [[server]]
+//! name = "everything"
+//! command = "npx"
+//! args = ["-y", "@modelcontextprotocol/server-everything", "stdio"]
+//! env = { DEBUG = "1" }
+//! cwd = "/tmp"
+//!
+//! [[remote]]
+//! name = "weather"
+//! url = "http://127.0.0.1:3001/mcp"
+//! ```
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,7 @@
 //! The Streamable HTTP relay against a scripted upstream on a real port.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod support;
 
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,7 @@
 //! The security boundary, route by route, without sockets (`oneshot`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod support;
 
 use std::net::{IpAddr, Ipv4Addr};

@@ -1,5 +1,7 @@
 //! The side channel's HTTP face: SSE ids, resuming with `Last-Event-ID`, bad ids.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod support;
 
 use mcpg_bridge::SideEvent;

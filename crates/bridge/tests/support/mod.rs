@@ -1,6 +1,6 @@
 //! Shared helpers: a bridge state for `oneshot` tests, a live bridge on a real port,
 //! a WebSocket client, a side-channel reader, and process checks through /proc.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
