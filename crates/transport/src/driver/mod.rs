@@ -9,7 +9,6 @@ mod error;
 mod param_headers;
 mod report;
 mod run;
-mod version_retry;
 
 use std::sync::{Arc, Mutex};
 

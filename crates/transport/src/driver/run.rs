@@ -21,7 +21,6 @@ use tokio::time::Instant;
 
 use super::error::DriverError;
 use super::report::{CallReport, Log, Observed, Observer, ProgressUpdate, ToolList};
-use super::version_retry::VersionRetry;
 use crate::link::{CloseReport, Link, LinkEvent, TransportEvent};
 use route::Junk;
 
@@ -68,8 +67,6 @@ pub(crate) struct Loop {
     junk: Junk,
     /// Tools left out of listings for invalid `x-mcp-header` annotations.
     dropped: HashSet<String>,
-    /// Requests to send again after a spurious version rejection.
-    retry: VersionRetry,
 }
 
 impl Loop {
@@ -95,7 +92,6 @@ impl Loop {
             closed: None,
             junk: Junk::default(),
             dropped: HashSet::new(),
-            retry: VersionRetry::default(),
         }
     }
 
@@ -145,7 +141,6 @@ impl Loop {
                 busy = true;
                 self.add_missing_version(&mut out);
                 let extra = self.param_headers(&out);
-                self.retry.remember(&out);
                 if self.closed.is_none() {
                     self.link.send_with_headers(out, extra);
                 }
@@ -256,17 +251,7 @@ impl Loop {
                 self.client.handle_text(now, &text)
             }
             LinkEvent::Transport(TransportEvent::SendFailed { id, failure }) => {
-                match self.retry.resend(&id, &failure) {
-                    Some(out) => {
-                        let text = format!(
-                            "the server refused request {id} for a protocol version it lists as supported; sending it once more"
-                        );
-                        self.observe(Observed::Notice(text), true);
-                        let extra = self.param_headers(&out);
-                        self.link.send_with_headers(out, extra);
-                    }
-                    None => self.client.handle_send_failed(now, &id, failure),
-                }
+                self.client.handle_send_failed(now, &id, failure)
             }
             LinkEvent::Transport(TransportEvent::Notice(text)) => {
                 self.observe(Observed::Notice(text), true)
