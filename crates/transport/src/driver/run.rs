@@ -137,9 +137,8 @@ impl Loop {
     fn pump(&mut self) {
         loop {
             let mut busy = false;
-            while let Some(mut out) = self.client.poll_transmit() {
+            while let Some(out) = self.client.poll_transmit() {
                 busy = true;
-                self.add_missing_version(&mut out);
                 let extra = self.param_headers(&out);
                 if self.closed.is_none() {
                     self.link.send_with_headers(out, extra);

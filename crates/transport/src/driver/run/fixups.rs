@@ -11,25 +11,6 @@ use crate::driver::param_headers;
 use crate::driver::report::Observed;
 
 impl Loop {
-    /// Workaround for the core: it queues `notifications/initialized` before it
-    /// records the negotiated version, so that one message lacks the
-    /// `MCP-Protocol-Version` header that every message after `initialize` must
-    /// carry (2025-06-18+, transports: "Protocol Version Header").
-    pub(super) fn add_missing_version(&self, out: &mut Outgoing) {
-        let Some(n) = self.client.negotiated() else {
-            return;
-        };
-        let has = out
-            .headers
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("mcp-protocol-version"));
-        if !has && n.version.requires_version_header() && out.message.method() != Some("initialize")
-        {
-            out.headers
-                .push(("MCP-Protocol-Version", n.version.as_str().to_owned()));
-        }
-    }
-
     /// 2026-07-28: a client MUST leave out tools whose `x-mcp-header` annotations
     /// are invalid (SEP-2243); the core does not check them yet.
     pub(super) fn drop_invalid(&mut self, tools: Vec<Tool>) -> Vec<Tool> {
