@@ -1,0 +1,101 @@
+//! The neutral conversation that every provider format renders from.
+
+use mcpg_core::model::{CallToolResult, JsonObject};
+
+/// One tool call the model asked for, with the MCP tool name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The provider's call id (generated where the provider has none, e.g. Ollama).
+    pub id: String,
+    /// The MCP tool name (already mapped back from the provider's name).
+    pub name: String,
+    /// Arguments, as `tools/call` will send them.
+    pub arguments: JsonObject,
+}
+
+/// What the model said in one turn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelTurn {
+    /// It wants tools run (several at once where the provider allows).
+    ToolCalls {
+        /// Any text it said along with the calls.
+        text: Option<String>,
+        /// The calls, in the provider's order.
+        calls: Vec<ToolCall>,
+    },
+    /// It answered; the loop ends.
+    Answer {
+        /// The answer.
+        text: String,
+    },
+}
+
+/// How a call ended, as the host reports it to the model.
+// One value per tool call, built once and kept in the conversation: boxing the big
+// variant would cost an allocation and readability for no measurable gain.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResultView {
+    /// The server returned a `CallToolResult` (check `is_error`: a tool failure the model should see).
+    Result(CallToolResult),
+    /// The server answered with a JSON-RPC error; the host still owes the model an answer.
+    ProtocolError {
+        /// JSON-RPC error code.
+        code: i64,
+        /// Its message.
+        message: String,
+    },
+    /// No answer at all (timeout, transport failure, cancelled).
+    Failed(String),
+}
+
+/// One call and its outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput {
+    /// The call.
+    pub call: ToolCall,
+    /// Its outcome.
+    pub result: ResultView,
+}
+
+/// One turn of the conversation, independent of any provider.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Turn {
+    /// The user's message.
+    User(String),
+    /// The model's turn.
+    Model(ModelTurn),
+    /// The host's tool results, in call order.
+    Results(Vec<ToolOutput>),
+}
+
+/// A reply the host cannot use. Shown in step 3; never a crash.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum HostError {
+    /// The reply is not the provider's response shape.
+    #[error("the reply is not a {provider} response: {detail}")]
+    Shape {
+        /// Provider label.
+        provider: &'static str,
+        /// What is missing or wrong.
+        detail: String,
+    },
+    /// The provider returned an error object instead of a reply.
+    #[error("the provider returned an error: {0}")]
+    ProviderError(String),
+    /// A call's arguments are not valid JSON (OpenAI sends them as a string).
+    #[error("the arguments of call {call_id} to {tool} are not valid JSON ({detail}): {raw}")]
+    BadArguments {
+        /// Call id.
+        call_id: String,
+        /// Tool name as the model wrote it.
+        tool: String,
+        /// Parser message.
+        detail: String,
+        /// The raw string.
+        raw: String,
+    },
+    /// The model called a tool that is not in the list it was given.
+    #[error("the model called {0:?}, which is not one of the tools it was given")]
+    UnknownTool(String),
+}
