@@ -1,0 +1,19 @@
+//! The model's final answer, once the loop is over.
+
+use leptos::prelude::*;
+
+use crate::state::use_app;
+
+/// The answer box.
+#[component]
+pub fn Answer() -> impl IntoView {
+    let st = use_app();
+    view! {
+        <Show when=move || st.answer.with(Option::is_some)>
+            <div class="answer" data-testid="answer" role="status">
+                <h3>"The model's answer"</h3>
+                <p>{move || st.answer.get().unwrap_or_default()}</p>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,91 @@
+//! Choosing the server: the embedded demo, a bridge server, a relayed remote, or a
+//! Streamable HTTP URL straight from the browser.
+
+use leptos::prelude::*;
+
+use crate::effects;
+use crate::state::{Conn, Source, use_app};
+
+fn choice_of(s: &Source) -> String {
+    match s {
+        Source::Demo => "demo".to_owned(),
+        Source::Bridge(n) => format!("bridge:{n}"),
+        Source::Relay(n) => format!("relay:{n}"),
+        Source::Url(_) => "url".to_owned(),
+    }
+}
+
+/// The source picker, the URL box and the connection status.
+#[component]
+pub fn ConnectBar() -> impl IntoView {
+    let st = use_app();
+    let choice = RwSignal::new(choice_of(&st.source.get_untracked()));
+    let url = RwSignal::new(match st.source.get_untracked() {
+        Source::Url(u) => u,
+        _ => "http://127.0.0.1:3001/mcp".to_owned(),
+    });
+    let connect = move || {
+        let c = choice.get_untracked();
+        let source = if let Some(n) = c.strip_prefix("bridge:") {
+            Source::Bridge(n.to_owned())
+        } else if let Some(n) = c.strip_prefix("relay:") {
+            Source::Relay(n.to_owned())
+        } else if c == "url" {
+            Source::Url(url.get_untracked().trim().to_owned())
+        } else {
+            Source::Demo
+        };
+        effects::connect(st, source);
+    };
+    let status = move || match st.conn.get() {
+        Conn::Idle => "not connected".to_owned(),
+        Conn::Connecting => "connecting…".to_owned(),
+        Conn::Ready => {
+            let name = st
+                .server
+                .with(|s| s.as_ref().map(|s| format!("{} {}", s.name, s.version)))
+                .unwrap_or_default();
+            format!("connected to {name}")
+        }
+        Conn::Closed(why) => format!("not connected: {why}"),
+    };
+    let status_class = move || match st.conn.get() {
+        Conn::Ready => "status ok",
+        Conn::Connecting => "status busy",
+        _ => "status bad",
+    };
+    view! {
+        <form class="connect" on:submit=move |ev| {
+            ev.prevent_default();
+            connect();
+        }>
+            <label for="source">"Server"</label>
+            <select id="source" data-testid="source-select"
+                prop:value=move || choice.get()
+                on:change=move |ev| choice.set(event_target_value(&ev))>
+                <option value="demo">"Embedded demo server (in this page)"</option>
+                <For each=move || st.bridge.with(|b| b.servers.clone()) key=|n| n.clone() let:name>
+                    <option value=format!("bridge:{name}")>{format!("Bridge: {name} (stdio)")}</option>
+                </For>
+                <For each=move || st.bridge.with(|b| b.remotes.clone()) key=|r| r.0.clone() let:remote>
+                    <option value=format!("relay:{}", remote.0)>{format!("Relay: {} ({})", remote.0, remote.1)}</option>
+                </For>
+                <option value="url">"Streamable HTTP URL (direct from the browser)"</option>
+            </select>
+            <Show when=move || choice.get() == "url">
+                <label for="url" class="visually-hidden">"Server URL"</label>
+                <input id="url" type="url" data-testid="url-input" size="32"
+                    prop:value=move || url.get()
+                    on:input=move |ev| url.set(event_target_value(&ev))/>
+            </Show>
+            <button type="submit" data-testid="connect-button">"Connect"</button>
+            <span class=status_class data-testid="conn-status" role="status">{status}</span>
+            <Show when=move || st.bridge.with(|b| b.token.is_none())>
+                <span class="hint">"Bridge servers appear when the page is opened from the URL `cargo xtask play` prints."</span>
+            </Show>
+            <Show when=move || st.bridge.with(|b| b.error.is_some())>
+                <span class="hint bad">{move || st.bridge.with(|b| b.error.clone().unwrap_or_default())}</span>
+            </Show>
+        </form>
+    }
+}

@@ -1,0 +1,37 @@
+//! The tool loop: the learner's message, the controls, and the six steps as they
+//! happen, each marked as travelling over MCP or happening inside the host.
+
+use leptos::prelude::*;
+
+use super::answer::Answer;
+use super::loop_controls::LoopControls;
+use super::step_card::StepCard;
+use crate::state::use_app;
+
+/// The left column.
+#[component]
+pub fn LoopPanel() -> impl IntoView {
+    let st = use_app();
+    view! {
+        <section id="loop" class="panel loop" aria-labelledby="loop-title">
+            <h2 id="loop-title">"The tool loop"</h2>
+            <p class="legend">
+                <span class="badge mcp">"over MCP"</span>
+                " steps 1, 4, 5 cross the wire between host and server. "
+                <span class="badge host">"inside the host"</span>
+                " steps 2, 3, 6 never touch MCP."
+            </p>
+            <LoopControls/>
+            <ol class="steps" data-testid="steps" aria-live="polite">
+                <For
+                    each=move || st.steps.get().into_iter().enumerate()
+                    key=|(i, s)| (*i, s.status as u8, s.blocks.len(), s.explanation.len())
+                    let((_, step))
+                >
+                    <StepCard step=step/>
+                </For>
+            </ol>
+            <Answer/>
+        </section>
+    }
+}

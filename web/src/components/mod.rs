@@ -1,0 +1,21 @@
+//! One component per file.
+
+pub mod answer;
+pub mod app;
+pub mod connect_bar;
+pub mod content_block;
+pub mod form_field;
+pub mod header;
+pub mod json_block;
+pub mod log_row;
+pub mod loop_controls;
+pub mod loop_panel;
+pub mod notice_bar;
+pub mod panels;
+pub mod result_panel;
+pub mod server_panel;
+pub mod step_card;
+pub mod tool_form;
+pub mod tool_row;
+pub mod tools_panel;
+pub mod wire_log;
