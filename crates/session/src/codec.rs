@@ -1,0 +1,81 @@
+//! Link and file encodings. A link fragment is `#s1.` followed by the session JSON,
+//! deflated (raw, level 9) and base64url-encoded without padding. A file is the
+//! session as pretty JSON.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::Value;
+
+use crate::doc::Session;
+use crate::validate::{LinkError, check, migrate};
+
+/// What a session fragment starts with (`s` + the link encoding's version + `.`).
+pub const LINK_PREFIX: &str = "s1.";
+
+/// The longest link fragment accepted (browsers and chat apps cut long URLs).
+pub const MAX_LINK_CHARS: usize = 64 * 1024;
+
+/// The most a link or file may unpack to.
+pub const MAX_INFLATED_BYTES: usize = 4 * 1024 * 1024;
+
+/// Encodes `session` as a URL fragment (without the `#`). Secrets are stripped first.
+pub fn encode_link(session: &Session) -> String {
+    let mut s = session.clone();
+    s.redact();
+    let json = serde_json::to_vec(&s).unwrap_or_default();
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("{LINK_PREFIX}{}", URL_SAFE_NO_PAD.encode(packed))
+}
+
+/// Decodes a URL fragment (with or without `#`, with or without a `s=` key).
+pub fn decode_link(fragment: &str) -> Result<Session, LinkError> {
+    let f = fragment.trim();
+    let f = f.strip_prefix('#').unwrap_or(f);
+    let f = f.strip_prefix("s=").unwrap_or(f);
+    if f.len() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLarge(f.len()));
+    }
+    let body = f.strip_prefix(LINK_PREFIX).ok_or(LinkError::NotASession)?;
+    let packed = URL_SAFE_NO_PAD
+        .decode(body.trim_end_matches('='))
+        .map_err(|_| LinkError::Corrupted)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::Bomb(MAX_INFLATED_BYTES),
+            _ => LinkError::Truncated,
+        })?;
+    from_json(&json)
+}
+
+/// Encodes `session` as a file (pretty JSON). Secrets are stripped first.
+pub fn encode_file(session: &Session) -> String {
+    let mut s = session.clone();
+    s.redact();
+    serde_json::to_string_pretty(&s).unwrap_or_default()
+}
+
+/// Decodes a session file (or a pasted link: both are accepted).
+pub fn decode_file(text: &str) -> Result<Session, LinkError> {
+    let t = text.trim();
+    if t.starts_with('{') {
+        if t.len() > MAX_INFLATED_BYTES {
+            return Err(LinkError::Bomb(MAX_INFLATED_BYTES));
+        }
+        return from_json(t.as_bytes());
+    }
+    let fragment = t.rsplit_once('#').map_or(t, |(_, f)| f);
+    decode_link(fragment)
+}
+
+fn from_json(bytes: &[u8]) -> Result<Session, LinkError> {
+    let doc: Value =
+        serde_json::from_slice(bytes).map_err(|e| LinkError::Malformed(e.to_string()))?;
+    if !doc.is_object() {
+        return Err(LinkError::NotASession);
+    }
+    let doc = migrate(doc)?;
+    let s: Session =
+        serde_json::from_value(doc).map_err(|e| LinkError::Malformed(e.to_string()))?;
+    check(&s)?;
+    Ok(s)
+}

@@ -1,0 +1,20 @@
+//! The session document: everything needed to replay a playground session exactly,
+//! and nothing secret. Shared in a link (compressed, base64url, in the URL fragment,
+//! which never reaches a server) or as a file.
+//!
+//! A link is untrusted input. Decoding checks size before and after inflating,
+//! refuses future versions, migrates old ones, and validates every field, so a bad
+//! link gives one clear [`LinkError`] and nothing else happens. Nothing here does I/O.
+
+mod codec;
+mod doc;
+mod validate;
+
+pub use codec::{
+    LINK_PREFIX, MAX_INFLATED_BYTES, MAX_LINK_CHARS, decode_file, decode_link, encode_file,
+    encode_link,
+};
+pub use doc::{
+    Connection, Direction, ModelChoice, SCHEMA_VERSION, Session, WireRecord, fingerprint,
+};
+pub use validate::{LinkError, SECRET_KEYS};
