@@ -72,6 +72,13 @@ pub enum Rule {
     Negotiation,
     /// A client message a server cannot accept (server role).
     InvalidRequest,
+    /// A tool's `x-mcp-header` annotations are invalid (the tool is left out of the
+    /// listing), or an argument could not be mirrored faithfully into its header
+    /// (2026-07-28).
+    ParamHeader,
+    /// An `InputRequiredResult` breaks the MRTR rules, or a retry does not answer
+    /// what it asked (2026-07-28).
+    InputRequired,
 }
 
 impl Rule {
@@ -105,6 +112,8 @@ impl Rule {
             Rule::Transport => "transport",
             Rule::Negotiation => "negotiation",
             Rule::InvalidRequest => "invalid-request",
+            Rule::ParamHeader => "param-header",
+            Rule::InputRequired => "input-required",
         }
     }
 
@@ -136,6 +145,10 @@ impl Rule {
             Rule::UnexpectedNotification => "basic/index (notifications)",
             Rule::Timeout => "basic/lifecycle#timeouts",
             Rule::Transport => "basic/transports",
+            Rule::ParamHeader => {
+                "2026-07-28 basic/transports/streamable-http#custom-headers-from-tool-parameters"
+            }
+            Rule::InputRequired => "2026-07-28 basic/patterns/mrtr",
         }
     }
 }

@@ -223,3 +223,60 @@ fn every_wire_message_matches_the_official_schema() {
         assert!(checked >= 8, "{v}: only {checked} messages checked");
     }
 }
+
+/// The MRTR retry (`inputResponses`, `requestState`) must still be a valid
+/// `CallToolRequest` of 2026-07-28.
+#[test]
+fn mrtr_retries_match_the_official_schema() {
+    let Some(dir) = schema_dir() else {
+        println!("SKIP: ../shared/spec-schemas is absent; the official-schema check did not run");
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("2026-07-28").join("schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let mut caps = mcpg_core::model::JsonObject::new();
+    caps.insert("elicitation".into(), json!({}));
+    let mut s = support::Scripted::new(ClientConfig {
+        capabilities: caps,
+        ..Default::default()
+    });
+    s.discover_ok();
+    let op = s.client.call_tool(
+        s.now,
+        "delete",
+        json!({"file": "a.txt"}).as_object().cloned(),
+        CallOptions {
+            progress: true,
+            ..Default::default()
+        },
+    );
+    s.drain();
+    let asked = json!({"resultType": "input_required", "requestState": "opaque",
+        "inputRequests": {"confirm": {"method": "elicitation/create", "params": {"mode": "form", "message": "Sure?",
+            "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}}});
+    assert!(validator(&schema, "InputRequiredResult").is_valid(&asked));
+    s.reply("tools/call", asked);
+    let answers = json!({"confirm": {"action": "accept", "content": {"ok": true}}});
+    assert!(
+        s.client
+            .continue_call(s.now, op, answers.as_object().cloned().unwrap())
+    );
+    s.drain();
+    let val = validator(&schema, "CallToolRequest");
+    let calls: Vec<&Message> = s
+        .sent
+        .iter()
+        .filter(|m| m.method() == Some("tools/call"))
+        .collect();
+    assert_eq!(calls.len(), 2);
+    for m in calls {
+        let errors: Vec<String> = val
+            .iter_errors(m.value())
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}\n{errors:#?}", m.raw());
+    }
+    let mut broken = s.sent.last().unwrap().value().clone();
+    broken["params"]["inputResponses"] = json!("not a map");
+    assert!(!val.is_valid(&broken), "validator accepts junk");
+}

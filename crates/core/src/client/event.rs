@@ -70,7 +70,8 @@ impl Negotiated {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Failure {
     /// No answer within the timeout; the core sent `notifications/cancelled`.
-    #[error("no answer within {0:?}")]
+    /// Displays in seconds, as people read it ("no answer within 0.3 s").
+    #[error("no answer within {} s", .0.as_secs_f64())]
     Timeout(Duration),
     /// The host cancelled it.
     #[error("cancelled: {0}")]
@@ -97,7 +98,11 @@ pub enum CallOutcome {
     ToolError(CallToolResult),
     /// The server answered with a JSON-RPC error (unknown tool, bad params…).
     ProtocolError(RpcError),
-    /// 2026-07-28 `InputRequiredResult`: the server needs input before it can finish.
+    /// 2026-07-28 `InputRequiredResult` (the raw result, with `inputRequests` and
+    /// maybe `requestState`): the server needs input before it can finish. This ends
+    /// the round, not necessarily the call: answer with
+    /// [`crate::client::Client::continue_call`] and the same [`OpId`] ends in another
+    /// [`Event::CallFinished`].
     InputRequired(Value),
     /// No usable answer.
     Failed(Failure),
@@ -167,7 +172,8 @@ pub enum Event {
         /// Human-readable message.
         message: Option<String>,
     },
-    /// A call ended.
+    /// A call ended (or, with [`CallOutcome::InputRequired`], paused until the host
+    /// calls [`crate::client::Client::continue_call`]).
     CallFinished {
         /// The call.
         op: OpId,
@@ -176,7 +182,9 @@ pub enum Event {
         /// The response message, when one arrived.
         message: Option<Message>,
     },
-    /// A raw request ended.
+    /// A raw request ended. A `prompts/get` or `resources/read` whose result is
+    /// `input_required` (2026-07-28) can be continued with
+    /// [`crate::client::Client::continue_call`]; the next answer comes here again.
     Response {
         /// The request.
         op: OpId,

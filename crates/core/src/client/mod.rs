@@ -10,6 +10,7 @@
 mod config;
 mod event;
 mod outgoing;
+mod param_headers;
 
 pub use config::{ClientConfig, GenerationMode};
 pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
@@ -27,6 +28,7 @@ use crate::model::{CallToolResult, DiscoverResult, InitializeResult, JsonObject,
 use crate::time::Timestamp;
 use crate::validate;
 use crate::version::{Generation, ProtocolVersion};
+use param_headers::ParamHeader;
 
 /// Options for one `tools/call`.
 #[derive(Clone, Debug, Default)]
@@ -89,6 +91,22 @@ struct Listing {
     names: HashSet<String>,
 }
 
+/// A call (or `prompts/get` / `resources/read`) the server answered with
+/// `input_required`, kept so the host can continue it (2026-07-28 MRTR).
+#[derive(Clone, Debug)]
+struct Suspended {
+    what: What,
+    method: String,
+    /// The original params, without the per-request stamp and without the previous
+    /// round's `inputResponses` / `requestState` (each round carries only its own).
+    params: Option<Value>,
+    timeout: Duration,
+    /// The keys of the `inputRequests` the server sent.
+    requested: Vec<String>,
+    /// `requestState`, exactly as received, to echo back.
+    request_state: Option<Value>,
+}
+
 #[derive(Clone, Debug)]
 struct Incoming {
     method: String,
@@ -98,6 +116,10 @@ struct Incoming {
 /// How many ids of cancelled or timed-out requests to remember, so that their late
 /// responses are recognised instead of reported as unknown.
 const FINISHED_MEMORY: usize = 256;
+
+/// How many calls waiting for input to keep; a host that never continues them must
+/// not make the session grow without bound.
+const SUSPENDED_MEMORY: usize = 256;
 
 /// The client side of one MCP connection.
 #[derive(Debug)]
@@ -116,6 +138,13 @@ pub struct Client {
     progress: HashMap<String, (RequestId, f64)>,
     incoming: HashMap<RequestId, Incoming>,
     tools: HashMap<String, Tool>,
+    /// 2026-07-28 `x-mcp-header` annotations of the listed tools that have any.
+    param_specs: HashMap<String, Vec<ParamHeader>>,
+    /// Tools left out of the latest listing for invalid `x-mcp-header`
+    /// annotations, with the reason.
+    dropped: HashMap<String, String>,
+    /// Calls waiting for the host's input (MRTR), by operation.
+    suspended: HashMap<OpId, Suspended>,
     /// Operations already re-sent once after `UnsupportedProtocolVersion`.
     version_retried: HashSet<OpId>,
     outbox: VecDeque<Outgoing>,
@@ -139,6 +168,9 @@ impl Client {
             progress: HashMap::new(),
             incoming: HashMap::new(),
             tools: HashMap::new(),
+            param_specs: HashMap::new(),
+            dropped: HashMap::new(),
+            suspended: HashMap::new(),
             version_retried: HashSet::new(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
@@ -168,6 +200,12 @@ impl Client {
     /// The tools seen in the latest listing, by name.
     pub fn known_tool(&self, name: &str) -> Option<&Tool> {
         self.tools.get(name)
+    }
+
+    /// Why the latest listing left tool `name` out, if it did (2026-07-28: invalid
+    /// `x-mcp-header` annotations). Such a tool cannot be called.
+    pub fn dropped_tool(&self, name: &str) -> Option<&str> {
+        self.dropped.get(name).map(String::as_str)
     }
 
     /// Starts negotiation (called implicitly by the first request).
@@ -205,6 +243,17 @@ impl Client {
         opts: CallOptions,
     ) -> OpId {
         let op = self.new_op();
+        if let Some(why) = self.dropped.get(name) {
+            // The spec has clients leave such a tool out; calling it anyway could not
+            // carry the headers the server expects.
+            let text = format!("tool {name:?} was left out of the listing: {why}");
+            self.events.push_back(Event::CallFinished {
+                op,
+                outcome: CallOutcome::Failed(Failure::Malformed(text)),
+                message: None,
+            });
+            return op;
+        }
         let mut params = Map::new();
         params.insert("name".into(), Value::from(name));
         if let Some(args) = arguments {
@@ -235,6 +284,72 @@ impl Client {
         op
     }
 
+    /// Continues a call that ended its round with [`CallOutcome::InputRequired`]
+    /// (2026-07-28 MRTR): re-sends the original request, as a new JSON-RPC request,
+    /// with `input_responses` (keyed like the server's `inputRequests`; left out
+    /// when empty) and the `requestState` the server sent, exactly as it sent it.
+    /// The answer arrives under the same `op`, as [`Event::CallFinished`] with a
+    /// typed outcome (which may ask for input again). A raw `prompts/get` or
+    /// `resources/read` answered with `input_required` continues the same way and
+    /// ends in [`Event::Response`].
+    ///
+    /// Returns false if `op` is not waiting for input (never was, already
+    /// continued, cancelled, or the session closed).
+    pub fn continue_call(&mut self, now: Timestamp, op: OpId, input_responses: JsonObject) -> bool {
+        let Some(s) = self.suspended.remove(&op) else {
+            return false;
+        };
+        let missing: Vec<&str> = s
+            .requested
+            .iter()
+            .filter(|k| !input_responses.contains_key(k.as_str()))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            self.diag(Diagnostic::new(
+                Rule::InputRequired,
+                Severity::Warning,
+                format!(
+                    "retrying {} without answers to {missing:?}; the client must answer every input request, so the server will likely ask again",
+                    s.method
+                ),
+            ));
+        }
+        let extra: Vec<&str> = input_responses
+            .keys()
+            .filter(|k| !s.requested.contains(k))
+            .map(String::as_str)
+            .collect();
+        if !extra.is_empty() {
+            self.diag(Diagnostic::new(
+                Rule::InputRequired,
+                Severity::Info,
+                format!(
+                    "inputResponses {extra:?} answer nothing the server asked for; it should ignore them"
+                ),
+            ));
+        }
+        let mut params = match s.params {
+            Some(Value::Object(o)) => o,
+            _ => Map::new(),
+        };
+        if !input_responses.is_empty() {
+            params.insert("inputResponses".into(), Value::Object(input_responses));
+        }
+        if let Some(state) = s.request_state {
+            params.insert("requestState".into(), state);
+        }
+        self.submit(
+            now,
+            op,
+            s.what,
+            &s.method,
+            Some(Value::Object(params)),
+            s.timeout,
+        );
+        true
+    }
+
     /// Sends any request; the end arrives as [`Event::Response`].
     pub fn request(&mut self, now: Timestamp, method: &str, params: Option<Value>) -> OpId {
         let op = self.new_op();
@@ -249,8 +364,13 @@ impl Client {
     }
 
     /// Cancels an operation in flight: sends `notifications/cancelled` and ends it
-    /// with [`Failure::Cancelled`]. A late response is then ignored.
+    /// with [`Failure::Cancelled`]. A late response is then ignored. A call waiting
+    /// for input has nothing in flight: it is just forgotten, without an event (its
+    /// round already ended with [`CallOutcome::InputRequired`]).
     pub fn cancel(&mut self, now: Timestamp, op: OpId, reason: &str) {
+        if self.suspended.remove(&op).is_some() {
+            return;
+        }
         if let Some(pos) = self.waiting.iter().position(|d| d.op == op) {
             let d = self.waiting.remove(pos);
             self.finish(
@@ -408,7 +528,7 @@ impl Client {
                 self.send_cancelled(
                     now,
                     &id,
-                    &format!("no answer within {}s", p.timeout.as_secs_f64()),
+                    &format!("no answer within {} s", p.timeout.as_secs_f64()),
                 );
             }
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
@@ -421,11 +541,11 @@ impl Client {
             .collect();
         for id in late {
             if let Some(r) = self.incoming.remove(&id) {
-                let secs = self.cfg.server_request_timeout.as_secs();
-                self.diag(Diagnostic::new(Rule::Timeout, Severity::Warning, format!("the host did not answer the server's {} request within {secs}s; answered with an error", r.method)));
+                let secs = self.cfg.server_request_timeout.as_secs_f64();
+                self.diag(Diagnostic::new(Rule::Timeout, Severity::Warning, format!("the host did not answer the server's {} request within {secs} s; answered with an error", r.method)));
                 let err = RpcError::new(
                     code::INTERNAL_ERROR,
-                    format!("the client did not answer {} within {secs}s", r.method),
+                    format!("the client did not answer {} within {secs} s", r.method),
                 );
                 self.transmit(now, Message::error(Some(id), err));
             }
@@ -449,6 +569,7 @@ impl Client {
             self.finish(p.op, &p.what, None, Err(OpError::Failed(f)));
         }
         self.fail_waiting(&Failure::Transport(reason.to_owned()));
+        self.suspended.clear();
         if was_connecting {
             self.events.push_back(Event::ConnectFailed(format!(
                 "the connection closed before the handshake finished: {reason}"
@@ -810,6 +931,7 @@ impl Client {
 
     fn transmit(&mut self, now: Timestamp, msg: Message) {
         let headers = outgoing::headers(&msg, self.stamp_version());
+        let param_headers = self.param_headers(&msg);
         self.events.push_back(Event::Wire(WireEntry {
             direction: Direction::Sent,
             at: now,
@@ -818,7 +940,30 @@ impl Client {
         self.outbox.push_back(Outgoing {
             message: msg,
             headers,
+            param_headers,
         });
+    }
+
+    /// 2026-07-28 `Mcp-Param-*` headers for a `tools/call`, from the annotations of
+    /// the tool as last listed (a tool never listed gets none).
+    fn param_headers(&mut self, msg: &Message) -> Vec<(String, String)> {
+        let stateless = self
+            .stamp_version()
+            .is_some_and(|v| v.generation() == Generation::Stateless);
+        if !stateless || msg.method() != Some("tools/call") {
+            return Vec::new();
+        }
+        let params = msg.value().get("params");
+        let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+        let Some(specs) = name.and_then(|n| self.param_specs.get(n)) else {
+            return Vec::new();
+        };
+        let (headers, notes) =
+            param_headers::headers(specs, params.and_then(|p| p.get("arguments")));
+        for note in notes {
+            self.diag(Diagnostic::new(Rule::ParamHeader, Severity::Warning, note));
+        }
+        headers
     }
 
     fn send_cancelled(&mut self, now: Timestamp, id: &RequestId, reason: &str) {
@@ -910,11 +1055,19 @@ impl Client {
             What::Probe => self.on_discover(now, msg, result),
             What::Initialize(v) => self.on_initialize(now, v, msg, result),
             What::ListPage => self.on_list_page(now, p, msg, result),
-            What::Call { name } => self.on_call_result(p.op, &name, msg, result),
-            What::Raw => self.events.push_back(Event::Response {
-                op: p.op,
-                outcome: Ok(result.clone()),
-            }),
+            What::Call { name } => self.on_call_result(&p, &name, msg, result),
+            What::Raw => {
+                // MRTR applies to these two as well; the host may continue them.
+                if matches!(p.method.as_str(), "prompts/get" | "resources/read")
+                    && is_input_required(result)
+                {
+                    self.suspend(&p, result, msg);
+                }
+                self.events.push_back(Event::Response {
+                    op: p.op,
+                    outcome: Ok(result.clone()),
+                })
+            }
             What::Listen => self.diag(Diagnostic::new(
                 Rule::Negotiation,
                 Severity::Info,
@@ -1033,7 +1186,7 @@ impl Client {
             What::Probe => {
                 let why = match &f {
                     Failure::Timeout(d) => {
-                        format!("no answer to server/discover within {}s", d.as_secs_f64())
+                        format!("no answer to server/discover within {} s", d.as_secs_f64())
                     }
                     other => other.to_string(),
                 };
@@ -1118,14 +1271,37 @@ impl Client {
         listing.pages += 1;
         if listing.pages == 1 {
             self.tools.clear();
+            self.param_specs.clear();
+            self.dropped.clear();
         }
+        // `x-mcp-header` exists from 2026-07-28 on; older revisions never read it.
+        let stateless = version.generation() == Generation::Stateless;
         let mut diags = Vec::new();
         let mut tools = Vec::new();
+        let mut specs = Vec::new();
         match obj.get("tools") {
             Some(Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
                     match Tool::deserialize(item) {
                         Ok(t) => {
+                            if stateless {
+                                match param_headers::annotations(&t.input_schema) {
+                                    Ok(found) if found.is_empty() => {}
+                                    Ok(found) => specs.push((t.name.clone(), found)),
+                                    Err(why) => {
+                                        diags.push(Diagnostic::new(
+                                            Rule::ParamHeader,
+                                            Severity::Error,
+                                            format!(
+                                                "left out tool {:?}: {why} (clients must exclude tools with invalid x-mcp-header annotations)",
+                                                t.name
+                                            ),
+                                        ));
+                                        self.dropped.insert(t.name.clone(), why);
+                                        continue;
+                                    }
+                                }
+                            }
                             validate::check_tool(&t, version, &mut diags);
                             validate::check_unique(&t, &mut listing.names, &mut diags);
                             tools.push(t);
@@ -1173,8 +1349,11 @@ impl Client {
             next = None;
         }
         for t in &tools {
+            // A later tool of the same name that is valid wins over a dropped one.
+            self.dropped.remove(&t.name);
             self.tools.insert(t.name.clone(), t.clone());
         }
+        self.param_specs.extend(specs);
         listing.tools += tools.len();
         self.events.push_back(Event::ToolsPage {
             op,
@@ -1238,8 +1417,10 @@ impl Client {
         }
     }
 
-    fn on_call_result(&mut self, op: OpId, name: &str, msg: &Message, result: &Value) {
-        if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
+    fn on_call_result(&mut self, p: &Pending, name: &str, msg: &Message, result: &Value) {
+        let op = p.op;
+        if is_input_required(result) {
+            self.suspend(p, result, msg);
             self.events.push_back(Event::CallFinished {
                 op,
                 outcome: CallOutcome::InputRequired(result.clone()),
@@ -1280,6 +1461,105 @@ impl Client {
             outcome,
             message: Some(msg.clone()),
         });
+    }
+
+    /// Keeps what a continuation needs and checks the `InputRequiredResult`
+    /// against the MRTR rules.
+    fn suspend(&mut self, p: &Pending, result: &Value, msg: &Message) {
+        let mut diags = Vec::new();
+        let mut requested = Vec::new();
+        let requests = result.get("inputRequests");
+        match requests {
+            None => {}
+            Some(Value::Object(map)) => {
+                for (key, req) in map {
+                    requested.push(key.clone());
+                    if let Some(d) = self.check_input_request(key, req) {
+                        diags.push(d);
+                    }
+                }
+            }
+            Some(other) => diags.push(Diagnostic::new(
+                Rule::InputRequired,
+                Severity::Error,
+                format!(
+                    "inputRequests is {}, not an object of requests",
+                    validate::kind_of(other)
+                ),
+            )),
+        }
+        let request_state = result.get("requestState").cloned();
+        match &request_state {
+            None | Some(Value::String(_)) => {}
+            Some(other) => diags.push(Diagnostic::new(
+                Rule::InputRequired,
+                Severity::Error,
+                format!(
+                    "requestState is {}, not a string; it will be echoed back unchanged anyway",
+                    validate::kind_of(other)
+                ),
+            )),
+        }
+        if requests.is_none() && request_state.is_none() {
+            diags.push(Diagnostic::new(
+                Rule::InputRequired,
+                Severity::Error,
+                "an input_required result must carry inputRequests or requestState (it has neither)",
+            ));
+        }
+        for d in diags {
+            self.diag(d.with_raw(msg.raw_shared()));
+        }
+        if self.suspended.len() >= SUSPENDED_MEMORY
+            && let Some(oldest) = self.suspended.keys().min().copied()
+        {
+            self.suspended.remove(&oldest);
+        }
+        self.suspended.insert(
+            p.op,
+            Suspended {
+                what: p.what.clone(),
+                method: p.method.clone(),
+                params: strip_input(strip_stamp(p.params.clone())),
+                timeout: p.timeout,
+                requested,
+                request_state,
+            },
+        );
+    }
+
+    /// One entry of `inputRequests`: a known method, for a declared capability.
+    fn check_input_request(&self, key: &str, req: &Value) -> Option<Diagnostic> {
+        let Some(method) = req.get("method").and_then(Value::as_str) else {
+            return Some(Diagnostic::new(
+                Rule::InputRequired,
+                Severity::Error,
+                format!("input request {key:?} has no method"),
+            ));
+        };
+        let cap = match method {
+            "elicitation/create" => "elicitation",
+            "sampling/createMessage" => "sampling",
+            "roots/list" => "roots",
+            other => {
+                return Some(Diagnostic::new(
+                    Rule::InputRequired,
+                    Severity::Warning,
+                    format!(
+                        "input request {key:?} is {other:?}, not elicitation/create, sampling/createMessage or roots/list"
+                    ),
+                ));
+            }
+        };
+        (!self.cfg.declares(cap)).then(|| {
+            Diagnostic::new(
+                Rule::InputRequired,
+                Severity::Error,
+                format!(
+                    "input request {key:?} is {method}, but the client did not declare the {cap:?} capability (servers must not ask for it)"
+                ),
+            )
+        })
     }
 
     fn on_server_request(
@@ -1456,6 +1736,21 @@ impl Client {
 /// A progress token as a map key: strings and numbers never collide ("1" vs 1).
 fn token_key(v: &Value) -> String {
     v.to_string()
+}
+
+/// Whether a result is a 2026-07-28 `InputRequiredResult`.
+fn is_input_required(result: &Value) -> bool {
+    result.get("resultType").and_then(Value::as_str) == Some("input_required")
+}
+
+/// Removes a previous MRTR round's answers: each retry carries only its own.
+fn strip_input(params: Option<Value>) -> Option<Value> {
+    let mut p = params?;
+    if let Some(o) = p.as_object_mut() {
+        o.remove("inputResponses");
+        o.remove("requestState");
+    }
+    Some(p)
 }
 
 /// Removes the per-request 2026-07-28 `_meta` keys so a retry can stamp them afresh.

@@ -15,6 +15,11 @@ pub struct Outgoing {
     /// `MCP-Protocol-Version`, and in 2026-07-28 `Mcp-Method` / `Mcp-Name`. The
     /// transport adds its own (`Accept`, `Content-Type`, `Mcp-Session-Id`).
     pub headers: Vec<(&'static str, String)>,
+    /// 2026-07-28 `Mcp-Param-{Name}` headers of a `tools/call`: the arguments the
+    /// tool's `inputSchema` marks with `x-mcp-header`, values already encoded. Kept
+    /// apart from `headers` because their names come from the server, not from a
+    /// fixed list. HTTP transports send both lists.
+    pub param_headers: Vec<(String, String)>,
 }
 
 /// Why a request did not get through, as a transport reports it.

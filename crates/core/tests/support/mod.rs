@@ -4,7 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{Client, ClientConfig, Event};
+use mcpg_core::client::{Client, ClientConfig, Event, Outgoing};
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_core::model::{CallToolResult, Tool};
 use mcpg_core::server::{Server, ServerConfig, ServerEvent};
@@ -139,6 +139,8 @@ pub struct Scripted {
     pub now: Timestamp,
     pub client: Client,
     pub sent: Vec<Message>,
+    /// What was sent with its HTTP headers, in order (parallel to `sent`).
+    pub outgoing: Vec<Outgoing>,
     pub events: Vec<Event>,
 }
 
@@ -148,6 +150,7 @@ impl Scripted {
             now: Timestamp::ZERO,
             client: Client::new(cfg),
             sent: vec![],
+            outgoing: vec![],
             events: vec![],
         }
     }
@@ -155,7 +158,8 @@ impl Scripted {
     /// Collects what the client sent and the events it raised.
     pub fn drain(&mut self) {
         while let Some(o) = self.client.poll_transmit() {
-            self.sent.push(o.message);
+            self.sent.push(o.message.clone());
+            self.outgoing.push(o);
         }
         while let Some(e) = self.client.poll_event() {
             if !matches!(e, Event::Wire(_)) {
@@ -210,6 +214,27 @@ impl Scripted {
             json!({"protocolVersion": version, "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "scripted", "version": "1"}}),
         );
         assert!(self.client.is_ready(), "{:#?}", self.events);
+    }
+
+    /// Connects through the stateless generation (2026-07-28), the server declaring
+    /// `capabilities`.
+    pub fn discover_ok(&mut self) {
+        self.client.connect(self.now);
+        self.drain();
+        self.reply(
+            "server/discover",
+            json!({"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}),
+        );
+        assert!(self.client.is_ready(), "{:#?}", self.events);
+    }
+
+    /// The last frame sent with `method`, with its headers.
+    pub fn last_outgoing(&self, method: &str) -> &Outgoing {
+        self.outgoing
+            .iter()
+            .rev()
+            .find(|o| o.message.method() == Some(method))
+            .unwrap_or_else(|| panic!("no {method} sent in {:#?}", self.sent))
     }
 
     /// Takes events gathered so far.
