@@ -55,18 +55,9 @@ pub struct CloseReport {
 #[derive(Debug)]
 pub(crate) enum LinkCommand {
     /// Deliver one message (boxed: it is far larger than the other variant).
-    Send(Box<Outbound>),
+    Send(Box<Outgoing>),
     /// Shut down cleanly, then report [`TransportEvent::Closed`].
     Close,
-}
-
-/// One message to deliver, with headers the core cannot express (HTTP only).
-#[derive(Debug)]
-pub(crate) struct Outbound {
-    /// The message and its protocol headers.
-    pub out: Outgoing,
-    /// More headers with computed names (`Mcp-Param-*`).
-    pub extra_headers: Vec<(String, String)>,
 }
 
 /// Either a transport event or a stderr line, as [`Link::recv`] yields them.
@@ -115,16 +106,10 @@ impl Link {
         self.pid
     }
 
-    /// Queues one message. Returns false once the transport has stopped.
+    /// Queues one message (with the headers the core computed for it). Returns
+    /// false once the transport has stopped.
     pub fn send(&self, out: Outgoing) -> bool {
-        self.send_with_headers(out, Vec::new())
-    }
-
-    /// Queues one message with extra HTTP headers (ignored by stdio).
-    pub fn send_with_headers(&self, out: Outgoing, extra_headers: Vec<(String, String)>) -> bool {
-        self.commands
-            .send(LinkCommand::Send(Box::new(Outbound { out, extra_headers })))
-            .is_ok()
+        self.commands.send(LinkCommand::Send(Box::new(out))).is_ok()
     }
 
     /// Asks the transport to shut down; [`TransportEvent::Closed`] follows.

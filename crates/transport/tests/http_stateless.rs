@@ -192,6 +192,84 @@ async fn x_mcp_header_arguments_become_headers_and_invalid_tools_are_dropped() {
     );
 }
 
+/// A 2026-07-28 server whose tool asks for confirmation first (MRTR) and mirrors
+/// `region` into a header.
+fn mrtr_script(req: &Seen, _: &[Seen]) -> Response {
+    let complete = |mut v: Value| {
+        v["resultType"] = json!("complete");
+        json_response(&result(req, v), None)
+    };
+    let params = &req.body["params"];
+    match req.rpc_method() {
+        "server/discover" => {
+            complete(json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}))
+        }
+        "tools/list" => complete(json!({"tools": [
+            {"name": "deploy", "inputSchema": {"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"}
+            }}}
+        ]})),
+        "tools/call" if params.get("inputResponses").is_none() => json_response(
+            &result(
+                req,
+                json!({"resultType": "input_required", "requestState": "st-1",
+                    "inputRequests": {"confirm": {"method": "elicitation/create",
+                        "params": {"message": "Deploy?", "requestedSchema": {"type": "object", "properties": {}}}}}}),
+            ),
+            None,
+        ),
+        _ => {
+            let action = params["inputResponses"]["confirm"]["action"].clone();
+            complete(json!({"content": [{"type": "text", "text": action}]}))
+        }
+    }
+}
+
+#[tokio::test]
+async fn input_required_is_continued_through_the_core() {
+    let (url, seen) = serve(mrtr_script).await;
+    let mut cfg = config();
+    cfg.client
+        .capabilities
+        .insert("elicitation".into(), json!({}));
+    let d = Driver::http(HttpConfig::new(&url), cfg).unwrap();
+    d.list_tools().await.unwrap();
+    let first = d
+        .call_tool("deploy", obj(json!({"region": "eu-west1"})), false)
+        .await
+        .unwrap();
+    let CallOutcome::InputRequired(asked) = &first.outcome else {
+        panic!("{:?}", first.outcome)
+    };
+    assert!(asked["inputRequests"]["confirm"].is_object());
+    let answers = obj(json!({"confirm": {"action": "accept", "content": {}}})).unwrap();
+    let last = d.continue_call(first.op, answers.clone()).await.unwrap();
+    assert_eq!(last.op, first.op);
+    assert_eq!(text(&success(last)), "accept");
+    let err = d
+        .continue_call(first.op, answers)
+        .await
+        .expect_err("the call is over");
+    assert!(matches!(err, DriverError::Usage(_)), "{err:?}");
+
+    let seen = seen.lock().unwrap().clone();
+    let calls: Vec<&Seen> = seen
+        .iter()
+        .filter(|s| s.rpc_method() == "tools/call")
+        .collect();
+    assert_eq!(calls.len(), 2);
+    assert_ne!(calls[0].body["id"], calls[1].body["id"]);
+    assert_eq!(calls[1].body["params"]["requestState"], "st-1");
+    assert_eq!(
+        calls[1].body["params"]["arguments"],
+        json!({"region": "eu-west1"})
+    );
+    for c in calls {
+        assert_eq!(c.header("mcp-param-region"), Some("eu-west1"));
+        assert_eq!(c.header("mcp-name"), Some("deploy"));
+    }
+}
+
 #[tokio::test]
 async fn a_spurious_version_rejection_is_retried_once_with_the_same_version() {
     // The first request is refused with UnsupportedProtocolVersion although the

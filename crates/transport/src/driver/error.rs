@@ -24,7 +24,7 @@ pub enum DriverError {
         hint: String,
     },
     /// No answer in time.
-    #[error("no answer to {during} within {}s{hint}", .after.as_secs_f64())]
+    #[error("no answer to {during} within {} s{hint}", .after.as_secs_f64())]
     Timeout {
         /// The operation.
         during: String,
@@ -63,6 +63,10 @@ pub enum DriverError {
     /// The driver has stopped (closed, or its task ended).
     #[error("the connection is closed")]
     Closed,
+    /// The caller asked for something that cannot be done (e.g. continuing a call
+    /// that is not waiting for input).
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl DriverError {

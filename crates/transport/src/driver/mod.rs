@@ -6,13 +6,12 @@
 //! I/O, so other drivers (the bridge, the browser) can wrap the same [`Client`].
 
 mod error;
-mod param_headers;
 mod report;
 mod run;
 
 use std::sync::{Arc, Mutex};
 
-use mcpg_core::client::{CallOptions, Client, ClientConfig, Negotiated};
+use mcpg_core::client::{CallOptions, Client, ClientConfig, Negotiated, OpId};
 use mcpg_core::model::JsonObject;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -154,6 +153,23 @@ impl Driver {
             name,
             args,
             opts,
+            reply,
+        })
+        .await
+    }
+
+    /// Continues a call whose report said `InputRequired` (2026-07-28 MRTR): the core
+    /// re-sends the original `tools/call` with `input_responses` (keyed like the
+    /// server's `inputRequests`) and the server's `requestState`, and this returns
+    /// the next round's report (which may ask for input again).
+    pub async fn continue_call(
+        &self,
+        op: OpId,
+        input_responses: JsonObject,
+    ) -> Result<CallReport, DriverError> {
+        self.ask(|reply| Cmd::Continue {
+            op,
+            input_responses,
             reply,
         })
         .await

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use mcpg_core::client::{CallOutcome, WireEntry};
+use mcpg_core::client::{CallOutcome, OpId, WireEntry};
 use mcpg_core::diag::Diagnostic;
 use mcpg_core::jsonrpc::Message;
 use mcpg_core::model::Tool;
@@ -51,6 +51,9 @@ pub struct ProgressUpdate {
 /// How a `tools/call` ended, with the raw response.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallReport {
+    /// The core's operation: pass it to [`crate::Driver::continue_call`] when the
+    /// outcome is `InputRequired`.
+    pub op: OpId,
     /// `Success`, `ToolError`, `ProtocolError` or `InputRequired` (never `Failed`:
     /// a call without a usable answer is a [`crate::DriverError`]).
     pub outcome: CallOutcome,

@@ -2,12 +2,10 @@
 //! the driver's commands, the transport's events and the core's timer.
 //!
 //! - `route`: the core's events, delivered to whoever waits for them.
-//! - `fixups`: where the driver makes up for what the core does not do yet.
 
-mod fixups;
 mod route;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -39,6 +37,11 @@ pub(crate) enum Cmd {
         opts: CallOptions,
         reply: Reply<CallReport>,
     },
+    Continue {
+        op: OpId,
+        input_responses: JsonObject,
+        reply: Reply<CallReport>,
+    },
     Request {
         method: String,
         params: Option<Value>,
@@ -65,8 +68,6 @@ pub(crate) struct Loop {
     closers: Vec<oneshot::Sender<CloseReport>>,
     closed: Option<CloseReport>,
     junk: Junk,
-    /// Tools left out of listings for invalid `x-mcp-header` annotations.
-    dropped: HashSet<String>,
 }
 
 impl Loop {
@@ -91,7 +92,6 @@ impl Loop {
             closers: Vec::new(),
             closed: None,
             junk: Junk::default(),
-            dropped: HashSet::new(),
         }
     }
 
@@ -139,9 +139,8 @@ impl Loop {
             let mut busy = false;
             while let Some(out) = self.client.poll_transmit() {
                 busy = true;
-                let extra = self.param_headers(&out);
                 if self.closed.is_none() {
-                    self.link.send_with_headers(out, extra);
+                    self.link.send(out);
                 }
             }
             while let Some(ev) = self.client.poll_event() {
@@ -192,15 +191,6 @@ impl Loop {
                     ),
                 );
             }
-            Cmd::Call { name, reply, .. } if self.dropped.contains(&name) => {
-                let reason = format!(
-                    "tool `{name}` was dropped from the listing: its x-mcp-header annotations are invalid"
-                );
-                let _ = reply.send(Err(DriverError::Malformed {
-                    during: "tools/call".into(),
-                    reason,
-                }));
-            }
             Cmd::Call {
                 name,
                 args,
@@ -209,6 +199,21 @@ impl Loop {
             } => {
                 let op = self.client.call_tool(now, &name, args, opts);
                 self.calls.insert(op, (Vec::new(), reply));
+            }
+            Cmd::Continue {
+                op,
+                input_responses,
+                reply,
+            } => {
+                if self.client.continue_call(now, op, input_responses) {
+                    self.calls.insert(op, (Vec::new(), reply));
+                } else {
+                    let why = format!(
+                        "call {} is not waiting for input (it never asked, was already continued, or the connection closed)",
+                        op.0
+                    );
+                    let _ = reply.send(Err(DriverError::Usage(why)));
+                }
             }
             Cmd::Request {
                 method,

@@ -93,16 +93,11 @@ async fn dispatch(shared: Shared, mut commands: mpsc::UnboundedReceiver<LinkComm
     let mut inflight: HashMap<RequestId, JoinHandle<()>> = HashMap::new();
     let mut listener: Option<JoinHandle<()>> = None;
     while let Some(LinkCommand::Send(out)) = commands.recv().await {
-        let crate::link::Outbound { out, extra_headers } = *out;
+        let out = *out;
         inflight.retain(|_, t| !t.is_finished());
         match out.message.body().clone() {
             Body::Request { id, .. } => {
-                let task = tokio::spawn(post::request(
-                    shared.clone(),
-                    out,
-                    extra_headers,
-                    id.clone(),
-                ));
+                let task = tokio::spawn(post::request(shared.clone(), out, id.clone()));
                 if let Some(old) = inflight.insert(id, task) {
                     old.abort();
                 }

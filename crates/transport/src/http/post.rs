@@ -15,13 +15,8 @@ const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 
 /// Sends a request and feeds its answer (and whatever precedes it on the stream) to
 /// the driver; a failure is reported as [`TransportEvent::SendFailed`].
-pub(crate) async fn request(
-    shared: Shared,
-    out: Outgoing,
-    extra: Vec<(String, String)>,
-    id: RequestId,
-) {
-    if let Err(failure) = exchange(&shared, &out, &extra, &id).await {
+pub(crate) async fn request(shared: Shared, out: Outgoing, id: RequestId) {
+    if let Err(failure) = exchange(&shared, &out, &id).await {
         let _ = shared
             .events
             .send(TransportEvent::SendFailed { id, failure })
@@ -33,7 +28,7 @@ pub(crate) async fn request(
 /// request to blame a failure on, so it becomes a notice.
 pub(crate) async fn one_way(shared: &Shared, out: &Outgoing) {
     let what = out.message.method().unwrap_or("response").to_owned();
-    match post(shared, out, &[]).await {
+    match post(shared, out).await {
         Ok(resp) => {
             let status = resp.status();
             if !status.is_success() {
@@ -58,11 +53,7 @@ pub(crate) async fn one_way(shared: &Shared, out: &Outgoing) {
     }
 }
 
-async fn post(
-    shared: &Shared,
-    out: &Outgoing,
-    extra: &[(String, String)],
-) -> Result<Response, reqwest::Error> {
+async fn post(shared: &Shared, out: &Outgoing) -> Result<Response, reqwest::Error> {
     let session = shared.session();
     let mut rb = shared
         .http
@@ -75,21 +66,17 @@ async fn post(
         }
         rb = rb.header(*k, v.as_str());
     }
-    for (k, v) in extra {
+    // 2026-07-28 `Mcp-Param-*`: names come from the server's tool schemas.
+    for (k, v) in &out.param_headers {
         rb = rb.header(k.as_str(), v.as_str());
     }
     rb = shared.decorate(rb, session.as_deref());
     rb.body(out.message.raw().to_owned()).send().await
 }
 
-async fn exchange(
-    shared: &Shared,
-    out: &Outgoing,
-    extra: &[(String, String)],
-    id: &RequestId,
-) -> Result<(), SendFailure> {
+async fn exchange(shared: &Shared, out: &Outgoing, id: &RequestId) -> Result<(), SendFailure> {
     let session = shared.session();
-    let resp = post(shared, out, extra)
+    let resp = post(shared, out)
         .await
         .map_err(|e| SendFailure::Network(describe(&e)))?;
     shared.capture_session(&resp);

@@ -64,7 +64,7 @@ pub(crate) async fn run(
         tokio::select! {
             cmd = commands.recv() => match cmd {
                 Some(LinkCommand::Send(out)) => {
-                    let _ = write_tx.send(out.out);
+                    let _ = write_tx.send(*out);
                 }
                 Some(LinkCommand::Close) | None => break End::Requested,
             },

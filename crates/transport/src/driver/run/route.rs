@@ -61,7 +61,6 @@ impl Loop {
             Event::ToolsPage {
                 op, tools, message, ..
             } => {
-                let tools = self.drop_invalid(tools);
                 if let Some((list, _)) = self.lists.get_mut(&op) {
                     list.pages.push(tools);
                     list.responses.push(message);
@@ -115,6 +114,7 @@ impl Loop {
                             &self.junk.hint(),
                         )),
                         outcome => Ok(CallReport {
+                            op,
                             outcome,
                             response: message,
                             progress,
