@@ -8,6 +8,7 @@
 
 mod codec;
 mod doc;
+mod rehydrate;
 mod validate;
 
 pub use codec::{
@@ -17,4 +18,5 @@ pub use codec::{
 pub use doc::{
     Connection, Direction, ModelChoice, SCHEMA_VERSION, Session, WireRecord, fingerprint,
 };
+pub use rehydrate::rehydrate_with;
 pub use validate::{LinkError, SECRET_KEYS};

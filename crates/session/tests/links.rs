@@ -15,7 +15,7 @@ use mcpg_core::client::{CallOptions, Client, ClientConfig, Event};
 use mcpg_demo::DemoServer;
 use mcpg_session::{
     Connection, Direction, LinkError, Session, WireRecord, decode_file, decode_link, encode_file,
-    encode_link, fingerprint,
+    encode_link, fingerprint, rehydrate_with,
 };
 use serde_json::json;
 
@@ -313,4 +313,42 @@ mod props {
             let _ = decode_file(&f);
         }
     }
+}
+
+/// Feeds a fresh embedded demo server as `rehydrate_with` asks.
+fn demo_feeder() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
+    let mut server = DemoServer::new();
+    move |at, sent| {
+        let now = Timestamp::from_millis(at);
+        match sent {
+            Some(t) => server.handle_text(now, t),
+            None => server.handle_timeout(now),
+        }
+        std::iter::from_fn(|| server.poll_transmit().map(|m| m.raw().to_owned())).collect()
+    }
+}
+
+#[test]
+fn an_elided_walkthrough_rehydrates_to_the_recording() {
+    let original = walkthrough();
+    let mut link = original.clone();
+    link.elide_received(|_, _| true);
+    let mut back = decode_link(&encode_link(&link)).unwrap();
+    rehydrate_with(&mut back, demo_feeder()).unwrap();
+    assert_eq!(back, original);
+    // A recording the demo would not reproduce is refused, with a reason.
+    let mut forged = link.clone();
+    if let Some(w) = forged
+        .wire
+        .iter_mut()
+        .rev()
+        .find(|w| w.direction == Direction::Received)
+    {
+        w.hash = Some(fingerprint("something else"));
+    }
+    let e = rehydrate_with(&mut forged, demo_feeder()).unwrap_err();
+    assert!(
+        e.to_string().contains("another version of the demo server"),
+        "{e}"
+    );
 }
