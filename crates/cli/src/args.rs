@@ -39,6 +39,15 @@ pub enum Command {
     Serve(ServeArgs),
     /// Run the demo server over stdio (for `--stdio 'mcpg demo'` and the bridge).
     Demo,
+    /// Re-run a shared session's recorded tools/list and tools/call steps against a
+    /// live server and report every difference (exit 0 when there is none).
+    Replay {
+        /// A session file, a playground link, or its `#s1.…` fragment.
+        source: String,
+        /// The server and connection options.
+        #[command(flatten)]
+        conn: Connection,
+    },
 }
 
 /// `mcpg tools …`.

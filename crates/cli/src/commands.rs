@@ -12,7 +12,7 @@ use crate::render;
 
 /// Runs `body` against the server the flags name, then always closes the
 /// connection (which stops a stdio server), whatever `body` returned.
-async fn with_server<F, Fut>(conn: &Connection, body: F) -> Result<(), Failure>
+pub(crate) async fn with_server<F, Fut>(conn: &Connection, body: F) -> Result<(), Failure>
 where
     F: FnOnce(Driver) -> Fut,
     Fut: std::future::Future<Output = (Driver, Result<(), Failure>)>,

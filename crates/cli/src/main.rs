@@ -11,6 +11,7 @@ mod conformance;
 mod connect;
 mod exit;
 mod render;
+mod replay;
 
 use std::process::ExitCode;
 
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
             Command::ConformanceClient { url } => conformance::run(url).await,
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo => bridge::demo().await,
+            Command::Replay { source, conn } => replay::run(source, conn).await,
         }
     });
     match outcome {

@@ -1,0 +1,144 @@
+//! `mcpg replay LINK_OR_FILE (--stdio … | --url …)`: re-runs a shared session's
+//! recorded `tools/list` and `tools/call` steps against a live server and reports
+//! every difference in the answers. Exit 0 when there is none, so servers get
+//! regression tests from shared sessions.
+
+mod diff;
+mod recorded;
+
+use mcpg_core::Timestamp;
+use mcpg_core::client::CallOutcome;
+use mcpg_demo::DemoServer;
+use mcpg_session::{Connection as Recorded, Session, decode_file, rehydrate_with};
+use serde_json::Value;
+
+use crate::args::Connection;
+use crate::commands::with_server;
+use crate::exit::{Failure, TOOL_ERROR, USAGE};
+use recorded::{Answer, Step};
+
+/// How many differences to print per step.
+const MAX_DIFFS: usize = 20;
+
+/// Loads a session from a file path, a link or a bare fragment.
+fn load(source: &str) -> Result<Session, Failure> {
+    let text = match std::fs::read_to_string(source) {
+        Ok(t) => t,
+        Err(_) if source.contains("s1.") => source.to_owned(),
+        Err(e) => {
+            return Err(Failure::usage(format!(
+                "{source}: not a readable file ({e}) nor a session link"
+            )));
+        }
+    };
+    let mut s = decode_file(&text).map_err(|e| Failure {
+        code: USAGE,
+        message: format!("{source}: {e}"),
+    })?;
+    if s.connection == Recorded::Embedded && s.wire.iter().any(|w| w.text.is_none()) {
+        // Links leave out what the embedded demo said; say it again to get it back.
+        let mut server = DemoServer::new();
+        rehydrate_with(&mut s, |at, sent| {
+            let now = Timestamp::from_millis(at);
+            match sent {
+                Some(t) => server.handle_text(now, t),
+                None => server.handle_timeout(now),
+            }
+            std::iter::from_fn(|| server.poll_transmit().map(|m| m.raw().to_owned())).collect()
+        })
+        .map_err(|e| Failure {
+            code: USAGE,
+            message: format!("{source}: {e}"),
+        })?;
+    }
+    Ok(s)
+}
+
+/// `mcpg replay`.
+pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
+    let session = load(source)?;
+    let steps = recorded::steps(&session).map_err(|e| Failure::usage(format!("{source}: {e}")))?;
+    if steps.is_empty() {
+        return Err(Failure::usage(format!(
+            "{source}: the session recorded no tools/list or tools/call to replay"
+        )));
+    }
+    with_server(conn, |d| async move {
+        let r = async {
+            d.connect().await.map_err(Failure::from)?;
+            let mut differences = 0;
+            for (n, step) in steps.iter().enumerate() {
+                let found = match step {
+                    Step::List { tools, pages } => {
+                        let live = d.list_tools().await.map_err(Failure::from)?;
+                        let live_tools: Vec<Value> = live
+                            .responses
+                            .iter()
+                            .filter_map(|m| m.value().pointer("/result/tools").and_then(Value::as_array))
+                            .flatten()
+                            .cloned()
+                            .collect();
+                        let found = diff::diff(&Value::Array(tools.clone()), &Value::Array(live_tools), MAX_DIFFS);
+                        report(n + 1, &format!("tools/list ({} tools in {pages} pages recorded, {} live)", tools.len(), live.len()), &found);
+                        found.len()
+                    }
+                    Step::Call { name, arguments, answer } => {
+                        let live = match d.call_tool(name, arguments.clone(), false).await {
+                            Ok(rep) => match (rep.outcome, rep.response) {
+                                (CallOutcome::ProtocolError(e), _) => Answer::Error(e.code, e.message),
+                                (_, Some(m)) => m.value().get("result").cloned().map_or(Answer::Missing, Answer::Result),
+                                (_, None) => Answer::Missing,
+                            },
+                            Err(e) if e.is_rpc() => Answer::Error(0, e.to_string()),
+                            Err(e) => return Err(Failure::from(e)),
+                        };
+                        let found = compare(answer, &live);
+                        report(n + 1, &format!("tools/call {name}"), &found);
+                        found.len()
+                    }
+                };
+                differences += found;
+            }
+            println!("{} steps replayed, {differences} differences", steps.len());
+            if differences > 0 {
+                return Err(Failure { code: TOOL_ERROR, message: format!("the live server's answers differ from the recording in {differences} places") });
+            }
+            Ok(())
+        }
+        .await;
+        (d, r)
+    })
+    .await
+}
+
+fn compare(recorded: &Answer, live: &Answer) -> Vec<String> {
+    match (recorded, live) {
+        (Answer::Result(a), Answer::Result(b)) => diff::diff(a, b, MAX_DIFFS),
+        (Answer::Error(c, m), Answer::Error(d, n)) if c == d && m == n => vec![],
+        (Answer::Error(c, _), Answer::Error(d, _)) if c == d => vec![],
+        (Answer::Missing, _) => vec![],
+        (a, b) => vec![format!("recorded {}, live {}", describe(a), describe(b))],
+    }
+}
+
+fn describe(a: &Answer) -> String {
+    match a {
+        Answer::Result(v) if v.get("isError") == Some(&Value::Bool(true)) => {
+            "a tool error (isError)".into()
+        }
+        Answer::Result(_) => "a result".into(),
+        Answer::Error(c, m) => format!("JSON-RPC error {c} ({m})"),
+        Answer::Missing => "no answer".into(),
+    }
+}
+
+fn report(n: usize, what: &str, found: &[String]) {
+    if found.is_empty() {
+        println!("ok    {n}. {what}");
+    } else {
+        println!("DIFF  {n}. {what}");
+        for f in found {
+            println!("        {f}");
+        }
+    }
+}
