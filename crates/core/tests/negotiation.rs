@@ -357,3 +357,86 @@ fn a_refused_but_listed_version_is_retried_once() {
     let ev = s.take();
     assert!(ev.iter().any(|e| matches!(e, Event::CallFinished { op: o, outcome: mcpg_core::client::CallOutcome::ProtocolError(err), .. } if *o == op && err.code == -32022)), "{ev:#?}");
 }
+
+fn discover_ok() -> serde_json::Value {
+    json!({"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"})
+}
+
+#[test]
+fn a_probe_answered_late_still_wins_over_the_fallback() {
+    // A loaded machine: the stateless server answers discover after the probe timeout.
+    let mut s = Scripted::new(ClientConfig::default());
+    s.client.connect(s.now);
+    s.drain();
+    let (probe, _) = s.last_request("server/discover");
+    s.advance(Duration::from_secs(6));
+    let (init, _) = s.last_request("initialize");
+    s.feed(&json!({"jsonrpc":"2.0","id":probe.to_value(),"result":discover_ok()}).to_string());
+    assert!(s.client.is_ready());
+    assert_eq!(
+        s.client.negotiated().unwrap().generation,
+        Generation::Stateless
+    );
+    // The stateless server then refuses the handshake; that answer is now moot.
+    s.feed(&json!({"jsonrpc":"2.0","id":init.to_value(),"error":{"code":-32022,"message":"initialize not accepted","data":{"supported":["2026-07-28"]}}}).to_string());
+    let ev = s.take();
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::ConnectFailed(_))),
+        "{ev:#?}"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Diagnostic(d) if d.rule == Rule::LateResponse)),
+        "{ev:#?}"
+    );
+    assert!(s.client.is_ready());
+}
+
+#[test]
+fn initialize_refused_by_a_stateless_server_probes_again() {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.client.connect(s.now);
+    s.drain();
+    s.advance(Duration::from_secs(6)); // the probe went unanswered (the server honoured our cancel)
+    s.reply_error(
+        "initialize",
+        -32022,
+        "initialize not accepted",
+        Some(json!({"supported": ["2026-07-28"], "requested": "2025-11-25"})),
+    );
+    let probes = s
+        .sent
+        .iter()
+        .filter(|m| m.method() == Some("server/discover"))
+        .count();
+    assert_eq!(probes, 2, "probed again");
+    s.reply("server/discover", discover_ok());
+    assert!(s.client.is_ready(), "{:#?}", s.events);
+    assert_eq!(
+        s.client.negotiated().unwrap().version,
+        ProtocolVersion::V2026_07_28
+    );
+    // But only once: a second refusal ends negotiation with a clear error.
+    let mut s = Scripted::new(ClientConfig::default());
+    s.client.connect(s.now);
+    s.drain();
+    s.advance(Duration::from_secs(6));
+    s.reply_error(
+        "initialize",
+        -32022,
+        "no",
+        Some(json!({"supported": ["2026-07-28"]})),
+    );
+    s.reply_error("server/discover", -32601, "Method not found", None);
+    s.reply_error(
+        "initialize",
+        -32022,
+        "no",
+        Some(json!({"supported": ["2026-07-28"]})),
+    );
+    assert!(
+        s.take()
+            .iter()
+            .any(|e| matches!(e, Event::ConnectFailed(m) if m.contains("refused initialize")))
+    );
+}

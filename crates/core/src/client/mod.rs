@@ -147,6 +147,10 @@ pub struct Client {
     suspended: HashMap<OpId, Suspended>,
     /// Operations already re-sent once after `UnsupportedProtocolVersion`.
     version_retried: HashSet<OpId>,
+    /// The `server/discover` probe that timed out: a slow server may still answer it.
+    late_probe: Option<RequestId>,
+    /// Whether negotiation already went back from `initialize` to the stateless probe.
+    reprobed: bool,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
 }
@@ -172,6 +176,8 @@ impl Client {
             dropped: HashMap::new(),
             suspended: HashMap::new(),
             version_retried: HashSet::new(),
+            late_probe: None,
+            reprobed: false,
             outbox: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -523,6 +529,9 @@ impl Client {
                 continue;
             };
             self.forget(&id, &p);
+            if matches!(p.what, What::Probe) {
+                self.late_probe = Some(id.clone());
+            }
             if !matches!(p.what, What::Initialize(_)) {
                 // `initialize` must never be cancelled; everything else is told we gave up.
                 self.send_cancelled(
@@ -608,11 +617,45 @@ impl Client {
 
     // ----- negotiation -----
 
+    /// A slow server answered the probe after the fallback to `initialize` began. If
+    /// it speaks a stateless revision we share, that is the better answer (a stateless
+    /// server refuses `initialize`), so the pending handshake is abandoned.
+    fn adopt_late_probe(&mut self, now: Timestamp, msg: &Message, result: &Value) -> bool {
+        if self.phase != Phase::Initializing {
+            return false;
+        }
+        let shares_stateless = result
+            .get("supportedVersions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().and_then(ProtocolVersion::parse))
+            .any(|v| v.generation() == Generation::Stateless && self.cfg.versions.contains(&v));
+        if !shares_stateless {
+            return false;
+        }
+        self.late_probe = None;
+        let handshakes: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| matches!(p.what, What::Initialize(_)))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in handshakes {
+            if let Some(p) = self.pending.remove(&id) {
+                self.forget(&id, &p);
+            }
+        }
+        self.diag(Diagnostic::new(Rule::Negotiation, Severity::Info, "the server/discover answer arrived after the probe timed out; the server speaks 2026-07-28, so the initialize fallback is dropped"));
+        self.on_discover(now, msg, result);
+        true
+    }
+
     fn start_probe(&mut self, now: Timestamp, v: ProtocolVersion) {
         self.phase = Phase::Probing;
         self.trying = Some(v);
         let op = self.new_op();
-        let timeout = if self.cfg.mode == GenerationMode::Auto {
+        let timeout = if self.cfg.mode == GenerationMode::Auto && !self.reprobed {
             self.cfg.probe_timeout
         } else {
             self.cfg.request_timeout
@@ -1042,6 +1085,9 @@ impl Client {
 
     fn on_response(&mut self, now: Timestamp, id: RequestId, msg: &Message, result: &Value) {
         let Some(p) = self.pending.remove(&id) else {
+            if self.late_probe.as_ref() == Some(&id) && self.adopt_late_probe(now, msg, result) {
+                return;
+            }
             return self.unknown_id(&id, msg);
         };
         self.forget(&id, &p);
@@ -1098,7 +1144,28 @@ impl Client {
                 self.probe_fallback(now, why, &raw);
             }
             What::Initialize(_) => {
-                self.connect_failed(format!("the server refused initialize: {error}"))
+                // A stateless server that missed (or answered too late) our probe
+                // refuses the handshake naming the revisions it speaks: probe again.
+                let stateless = error
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("supported"))
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().and_then(ProtocolVersion::parse))
+                    .filter(|v| {
+                        v.generation() == Generation::Stateless && self.cfg.versions.contains(v)
+                    })
+                    .max();
+                match stateless {
+                    Some(v) if !self.reprobed && self.cfg.mode == GenerationMode::Auto => {
+                        self.reprobed = true;
+                        self.diag(Diagnostic::new(Rule::Negotiation, Severity::Info, format!("initialize was refused by a server that speaks {v}; probing server/discover again")));
+                        self.start_probe(now, v);
+                    }
+                    _ => self.connect_failed(format!("the server refused initialize: {error}")),
+                }
             }
             _ => self.finish(p.op, &p.what, msg, Err(OpError::Rpc(error))),
         }
