@@ -48,8 +48,8 @@ pub async fn run(url: &str) -> Result<(), Failure> {
 async fn scenario_body(d: &Driver, scenario: &str, context: &Value) -> Result<(), Failure> {
     d.connect().await?;
     let list = d.list_tools().await?;
-    // The tools exactly as the server sent them: schemas must survive untouched.
-    // The listed tools (minus any the driver left out); schemas are kept as sent.
+    // The listed tools (minus any the core left out for invalid x-mcp-header
+    // annotations); schemas are kept exactly as sent.
     let tools: Vec<Tool> = list.tools().cloned().collect();
     match scenario {
         "initialize" | "request-metadata" | "json-schema-ref-no-deref" => Ok(()),
@@ -85,27 +85,23 @@ async fn call_all(d: &Driver, tools: &[Tool]) -> Result<(), Failure> {
 const MAX_INPUT_ROUNDS: usize = 8;
 
 /// One tool call; when the server answers `input_required` (2026-07-28 MRTR), the
-/// input requests are answered and the call is retried (a new request, hence a new
-/// id) with `inputResponses` and the untouched `requestState`.
+/// input requests are answered and the core continues the call (a new request with
+/// `inputResponses` and the untouched `requestState`), until a final outcome.
 async fn call(d: &Driver, name: &str, arguments: JsonObject) -> Result<(), Failure> {
-    let report = d.call_tool(name, Some(arguments.clone()), false).await?;
-    let CallOutcome::InputRequired(mut pending) = report.outcome else {
-        return Ok(());
-    };
+    let mut report = d.call_tool(name, Some(arguments), false).await?;
     for _ in 0..MAX_INPUT_ROUNDS {
-        let mut params = json!({ "name": name, "arguments": arguments, "inputResponses": fill::input_responses(&pending) });
-        if let Some(state) = pending.get("requestState") {
-            params["requestState"] = state.clone();
-        }
-        // The core has no retry-with-input call yet, so the retry is a raw request.
-        pending = d.request("tools/call", Some(params)).await?;
-        if pending.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        let CallOutcome::InputRequired(pending) = &report.outcome else {
             return Ok(());
-        }
+        };
+        let answers = fill::input_responses(pending);
+        report = d.continue_call(report.op, answers).await?;
     }
-    Err(Failure::transport(format!(
-        "{name} still needed input after {MAX_INPUT_ROUNDS} rounds"
-    )))
+    match report.outcome {
+        CallOutcome::InputRequired(_) => Err(Failure::transport(format!(
+            "{name} still needed input after {MAX_INPUT_ROUNDS} rounds"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// `json-schema-2020-12-preservation`: send the focal tool's `inputSchema` back,

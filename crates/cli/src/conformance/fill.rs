@@ -68,7 +68,7 @@ pub fn answer_elicitation(method: &str, params: Option<&Value>) -> Result<Value,
 
 /// Answers every entry of an `InputRequiredResult`'s `inputRequests` map (only
 /// elicitation is supported), keyed as the server keyed them.
-pub fn input_responses(pending: &Value) -> Value {
+pub fn input_responses(pending: &Value) -> JsonObject {
     let mut out = JsonObject::new();
     for (key, req) in pending
         .get("inputRequests")
@@ -84,7 +84,7 @@ pub fn input_responses(pending: &Value) -> Value {
             .unwrap_or_else(|e| json!({ "error": e.to_value() }));
         out.insert(key.clone(), answer);
     }
-    Value::Object(out)
+    out
 }
 
 #[cfg(test)]
