@@ -20,6 +20,10 @@ fn choice_of(s: &Source) -> String {
 pub fn ConnectBar() -> impl IntoView {
     let st = use_app();
     let choice = RwSignal::new(choice_of(&st.source.get_untracked()));
+    // The URL may name a bridge server before the list of options has arrived, so
+    // each option says whether it is the chosen one (a `value` set on the select
+    // before its options exist would be lost).
+    Effect::new(move |_| choice.set(choice_of(&st.source.get())));
     let url = RwSignal::new(match st.source.get_untracked() {
         Source::Url(u) => u,
         _ => "http://127.0.0.1:3001/mcp".to_owned(),
@@ -61,16 +65,23 @@ pub fn ConnectBar() -> impl IntoView {
         }>
             <label for="source">"Server"</label>
             <select id="source" data-testid="source-select"
-                prop:value=move || choice.get()
                 on:change=move |ev| choice.set(event_target_value(&ev))>
-                <option value="demo">"Embedded demo server (in this page)"</option>
-                <For each=move || st.bridge.with(|b| b.servers.clone()) key=|n| n.clone() let:name>
-                    <option value=format!("bridge:{name}")>{format!("Bridge: {name} (stdio)")}</option>
-                </For>
-                <For each=move || st.bridge.with(|b| b.remotes.clone()) key=|r| r.0.clone() let:remote>
-                    <option value=format!("relay:{}", remote.0)>{format!("Relay: {} ({})", remote.0, remote.1)}</option>
-                </For>
-                <option value="url">"Streamable HTTP URL (direct from the browser)"</option>
+                {move || {
+                    let chosen = choice.get();
+                    let mut options = vec![("demo".to_owned(), "Embedded demo server (in this page)".to_owned())];
+                    st.bridge.with(|b| {
+                        options.extend(b.servers.iter().map(|n| (format!("bridge:{n}"), format!("Bridge: {n} (stdio)"))));
+                        options.extend(b.remotes.iter().map(|(n, u)| (format!("relay:{n}"), format!("Relay: {n} ({u})"))));
+                    });
+                    options.push(("url".to_owned(), "Streamable HTTP URL (direct from the browser)".to_owned()));
+                    options
+                        .into_iter()
+                        .map(|(value, label)| {
+                            let selected = value == chosen;
+                            view! { <option value=value selected=selected>{label}</option> }
+                        })
+                        .collect_view()
+                }}
             </select>
             <Show when=move || choice.get() == "url">
                 <label for="url" class="visually-hidden">"Server URL"</label>
@@ -79,9 +90,9 @@ pub fn ConnectBar() -> impl IntoView {
                     on:input=move |ev| url.set(event_target_value(&ev))/>
             </Show>
             <button type="submit" data-testid="connect-button">"Connect"</button>
-            <span class=status_class data-testid="conn-status" role="status">{status}</span>
+            <span class=status_class data-testid="conn-status" role="status" title=status>{status}</span>
             <Show when=move || st.bridge.with(|b| b.token.is_none())>
-                <span class="hint">"Bridge servers appear when the page is opened from the URL `cargo xtask play` prints."</span>
+                <span class="hint" title="Bridge servers appear when the page is opened from the URL that `cargo xtask play` prints.">"No bridge: open the URL `cargo xtask play` prints for stdio servers."</span>
             </Show>
             <Show when=move || st.bridge.with(|b| b.error.is_some())>
                 <span class="hint bad">{move || st.bridge.with(|b| b.error.clone().unwrap_or_default())}</span>

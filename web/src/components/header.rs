@@ -11,9 +11,7 @@ pub fn Header() -> impl IntoView {
         <header class="top">
             <div class="brand">
                 <h1>"MCP Playground"</h1>
-                <p class="tagline">
-                    "See how an LLM host uses tools over the Model Context Protocol, one step at a time."
-                </p>
+                <p class="tagline">"How an LLM host uses tools over MCP, step by step"</p>
             </div>
             <ConnectBar/>
         </header>

@@ -92,7 +92,7 @@ pub fn LoopControls() -> impl IntoView {
                 <button data-testid="reset-button" on:click=move |_| effects::reset()>"Reset"</button>
             </div>
             <p class="model-note">
-                "The model is a built-in mock: deterministic, no account, no network. It picks a tool by matching your words against tool names, titles and descriptions, and fills the arguments from the schema. You can also play the model yourself: open a tool's form in the Tools panel. Real models and switching between provider formats arrive in the next version."
+                "The model is a deterministic mock (no account, no network): it matches your words against tool names, titles and descriptions and fills the arguments from the schema. Or play the model yourself: “Fill its form” in the Tools panel. Real models and provider switching come in the next version."
             </p>
         </div>
     }

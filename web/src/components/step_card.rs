@@ -46,7 +46,7 @@ pub fn StepCard(
             <div class="step-head">
                 <span class="num" aria-hidden="true">{step.number}</span>
                 <span class=format!("badge {side}") data-testid="step-where">{where_text}</span>
-                <h3>{format!("Step {}: {}", step.number, step.title)}</h3>
+                <h3><span class="visually-hidden">{format!("Step {}: ", step.number)}</span>{step.title}</h3>
                 <span class=format!("state {status}")>{status}</span>
             </div>
             <p class="explain" data-testid="step-explanation">{step.explanation}</p>

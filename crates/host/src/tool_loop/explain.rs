@@ -14,7 +14,7 @@ pub const PROTOCOL_ERROR_LINE: &str = "Protocol failure (JSON-RPC error): the re
 pub fn listed(pages: u32, tools: usize) -> String {
     if pages <= 1 {
         format!(
-            "The server sent all {tools} tools in one page (no nextCursor). Hosts must still check for nextCursor: many servers page their tools."
+            "The server sent all its tools ({tools}) in one page, with no nextCursor. Hosts must still check for nextCursor: many servers page their tools."
         )
     } else {
         format!(

@@ -1,0 +1,67 @@
+// A deliberately hostile MCP server for the e2e tests (stdio, JSON lines, no
+// dependencies). Everything it sends that a page could be tempted to render as HTML
+// carries markup that would run script if it were: tool names, titles,
+// descriptions, results, resource links, and stderr. The page must show it all as
+// text. If any of it ran, `window.__pwned` would be set.
+import { createInterface } from 'node:readline';
+
+const XSS = '<img src=x onerror="window.__pwned=(window.__pwned||0)+1">';
+const tools = [
+  {
+    name: 'describe_me',
+    title: `<b onmouseover="window.__pwned=1">bold title</b>`,
+    description: `Innocent tool. ${XSS} <script>window.__pwned=1</script>`,
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: `Field ${XSS}` } },
+    },
+    annotations: { title: XSS },
+  },
+];
+
+const send = (msg) => process.stdout.write(JSON.stringify(msg) + '\n');
+process.stderr.write(`hostile server started ${XSS}\n`);
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (msg.id === undefined) return;
+  switch (msg.method) {
+    case 'initialize':
+      send({
+        jsonrpc: '2.0', id: msg.id,
+        result: {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: `hostile ${XSS}`, version: '1.0.0' },
+          instructions: `Instructions ${XSS}`,
+        },
+      });
+      break;
+    case 'tools/list':
+      send({ jsonrpc: '2.0', id: msg.id, result: { tools } });
+      break;
+    case 'tools/call':
+      process.stderr.write(`called ${XSS}\n`);
+      send({
+        jsonrpc: '2.0', id: msg.id,
+        result: {
+          content: [
+            { type: 'text', text: `Result ${XSS}` },
+            { type: 'resource_link', uri: 'javascript:window.__pwned=1', name: XSS },
+            { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml"><img src=x onerror=window.__pwned=1>' },
+          ],
+        },
+      });
+      break;
+    case 'ping':
+      send({ jsonrpc: '2.0', id: msg.id, result: {} });
+      break;
+    default:
+      send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `Method not found ${XSS}` } });
+  }
+});

@@ -1,0 +1,190 @@
+// The loop on the embedded demo server, in step mode and in run mode, with the two
+// lessons of the walkthrough: every page of tools/list, and isError vs JSON-RPC error.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  baseUrl, closeBrowser, connected, openPage, root, runLoop, shot, steps, stepsSettled, tid,
+} from './support.mjs';
+
+const SIDES = ['mcp', 'host', 'host', 'mcp', 'mcp', 'host'];
+
+describe('the tool loop on the embedded demo server', () => {
+  let p;
+  before(async () => {
+    p = await openPage(baseUrl);
+    await connected(p.page, 'mcpg-demo');
+  });
+  after(async () => {
+    await p.close();
+    await closeBrowser();
+  });
+
+  it('step mode: one click, one step, with the exact JSON and an explanation', async () => {
+    const { page } = p;
+    await page.fill(tid('prompt'), "What's the weather in Austin?");
+    const expected = [1, 2, 3, 5, 6];
+    for (const count of expected) {
+      await page.click(tid('step-button'));
+      await stepsSettled(page, count);
+    }
+    const s = await steps(page);
+    assert.deepEqual(s.map((x) => x.n), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(s.map((x) => x.side), SIDES);
+    assert.ok(s.every((x) => x.status === 'done'), JSON.stringify(s));
+    const where = await page.$$eval(tid('step-where'), (els) => els.map((e) => e.textContent));
+    assert.deepEqual(where, SIDES.map((x) => (x === 'mcp' ? 'over MCP' : 'inside the host')));
+    const explanations = await page.$$eval(tid('step-explanation'), (els) => els.map((e) => e.textContent));
+    assert.ok(explanations.every((e) => e.length > 40), explanations.join('\n'));
+    // Step 4 is the exact tools/call the seed shows.
+    const step4 = await page.$eval('[data-step="4"] [data-testid=json]', (e) => e.textContent);
+    assert.match(step4, /"method": "tools\/call"/);
+    assert.match(step4, /"name": "get_weather"/);
+    assert.match(step4, /"city": "Austin"/);
+    const step5 = await page.$eval('[data-step="5"] [data-testid=json]', (e) => e.textContent);
+    assert.match(step5, /Austin: 91F, sunny/);
+    assert.match(await page.textContent(tid('answer')), /Austin: 91F, sunny/);
+    await shot(page, 'step-mode.png');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('run mode: the whole loop with one click (structured content checked)', async () => {
+    const { page } = p;
+    await runLoop(page, 'Forecast for Paris for 3 days');
+    const s = await steps(page);
+    assert.deepEqual(s.map((x) => x.n), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(s.map((x) => x.side), SIDES);
+    await page.click(tid('tab-result'));
+    assert.equal(await page.getAttribute(tid('result-kind'), 'data-kind'), 'ok');
+    assert.match(await page.textContent(tid('structured-check')), /fits the tool's outputSchema/);
+    // Show the middle of the loop next to the result: the best picture of the page.
+    await page.$eval('[data-step="3"]', (e) => e.scrollIntoView({ block: 'start' }));
+    const path = await shot(page, 'run-mode.png');
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    copyFileSync(path, join(root, 'docs', 'screenshot.png'));
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('the pagination lesson shows every page of tools/list', async () => {
+    const { page } = p;
+    await runLoop(page, "What's the weather in Austin?");
+    await page.click(tid('tab-tools'));
+    const pages = await page.$$eval(tid('tools-page'), (els) => els.map((e) => e.dataset.page));
+    assert.deepEqual(pages, ['1', '2', '3', '4']);
+    assert.equal(await page.locator(tid('tool-row')).count(), 20);
+    assert.match(await page.textContent(tid('tools-summary')), /20 tools in 4 page/);
+    const boundaries = await page.$$eval('.page-boundary', (els) => els.map((e) => e.textContent));
+    assert.match(boundaries[0], /nextCursor/);
+    assert.match(boundaries[3], /no nextCursor: the last page/);
+    // Step 1 shows each request and each response.
+    const labels = await page.$$eval('[data-step="1"] summary', (els) => els.map((e) => e.textContent));
+    assert.equal(labels.length, 8, labels.join('\n'));
+    assert.match(await page.textContent('[data-step="1"] [data-testid=step-explanation]'), /all 4 pages/);
+    try {
+      await page.fill(tid('tools-filter'), 'weather');
+      const names = await page.$$eval(tid('tool-name'), (els) => els.map((e) => e.textContent));
+      assert.deepEqual(names, ['get_weather', 'get_weather_icon']);
+    } finally {
+      await page.fill(tid('tools-filter'), '');
+    }
+    await shot(page, 'tools-pages.png');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('an isError result and a JSON-RPC error are shown differently', async () => {
+    const { page } = p;
+    await runLoop(page, "What's the weather in Atlantis?");
+    await page.click(tid('tab-result'));
+    assert.equal(await page.getAttribute(tid('result-kind'), 'data-kind'), 'tool-error');
+    const toolLabel = await page.textContent(tid('result-kind'));
+    const toolLine = await page.textContent(tid('result-line'));
+    assert.match(toolLabel, /isError: true/);
+    assert.match(await page.textContent(tid('result-content')), /city not found: Atlantis/);
+    assert.equal(await page.getAttribute('[data-step="5"]', 'data-status'), 'failed');
+    assert.match(await page.textContent(tid('answer')), /failed: city not found/);
+    await shot(page, 'is-error.png');
+
+    await runLoop(page, 'call no_such_tool');
+    await page.click(tid('tab-result'));
+    assert.equal(await page.getAttribute(tid('result-kind'), 'data-kind'), 'protocol-error');
+    const rpcLabel = await page.textContent(tid('result-kind'));
+    const rpcLine = await page.textContent(tid('result-line'));
+    assert.match(rpcLabel, /JSON-RPC error/);
+    assert.match(await page.textContent(tid('rpc-error')), /-32602/);
+    assert.notEqual(toolLabel, rpcLabel);
+    assert.notEqual(toolLine, rpcLine);
+    assert.match(await page.textContent('[data-step="5"] [data-testid=step-explanation]'), /A JSON-RPC error \(-32602/);
+    await shot(page, 'json-rpc-error.png');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('progress while a call runs, and cancel', async () => {
+    const { page } = p;
+    await page.click(tid('reset-button'));
+    await page.fill(tid('prompt'), 'Count slowly to 20');
+    await page.click(tid('run-button'));
+    await page.click(tid('tab-result'));
+    await page.waitForSelector(tid('progress'));
+    await page.click(tid('cancel-button'));
+    await page.waitForSelector(tid('answer'));
+    assert.match(await page.textContent(tid('result-line')), /cancelled/);
+    const labels = await page.$$eval('[data-step="5"] summary', (els) => els.map((e) => e.textContent));
+    assert.ok(labels.some((l) => l.includes('notifications/cancelled')), labels.join('\n'));
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('the learner can play the model with the generated form', async () => {
+    const { page } = p;
+    await page.click(tid('reset-button'));
+    await page.click(tid('tab-tools'));
+    await page.click('[data-tool="book_table"] [data-testid=tool-use]');
+    // Required fields are checked before anything is sent.
+    await page.click(tid('form-send'));
+    const errs = await page.textContent(tid('form-errors'));
+    assert.match(errs, /restaurant: required/);
+    await page.fill('#field-restaurant', 'Luigi');
+    await page.fill('#field-date', '2026-05-01');
+    await page.fill('#field-party-adults', '0');
+    assert.match(await page.textContent(tid('form-errors')), /party.adults: must be at least 1/);
+    await page.fill('#field-party-adults', '3');
+    await page.click(tid('form-send'));
+    await page.waitForSelector(tid('answer'));
+    assert.match(await page.textContent('[data-step="3"] [data-testid=step-explanation]'), /You played the model/);
+    assert.match(await page.textContent(tid('answer')), /Pretend-booked Luigi on 2026-05-01 for 3 adult/);
+    await shot(page, 'play-the-model.png');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('keyboard only: the loop can be driven without a mouse', async () => {
+    const { page } = p;
+    await page.click(tid('reset-button'));
+    await page.focus(tid('prompt'));
+    let found = false;
+    for (let i = 0; i < 30 && !found; i++) {
+      await page.keyboard.press('Tab');
+      found = await page.evaluate(() => document.activeElement?.dataset.testid === 'step-button');
+    }
+    assert.ok(found, 'the step button is reachable with Tab');
+    await page.keyboard.press('Enter');
+    await stepsSettled(page, 1);
+    assert.deepEqual(p.errors, []);
+  });
+});
+
+describe('a narrow screen', () => {
+  it('works at 390 px wide without sideways scrolling', async () => {
+    const p = await openPage(baseUrl, { width: 390, height: 844 });
+    try {
+      await connected(p.page, 'mcpg-demo');
+      await runLoop(p.page, "What's the weather in Austin?");
+      const width = await p.page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 391, `page is ${width}px wide`);
+      await shot(p.page, 'narrow.png');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+      await closeBrowser();
+    }
+  });
+});
