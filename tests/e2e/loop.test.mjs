@@ -58,9 +58,14 @@ describe('the tool loop on the embedded demo server', () => {
     await page.click(tid('tab-result'));
     assert.equal(await page.getAttribute(tid('result-kind'), 'data-kind'), 'ok');
     assert.match(await page.textContent(tid('structured-check')), /fits the tool's outputSchema/);
-    // Show the middle of the loop next to the result: the best picture of the page.
+    await shot(page, 'run-mode.png');
+    // The README's picture: every step at a glance (JSON folded) next to the result,
+    // on a taller screen.
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.$$eval('.steps details', (ds) => ds.forEach((d) => { d.open = false; }));
     await page.$eval('[data-step="3"]', (e) => e.scrollIntoView({ block: 'start' }));
-    const path = await shot(page, 'run-mode.png');
+    const path = await shot(page, 'overview.png');
+    await page.setViewportSize({ width: 1280, height: 720 });
     mkdirSync(join(root, 'docs'), { recursive: true });
     copyFileSync(path, join(root, 'docs', 'screenshot.png'));
     assert.deepEqual(p.errors, []);

@@ -3,10 +3,14 @@
 export default async function* summary(source) {
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   for await (const event of source) {
     // Only leaf tests count; suites (describe) report too, with `details.type`.
-    if (event.type === 'test:pass' && event.data.details?.type !== 'suite') passed++;
-    if (event.type === 'test:fail' && event.data.details?.type !== 'suite') failed++;
+    if (event.data?.details?.type === 'suite') continue;
+    if (event.type === 'test:pass' && (event.data.skip || event.data.todo)) skipped++;
+    else if (event.type === 'test:pass') passed++;
+    else if (event.type === 'test:fail') failed++;
   }
-  yield `e2e: ${passed} passed, ${failed} failed\n`;
+  const rest = skipped ? `, ${skipped} skipped` : '';
+  yield `e2e: ${passed} passed, ${failed} failed${rest}\n`;
 }

@@ -48,7 +48,7 @@ pub fn install(root: &Path) -> Result<()> {
 }
 
 /// What an install step did.
-enum Done {
+pub(crate) enum Done {
     /// It was already there at the right version.
     Cached,
     /// It had to be installed.
@@ -57,7 +57,7 @@ enum Done {
 
 /// Runs one step (given its name, for [`installing`]) and prints its
 /// one-line outcome with the time it took.
-fn item(name: &str, step: impl FnOnce(&str) -> Result<Done>) -> Result<()> {
+pub(crate) fn item(name: &str, step: impl FnOnce(&str) -> Result<Done>) -> Result<()> {
     let start = Instant::now();
     match step(name) {
         Ok(Done::Cached) => {
@@ -79,11 +79,11 @@ fn item(name: &str, step: impl FnOnce(&str) -> Result<Done>) -> Result<()> {
 }
 
 /// Announces a real install, whose own output follows.
-fn installing(what: &str) {
+pub(crate) fn installing(what: &str) {
     println!("  {what}: installing...");
 }
 
-fn rust_target(root: &Path, name: &str) -> Result<Done> {
+pub(crate) fn rust_target(root: &Path, name: &str) -> Result<Done> {
     const TARGET: &str = "wasm32-unknown-unknown";
     let installed = util::capture(command("rustup", root).args(["target", "list", "--installed"]))?;
     if installed.lines().any(|line| line.trim() == TARGET) {
@@ -162,7 +162,7 @@ fn locked_version(lock: &str, name: &str) -> Option<String> {
     None
 }
 
-fn wasm_bindgen_cli(root: &Path, version: &str, name: &str) -> Result<Done> {
+pub(crate) fn wasm_bindgen_cli(root: &Path, version: &str, name: &str) -> Result<Done> {
     // `wasm-bindgen --version` prints `wasm-bindgen 0.2.130`.
     let current = util::probe(command("wasm-bindgen", root).arg("--version"));
     let runner = util::cargo_bin_dir()
@@ -189,7 +189,7 @@ fn wasm_bindgen_cli(root: &Path, version: &str, name: &str) -> Result<Done> {
 }
 
 /// `npm ci` in `folder` unless node_modules was installed from this very lock.
-fn npm_folder(folder: &Path, name: &str) -> Result<Done> {
+pub(crate) fn npm_folder(folder: &Path, name: &str) -> Result<Done> {
     let lock_path = folder.join("package-lock.json");
     let lock =
         fs::read(&lock_path).map_err(|e| format!("cannot read {}: {e}", lock_path.display()))?;

@@ -4,12 +4,16 @@
 //! - `cargo xtask test`: install, then fmt, clippy, native tests, wasm tests
 //!   in headless Chromium, and the conformance stage, failing fast.
 //! - `cargo xtask conformance`: the conformance stage alone.
+//! - `cargo xtask play`: build the page and start the playground.
+//! - `cargo xtask e2e`: the e2e stage alone (release page, bridge, Playwright).
 //!
 //! Kept to the standard library so it builds first and fast on a fresh machine.
 
 mod conformance;
+mod e2e;
 mod install;
 mod json;
+mod play;
 mod test;
 mod util;
 
@@ -29,6 +33,11 @@ commands:
   conformance   run the official conformance suite's client scenarios
                 against target/debug/mcpg (results: target/conformance.md);
                 MCPG_CONFORMANCE_CLIENT=PATH tests another client binary
+  play [ARGS]   install what the page needs (wasm32 target, trunk, wasm-bindgen,
+                binaryen's wasm-opt), build it in release mode, and start
+                `mcpg serve` (ARGS go to it, e.g. --config bridge.toml)
+  e2e           the e2e stage alone: release page, mcpg serve with a test
+                config, Playwright tests in headless Chromium
   help          this text
 ";
 
@@ -44,6 +53,11 @@ fn main() -> ExitCode {
         ["install"] => install::install(&root),
         ["test"] => test::test(&root),
         ["conformance"] => conformance::conformance(&root),
+        ["play", rest @ ..] => play::play(
+            &root,
+            &rest.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
+        ),
+        ["e2e"] => e2e::e2e(&root),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::util::{self, Result, command, format_duration, stage};
-use crate::{conformance, install};
+use crate::{conformance, e2e, install};
 
 /// The crates whose tests also run in headless Chromium (wasm-bindgen-test).
 /// Add a package here when it gains wasm tests.
@@ -36,6 +36,7 @@ pub fn test(root: &Path) -> Result<()> {
         })?;
         step("native tests", &|| native_tests(root))?;
         step("wasm tests", &|| wasm_tests(root))?;
+        step("e2e", &|| e2e::e2e(root))?;
         step("conformance", &|| conformance::conformance(root))
     })();
     println!();
