@@ -161,6 +161,21 @@ describe('the tool loop on the embedded demo server', () => {
     assert.deepEqual(p.errors, []);
   });
 
+  it('list_changed: the server announces a new tool and the page lists again', async () => {
+    const { page } = p;
+    await runLoop(page, 'Toggle the bonus tool');
+    await page.click(tid('tab-tools'));
+    await page.waitForSelector('[data-tool="secret_recipe"]');
+    assert.match(await page.textContent(tid('tools-summary')), /21 tools/);
+    await page.click(tid('tab-wire'));
+    assert.match(await page.textContent(tid('wire-log')), /notifications\/tools\/list_changed/);
+    // Toggle back, so the other tests see the usual 20 tools.
+    await runLoop(page, 'Toggle the bonus tool');
+    await page.click(tid('tab-tools'));
+    await page.waitForFunction(() => !document.querySelector('[data-tool="secret_recipe"]'));
+    assert.deepEqual(p.errors, []);
+  });
+
   it('keyboard only: the loop can be driven without a mouse', async () => {
     const { page } = p;
     await page.click(tid('reset-button'));

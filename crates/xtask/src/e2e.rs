@@ -1,12 +1,15 @@
 //! The e2e stage of `cargo xtask test`: the release page served by `mcpg serve`
-//! with a test config (server-everything and a hostile server over stdio, plus the
-//! demo), driven by Playwright in the system Chromium (`tests/e2e`, `node --test`).
-//! Screenshots go to `target/e2e-screenshots/`; figures are printed, not asserted.
+//! with a test config (server-everything and a hostile server over stdio, the demo,
+//! and two Streamable HTTP remotes: server-everything, which sends CORS headers, and
+//! a plain server, which does not), driven by Playwright in the system Chromium
+//! (`tests/e2e`, `node --test`). Screenshots go to `target/e2e-screenshots/`; figures
+//! are printed, not asserted.
 
 use std::fs;
 use std::io::{BufRead as _, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::play;
@@ -15,85 +18,87 @@ use crate::util::{self, Result, command};
 /// The line `mcpg serve` prints once it listens.
 const READY: &str = "MCP Playground: open ";
 
-/// How long the bridge gets to stop its servers after SIGTERM.
+/// How long each server gets to stop after SIGTERM (the bridge stops its own children).
 const STOP_GRACE: Duration = Duration::from_secs(15);
 
-/// Builds the page, starts the bridge, runs the Playwright tests, stops the bridge.
+/// How long an HTTP peer may take to start listening.
+const STARTUP: Duration = Duration::from_secs(30);
+
+/// The test files, in the order they run.
+const TEST_FILES: [&str; 4] = [
+    "loop.test.mjs",
+    "bridge.test.mjs",
+    "http.test.mjs",
+    "metrics.test.mjs",
+];
+
+/// Builds the page, starts the servers, runs the Playwright tests, stops the servers.
 pub fn e2e(root: &Path) -> Result<()> {
     play::prepare(root)?;
     let dist = play::build_page(root)?;
     let mcpg = play::build_mcpg(root)?;
+    let mut children = Vec::new();
+    let outcome = with_servers(root, &mcpg, &dist, &mut children);
+    // Newest first: the bridge before the servers it relays to.
+    for child in children.iter_mut().rev() {
+        stop(child);
+    }
+    outcome
+}
+
+/// Starts the HTTP peers and the bridge (each recorded in `children`, so it is
+/// always stopped), then runs the tests.
+fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>) -> Result<()> {
+    let e2e = root.join("tests").join("e2e");
+    let mut plain = Command::new("node");
+    plain.current_dir(&e2e).args(["plain_http_server.mjs", "0"]);
+    let plain_url = start(&mut plain, "plain-http listening on ", children)?;
+
+    let port = free_port()?;
+    let mut everything = Command::new("node");
+    everything
+        .current_dir(root)
+        .env("PORT", port.to_string())
+        .arg(everything_js(root))
+        .arg("streamableHttp");
+    // It announces itself on stderr, so wait for its port instead.
+    let shown = util::display(&everything);
+    children.push(
+        everything
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start `{shown}`: {e}"))?,
+    );
+    wait_for_port(port).map_err(|e| format!("`{shown}`: {e}"))?;
+    let everything_url = format!("http://127.0.0.1:{port}/mcp");
+
     let dir = util::target_dir(root).join("e2e");
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let config = dir.join("bridge.toml");
-    fs::write(&config, test_config(root, &mcpg))
-        .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
-    let mut server = command(&mcpg, root)
+    fs::write(
+        &config,
+        test_config(root, mcpg, &plain_url, &everything_url),
+    )
+    .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
+    let mut serve = command(mcpg, root);
+    serve
         .arg("serve")
         .arg("--config")
         .arg(&config)
         .arg("--dist")
-        .arg(&dist)
-        .args(["--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", mcpg.display()))?;
-    let outcome = match ready_url(&mut server) {
-        Ok(url) => run_tests(root, &url, &dist),
-        Err(e) => Err(e),
-    };
-    stop(&mut server);
-    outcome
-}
+        .arg(dist)
+        .args(["--port", "0"]);
+    let url = start(&mut serve, READY, children)?;
 
-/// The bridge config: absolute paths, so it works from any directory.
-fn test_config(root: &Path, mcpg: &Path) -> String {
-    let q = |p: &Path| format!("{:?}", p.display().to_string());
-    let everything = root.join(
-        "tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    let hostile = root.join("tests/e2e/hostile_server.mjs");
-    format!(
-        "# Written by cargo xtask test (e2e stage).\n\
-         [[server]]\nname = \"everything\"\ncommand = \"node\"\nargs = [{}, \"stdio\"]\n\n\
-         [[server]]\nname = \"hostile\"\ncommand = \"node\"\nargs = [{}]\n\n\
-         [[server]]\nname = \"demo\"\ncommand = {}\nargs = [\"demo\"]\n",
-        q(&everything),
-        q(&hostile),
-        q(mcpg)
-    )
-}
-
-/// Reads the bridge's stdout up to its URL line; keeps draining it afterwards so
-/// the pipe never fills.
-fn ready_url(server: &mut Child) -> Result<String> {
-    let out = server.stdout.take().ok_or("no stdout from mcpg serve")?;
-    let mut lines = BufReader::new(out).lines();
-    for line in lines.by_ref() {
-        let line = line.map_err(|e| format!("reading mcpg serve's output: {e}"))?;
-        println!("{line}");
-        if let Some(url) = line.strip_prefix(READY) {
-            let url = url.trim().to_owned();
-            std::thread::spawn(move || {
-                for l in lines.map_while(std::result::Result::ok) {
-                    println!("mcpg serve: {l}");
-                }
-            });
-            return Ok(url);
-        }
-    }
-    Err("mcpg serve ended before printing its URL".into())
-}
-
-fn run_tests(root: &Path, url: &str, dist: &Path) -> Result<()> {
-    let e2e = root.join("tests").join("e2e");
     let shots = util::target_dir(root).join("e2e-screenshots");
-    let mut cmd = Command::new("node");
-    cmd.current_dir(&e2e)
+    let mut node = Command::new("node");
+    node.current_dir(&e2e)
         .env("PATH", util::child_path(&[]))
         .env("MCPG_E2E_URL", url)
         .env("MCPG_E2E_DIST", dist)
         .env("MCPG_E2E_SHOTS", &shots)
+        .env("MCPG_E2E_PLAIN_URL", &plain_url)
+        .env("MCPG_E2E_EVERYTHING_URL", &everything_url)
         .args([
             "--test",
             "--test-concurrency=1",
@@ -101,29 +106,105 @@ fn run_tests(root: &Path, url: &str, dist: &Path) -> Result<()> {
             "--test-reporter-destination=stdout",
             "--test-reporter=./reporter.mjs",
             "--test-reporter-destination=stdout",
-            "loop.test.mjs",
-            "bridge.test.mjs",
-            "metrics.test.mjs",
-        ]);
-    let result = util::run(&mut cmd);
+        ])
+        .args(TEST_FILES);
+    let result = util::run(&mut node);
     println!("screenshots: {}", shots.display());
     result
 }
 
-/// SIGTERM (the bridge then stops every server it started), then SIGKILL if it
-/// has not exited within [`STOP_GRACE`].
-fn stop(server: &mut Child) {
+fn everything_js(root: &Path) -> PathBuf {
+    root.join("tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+}
+
+/// A port nobody listens on right now (server-everything wants a fixed port).
+fn free_port() -> Result<u16> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free port: {e}"))
+}
+
+/// Waits until something accepts connections on `port`.
+fn wait_for_port(port: u16) -> Result<()> {
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let start = Instant::now();
+    while start.elapsed() < STARTUP {
+        if std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+            return Ok(());
+        }
+        // Polling for a server to come up; nothing here depends on the timing.
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Err(format!(
+        "nothing listened on port {port} within {STARTUP:?}"
+    ))
+}
+
+/// The bridge config: absolute paths, so it works from any directory.
+fn test_config(root: &Path, mcpg: &Path, plain_url: &str, everything_url: &str) -> String {
+    let q = |p: &Path| format!("{:?}", p.display().to_string());
+    let hostile = root.join("tests/e2e/hostile_server.mjs");
+    format!(
+        "# Written by cargo xtask test (e2e stage).\n\
+         [[server]]\nname = \"everything\"\ncommand = \"node\"\nargs = [{}, \"stdio\"]\n\n\
+         [[server]]\nname = \"hostile\"\ncommand = \"node\"\nargs = [{}]\n\n\
+         [[server]]\nname = \"demo\"\ncommand = {}\nargs = [\"demo\"]\n\n\
+         [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
+         [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n",
+        q(&everything_js(root)),
+        q(&hostile),
+        q(mcpg)
+    )
+}
+
+/// Spawns `cmd` with stdout piped and waits for the line containing `marker`;
+/// returns what follows the marker on that line.
+fn start(cmd: &mut Command, marker: &str, children: &mut Vec<Child>) -> Result<String> {
+    let shown = util::display(cmd);
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start `{shown}`: {e}"))?;
+    let out = child.stdout.take();
+    children.push(child);
+    let out = out.ok_or_else(|| format!("no stdout from `{shown}`"))?;
+    after_marker(out, marker).map_err(|e| format!("`{shown}`: {e}"))
+}
+
+/// Reads `out` up to the line containing `marker`, then keeps draining it on a
+/// thread so the pipe never fills.
+fn after_marker(out: ChildStdout, marker: &str) -> Result<String> {
+    let mut lines = BufReader::new(out).lines();
+    for line in lines.by_ref() {
+        let line = line.map_err(|e| format!("reading its output: {e}"))?;
+        println!("{line}");
+        if let Some(at) = line.find(marker) {
+            let rest = line[at + marker.len()..].trim().to_owned();
+            std::thread::spawn(move || {
+                for l in lines.map_while(std::result::Result::ok) {
+                    println!("{l}");
+                }
+            });
+            return Ok(rest);
+        }
+    }
+    Err(format!("it ended before printing {marker:?}"))
+}
+
+/// SIGTERM, then SIGKILL if the process has not exited within [`STOP_GRACE`].
+fn stop(child: &mut Child) {
     let _ = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
+        .args(["-TERM", &child.id().to_string()])
         .status();
     let start = Instant::now();
     while start.elapsed() < STOP_GRACE {
-        if let Ok(Some(_)) = server.try_wait() {
+        if let Ok(Some(_)) = child.try_wait() {
             return;
         }
         // Polling a child's exit; nothing here depends on the timing.
         std::thread::sleep(Duration::from_millis(100));
     }
-    let _ = server.kill();
-    let _ = server.wait();
+    let _ = child.kill();
+    let _ = child.wait();
 }

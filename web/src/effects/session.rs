@@ -54,6 +54,9 @@ pub struct Session {
     source: Source,
     started_ms: f64,
     run: Option<ToolLoop>,
+    /// Whether the loop's listing has been shown in the Tools panel (once: a later
+    /// listing, e.g. after list_changed, must not be overwritten by it).
+    run_pages_shown: bool,
     manual: Option<Manual>,
     timer: Option<TimeoutHandle>,
     tick_pending: bool,
@@ -138,6 +141,7 @@ pub fn open(st: AppState, source: Source) {
         source,
         started_ms: now_ms(),
         run: None,
+        run_pages_shown: false,
         manual: None,
         timer: None,
         tick_pending: false,
@@ -509,6 +513,7 @@ impl Session {
                 .and_then(|n| n.instructions.clone()),
             ..Default::default()
         };
+        self.run_pages_shown = false;
         self.run = Some(ToolLoop::new(
             &prompt,
             mcpg_host::provider::Provider::Anthropic,
@@ -649,8 +654,12 @@ impl Session {
         if st.progress.with_untracked(|p| p != &progress) {
             st.progress.set(progress);
         }
-        // The loop's listing is the latest one: the Tools panel shows it.
-        if !run.pages().is_empty() && run.next_step_number().is_some_and(|n| n > 1) {
+        // When the loop's listing completes it is the latest one: the Tools panel shows it.
+        if !self.run_pages_shown
+            && !run.pages().is_empty()
+            && run.next_step_number().is_none_or(|n| n > 1)
+        {
+            self.run_pages_shown = true;
             let pages = run.pages();
             if st.pages.with_untracked(|p| p.as_slice() != pages) {
                 st.pages.set(pages.to_vec());

@@ -1,0 +1,49 @@
+// Streamable HTTP: a URL straight from the browser (server-everything sends CORS
+// headers), a server without CORS headers (the page says so and offers the relay),
+// and the relay itself.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeBrowser, connected, openPage, runLoop, shot, tid, urlWith } from './support.mjs';
+
+const everythingUrl = process.env.MCPG_E2E_EVERYTHING_URL;
+const plainUrl = process.env.MCPG_E2E_PLAIN_URL;
+
+describe('Streamable HTTP', () => {
+  after(closeBrowser);
+
+  it('a URL straight from the browser: server-everything get-sum', async () => {
+    const p = await openPage(urlWith({ url: everythingUrl }));
+    try {
+      await connected(p.page, 'mcp-servers/everything');
+      await runLoop(p.page, 'get the sum of 4 and 5');
+      await p.page.click(tid('tab-result'));
+      assert.match(await p.page.textContent(tid('result-content')), /The sum of 4 and 5 is 9/);
+      // The page's own requests are the only ones allowed to fail here: server-everything
+      // answers the server/discover probe with an HTTP error before the client falls back.
+      assert.deepEqual(p.errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a server without CORS headers: the page says so and offers the relay', async () => {
+    const p = await openPage(urlWith({ url: plainUrl }));
+    try {
+      const notice = p.page.locator(tid('notice'));
+      await notice.waitFor();
+      const text = await notice.textContent();
+      assert.match(text, /most likely CORS/);
+      assert.match(text, /"plain"/);
+      await shot(p.page, 'cors-notice.png');
+      await p.page.click(tid('use-relay'));
+      await connected(p.page, 'plain-http');
+      await runLoop(p.page, 'add 2 and 40');
+      await p.page.click(tid('tab-result'));
+      assert.match(await p.page.textContent(tid('result-content')), /2 \+ 40 = 42/);
+      // The browser itself logs the blocked requests; nothing else may fail.
+      assert.deepEqual(p.errors.filter((e) => !/CORS|ERR_FAILED/.test(e)), []);
+    } finally {
+      await p.close();
+    }
+  });
+});
