@@ -174,6 +174,8 @@ pub struct Notice {
     pub text: String,
     /// A relay that reaches the same URL, to offer as the fix.
     pub relay: Option<String>,
+    /// A URL the browser blocked: the bridge's advice for it is worked out when shown.
+    pub blocked_url: Option<String>,
 }
 
 /// Every signal of the page.

@@ -10,13 +10,35 @@ use crate::state::{Source, use_app};
 #[component]
 pub fn NoticeBar() -> impl IntoView {
     let st = use_app();
+    // Reactive on the bridge info too, so advice about a blocked URL appears as soon
+    // as the bridge's list of remotes has loaded.
+    let advice = move || {
+        let url = st
+            .notice
+            .with(|n| n.as_ref().and_then(|n| n.blocked_url.clone()))?;
+        Some(st.bridge.with(|b| effects::session::cors_advice(&url, b)))
+    };
+    let relay = move || {
+        st.notice
+            .with(|n| n.as_ref().and_then(|n| n.relay.clone()))
+            .or_else(|| advice().and_then(|(_, r)| r))
+    };
+    let text = move || {
+        let base = st
+            .notice
+            .with(|n| n.as_ref().map(|n| n.text.clone()).unwrap_or_default());
+        match advice() {
+            Some((a, _)) => format!("{base} {a}"),
+            None => base,
+        }
+    };
     view! {
         <Show when=move || st.notice.with(Option::is_some)>
             <div class="notice" role="alert" data-testid="notice">
-                <p>{move || st.notice.with(|n| n.as_ref().map(|n| n.text.clone()).unwrap_or_default())}</p>
-                <Show when=move || st.notice.with(|n| n.as_ref().is_some_and(|n| n.relay.is_some()))>
+                <p>{text}</p>
+                <Show when=move || relay().is_some()>
                     <button data-testid="use-relay" on:click=move |_| {
-                        if let Some(name) = st.notice.with_untracked(|n| n.as_ref().and_then(|n| n.relay.clone())) {
+                        if let Some(name) = relay() {
                             effects::connect(st, Source::Relay(name));
                         }
                     }>"Connect through the bridge's relay"</button>

@@ -266,23 +266,14 @@ impl Session {
         let Source::Url(url) = &self.source else {
             return;
         };
-        let relay = self.st.bridge.with_untracked(|b| {
-            b.remotes
-                .iter()
-                .find(|(_, u)| u.trim_end_matches('/') == url.trim_end_matches('/'))
-                .map(|(n, _)| n.clone())
-        });
-        let has_bridge = self.st.bridge.with_untracked(|b| b.token.is_some());
-        let advice = match (&relay, has_bridge) {
-            (Some(n), _) => format!("The bridge can relay it: it is configured as the remote {n:?}."),
-            (None, true) => "The bridge can relay it: add it to the bridge's config as a [[remote]] (name and url), restart `mcpg serve`, then pick it in the server list.".to_owned(),
-            (None, false) => "Start the playground with `cargo xtask play` and add the server to the bridge's config as a [[remote]]: the bridge relays it without CORS.".to_owned(),
-        };
+        // The advice depends on the bridge's remotes, which may still be loading: the
+        // notice keeps the URL and works the advice out when it is shown.
         self.st.notice.set(Some(Notice {
             text: format!(
-                "The browser blocked the request to {url}. This is most likely CORS: the server does not send Access-Control-Allow-Origin, so a web page may not call it directly (or the server is not reachable). {advice}"
+                "The browser blocked the request to {url}. This is most likely CORS: the server does not send Access-Control-Allow-Origin, so a web page may not call it directly (or the server is not reachable)."
             ),
-            relay,
+            relay: None,
+            blocked_url: Some(url.clone()),
         }));
     }
 
@@ -700,4 +691,20 @@ fn server_info(n: &Negotiated) -> ServerInfo {
         capabilities: pretty(&serde_json::Value::Object(n.capabilities.clone())),
         instructions: n.instructions.clone(),
     }
+}
+
+/// What to do about a URL the browser blocked: advice in words, and the name of a
+/// bridge relay that reaches the same URL, if one is configured.
+pub fn cors_advice(url: &str, b: &crate::state::BridgeInfo) -> (String, Option<String>) {
+    let relay = b
+        .remotes
+        .iter()
+        .find(|(_, u)| u.trim_end_matches('/') == url.trim_end_matches('/'))
+        .map(|(n, _)| n.clone());
+    let advice = match (&relay, b.token.is_some()) {
+        (Some(n), _) => format!("The bridge can relay it: it is configured as the remote {n:?}."),
+        (None, true) => "The bridge can relay it: add it to the bridge's config as a [[remote]] (name and url), restart `mcpg serve`, then pick it in the server list.".to_owned(),
+        (None, false) => "Start the playground with `cargo xtask play` and add the server to the bridge's config as a [[remote]]: the bridge relays it without CORS.".to_owned(),
+    };
+    (advice, relay)
 }
