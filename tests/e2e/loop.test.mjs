@@ -179,6 +179,38 @@ describe('the tool loop on the embedded demo server', () => {
     assert.deepEqual(p.errors, []);
   });
 
+  it('provider formats: step 2 side by side, step 3 and 6 in the chosen format', async () => {
+    const { page } = p;
+    const cases = [
+      ['anthropic', /"input_schema"/, null, /"tool_use"/],
+      ['openai-chat', /"type": "function"[\s\S]*"function": \{/, null, /"tool_calls"/],
+      ['openai-responses', /"parameters"[\s\S]*"strict"/, /"function": \{/, /"function_call"/],
+      ['gemini', /"functionDeclarations"/, null, /"functionCall"/],
+      ['ollama', /"function": \{/, null, /"message"[\s\S]*"tool_calls"/],
+    ];
+    try {
+      for (const [id, tools, notTools, reply] of cases) {
+        await page.selectOption(tid('provider-select'), id);
+        await runLoop(page, "What's the weather in Austin?");
+        await stepsSettled(page, 6);
+        assert.match(await page.textContent(tid('mcp-tools')), /"inputSchema"/, id);
+        const shaped = await page.textContent(tid('provider-tools'));
+        assert.match(shaped, tools, `${id}: ${shaped}`);
+        assert.doesNotMatch(shaped, /"inputSchema"/, id);
+        if (notTools) assert.doesNotMatch(shaped, notTools, `${id}: ${shaped}`);
+        const step3 = await page.$eval('[data-step="3"] [data-testid=json]', (e) => e.textContent);
+        assert.match(step3, reply, `${id}: ${step3}`);
+        assert.match(step3, /get_weather/, id);
+        const step6 = await page.$$eval('[data-step="6"] summary', (els) => els.map((e) => e.textContent));
+        assert.ok(step6.some((t) => /appended to the conversation/.test(t)), `${id}: ${step6}`);
+        assert.match(await page.textContent(tid('answer')), /91F/, id);
+      }
+    } finally {
+      await page.selectOption(tid('provider-select'), 'anthropic');
+    }
+    assert.deepEqual(p.errors, []);
+  });
+
   it('keyboard only: the loop can be driven without a mouse', async () => {
     const { page } = p;
     await page.click(tid('reset-button'));

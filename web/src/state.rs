@@ -217,6 +217,8 @@ pub struct AppState {
     pub bridge: RwSignal<BridgeInfo>,
     /// A notice for the learner.
     pub notice: RwSignal<Option<Notice>>,
+    /// The model API format the host speaks (steps 2, 3 and 6).
+    pub provider: RwSignal<mcpg_host::provider::Provider>,
 }
 
 impl AppState {
@@ -241,6 +243,7 @@ impl AppState {
             tab: RwSignal::new(Tab::Tools),
             bridge: RwSignal::new(BridgeInfo::default()),
             notice: RwSignal::new(None),
+            provider: RwSignal::new(mcpg_host::provider::Provider::Anthropic),
         }
     }
 

@@ -1,6 +1,7 @@
 //! The learner's message, the presets, and step / run / pause / reset.
 
 use leptos::prelude::*;
+use mcpg_host::provider::Provider;
 use mcpg_host::tool_loop::TITLES;
 
 use crate::effects;
@@ -80,6 +81,21 @@ pub fn LoopControls() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
+            <div class="provider-row">
+                <label for="provider">"Model API format"</label>
+                <select id="provider" data-testid="provider-select"
+                    prop:value=move || st.provider.get().id()
+                    on:change=move |ev| {
+                        let p = Provider::from_id(&event_target_value(&ev))
+                            .unwrap_or(Provider::Anthropic);
+                        st.provider.set(p);
+                    }>
+                    {Provider::ALL
+                        .into_iter()
+                        .map(|p| view! { <option value=p.id()>{p.label()}</option> })
+                        .collect_view()}
+                </select>
+            </div>
             <div class="buttons">
                 <button class="primary" data-testid="step-button" title=step_title
                     disabled=waiting
@@ -92,7 +108,7 @@ pub fn LoopControls() -> impl IntoView {
                 <button data-testid="reset-button" on:click=move |_| effects::reset()>"Reset"</button>
             </div>
             <p class="model-note">
-                "The model is a deterministic mock (no account, no network): it matches your words against tool names, titles and descriptions and fills the arguments from the schema. Or play the model yourself: “Fill its form” in the Tools panel. Real models and provider switching come in the next version."
+                "The model is a deterministic mock (no account, no network): it matches your words against tool names, titles and descriptions and fills the arguments from the schema. Or play the model yourself: “Fill its form” in the Tools panel. It replies in the chosen API's exact format; real models come in the next version."
             </p>
         </div>
     }

@@ -507,7 +507,7 @@ impl Session {
         self.run_pages_shown = false;
         self.run = Some(ToolLoop::new(
             &prompt,
-            mcpg_host::provider::Provider::Anthropic,
+            self.st.provider.get_untracked(),
             opts,
         ));
         self.st.call.set(None);
