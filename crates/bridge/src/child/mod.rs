@@ -5,9 +5,8 @@
 //! `mcpg-transport`'s stdio link is not used here because it only carries decoded
 //! JSON-RPC messages; a relay must also pass batches and junk through unchanged.
 
-mod lines;
-
-pub(crate) use lines::read_line;
+// The bounded line reader is the transport's: one discipline for both.
+pub(crate) use mcpg_transport::stdio::read_line;
 mod stop;
 mod supervise;
 

@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 use tokio::time::timeout;
 
 use super::Out;
-use super::lines::read_line;
+use super::read_line;
 use super::stop::{code_and_signal, stop};
 use crate::events::{Channel, SideEvent};
 

@@ -1,5 +1,5 @@
 //! Reading lines with a bound on their length, so that a server that writes an
-//! endless line cannot make the client buffer it all.
+//! endless line cannot make the client buffer it all. The bridge uses it too.
 
 use std::io;
 
@@ -7,7 +7,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 /// One line read by [`read_line`].
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct BoundedLine {
+pub struct BoundedLine {
     /// The bytes kept (at most the bound), without `\n` or a trailing `\r`.
     pub bytes: Vec<u8>,
     /// How many bytes the whole line had, when it was longer than the bound.
@@ -16,7 +16,7 @@ pub(crate) struct BoundedLine {
 
 /// Reads one `\n`-terminated line, keeping at most `max` bytes of it (the rest is
 /// read and dropped). `None` at end of input. A last line without `\n` still counts.
-pub(crate) async fn read_line<R: AsyncBufRead + Unpin>(
+pub async fn read_line<R: AsyncBufRead + Unpin>(
     r: &mut R,
     max: usize,
 ) -> io::Result<Option<BoundedLine>> {

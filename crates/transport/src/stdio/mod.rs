@@ -19,6 +19,7 @@ use tokio::sync::mpsc;
 use crate::error::TransportError;
 use crate::link::Link;
 
+pub use lines::{BoundedLine, read_line};
 pub use shutdown::{Grace, describe_exit};
 
 /// How many stderr lines may wait for the driver before new ones are dropped.
