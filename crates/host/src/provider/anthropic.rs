@@ -138,15 +138,7 @@ pub(super) fn parse_reply(reply: &Value, names: &NameMap) -> Result<ModelTurn, H
             _ => {}
         }
     }
-    let text = text.join("\n");
-    Ok(if calls.is_empty() {
-        ModelTurn::Answer { text }
-    } else {
-        ModelTurn::ToolCalls {
-            text: Some(text).filter(|t| !t.is_empty()),
-            calls,
-        }
-    })
+    Ok(ModelTurn::from_parts(&text.join("\n"), calls))
 }
 
 pub(super) fn reply(opts: &RequestOptions, turn: &ModelTurn, names: &NameMap) -> Value {

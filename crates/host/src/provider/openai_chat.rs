@@ -153,14 +153,7 @@ pub(super) fn parse_message(message: &Value, names: &NameMap) -> Result<ModelTur
             arguments,
         });
     }
-    Ok(if calls.is_empty() {
-        ModelTurn::Answer { text }
-    } else {
-        ModelTurn::ToolCalls {
-            text: Some(text).filter(|t| !t.is_empty()),
-            calls,
-        }
-    })
+    Ok(ModelTurn::from_parts(&text, calls))
 }
 
 pub(super) fn reply(opts: &RequestOptions, turn: &ModelTurn, names: &NameMap) -> Value {

@@ -30,6 +30,22 @@ pub enum ModelTurn {
     },
 }
 
+impl ModelTurn {
+    /// The turn a reply makes: calls (with any text said alongside), or an answer.
+    pub fn from_parts(text: &str, calls: Vec<ToolCall>) -> ModelTurn {
+        if calls.is_empty() {
+            ModelTurn::Answer {
+                text: text.to_owned(),
+            }
+        } else {
+            ModelTurn::ToolCalls {
+                text: Some(text.to_owned()).filter(|t| !t.is_empty()),
+                calls,
+            }
+        }
+    }
+}
+
 /// How a call ended, as the host reports it to the model.
 // One value per tool call, built once and kept in the conversation: boxing the big
 // variant would cost an allocation and readability for no measurable gain.
