@@ -274,6 +274,19 @@ fn malformed_replies_are_host_errors() {
             "{p:?}"
         );
     }
+    let oai = json!({"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}});
+    for p in [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Gemini,
+    ] {
+        let names = shape_tools(p, &[weather()], false).names;
+        assert_eq!(
+            parse_reply(p, &oai, &names).unwrap_err(),
+            HostError::ProviderError("Incorrect API key provided".into()),
+            "{p:?}"
+        );
+    }
     let err = json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
     assert_eq!(
         parse_reply(Provider::Anthropic, &err, &names).unwrap_err(),

@@ -221,7 +221,7 @@ impl Parser<'_> {
         String::from_utf8(out).map_err(|_| self.error("string is not UTF-8"))
     }
 
-    /// The character of a `\uXXXX` escape (the `\u` already read), joining
+    /// The character of a `\u` escape with its four hex digits (the `\u` already read), joining
     /// surrogate pairs; a lone surrogate becomes U+FFFD.
     fn unicode_escape(&mut self) -> Result<char, String> {
         let first = self.hex4()?;

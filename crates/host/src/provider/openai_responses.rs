@@ -75,13 +75,8 @@ pub(super) fn results_items(outputs: &[ToolOutput]) -> Vec<Value> {
 }
 
 pub(super) fn parse_reply(reply: &Value, names: &NameMap) -> Result<ModelTurn, HostError> {
-    if let Some(e) = reply.get("error").filter(|e| !e.is_null()) {
-        return Err(HostError::ProviderError(
-            e.get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("unknown error")
-                .to_owned(),
-        ));
+    if let Some(e) = HostError::from_error_body(reply) {
+        return Err(e);
     }
     let items = reply
         .get("output")

@@ -115,3 +115,16 @@ pub enum HostError {
     #[error("the model called {0:?}, which is not one of the tools it was given")]
     UnknownTool(String),
 }
+
+impl HostError {
+    /// The `{"error": {"message": …}}` body that OpenAI and Gemini send instead of a
+    /// reply (a bad key, a rate limit), if `reply` is one.
+    pub fn from_error_body(reply: &serde_json::Value) -> Option<HostError> {
+        let e = reply.get("error").filter(|e| !e.is_null())?;
+        let message = e
+            .get("message")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("unknown error");
+        Some(HostError::ProviderError(message.to_owned()))
+    }
+}
