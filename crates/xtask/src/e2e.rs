@@ -2,7 +2,8 @@
 //! with a test config (server-everything and a hostile server over stdio, the demo,
 //! and two Streamable HTTP remotes: server-everything, which sends CORS headers, and
 //! a plain server, which does not), driven by Playwright in the system Chromium
-//! (`tests/e2e`, `node --test`). Screenshots go to `target/e2e-screenshots/`; figures
+//! (`tests/e2e`, `node --test`; `MCPG_E2E_ONLY=a.test.mjs,b.test.mjs` runs only those files; a fake LLM provider
+//! is started too and its URL given as `MCPG_E2E_PROVIDER_URL`). Screenshots go to `target/e2e-screenshots/`; figures
 //! are printed, not asserted.
 
 use std::fs;
@@ -24,13 +25,27 @@ const STOP_GRACE: Duration = Duration::from_secs(15);
 /// How long an HTTP peer may take to start listening.
 const STARTUP: Duration = Duration::from_secs(30);
 
-/// The test files, in the order they run.
-const TEST_FILES: [&str; 4] = [
-    "loop.test.mjs",
-    "bridge.test.mjs",
-    "http.test.mjs",
-    "metrics.test.mjs",
-];
+/// Set to a comma-separated list of test files (e.g. `loop.test.mjs`) to run only those.
+const ONLY_ENV: &str = "MCPG_E2E_ONLY";
+
+/// The test files: every `*.test.mjs` in `tests/e2e`, by name, with
+/// `metrics.test.mjs` last (its figures are taken on a page nothing else is using).
+fn test_files(e2e: &Path) -> Result<Vec<String>> {
+    let entries = fs::read_dir(e2e).map_err(|e| format!("cannot read {}: {e}", e2e.display()))?;
+    let only: Option<Vec<String>> = std::env::var(ONLY_ENV)
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_owned()).collect());
+    let mut files: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".test.mjs"))
+        .filter(|n| only.as_ref().is_none_or(|o| o.contains(n)))
+        .collect();
+    files.sort_by_key(|n| (n == "metrics.test.mjs", n.clone()));
+    if files.is_empty() {
+        return Err(format!("no e2e test files to run in {}", e2e.display()));
+    }
+    Ok(files)
+}
 
 /// Builds the page, starts the servers, runs the Playwright tests, stops the servers.
 pub fn e2e(root: &Path) -> Result<()> {
@@ -53,6 +68,10 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
     let mut plain = Command::new("node");
     plain.current_dir(&e2e).args(["plain_http_server.mjs", "0"]);
     let plain_url = start(&mut plain, "plain-http listening on ", children)?;
+
+    let mut provider = Command::new("node");
+    provider.current_dir(&e2e).args(["fake_provider.mjs", "0"]);
+    let provider_url = start(&mut provider, "fake provider on ", children)?;
 
     let port = free_port()?;
     let mut everything = Command::new("node");
@@ -99,6 +118,7 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         .env("MCPG_E2E_SHOTS", &shots)
         .env("MCPG_E2E_PLAIN_URL", &plain_url)
         .env("MCPG_E2E_EVERYTHING_URL", &everything_url)
+        .env("MCPG_E2E_PROVIDER_URL", &provider_url)
         .args([
             "--test",
             "--test-concurrency=1",
@@ -107,7 +127,7 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
             "--test-reporter=./reporter.mjs",
             "--test-reporter-destination=stdout",
         ])
-        .args(TEST_FILES);
+        .args(test_files(&e2e)?);
     let result = util::run(&mut node);
     println!("screenshots: {}", shots.display());
     result
