@@ -54,6 +54,9 @@ struct Score<'a> {
     points: u32,
     /// Words of the tool's name that the message did not mention (fewer is better).
     unmatched_name_words: usize,
+    /// Whether the name's words appear in the message in the name's order
+    /// ("fahrenheit to celsius" is not `celsius_to_fahrenheit`).
+    in_order: bool,
     /// What matched where, for the explanation.
     hits: Vec<String>,
 }
@@ -86,26 +89,10 @@ fn choose(message: &str, tools: &[Tool], call_id: &str) -> MockTurn {
     if let Some(turn) = explicit(message, tools, call_id) {
         return turn;
     }
-    let user: Vec<String> = text::words(message)
-        .into_iter()
-        .map(|w| w.lower)
-        .filter(|w| !is_stop_word(w) && !w.chars().all(|c| c.is_ascii_digit()))
-        .collect();
-    let best = tools
-        .iter()
-        .map(|t| score(t, &user))
-        .filter(|s| s.points >= MIN_POINTS)
-        // Highest score; then the tool whose name the message covers best; then list order.
-        .reduce(|a, b| {
-            if (b.points, std::cmp::Reverse(b.unmatched_name_words))
-                > (a.points, std::cmp::Reverse(a.unmatched_name_words))
-            {
-                b
-            } else {
-                a
-            }
-        });
-    let Some(best) = best else {
+    if let Some(turn) = several(message, tools, call_id) {
+        return turn;
+    }
+    let Some(best) = best_tool(message, tools) else {
         return answer_turn(
             format!(
                 "None of the {} tools fits that, so I'm answering without one: I can't help with it here. Try “what's the weather in Austin?”.",
@@ -124,6 +111,93 @@ fn choose(message: &str, tools: &[Tool], call_id: &str) -> MockTurn {
     let filled = fill_arguments(best.tool, message);
     let matched = best.hits.join(", ");
     call_or_ask(best.tool, filled, call_id, &format!("matched {matched}"))
+}
+
+/// The tool that best matches `message`, if any matches well enough.
+fn best_tool<'a>(message: &str, tools: &'a [Tool]) -> Option<Score<'a>> {
+    let user: Vec<String> = text::words(message)
+        .into_iter()
+        .map(|w| w.lower)
+        .filter(|w| !is_stop_word(w) && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    tools
+        .iter()
+        .map(|t| score(t, &user))
+        .filter(|s| s.points >= MIN_POINTS)
+        // Highest score; then the tool whose name the message covers best; then list order.
+        .reduce(|a, b| {
+            let key = |s: &Score| {
+                (
+                    s.points,
+                    std::cmp::Reverse(s.unmatched_name_words),
+                    s.in_order,
+                )
+            };
+            if key(&b) > key(&a) { b } else { a }
+        })
+}
+
+/// "weather in Paris and Austin", "weather in Paris and the time zone of Tokyo": one
+/// call per part joined by "and", as real models make parallel calls. Each part after
+/// the first may name its own tool or reuse the one before; every part must give every
+/// required argument, and the calls must differ, or it is one request after all ("add
+/// 2 and 3" is one call). Lists (a colon, commas, quotes) stay one request.
+fn several(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
+    if message.contains([':', ',', '"', '“']) {
+        return None;
+    }
+    let parts: Vec<&str> = message
+        .split(" and ")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    let mut calls: Vec<ToolCall> = Vec::new();
+    let mut notes = Vec::new();
+    let mut tool = best_tool(parts[0], tools)?.tool;
+    for (i, part) in parts.iter().enumerate() {
+        if let Some(s) = best_tool(part, tools) {
+            tool = s.tool;
+        }
+        let filled = fill_arguments(tool, part);
+        let required = tool
+            .input_schema
+            .get("required")
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|r| !r.is_empty());
+        if !filled.missing.is_empty() || !required {
+            return None;
+        }
+        let id = if i == 0 {
+            call_id.to_owned()
+        } else {
+            format!("{call_id}_{}", i + 1)
+        };
+        if calls
+            .iter()
+            .any(|c| c.name == tool.name && c.arguments == filled.arguments)
+        {
+            return None;
+        }
+        notes.push(format!("{} ({})", tool.name, filled.notes.join("; ")));
+        calls.push(ToolCall {
+            id,
+            name: tool.name.clone(),
+            arguments: filled.arguments,
+        });
+    }
+    let why = format!(
+        "Your message asks for {} things joined by “and”, so the mock model makes {} calls in one turn, as real models make parallel calls: {}.",
+        calls.len(),
+        calls.len(),
+        notes.join(", ")
+    );
+    Some(MockTurn {
+        turn: ModelTurn::ToolCalls { text: None, calls },
+        why,
+    })
 }
 
 /// "call nonexistent_tool": the user names a tool; the model obeys, even when the
@@ -234,10 +308,16 @@ fn score<'a>(tool: &'a Tool, user: &[String]) -> Score<'a> {
         }
     }
     let unmatched_name_words = name_words.iter().filter(|n| !has(user, n)).count();
+    let positions: Vec<usize> = name_words
+        .iter()
+        .filter_map(|n| user.iter().position(|u| same_word(n, u)))
+        .collect();
+    let in_order = positions.windows(2).all(|w| w[0] < w[1]);
     Score {
         tool,
         points,
         unmatched_name_words,
+        in_order,
         hits,
     }
 }

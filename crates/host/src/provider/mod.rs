@@ -8,6 +8,7 @@
 
 mod anthropic;
 mod content;
+mod endpoint;
 mod gemini;
 mod names;
 mod ollama;
@@ -16,6 +17,9 @@ mod openai_responses;
 mod schema;
 mod types;
 
+pub use endpoint::{
+    Endpoint, default_base, default_model, endpoint, key_header, mask_key, needs_key, shown_request,
+};
 pub use names::{NameChange, NameMap, NameRules};
 pub use schema::{SchemaChange, adapt_schema};
 pub use types::{HostError, ModelTurn, ResultView, ToolCall, ToolOutput, Turn};
@@ -204,6 +208,22 @@ pub fn reply_for(
         Provider::OpenAiResponses => openai_responses::reply(opts, turn, names),
         Provider::Gemini => gemini::reply(opts, turn, names),
         Provider::Ollama => ollama::reply(opts, turn, names),
+    }
+}
+
+/// Where the host finds the model's calls in this provider's reply (step 3's "how the
+/// host reads it").
+pub fn where_calls(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Anthropic => "the content[] blocks of type tool_use (input is already an object)",
+        Provider::OpenAiChat => {
+            "choices[0].message.tool_calls[] (function.arguments is a JSON string the host must parse)"
+        }
+        Provider::OpenAiResponses => {
+            "the output[] items of type function_call (arguments is a JSON string the host must parse)"
+        }
+        Provider::Gemini => "candidates[0].content.parts[].functionCall (args is an object)",
+        Provider::Ollama => "message.tool_calls[] (function.arguments is an object; no call ids)",
     }
 }
 

@@ -51,7 +51,7 @@ pub fn reshaped(tools: usize, provider_label: &str, renamed: usize) -> String {
         )
     };
     format!(
-        "Inside the host, not over MCP: the {tools} MCP tools became the {provider_label} tool list (inputSchema becomes the API's parameter schema; titles, annotations and outputSchema stay with the host).{names} That is why one MCP server works with any model API; switching between provider formats arrives in the next version of the playground."
+        "Inside the host, not over MCP: the {tools} MCP tools became the {provider_label} tool list (inputSchema becomes the API's parameter schema; titles, annotations and outputSchema stay with the host).{names} That is why one MCP server works with any model API: switch the format above to see the same tools in another API's shape."
     )
 }
 
@@ -153,4 +153,79 @@ pub fn fed_back(outcome: Option<&CallOutcome>, why: &str) -> String {
         _ => "The call produced no result; the host tells the model it did not finish.",
     };
     format!("{how} {why}")
+}
+
+/// Said after every failed model turn: nothing is lost.
+const KEPT: &str = "Nothing is lost: the conversation is kept, so you can fix the setting and press Step or Run to ask again, or switch to the mock model.";
+
+/// Step 3 or 6: the model API answered with an HTTP error.
+pub fn http_failed(provider_label: &str, status: u16, said: &str) -> String {
+    let hint = match status {
+        401 | 403 => {
+            " The key was refused: check the API key (and that it belongs to this provider)."
+        }
+        400 if said.to_lowercase().contains("key") => " The key was refused: check the API key.",
+        404 => " Check the base URL and the model name.",
+        429 => " That is a rate limit or an exhausted quota: wait a little and ask again.",
+        500..=599 => " The provider had a problem on its side; asking again later may work.",
+        _ => "",
+    };
+    format!("The {provider_label} API answered HTTP {status}: {said}.{hint} {KEPT}")
+}
+
+/// Step 3 or 6: a reply the host cannot use (shape, unknown tool, arguments not JSON).
+pub fn reply_unusable(error: &str) -> String {
+    format!(
+        "The host could not use the model's reply: {error}. A real host must check this before calling any tool; here no tools/call was sent. {KEPT}"
+    )
+}
+
+/// Step 3 or 6: the request never got an HTTP answer.
+pub fn unreachable(
+    provider: crate::provider::Provider,
+    url: &str,
+    detail: &str,
+    origin: &str,
+) -> String {
+    let ollama = if provider == crate::provider::Provider::Ollama || url.contains(":11434") {
+        format!(
+            " For Ollama, allow this page's origin when you start it: OLLAMA_ORIGINS={origin} ollama serve."
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "The browser got no answer from {url} ({detail}). In a browser a CORS refusal and a server that is down look exactly the same: either nothing is listening at that address, or the server does not allow calls from this page ({origin}).{ollama} {KEPT}"
+    )
+}
+
+/// Step 3 or 6: what a real model's reply said and how the host read it.
+pub fn real_reply(
+    provider_label: &str,
+    status: u16,
+    turn: &crate::provider::ModelTurn,
+    where_calls: &str,
+) -> String {
+    match turn {
+        crate::provider::ModelTurn::ToolCalls { calls, .. } => {
+            let list: Vec<String> = calls
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {}",
+                        c.name,
+                        serde_json::Value::Object(c.arguments.clone())
+                    )
+                })
+                .collect();
+            format!(
+                "The {provider_label} API replied (HTTP {status}). The host read {} tool call(s) out of {where_calls}: {}.",
+                calls.len(),
+                list.join(", ")
+            )
+        }
+        crate::provider::ModelTurn::Answer { .. } => format!(
+            "The {provider_label} API replied (HTTP {status}) with text and no tool call: that is the model's answer."
+        ),
+    }
 }

@@ -24,7 +24,8 @@ use serde_json::{Value, json};
 
 use crate::mock::MockModel;
 use crate::provider::{
-    self, ModelTurn, Provider, RequestOptions, ResultView, ShapedTools, ToolCall, ToolOutput, Turn,
+    self, HostError, ModelTurn, Provider, RequestOptions, ResultView, ShapedTools, ToolCall,
+    ToolOutput, Turn,
 };
 use crate::schema;
 
@@ -83,7 +84,7 @@ enum Phase {
 
 /// A model may chain calls; past this many rounds the host stops the loop (real
 /// hosts cap it too, against a model that never stops calling).
-const MAX_ROUNDS: u32 = 5;
+pub const MAX_ROUNDS: u32 = 5;
 
 /// One run of the loop for one user message.
 #[derive(Clone, Debug)]
@@ -165,6 +166,11 @@ impl ToolLoop {
     /// Whether the loop is over.
     pub fn is_done(&self) -> bool {
         self.phase == Phase::Done
+    }
+
+    /// Rounds of tool calls so far (the loop stops after [`MAX_ROUNDS`]).
+    pub fn rounds(&self) -> u32 {
+        self.rounds
     }
 
     /// The model API format in use.
@@ -274,6 +280,87 @@ impl ToolLoop {
     /// The model's turn (step 3, or step 6 after results). `reply` is the API's raw
     /// reply body; `None` renders `turn` in the provider's reply shape (the mock).
     pub fn model_replied(&mut self, turn: ModelTurn, reply: Option<Value>, why: &str) {
+        self.record_turn(turn, reply, why, None);
+    }
+
+    /// A real model's HTTP answer: `status` and the body text. A usable reply becomes
+    /// the model's turn; anything else (an HTTP error, a body that is not the
+    /// provider's shape, an unknown tool, arguments that are not JSON) becomes a failed
+    /// step 3 or 6 that says why, and the loop stays where it was so the learner can
+    /// ask again. `head` is the request line and headers as shown (key masked).
+    pub fn model_http_reply(&mut self, status: u16, body: &str, head: &Value) {
+        if !matches!(self.phase, Phase::Reshaped | Phase::Returned) {
+            return;
+        }
+        let label = self.provider.label();
+        let parsed: Option<Value> = serde_json::from_str(body).ok();
+        let block = JsonBlock::wire(format!("← the model's reply (HTTP {status})"), body);
+        if !(200..300).contains(&status) {
+            let said = parsed
+                .as_ref()
+                .and_then(HostError::from_error_body)
+                .map_or_else(|| short(body), |e| e.to_string());
+            let why = explain::http_failed(label, status, &said);
+            self.model_failed(why, head, Some(block));
+            return;
+        }
+        let Some(reply) = parsed else {
+            let why = explain::reply_unusable(&format!("the body is not JSON: {}", short(body)));
+            self.model_failed(why, head, Some(block));
+            return;
+        };
+        let names = self
+            .shaped
+            .as_ref()
+            .map(|s| s.names.clone())
+            .unwrap_or_default();
+        match provider::parse_reply(self.provider, &reply, &names) {
+            Ok(turn) => {
+                let why =
+                    explain::real_reply(label, status, &turn, provider::where_calls(self.provider));
+                self.record_turn(turn, Some(reply), &why, Some(head));
+            }
+            Err(e) => {
+                let why = explain::reply_unusable(&e.to_string());
+                self.model_failed(why, head, Some(block));
+            }
+        }
+    }
+
+    /// The model API could not be reached at all (network failure, CORS refusal: a
+    /// browser cannot tell them apart). `origin` is the page's origin, for the advice.
+    pub fn model_unreachable(&mut self, detail: &str, head: &Value, origin: &str) {
+        if !matches!(self.phase, Phase::Reshaped | Phase::Returned) {
+            return;
+        }
+        let url = head.get("url").and_then(Value::as_str).unwrap_or_default();
+        let why = explain::unreachable(self.provider, url, detail, origin);
+        self.model_failed(why, head, None);
+    }
+
+    /// Records a failed model turn as a failed step 3 or 6, keeping the loop where it was.
+    fn model_failed(&mut self, explanation: String, head: &Value, reply: Option<JsonBlock>) {
+        let number = if self.phase == Phase::Reshaped { 3 } else { 6 };
+        let mut s = Step::new(number, StepStatus::Failed, explanation);
+        s.blocks
+            .push(JsonBlock::value("→ HTTP request (key masked)", head));
+        s.blocks.push(JsonBlock::value(
+            format!("→ request body ({})", self.provider.label()),
+            &self.model_request(),
+        ));
+        if let Some(b) = reply {
+            s.blocks.push(b);
+        }
+        self.steps.push(s);
+    }
+
+    fn record_turn(
+        &mut self,
+        turn: ModelTurn,
+        reply: Option<Value>,
+        why: &str,
+        head: Option<&Value>,
+    ) {
         if !matches!(self.phase, Phase::Reshaped | Phase::Returned) {
             return;
         }
@@ -287,6 +374,10 @@ impl ToolLoop {
             reply.unwrap_or_else(|| provider::reply_for(self.provider, &self.opts, &turn, &names));
         let mut s = if self.phase == Phase::Reshaped {
             let mut s = Step::new(3, StepStatus::Done, String::new());
+            if let Some(h) = head {
+                s.blocks
+                    .push(JsonBlock::value("→ HTTP request (key masked)", h));
+            }
             s.blocks.push(JsonBlock::value(
                 format!("→ request to the model ({})", self.provider.label()),
                 &request,
@@ -306,6 +397,10 @@ impl ToolLoop {
                         &m,
                     ));
                 }
+            }
+            if let Some(h) = head {
+                s.blocks
+                    .push(JsonBlock::value("→ HTTP request (key masked)", h));
             }
             s
         };
@@ -574,6 +669,16 @@ impl ToolLoop {
                 ))
             }
         }
+    }
+}
+
+/// A body cut to a readable length for an explanation (on a char boundary).
+fn short(body: &str) -> String {
+    let body = body.trim();
+    match body.char_indices().nth(300) {
+        Some((i, _)) => format!("{}…", &body[..i]),
+        None if body.is_empty() => "(an empty body)".to_owned(),
+        None => body.to_owned(),
     }
 }
 
