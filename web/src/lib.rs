@@ -5,12 +5,14 @@
 //! - [`state`]: every signal, in one place, provided by context.
 //! - [`effects`]: side effects as named functions (connections, timers, the loop).
 //! - [`components`]: one component per file; they render state and call effects.
+//! - [`model_state`]: who answers for the model, and a real model's settings.
 //!
 //! Nothing a server sends is ever parsed as HTML: every piece of untrusted text
 //! becomes a text node (no `inner_html` anywhere).
 
 pub mod components;
 pub mod effects;
+pub mod model_state;
 pub mod state;
 
 use wasm_bindgen::prelude::wasm_bindgen;

@@ -219,6 +219,21 @@ pub struct AppState {
     pub notice: RwSignal<Option<Notice>>,
     /// The model API format the host speaks (steps 2, 3 and 6).
     pub provider: RwSignal<mcpg_host::provider::Provider>,
+    /// Who answers for the model: the mock, the learner, or a real LLM.
+    pub model: RwSignal<crate::model_state::ModelChoice>,
+    /// A real model's base URL and name, per provider (in `Provider::ALL` order).
+    pub llm: RwSignal<Vec<crate::model_state::LlmSettings>>,
+    /// API keys, per provider. Read only to build a request's headers: never shown,
+    /// logged, put in a step, a link or an export.
+    pub api_keys: RwSignal<Vec<String>>,
+    /// Where the keys are kept besides memory.
+    pub key_keep: RwSignal<crate::model_state::KeyKeep>,
+    /// A request to the real model is in flight.
+    pub model_busy: RwSignal<bool>,
+    /// The conversation so far, as the model is shown it.
+    pub turns: RwSignal<Vec<mcpg_host::provider::Turn>>,
+    /// Rounds of tool calls in the current loop.
+    pub rounds: RwSignal<u32>,
 }
 
 impl AppState {
@@ -244,6 +259,18 @@ impl AppState {
             bridge: RwSignal::new(BridgeInfo::default()),
             notice: RwSignal::new(None),
             provider: RwSignal::new(mcpg_host::provider::Provider::Anthropic),
+            model: RwSignal::new(crate::model_state::ModelChoice::Mock),
+            llm: RwSignal::new(
+                mcpg_host::provider::Provider::ALL
+                    .into_iter()
+                    .map(crate::model_state::LlmSettings::default_for)
+                    .collect(),
+            ),
+            api_keys: RwSignal::new(vec![String::new(); 5]),
+            key_keep: RwSignal::new(crate::model_state::KeyKeep::Nowhere),
+            model_busy: RwSignal::new(false),
+            turns: RwSignal::new(Vec::new()),
+            rounds: RwSignal::new(0),
         }
     }
 

@@ -476,6 +476,7 @@ fn endpoints_headers_and_masking() {
         "x-goog-api-key"
     );
     assert_eq!(provider::key_header(Provider::Anthropic, "  "), None);
+    assert_eq!(provider::key_header(Provider::Ollama, key), None);
     assert_eq!(mask_key(key), "••••abcd");
     assert_eq!(mask_key("short"), "••••");
     for p in Provider::ALL {

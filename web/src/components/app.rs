@@ -15,6 +15,7 @@ pub fn App() -> impl IntoView {
     let st = AppState::new();
     provide_context(st);
     effects::load_bridge(st);
+    effects::llm::load_keys(st);
     effects::connect(st, effects::source_from_url());
     view! {
         <a class="skip" href="#loop">"Skip to the tool loop"</a>

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use mcpg_host::provider::Provider;
 use mcpg_host::tool_loop::TITLES;
 
+use super::model_bar::ModelBar;
 use crate::effects;
 use crate::state::use_app;
 
@@ -42,6 +43,7 @@ pub fn LoopControls() -> impl IntoView {
     let st = use_app();
     let step_label = move || match (st.loop_active.get(), st.next_step.get()) {
         (true, Some(5)) => "Waiting for the server's answer…".to_owned(),
+        (true, Some(3 | 6)) if st.model_busy.get() => "Waiting for the model's reply…".to_owned(),
         (true, Some(n)) => format!("Next: step {n}, {}", short(n)),
         _ => "Step 1: tools/list".to_owned(),
     };
@@ -52,7 +54,8 @@ pub fn LoopControls() -> impl IntoView {
             .copied()
             .unwrap_or("")
     };
-    let waiting = move || st.loop_active.get() && st.next_step.get() == Some(5);
+    let waiting =
+        move || st.model_busy.get() || (st.loop_active.get() && st.next_step.get() == Some(5));
     view! {
         <div class="controls">
             <label for="prompt">"Your message to the model"</label>
@@ -96,6 +99,7 @@ pub fn LoopControls() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
+            <ModelBar/>
             <div class="buttons">
                 <button class="primary" data-testid="step-button" title=step_title
                     disabled=waiting
@@ -108,7 +112,7 @@ pub fn LoopControls() -> impl IntoView {
                 <button data-testid="reset-button" on:click=move |_| effects::reset()>"Reset"</button>
             </div>
             <p class="model-note">
-                "The model is a deterministic mock (no account, no network): it matches your words against tool names, titles and descriptions and fills the arguments from the schema. Or play the model yourself: “Fill its form” in the Tools panel. It replies in the chosen API's exact format; real models come in the next version."
+                "The mock model is deterministic (no account, no network): it matches your words against tool names, titles and descriptions and fills the arguments from the schema. Playing the model, you answer or fill a tool's form (Tools panel). Either way the reply comes in the chosen API's exact format; a real LLM is called straight from your browser."
             </p>
         </div>
     }

@@ -4,7 +4,9 @@
 use leptos::prelude::*;
 
 use super::answer::Answer;
+use super::conversation::Conversation;
 use super::loop_controls::LoopControls;
+use super::play_box::PlayBox;
 use super::step_card::StepCard;
 use crate::state::use_app;
 
@@ -31,6 +33,8 @@ pub fn LoopPanel() -> impl IntoView {
                     <StepCard step=step/>
                 </For>
             </ol>
+            <PlayBox/>
+            <Conversation/>
             <Answer/>
         </section>
     }

@@ -5,6 +5,7 @@
 mod bridge;
 mod clock;
 mod http;
+pub mod llm;
 mod memory;
 pub mod session;
 pub mod sse;
@@ -55,6 +56,11 @@ pub fn list_tools() {
 /// The learner plays the model: `name` with `arguments` becomes step 3.
 pub fn play_model(name: String, arguments: JsonObject) {
     session::with_session(None, |s| s.play_model(name, arguments));
+}
+
+/// The learner plays the model: `text` is its answer (step 3 or 6).
+pub fn play_answer(text: String) {
+    session::with_session(None, |s| s.play_answer(text));
 }
 
 /// Copies `text` to the clipboard.

@@ -22,6 +22,7 @@ use super::clock::{now, now_ms};
 use super::http::{HttpLink, PostError};
 use super::memory::MemoryLink;
 use super::ws::{WsLink, side_row};
+use crate::model_state::ModelChoice;
 use crate::state::{AppState, CallView, Conn, LogRow, Notice, ServerInfo, Source, Tab, pretty};
 
 /// Pause between steps in run mode, so each step can be seen arriving.
@@ -37,9 +38,12 @@ pub enum Link {
     Http(HttpLink),
 }
 
-/// A call the learner made as the model, waiting for step 3.
-struct Manual {
-    call: ToolCall,
+/// A turn the learner wrote as the model, waiting for step 3 or 6.
+enum Manual {
+    /// A tool call, from the generated form.
+    Call(ToolCall),
+    /// A final answer in words.
+    Answer(String),
 }
 
 /// The live connection and everything hanging off it.
@@ -58,6 +62,12 @@ pub struct Session {
     /// listing, e.g. after list_changed, must not be overwritten by it).
     run_pages_shown: bool,
     manual: Option<Manual>,
+    /// Counts loops, so a real model's late reply for an abandoned loop is dropped.
+    loop_id: u64,
+    /// A request to a real model is in flight.
+    model_pending: bool,
+    /// The request line and headers of the request in flight, as shown (key masked).
+    pending_head: Option<serde_json::Value>,
     timer: Option<TimeoutHandle>,
     tick_pending: bool,
     list_op: Option<OpId>,
@@ -143,6 +153,9 @@ pub fn open(st: AppState, source: Source) {
         run: None,
         run_pages_shown: false,
         manual: None,
+        loop_id: 0,
+        model_pending: false,
+        pending_head: None,
         timer: None,
         tick_pending: false,
         list_op: None,
@@ -178,6 +191,9 @@ pub fn close() {
 
 fn clear_loop_state(st: AppState) {
     st.steps.set(Vec::new());
+    st.turns.set(Vec::new());
+    st.rounds.set(0);
+    st.model_busy.set(false);
     st.next_step.set(Some(1));
     st.loop_active.set(false);
     st.answer.set(None);
@@ -505,6 +521,9 @@ impl Session {
             ..Default::default()
         };
         self.run_pages_shown = false;
+        self.loop_id += 1;
+        self.model_pending = false;
+        self.st.model_busy.set(false);
         self.run = Some(ToolLoop::new(
             &prompt,
             self.st.provider.get_untracked(),
@@ -539,6 +558,8 @@ impl Session {
     pub fn reset(&mut self) {
         self.run = None;
         self.manual = None;
+        self.loop_id += 1;
+        self.model_pending = false;
         clear_loop_state(self.st);
         self.st.call.set(None);
         self.st.progress.set(None);
@@ -546,23 +567,90 @@ impl Session {
 
     /// The learner plays the model: this call is step 3.
     pub fn play_model(&mut self, name: String, arguments: mcpg_core::model::JsonObject) {
-        let before_step_3 = self
+        let round = self.run.as_ref().map_or(0, ToolLoop::rounds);
+        self.play(Manual::Call(ToolCall {
+            id: format!("call_{}", round + 1),
+            name,
+            arguments,
+        }));
+    }
+
+    /// The learner plays the model: this text is its answer (step 3 or 6).
+    pub fn play_answer(&mut self, text: String) {
+        self.play(Manual::Answer(text));
+    }
+
+    /// Runs the loop up to the model's next turn and gives it `turn`. A loop waiting
+    /// for the model (step 3, or step 6 after results) takes it there; otherwise a new
+    /// loop starts and the turn becomes its step 3.
+    fn play(&mut self, turn: Manual) {
+        let keeps = self
             .run
             .as_ref()
             .and_then(ToolLoop::next_step_number)
-            .is_some_and(|n| n <= 3);
-        if !before_step_3 {
+            .is_some_and(|n| n <= 3 || n == 6);
+        if !keeps {
             self.new_loop();
         }
-        self.manual = Some(Manual {
-            call: ToolCall {
-                id: "call_1".into(),
-                name,
-                arguments,
-            },
-        });
+        self.manual = Some(turn);
         self.st.running.set(true);
         self.perform();
+    }
+
+    /// A real model's reply (or why there was none) for loop `loop_id`.
+    pub fn model_answered(&mut self, loop_id: u64, reply: super::llm::Reply) {
+        if loop_id != self.loop_id || !self.model_pending {
+            return;
+        }
+        self.model_pending = false;
+        self.st.model_busy.set(false);
+        let Some(run) = &mut self.run else { return };
+        let before = run.steps().len();
+        let head = self.pending_head.take().unwrap_or_default();
+        match reply {
+            super::llm::Reply::Http(status, body) => run.model_http_reply(status, &body, &head),
+            super::llm::Reply::Unreachable(detail) => {
+                run.model_unreachable(&detail, &head, &super::llm::origin());
+            }
+        }
+        let failed = run.steps().len() > before
+            && run
+                .steps()
+                .last()
+                .is_some_and(|s| s.status == mcpg_host::StepStatus::Failed);
+        if failed {
+            // Run mode stops on a failed model turn; the learner decides what next.
+            self.st.running.set(false);
+        }
+        self.pump();
+    }
+
+    /// Asks the real model for the loop's next turn.
+    fn ask_llm(&mut self) {
+        let st = self.st;
+        let Some(run) = &mut self.run else { return };
+        let provider = run.provider();
+        let settings = st
+            .llm
+            .with_untracked(|l| l.get(crate::model_state::slot(provider)).cloned())
+            .unwrap_or_else(|| crate::model_state::LlmSettings::default_for(provider));
+        run.set_model_name(&settings.model);
+        let ep = mcpg_host::provider::endpoint(provider, &settings.base, &settings.model);
+        let key = st.api_keys.with_untracked(|k| {
+            k.get(crate::model_state::slot(provider))
+                .cloned()
+                .unwrap_or_default()
+        });
+        self.pending_head = Some(mcpg_host::provider::shown_request(provider, &ep, &key));
+        let out = super::llm::Outgoing {
+            provider,
+            url: ep.url,
+            headers: ep.headers,
+            body: run.model_request().to_string(),
+        };
+        self.model_pending = true;
+        st.model_busy.set(true);
+        super::llm::send(st, self.generation, self.loop_id, out);
     }
 
     /// Cancels the call in flight.
@@ -582,22 +670,35 @@ impl Session {
                 run.listing_started(op);
             }
             Action::Reshape => run.reshape(),
+            Action::AskModel if self.model_pending => return,
             Action::AskModel => match self.manual.take() {
-                Some(m) if run.next_step_number() == Some(3) => {
+                Some(Manual::Call(call)) => {
                     let why = format!(
                         "You played the model: you chose {} and filled its form.",
-                        m.call.name
+                        call.name
                     );
                     let turn = ModelTurn::ToolCalls {
                         text: None,
-                        calls: vec![m.call],
+                        calls: vec![call],
                     };
                     run.model_replied(turn, None, &why);
                 }
-                other => {
-                    self.manual = other;
-                    run.ask_mock(&MockModel);
+                Some(Manual::Answer(text)) => {
+                    let why = "You played the model: you answered in words, with no tool call.";
+                    run.model_replied(ModelTurn::Answer { text }, None, why);
                 }
+                None => match self.st.model.get_untracked() {
+                    ModelChoice::Mock => run.ask_mock(&MockModel),
+                    ModelChoice::Play => {
+                        // The learner's turn: the play box and the Tools panel's form wait.
+                        self.st.running.set(false);
+                        return;
+                    }
+                    ModelChoice::Real => {
+                        self.ask_llm();
+                        return;
+                    }
+                },
             },
             Action::CallTool(call) => {
                 let opts = CallOptions {
@@ -636,6 +737,12 @@ impl Session {
         }
         if !active && st.running.get_untracked() {
             st.running.set(false);
+        }
+        if st.turns.with_untracked(|t| t.as_slice() != run.turns()) {
+            st.turns.set(run.turns().to_vec());
+        }
+        if st.rounds.get_untracked() != run.rounds() {
+            st.rounds.set(run.rounds());
         }
         let answer = run.answer().map(str::to_owned);
         if st.answer.with_untracked(|a| a != &answer) {

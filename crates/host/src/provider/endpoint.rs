@@ -70,19 +70,21 @@ pub fn endpoint(provider: Provider, base: &str, model: &str) -> Endpoint {
     }
 }
 
-/// The header that carries `key` for `provider`, or `None` when there is no key to send.
+/// The header that carries `key` for `provider`, or `None` when there is no key to
+/// send (none typed, or Ollama's native API, which takes none).
 pub fn key_header(provider: Provider, key: &str) -> Option<(&'static str, String)> {
     let key = key.trim();
     if key.is_empty() {
         return None;
     }
-    Some(match provider {
-        Provider::Anthropic => ("x-api-key", key.to_owned()),
-        Provider::Gemini => ("x-goog-api-key", key.to_owned()),
-        Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Ollama => {
-            ("authorization", format!("Bearer {key}"))
+    match provider {
+        Provider::Anthropic => Some(("x-api-key", key.to_owned())),
+        Provider::Gemini => Some(("x-goog-api-key", key.to_owned())),
+        Provider::OpenAiChat | Provider::OpenAiResponses => {
+            Some(("authorization", format!("Bearer {key}")))
         }
-    })
+        Provider::Ollama => None,
+    }
 }
 
 /// A key as the page may show it: its last four characters at most, so the learner

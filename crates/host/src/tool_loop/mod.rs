@@ -173,6 +173,12 @@ impl ToolLoop {
         self.rounds
     }
 
+    /// Sets the model name the requests carry (the learner may switch from the mock
+    /// to a real model in the middle of a loop).
+    pub fn set_model_name(&mut self, model: &str) {
+        model.clone_into(&mut self.opts.model);
+    }
+
     /// The model API format in use.
     pub fn provider(&self) -> Provider {
         self.provider

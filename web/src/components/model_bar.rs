@@ -1,0 +1,92 @@
+//! Who answers for the model (the mock, the learner, a real LLM) and, for a real
+//! LLM, its base URL, model name and API key. The key field is a password input
+//! whose value is a DOM property only; the key is shown nowhere else.
+
+use leptos::prelude::*;
+use mcpg_host::provider::{Provider, needs_key};
+
+use crate::effects::llm;
+use crate::model_state::{KeyKeep, LlmSettings, ModelChoice, slot};
+use crate::state::use_app;
+
+/// What the page does for this provider's browser access, in words.
+fn advice(p: Provider, origin: &str) -> String {
+    let how = match p {
+        Provider::Anthropic => "The page sends anthropic-version and anthropic-dangerous-direct-browser-access: true, the header Anthropic requires before it answers a web page.".to_owned(),
+        Provider::OpenAiChat => "Any OpenAI-compatible server works too (LM Studio http://localhost:1234/v1, vLLM, Ollama's http://localhost:11434/v1): set its base URL and model name; it must allow this page's origin (CORS).".to_owned(),
+        Provider::OpenAiResponses => "The key goes in Authorization: Bearer; the request goes to /v1/responses.".to_owned(),
+        Provider::Gemini => "The key goes in the x-goog-api-key header (never in the URL).".to_owned(),
+        Provider::Ollama => format!("Ollama needs no key, but it must allow this page: start it with OLLAMA_ORIGINS={origin} ollama serve."),
+    };
+    format!(
+        "{how} Keys stay in memory unless you choose to keep them; they are never shown, logged, or put in a link or an export."
+    )
+}
+
+/// The model chooser and a real model's settings.
+#[component]
+pub fn ModelBar() -> impl IntoView {
+    let st = use_app();
+    let settings = move || {
+        let p = st.provider.get();
+        st.llm
+            .with(|l| l.get(slot(p)).cloned())
+            .unwrap_or_else(|| LlmSettings::default_for(p))
+    };
+    let edit = move |base: bool| {
+        move |ev: web_sys::Event| {
+            let v = event_target_value(&ev);
+            let i = slot(st.provider.get_untracked());
+            st.llm.update(|l| {
+                if let Some(s) = l.get_mut(i) {
+                    if base { s.base = v } else { s.model = v }
+                }
+            });
+        }
+    };
+    let key = move || {
+        st.api_keys
+            .with(|k| k.get(slot(st.provider.get())).cloned().unwrap_or_default())
+    };
+    let origin = StoredValue::new(llm::origin());
+    view! {
+        <div class="provider-row">
+            <label for="model-choice">"Who answers for the model"</label>
+            <select id="model-choice" data-testid="model-select"
+                prop:value=move || st.model.get().id()
+                on:change=move |ev| st.model.set(ModelChoice::from_id(&event_target_value(&ev)))>
+                {ModelChoice::ALL
+                    .into_iter()
+                    .map(|c| view! { <option value=c.id()>{c.label()}</option> })
+                    .collect_view()}
+            </select>
+        </div>
+        <Show when=move || st.model.get() == ModelChoice::Real>
+            <div class="llm-settings" data-testid="llm-settings">
+                <label>"Base URL"
+                    <input type="url" data-testid="model-base" spellcheck="false"
+                        prop:value=move || settings().base on:input=edit(true)/>
+                </label>
+                <label>"Model name"
+                    <input type="text" data-testid="model-name" spellcheck="false"
+                        prop:value=move || settings().model on:input=edit(false)/>
+                </label>
+                <label>{move || if needs_key(st.provider.get()) { "API key" } else { "API key (not needed)" }}
+                    <input type="password" data-testid="model-key" autocomplete="off" spellcheck="false"
+                        prop:value=key
+                        on:input=move |ev| llm::set_key(st, st.provider.get_untracked(), event_target_value(&ev))/>
+                </label>
+                <label>"Remember the key"
+                    <select data-testid="key-keep" prop:value=move || st.key_keep.get().id()
+                        on:change=move |ev| llm::set_key_keep(st, KeyKeep::from_id(&event_target_value(&ev)))>
+                        {KeyKeep::ALL
+                            .into_iter()
+                            .map(|k| view! { <option value=k.id()>{k.label()}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <p class="model-note" data-testid="llm-advice">{move || origin.with_value(|o| advice(st.provider.get(), o))}</p>
+            </div>
+        </Show>
+    }
+}
