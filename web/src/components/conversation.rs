@@ -76,8 +76,8 @@ pub fn Conversation() -> impl IntoView {
                             .flat_map(rows)
                             .map(|(role, who, what)| {
                                 view! {
-                                    <li class=role data-testid="turn" data-role=role>
-                                        <b>{who}": "</b>{what}
+                                    <li class="turn" data-testid="turn" data-role=role>
+                                        <span class="who">{who}": "</span>{what}
                                     </li>
                                 }
                             })
