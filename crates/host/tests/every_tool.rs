@@ -245,6 +245,12 @@ fn every_demo_tool_in_every_format_with_the_mock_and_as_http_replies() {
                     "{ctx}: {answer}"
                 );
                 assert!(answer.contains(says), "{ctx}: {answer}");
+                // Step 3 says where the host found the call in this format's reply.
+                assert!(
+                    d.last(3).explanation.contains(provider::where_calls(p)),
+                    "{ctx}: {}",
+                    d.last(3).explanation
+                );
                 // Step 6 shows the exact message appended, then the model's reply.
                 let s6 = d.last(6);
                 assert!(s6.blocks.len() >= 2, "{ctx}");

@@ -280,7 +280,15 @@ impl ToolLoop {
     /// Asks the mock model and records its turn, in the provider's exact reply shape.
     pub fn ask_mock(&mut self, mock: &MockModel) {
         let m = mock.respond(&self.turns, &self.tools);
-        self.model_replied(m.turn, None, &m.why);
+        let why = match &m.turn {
+            ModelTurn::ToolCalls { .. } => format!(
+                "{} In the reply below the host reads the call(s) out of {}.",
+                m.why,
+                provider::where_calls(self.provider)
+            ),
+            ModelTurn::Answer { .. } => m.why,
+        };
+        self.model_replied(m.turn, None, &why);
     }
 
     /// The model's turn (step 3, or step 6 after results). `reply` is the API's raw
