@@ -65,7 +65,7 @@ pub fn Conversation() -> impl IntoView {
             <section class="conversation" data-testid="conversation" aria-label="The conversation so far">
                 <h3>"The conversation so far "
                     <span class="rounds" data-testid="rounds">
-                        {move || format!("(round {} of at most {MAX_ROUNDS})", st.rounds.get())}
+                        "(round "{move || st.rounds.get()}" of at most "{MAX_ROUNDS}")"
                     </span>
                 </h3>
                 <ol>

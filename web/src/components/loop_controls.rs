@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use mcpg_host::provider::Provider;
 use mcpg_host::tool_loop::TITLES;
 
-use super::model_bar::ModelBar;
+use super::model_bar::{ModelBar, options};
 use crate::effects;
 use crate::state::use_app;
 
@@ -93,10 +93,7 @@ pub fn LoopControls() -> impl IntoView {
                             .unwrap_or(Provider::Anthropic);
                         st.provider.set(p);
                     }>
-                    {Provider::ALL
-                        .into_iter()
-                        .map(|p| view! { <option value=p.id()>{p.label()}</option> })
-                        .collect_view()}
+                    {options(Provider::ALL.map(|p| (p.id(), p.label())).to_vec())}
                 </select>
             </div>
             <ModelBar/>

@@ -23,6 +23,15 @@ fn advice(p: Provider, origin: &str) -> String {
     )
 }
 
+/// `<option>`s from (value, label) pairs: one function for every selector of the
+/// loop's controls, so the page carries one copy of this view code.
+pub fn options(items: Vec<(&'static str, &'static str)>) -> impl IntoView {
+    items
+        .into_iter()
+        .map(|(id, label)| view! { <option value=id>{label}</option> })
+        .collect_view()
+}
+
 /// The model chooser and a real model's settings.
 #[component]
 pub fn ModelBar() -> impl IntoView {
@@ -55,10 +64,7 @@ pub fn ModelBar() -> impl IntoView {
             <select id="model-choice" data-testid="model-select"
                 prop:value=move || st.model.get().id()
                 on:change=move |ev| st.model.set(ModelChoice::from_id(&event_target_value(&ev)))>
-                {ModelChoice::ALL
-                    .into_iter()
-                    .map(|c| view! { <option value=c.id()>{c.label()}</option> })
-                    .collect_view()}
+                {options(ModelChoice::ALL.map(|c| (c.id(), c.label())).to_vec())}
             </select>
         </div>
         <Show when=move || st.model.get() == ModelChoice::Real>
@@ -79,10 +85,7 @@ pub fn ModelBar() -> impl IntoView {
                 <label>"Remember the key"
                     <select data-testid="key-keep" prop:value=move || st.key_keep.get().id()
                         on:change=move |ev| llm::set_key_keep(st, KeyKeep::from_id(&event_target_value(&ev)))>
-                        {KeyKeep::ALL
-                            .into_iter()
-                            .map(|k| view! { <option value=k.id()>{k.label()}</option> })
-                            .collect_view()}
+                        {options(KeyKeep::ALL.map(|k| (k.id(), k.label())).to_vec())}
                     </select>
                 </label>
                 <p class="model-note" data-testid="llm-advice">{move || origin.with_value(|o| advice(st.provider.get(), o))}</p>

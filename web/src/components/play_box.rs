@@ -35,7 +35,7 @@ pub fn PlayBox() -> impl IntoView {
     view! {
         <Show when=waiting>
             <div class="play-box" data-testid="play-box">
-                <h3>{move || format!("Your turn as the model (step {})", st.next_step.get().unwrap_or(3))}</h3>
+                <h3>"Your turn as the model (step "{move || st.next_step.get().unwrap_or(3)}")"</h3>
                 <label for="play-answer">"Answer in words (no tool call)"</label>
                 <textarea id="play-answer" data-testid="play-answer" rows="2"
                     prop:value=move || text.get()
