@@ -270,6 +270,9 @@ describe('the mock model and playing the model', () => {
     await page.click(tid('play-tool'));
     await page.click('[data-tool="get_weather"] [data-testid=tool-use]');
     await page.fill('#field-city', 'Austin');
+    // The form shows the reply this call makes, in the chosen format, before sending.
+    await page.click(`${tid('tool-form')} details > summary`);
+    assert.match(await page.textContent(tid('form-preview')), /"tool_calls"[\s\S]*"arguments": "\{\\"city\\":\\"Austin\\"\}"/);
     await page.click(tid('form-send'));
     // Step 6: the learner answers in words, and sees the reply it makes first.
     await page.waitForSelector(tid('play-box'));

@@ -2,11 +2,21 @@
 //! makes in the chosen format), or call a tool through the Tools panel's form.
 
 use leptos::prelude::*;
-use mcpg_host::provider::{ModelTurn, NameMap, RequestOptions, reply_for};
+use mcpg_host::provider::{ModelTurn, NameMap, Provider, RequestOptions, reply_for};
 
 use crate::effects;
 use crate::model_state::ModelChoice;
 use crate::state::{Tab, pretty, use_app};
+
+/// The reply a turn the learner wrote makes in `provider`'s exact format (shown
+/// before it is sent, here and under the tool form).
+pub fn reply_preview(provider: Provider, turn: &ModelTurn, names: &NameMap) -> String {
+    let opts = RequestOptions {
+        model: "you".into(),
+        ..Default::default()
+    };
+    pretty(&reply_for(provider, &opts, turn, names))
+}
 
 /// The learner's turn as the model.
 #[component]
@@ -20,17 +30,11 @@ pub fn PlayBox() -> impl IntoView {
             && matches!(st.next_step.get(), Some(3 | 6))
     };
     let preview = move || {
-        let turn = ModelTurn::Answer { text: text.get() };
-        let opts = RequestOptions {
-            model: "you".into(),
-            ..Default::default()
-        };
-        pretty(&reply_for(
+        reply_preview(
             st.provider.get(),
-            &opts,
-            &turn,
+            &ModelTurn::Answer { text: text.get() },
             &NameMap::default(),
-        ))
+        )
     };
     view! {
         <Show when=waiting>

@@ -4,10 +4,12 @@
 use leptos::prelude::*;
 use mcpg_core::model::{JsonObject, Tool};
 use mcpg_host::form::{self, FieldError, Values};
+use mcpg_host::provider::{ModelTurn, NameMap, ToolCall};
 use mcpg_host::schema;
 use serde_json::Value;
 
 use super::form_field::FormField;
+use super::play_box::reply_preview;
 use crate::effects;
 use crate::state::{pretty, use_app};
 
@@ -107,6 +109,28 @@ pub fn ToolForm() -> impl IntoView {
         }
         effects::play_model(tool.name, args);
     };
+    // What the learner's call looks like as the model's reply, in the chosen format.
+    let preview = move || {
+        let name = st.form_tool.with(|t| t.as_ref().map(|t| t.name.clone()))?;
+        let arguments = result.with(|r| r.as_ref().map(|r| r.0.clone()).unwrap_or_default());
+        let provider = st.provider.get();
+        let names = st.pages.with(|p| {
+            NameMap::build(
+                p.iter()
+                    .flat_map(|p| p.tools.iter().map(|t| t.name.as_str())),
+                provider.name_rules(),
+            )
+        });
+        let turn = ModelTurn::ToolCalls {
+            text: None,
+            calls: vec![ToolCall {
+                id: "call_1".into(),
+                name,
+                arguments,
+            }],
+        };
+        Some(reply_preview(provider, &turn, &names))
+    };
     let tool_names = move || {
         st.all_tools()
             .into_iter()
@@ -164,6 +188,10 @@ pub fn ToolForm() -> impl IntoView {
                         <li>{if e.path.is_empty() { e.message.clone() } else { format!("{}: {}", e.path, e.message) }}</li>
                     </For>
                 </ul>
+                <details class="json">
+                    <summary>"The reply this makes, in the chosen API's format"</summary>
+                    <pre data-testid="form-preview">{preview}</pre>
+                </details>
                 <div class="buttons">
                     <button class="primary" data-testid="form-send" on:click=move |_| send(true)>"Send as the model"</button>
                     <button data-testid="form-send-anyway" on:click=move |_| send(false)
