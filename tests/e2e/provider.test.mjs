@@ -266,6 +266,9 @@ describe('the mock model and playing the model', () => {
     await page.click(tid('run-button'));
     await page.waitForSelector(tid('play-box'));
     await stepsSettled(page, 2);
+    // The loop waits for the learner: the step button says so and does nothing.
+    assert.ok(await page.isDisabled(tid('step-button')));
+    assert.match(await page.textContent(tid('step-button')), /Your turn as the model/);
     // Step 3: the learner calls a tool through the generated form.
     await page.click(tid('play-tool'));
     await page.click('[data-tool="get_weather"] [data-testid=tool-use]');

@@ -6,6 +6,7 @@ use mcpg_host::tool_loop::TITLES;
 
 use super::model_bar::{ModelBar, options};
 use crate::effects;
+use crate::model_state::ModelChoice;
 use crate::state::use_app;
 
 /// Messages that each show one lesson with the embedded demo server.
@@ -44,6 +45,9 @@ pub fn LoopControls() -> impl IntoView {
     let step_label = move || match (st.loop_active.get(), st.next_step.get()) {
         (true, Some(5)) => "Waiting for the server's answer…".to_owned(),
         (true, Some(3 | 6)) if st.model_busy.get() => "Waiting for the model's reply…".to_owned(),
+        (true, Some(3 | 6)) if st.model.get() == ModelChoice::Play => {
+            "Your turn as the model: see below".to_owned()
+        }
         (true, Some(n)) => format!("Next: step {n}, {}", short(n)),
         _ => "Step 1: tools/list".to_owned(),
     };
@@ -54,8 +58,13 @@ pub fn LoopControls() -> impl IntoView {
             .copied()
             .unwrap_or("")
     };
-    let waiting =
-        move || st.model_busy.get() || (st.loop_active.get() && st.next_step.get() == Some(5));
+    let waiting = move || {
+        let next = st.next_step.get();
+        st.model_busy.get()
+            || (st.loop_active.get()
+                && (next == Some(5)
+                    || (st.model.get() == ModelChoice::Play && matches!(next, Some(3 | 6)))))
+    };
     view! {
         <div class="controls">
             <label for="prompt">"Your message to the model"</label>
