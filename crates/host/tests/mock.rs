@@ -213,3 +213,64 @@ fn after_a_protocol_error_it_says_the_call_was_refused() {
     });
     assert!(a.contains("refused") && a.contains("-32602"), "{a}");
 }
+
+/// Every call the mock makes for `message`, as (id, name, arguments).
+fn calls(message: &str) -> Vec<(String, String, Value)> {
+    match MockModel
+        .respond(&[Turn::User(message.into())], &demo())
+        .turn
+    {
+        ModelTurn::ToolCalls { calls, .. } => calls
+            .into_iter()
+            .map(|c| (c.id, c.name, Value::Object(c.arguments)))
+            .collect(),
+        ModelTurn::Answer { .. } => Vec::new(),
+    }
+}
+
+#[test]
+fn two_things_joined_by_and_make_two_calls() {
+    assert_eq!(
+        calls("What's the weather in Paris and Austin?"),
+        [
+            (
+                "call_1".into(),
+                "get_weather".into(),
+                json!({"city": "Paris"})
+            ),
+            (
+                "call_1_2".into(),
+                "get_weather".into(),
+                json!({"city": "Austin"})
+            ),
+        ]
+    );
+    let two = calls("weather in Paris and the time zone of Tokyo");
+    let names: Vec<&str> = two.iter().map(|c| c.1.as_str()).collect();
+    assert_eq!(names, ["get_weather", "city_time_zone"]);
+    assert_eq!(two[1].2, json!({"city": "Tokyo"}));
+}
+
+#[test]
+fn and_inside_one_request_stays_one_call() {
+    // Both numbers belong to one call.
+    assert_eq!(calls("add 2 and 3").len(), 1);
+    // A list is one argument.
+    assert_eq!(calls("make a list: eggs, milk and bread").len(), 1);
+    // The second part gives no city: one call, for the city that was named.
+    let one = calls("weather in Paris and tell me a joke");
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].2, json!({"city": "Paris"}));
+}
+
+#[test]
+fn the_name_order_settles_a_tie() {
+    assert_eq!(
+        pick("convert 68 fahrenheit to celsius", &demo()).unwrap().0,
+        "fahrenheit_to_celsius"
+    );
+    assert_eq!(
+        pick("convert 20 celsius to fahrenheit", &demo()).unwrap().0,
+        "celsius_to_fahrenheit"
+    );
+}
