@@ -113,6 +113,8 @@ describe('real models through the fake provider', () => {
       assert.match(why, /arguments of call .* are not valid JSON/, format);
       assert.match(why, /no tools\/call was sent/);
       assert.equal(await page.locator('[data-step="4"]').count(), 0);
+      await page.$eval('[data-step="3"]', (e) => e.scrollIntoView({ block: 'start' }));
+      await shot(page, `malformed-${format}.png`);
       await run(page, "What's the weather in Austin?");
       assert.match(await page.textContent(tid('answer')), /Austin: 91F/, format);
     }
