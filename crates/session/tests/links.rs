@@ -228,6 +228,11 @@ fn bad_links_get_one_clear_error() {
         decode_link(&pack(&cmd)),
         Err(LinkError::Invalid(_))
     ));
+    cmd["connection"] = json!({"kind": "relay", "remote": "<script>"});
+    assert!(matches!(
+        decode_link(&pack(&cmd)),
+        Err(LinkError::Invalid(_))
+    ));
     cmd["connection"] = json!({"kind": "url", "url": "javascript:alert(1)"});
     assert!(matches!(
         decode_link(&pack(&cmd)),
@@ -288,12 +293,13 @@ mod props {
             messages in prop::collection::vec("\\PC{0,60}", 0..4),
             wire in prop::collection::vec(record(), 0..12),
             server in "[A-Za-z0-9_.-]{1,20}",
-            which in 0u8..3,
+            which in 0u8..4,
             elide in any::<bool>(),
         ) {
             let connection = match which {
                 0 => Connection::Embedded,
                 1 => Connection::Bridge { server },
+                2 => Connection::Relay { remote: server },
                 _ => Connection::Url { url: format!("https://example.com/{server}") },
             };
             let mut s = Session::new(connection);
