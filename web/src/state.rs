@@ -219,6 +219,11 @@ pub struct AppState {
     pub notice: RwSignal<Option<Notice>>,
     /// The model API format the host speaks (steps 2, 3 and 6).
     pub provider: RwSignal<mcpg_host::provider::Provider>,
+    /// The model script: turns played instead of the mock (see `mcpg_host::script`).
+    pub script: RwSignal<Vec<Value>>,
+    /// The shared session being replayed (no network), when the page opened a link
+    /// or a file.
+    pub replay: RwSignal<Option<mcpg_session::Session>>,
 }
 
 impl AppState {
@@ -244,6 +249,8 @@ impl AppState {
             bridge: RwSignal::new(BridgeInfo::default()),
             notice: RwSignal::new(None),
             provider: RwSignal::new(mcpg_host::provider::Provider::Anthropic),
+            script: RwSignal::new(Vec::new()),
+            replay: RwSignal::new(None),
         }
     }
 

@@ -6,7 +6,9 @@ mod bridge;
 mod clock;
 mod http;
 mod memory;
+pub mod replay;
 pub mod session;
+pub mod share;
 pub mod sse;
 mod ws;
 

@@ -1,0 +1,363 @@
+//! Sharing a session: recording the page into a [`mcpg_session::Session`], the link
+//! (`#s1.` fragment, which never reaches a server), export and import as a file, and
+//! replaying a shared session with no network until the learner asks to run it live.
+//!
+//! A link or file is untrusted: a bad one gives one notice and nothing else happens
+//! (no connection, no request). Nothing secret is recorded: no bridge token, no key.
+
+use mcpg_core::Timestamp;
+use mcpg_demo::DemoServer;
+use mcpg_host::provider::Provider;
+use mcpg_host::script::Script;
+use mcpg_session::{
+    Connection, Direction, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, ModelChoice, Session,
+    WireRecord, decode_file, decode_link, encode_file, encode_link, rehydrate_with,
+};
+use serde_json::{Value, json};
+use wasm_bindgen::JsCast as _;
+use wasm_bindgen_futures::JsFuture;
+
+use leptos::prelude::*;
+
+use super::replay::ReplayLink;
+use super::session::{open_with, with_session};
+use crate::state::{AppState, LogRow, Notice, Source};
+
+/// The session's connection for a page source. A URL keeps no user name, password
+/// or secret-looking query parameter.
+fn connection(source: &Source) -> Connection {
+    match source {
+        Source::Demo => Connection::Embedded,
+        Source::Bridge(n) => Connection::Bridge { server: n.clone() },
+        Source::Relay(n) => Connection::Relay { remote: n.clone() },
+        Source::Url(u) => Connection::Url { url: public_url(u) },
+    }
+}
+
+/// The page source a session's connection names.
+pub fn source_of(c: &Connection) -> Source {
+    match c {
+        Connection::Embedded => Source::Demo,
+        Connection::Bridge { server } => Source::Bridge(server.clone()),
+        Connection::Relay { remote } => Source::Relay(remote.clone()),
+        Connection::Url { url } => Source::Url(url.clone()),
+    }
+}
+
+/// `url` without credentials or secret-looking query parameters.
+fn public_url(url: &str) -> String {
+    let (url, _fragment) = url.split_once('#').unwrap_or((url, ""));
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let base = match base.split_once("://") {
+        Some((scheme, rest)) => {
+            let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+            let slash = if rest.contains('/') { "/" } else { "" };
+            [scheme, "://", host, slash, path].concat()
+        }
+        None => base.to_owned(),
+    };
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|p| {
+            let k = p.split('=').next().unwrap_or("").to_ascii_lowercase();
+            !p.is_empty()
+                && !["key", "token", "secret", "password", "auth", "sig"]
+                    .iter()
+                    .any(|s| k.contains(s))
+        })
+        .collect();
+    if kept.is_empty() {
+        base
+    } else {
+        [base.as_str(), "?", &kept.join("&")].concat()
+    }
+}
+
+/// The page as a session document: connection, model choice, messages, script,
+/// every wire frame, the steps of the current loop.
+pub fn record(st: AppState) -> Session {
+    let mut s = Session::new(connection(&st.source.get_untracked()));
+    let provider = st.provider.get_untracked();
+    s.model = ModelChoice {
+        kind: "mock".into(),
+        format: Some(provider.id().into()),
+        ..ModelChoice::default()
+    };
+    let (prompts, script) = with_session(None, |x| x.recording()).unwrap_or_default();
+    s.messages = if prompts.is_empty() {
+        vec![st.prompt.get_untracked()]
+    } else {
+        prompts
+    };
+    s.script = if script.is_empty() {
+        st.script.get_untracked()
+    } else {
+        script
+    };
+    s.wire = st.log.with_untracked(|log| {
+        log.iter()
+            .filter_map(|row| match row {
+                LogRow::Wire {
+                    sent, at_ms, raw, ..
+                } => Some(WireRecord {
+                    direction: if *sent {
+                        Direction::Sent
+                    } else {
+                        Direction::Received
+                    },
+                    at_ms: at_ms.max(0.0) as u64,
+                    text: Some(raw.to_string()),
+                    hash: None,
+                }),
+                _ => None,
+            })
+            .collect()
+    });
+    s.steps = st.steps.with_untracked(|steps| {
+        steps
+            .iter()
+            .map(|x| json!({"n": x.number, "status": format!("{:?}", x.status).to_lowercase()}))
+            .collect()
+    });
+    s.cursor = s.steps.len();
+    s.redact();
+    s
+}
+
+/// Feeds a fresh embedded demo server as `rehydrate_with` asks.
+fn demo_feeder() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
+    let mut server = DemoServer::new();
+    move |at, sent| {
+        let now = Timestamp::from_millis(at);
+        match sent {
+            Some(t) => server.handle_text(now, t),
+            None => server.handle_timeout(now),
+        }
+        let out = std::iter::from_fn(|| server.poll_transmit().map(|m| m.raw().to_owned()));
+        let out = out.collect();
+        while server.poll_event().is_some() {}
+        out
+    }
+}
+
+/// The link's fragment (without `#`). The embedded demo's answers are left out when
+/// re-running the demo reproduces them exactly (checked here, before sharing).
+pub fn link_fragment(session: &Session) -> String {
+    if session.connection == Connection::Embedded {
+        let mut short = session.clone();
+        short.elide_received(|_, _| true);
+        let mut check = short.clone();
+        if rehydrate_with(&mut check, demo_feeder()).is_ok() && check.wire == session.wire {
+            return encode_link(&short);
+        }
+    }
+    encode_link(session)
+}
+
+/// What Share produced: the full link, or why there is none.
+pub fn share(st: AppState) -> Result<String, String> {
+    let fragment = link_fragment(&record(st));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(format!(
+            "This session is too large for a link ({} characters; links stop at {MAX_LINK_CHARS}). Use Export to share it as a file.",
+            fragment.len()
+        ));
+    }
+    let loc = web_sys::window()
+        .map(|w| w.location())
+        .ok_or("the page has no location")?;
+    // Origin and path only: the query may hold the bridge's token.
+    let base = [
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default(),
+    ]
+    .concat();
+    Ok([base.as_str(), "#", &fragment].concat())
+}
+
+/// Downloads the session as a `.json` file (through a Blob URL and `<a download>`).
+pub fn export(st: AppState) -> Result<(), String> {
+    let text = encode_file(&record(st));
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let fail = |_| "the browser refused to make the file".to_owned();
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("the page has no document")?;
+    let a: web_sys::HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(fail)?
+        .dyn_into()
+        .map_err(|_| "the browser refused to make the file".to_owned())?;
+    a.set_href(&url);
+    a.set_download("mcp-session.json");
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+fn notice(st: AppState, text: String) {
+    st.notice.set(Some(Notice {
+        text,
+        relay: None,
+        blocked_url: None,
+    }));
+}
+
+/// Opens the session in the page's URL fragment, if there is one. Returns whether
+/// the fragment was meant as a session (then nothing else should open): a bad one
+/// only shows a notice.
+pub fn open_from_hash(st: AppState) -> bool {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let f = hash.strip_prefix('#').unwrap_or(&hash);
+    let f = f.strip_prefix("s=").unwrap_or(f);
+    // `#s<digits>.` is a session link of some version; anything else (e.g. `#loop`,
+    // the skip link) is an ordinary anchor.
+    let Some(version) = f
+        .strip_prefix('s')
+        .and_then(|r| r.split_once('.'))
+        .map(|(v, _)| v)
+        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+    else {
+        return false;
+    };
+    let result = if version == "1" {
+        decode_link(f)
+    } else {
+        Err(LinkError::Invalid(format!(
+            "it uses link format s{version}, which a newer playground makes; please update"
+        )))
+    };
+    match result {
+        Ok(s) => start_replay(st, s, "link"),
+        Err(e) => notice(
+            st,
+            format!("This session link cannot be opened: {e}. Nothing was loaded or connected."),
+        ),
+    }
+    true
+}
+
+/// Imports a session from a file's (or a pasted link's) text.
+pub fn import_text(st: AppState, text: &str) {
+    match decode_file(text) {
+        Ok(s) => start_replay(st, s, "file"),
+        Err(e) => notice(
+            st,
+            format!("This session file cannot be opened: {e}. Nothing was loaded or connected."),
+        ),
+    }
+}
+
+/// Reads a picked or dropped file, then imports it.
+pub fn import_file(st: AppState, file: web_sys::File) {
+    if file.size() > MAX_INFLATED_BYTES as f64 {
+        notice(
+            st,
+            format!(
+                "This session file cannot be opened: it is larger than {MAX_INFLATED_BYTES} bytes. Nothing was loaded or connected."
+            ),
+        );
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        match JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|v| v.as_string())
+        {
+            Some(text) => import_text(st, &text),
+            None => notice(
+                st,
+                "This session file cannot be opened: the browser could not read it as text."
+                    .to_owned(),
+            ),
+        }
+    });
+}
+
+/// Replays `session` with no network: the recording answers for the server (the
+/// embedded demo's elided answers are regenerated in the page first) and its script
+/// for the model. `from` says "link" or "file", for messages.
+fn start_replay(st: AppState, mut session: Session, from: &str) {
+    let fail = |why: String| {
+        notice(
+            st,
+            format!(
+                "This session {from} cannot be replayed: {why}. Nothing was loaded or connected."
+            ),
+        );
+    };
+    if session.connection == Connection::Embedded
+        && let Err(e) = rehydrate_with(&mut session, demo_feeder())
+    {
+        return fail(e.to_string());
+    }
+    if let Some(i) = session.wire.iter().position(|w| w.text.is_none()) {
+        return fail(format!(
+            "message {i} was left out and only the embedded demo server can regenerate it"
+        ));
+    }
+    if let Err(e) = Script::from_values(&session.script) {
+        return fail(format!("its model script is invalid ({e})"));
+    }
+    if let Some(p) = session.model.format.as_deref().and_then(Provider::from_id) {
+        st.provider.set(p);
+    }
+    if let Some(m) = session.messages.first() {
+        st.prompt.set(m.clone());
+    }
+    st.script.set(session.script.clone());
+    let link = ReplayLink::new(&session);
+    let source = source_of(&session.connection);
+    open_with(st, source, Some(link));
+    st.replay.set(Some(session));
+}
+
+/// "Run it live" (after the learner confirmed): the same kind of server, the same
+/// first message, the same model script; the bridge's token comes from this page's
+/// own URL, never from the link.
+pub fn run_live(st: AppState) {
+    let Some(session) = st.replay.get_untracked() else {
+        return;
+    };
+    let source = source_of(&session.connection);
+    if matches!(source, Source::Bridge(_) | Source::Relay(_)) {
+        super::load_bridge(st);
+    }
+    super::connect(st, source);
+    if let Some(m) = session.messages.first() {
+        st.prompt.set(m.clone());
+    }
+}
+
+/// Sets the model script (already validated); new loops play it before the mock.
+pub fn set_script(st: AppState, turns: Vec<Value>) {
+    st.script.set(turns);
+    with_session(None, super::session::Session::reload_script);
+}
+
+/// Page-wide listeners: a session link pasted into the address bar of an open page
+/// (`hashchange`), and a session file dropped anywhere on the page.
+pub fn listen(st: AppState) {
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+        open_from_hash(st);
+    });
+    let _ = window_event_listener(leptos::ev::dragover, |e| e.prevent_default());
+    let _ = window_event_listener(leptos::ev::drop, move |e| {
+        e.prevent_default();
+        let file = e
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0));
+        if let Some(f) = file {
+            import_file(st, f);
+        }
+    });
+}
