@@ -36,9 +36,19 @@ pub fn decode_link(fragment: &str) -> Result<Session, LinkError> {
         return Err(LinkError::TooLarge(f.len()));
     }
     let body = f.strip_prefix(LINK_PREFIX).ok_or(LinkError::NotASession)?;
-    let packed = URL_SAFE_NO_PAD
-        .decode(body.trim_end_matches('='))
-        .map_err(|_| LinkError::Corrupted)?;
+    let body = body.trim_end_matches('=');
+    let packed = URL_SAFE_NO_PAD.decode(body).map_err(|_| {
+        // Every character is base64url, so only the length or the last character's
+        // spare bits are wrong: the link was cut, which is worth saying.
+        let alphabet = body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if alphabet {
+            LinkError::Truncated
+        } else {
+            LinkError::Corrupted
+        }
+    })?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES)
         .map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::Bomb(MAX_INFLATED_BYTES),

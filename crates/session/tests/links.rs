@@ -198,6 +198,16 @@ fn bad_links_get_one_clear_error() {
         decode_link(&good[..good.len() / 2]),
         Err(LinkError::Truncated)
     );
+    // Cut anywhere, a link says it was cut (even where the cut leaves bad base64).
+    for cut in [good.len() / 3, good.len() / 2, good.len() - 8] {
+        for n in cut..cut + 4 {
+            assert_eq!(
+                decode_link(&good[..n]),
+                Err(LinkError::Truncated),
+                "cut at {n}"
+            );
+        }
+    }
     assert!(matches!(
         decode_link(&format!("s1.{}", "A".repeat(70_000))),
         Err(LinkError::TooLarge(_))
