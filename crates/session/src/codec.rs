@@ -22,7 +22,7 @@ pub const MAX_INFLATED_BYTES: usize = 4 * 1024 * 1024;
 pub fn encode_link(session: &Session) -> String {
     let mut s = session.clone();
     s.redact();
-    let json = serde_json::to_vec(&s).unwrap_or_default();
+    let json = serde_json::to_vec(&s.to_json()).unwrap_or_default();
     let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
     format!("{LINK_PREFIX}{}", URL_SAFE_NO_PAD.encode(packed))
 }
@@ -61,7 +61,7 @@ pub fn decode_link(fragment: &str) -> Result<Session, LinkError> {
 pub fn encode_file(session: &Session) -> String {
     let mut s = session.clone();
     s.redact();
-    serde_json::to_string_pretty(&s).unwrap_or_default()
+    serde_json::to_string_pretty(&s.to_json()).unwrap_or_default()
 }
 
 /// Decodes a session file (or a pasted link: both are accepted).
@@ -84,8 +84,7 @@ fn from_json(bytes: &[u8]) -> Result<Session, LinkError> {
         return Err(LinkError::NotASession);
     }
     let doc = migrate(doc)?;
-    let s: Session =
-        serde_json::from_value(doc).map_err(|e| LinkError::Malformed(e.to_string()))?;
+    let s = Session::from_json(&doc).map_err(LinkError::Malformed)?;
     check(&s)?;
     Ok(s)
 }

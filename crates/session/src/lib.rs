@@ -8,6 +8,7 @@
 
 mod codec;
 mod doc;
+mod json;
 mod rehydrate;
 mod validate;
 

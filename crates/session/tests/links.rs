@@ -266,6 +266,33 @@ fn bad_links_get_one_clear_error() {
 }
 
 #[test]
+fn the_hand_written_reader_refuses_what_serde_refuses() {
+    let base = serde_json::to_value(walkthrough()).unwrap();
+    let bad = [
+        ("v", json!("1")),
+        ("connection", json!({"kind": "bridge"})),
+        ("model", json!({"format": "x"})),
+        ("messages", json!([1])),
+        ("wire", json!([{"d": "x", "t": 0, "x": ""}])),
+        ("wire", json!([{"d": "s", "x": ""}])),
+        ("cursor", json!(-1)),
+        ("steps", json!({})),
+    ];
+    for (k, v) in bad {
+        let mut d = base.clone();
+        d[k] = v.clone();
+        assert!(Session::from_json(&d).is_err(), "{k}: {v}");
+        assert!(
+            serde_json::from_value::<Session>(d).is_err(),
+            "serde too: {k}: {v}"
+        );
+    }
+    let mut d = base.clone();
+    d["unknown"] = json!(1);
+    assert_eq!(Session::from_json(&d).unwrap(), walkthrough());
+}
+
+#[test]
 fn html_in_fields_is_kept_as_data() {
     let mut s = walkthrough();
     s.messages
@@ -313,11 +340,24 @@ mod props {
                 _ => Connection::Url { url: format!("https://example.com/{server}") },
             };
             let mut s = Session::new(connection);
+            s.model.kind = "mock".into();
+            if which == 0 {
+                s.model.format = Some("gemini".into());
+                s.model.settings.insert("model".into(), json!("m-1"));
+                s.script.push(json!({"answer": "hi"}));
+                s.steps.push(json!({"n": 1}));
+                s.cursor = 1;
+            }
             s.messages = messages;
             s.wire = wire;
             if elide {
                 s.elide_received(|i, _| i % 2 == 0);
             }
+            // The hand-written JSON (small in wasm) is the serde format, both ways.
+            let derived = serde_json::to_value(&s).unwrap();
+            prop_assert_eq!(&s.to_json(), &derived);
+            prop_assert_eq!(Session::from_json(&derived).unwrap(), s.clone());
+            prop_assert_eq!(serde_json::from_value::<Session>(s.to_json()).unwrap(), s.clone());
             prop_assert_eq!(decode_link(&encode_link(&s)).unwrap(), s.clone());
             prop_assert_eq!(decode_file(&encode_file(&s)).unwrap(), s);
         }
