@@ -55,3 +55,49 @@ impl ReplayLink {
         self.inbox.drain(..).collect()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use mcpg_session::{Connection, WireRecord};
+
+    fn rec(sent: bool, text: &str) -> WireRecord {
+        WireRecord {
+            direction: if sent {
+                Direction::Sent
+            } else {
+                Direction::Received
+            },
+            at_ms: 0,
+            text: Some(text.into()),
+            hash: None,
+        }
+    }
+
+    #[test]
+    fn answers_each_sent_frame_with_what_followed_it() {
+        let mut s = Session::new(Connection::Embedded);
+        s.wire = vec![
+            rec(true, "a"),
+            rec(false, "ra"),
+            rec(true, "n"),
+            rec(true, "b"),
+            rec(true, "c"),
+            rec(false, "rb"),
+            rec(false, "rc"),
+        ];
+        let mut r = ReplayLink::new(&s);
+        assert!(r.send("a"));
+        assert_eq!(r.take_incoming(), ["ra"]);
+        assert!(r.send("n"));
+        assert!(r.send("b"));
+        assert!(r.take_incoming().is_empty());
+        assert!(r.send("c"));
+        assert_eq!(r.take_incoming(), ["rb", "rc"]);
+        // Past the recording, or something it never sent: no answer.
+        assert!(!r.send("a"));
+        assert!(!r.send("zzz"));
+        assert!(r.take_incoming().is_empty());
+    }
+}

@@ -361,3 +361,33 @@ pub fn listen(st: AppState) {
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_lose_credentials_and_secret_parameters() {
+        assert_eq!(
+            public_url("https://user:pw@example.com/mcp?api_key=1&x=2&Token=3#frag"),
+            "https://example.com/mcp?x=2"
+        );
+        assert_eq!(public_url("http://127.0.0.1:3000"), "http://127.0.0.1:3000");
+        assert_eq!(
+            public_url("https://example.com/a/b?auth=z"),
+            "https://example.com/a/b"
+        );
+    }
+
+    #[test]
+    fn sources_and_connections_map_both_ways() {
+        for s in [
+            Source::Demo,
+            Source::Bridge("everything".into()),
+            Source::Relay("remote".into()),
+            Source::Url("https://example.com/mcp".into()),
+        ] {
+            assert_eq!(source_of(&connection(&s)), s);
+        }
+    }
+}
