@@ -116,6 +116,7 @@ describe('sharing a session', () => {
         assert.deepEqual(replayed[i], recorded[i], `step ${recorded[i].n}`);
       }
       assert.equal(await o.page.textContent(tid('answer')), await rec.page.textContent(tid('answer')));
+      await o.page.evaluate(() => window.scrollTo(0, 0));
       await shot(o.page, 'session-replay.png');
       assert.deepEqual(o.blocked, [], 'the replay made no request');
       assert.deepEqual(o.sockets, []);

@@ -20,11 +20,24 @@ pub const MAX_INFLATED_BYTES: usize = 4 * 1024 * 1024;
 
 /// Encodes `session` as a URL fragment (without the `#`). Secrets are stripped first.
 pub fn encode_link(session: &Session) -> String {
+    link_from_deflated(&miniz_oxide::deflate::compress_to_vec(
+        &link_payload(session),
+        9,
+    ))
+}
+
+/// What a link compresses: the session, secrets stripped, as compact JSON. With
+/// [`link_from_deflated`], lets a page deflate with the browser's own
+/// `CompressionStream("deflate-raw")` instead of carrying a compressor.
+pub fn link_payload(session: &Session) -> Vec<u8> {
     let mut s = session.clone();
     s.redact();
-    let json = serde_json::to_vec(&s.to_json()).unwrap_or_default();
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("{LINK_PREFIX}{}", URL_SAFE_NO_PAD.encode(packed))
+    serde_json::to_vec(&s.to_json()).unwrap_or_default()
+}
+
+/// The link fragment (without `#`) for a [`link_payload`] compressed with raw deflate.
+pub fn link_from_deflated(packed: &[u8]) -> String {
+    [LINK_PREFIX, &URL_SAFE_NO_PAD.encode(packed)].concat()
 }
 
 /// Decodes a URL fragment (with or without `#`, with or without a `s=` key).
@@ -78,8 +91,10 @@ pub fn decode_file(text: &str) -> Result<Session, LinkError> {
 }
 
 fn from_json(bytes: &[u8]) -> Result<Session, LinkError> {
-    let doc: Value =
-        serde_json::from_slice(bytes).map_err(|e| LinkError::Malformed(e.to_string()))?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| LinkError::Malformed("the session is not UTF-8 text".into()))?;
+    // `from_str`, not `from_slice`: the page already carries that parser.
+    let doc: Value = serde_json::from_str(text).map_err(|e| LinkError::Malformed(e.to_string()))?;
     if !doc.is_object() {
         return Err(LinkError::NotASession);
     }

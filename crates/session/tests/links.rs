@@ -113,6 +113,22 @@ fn the_walkthrough_link_stays_short() {
 }
 
 #[test]
+fn a_link_can_be_deflated_elsewhere() {
+    let mut s = walkthrough();
+    s.model
+        .settings
+        .insert("api_key".into(), json!("sk-test-SECRET"));
+    let payload = mcpg_session::link_payload(&s);
+    assert!(!String::from_utf8_lossy(&payload).contains("sk-test-SECRET"));
+    // Any raw-deflate compressor will do (a browser's uses another level).
+    let other = miniz_oxide::deflate::compress_to_vec(&payload, 1);
+    let link = mcpg_session::link_from_deflated(&other);
+    assert_ne!(link, encode_link(&s));
+    s.redact();
+    assert_eq!(decode_link(&link).unwrap(), s);
+}
+
+#[test]
 fn elided_messages_can_be_checked_when_regenerated() {
     let s = walkthrough();
     let mut e = s.clone();

@@ -14,18 +14,22 @@ pub fn ShareBar() -> impl IntoView {
     let st = use_app();
     let link = RwSignal::new(None::<String>);
     let message = RwSignal::new(None::<String>);
-    let on_share = move |_| match effects::share::share(st) {
-        Ok(l) => {
-            message.set(Some(format!(
-                "Link ready ({} characters). The session travels in the part after #, which the browser never sends to a server.",
-                l.len()
-            )));
-            link.set(Some(l));
-        }
-        Err(e) => {
-            link.set(None);
-            message.set(Some(e));
-        }
+    let on_share = move |_| {
+        wasm_bindgen_futures::spawn_local(async move {
+            match effects::share::share(st).await {
+                Ok(l) => {
+                    message.set(Some(format!(
+                        "Link ready ({} characters). The session travels in the part after #, which the browser never sends to a server.",
+                        l.len()
+                    )));
+                    link.set(Some(l));
+                }
+                Err(e) => {
+                    link.set(None);
+                    message.set(Some(e));
+                }
+            }
+        });
     };
     let on_export = move |_| {
         if let Err(e) = effects::share::export(st) {

@@ -11,7 +11,8 @@ use mcpg_host::provider::Provider;
 use mcpg_host::script::Script;
 use mcpg_session::{
     Connection, Direction, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, ModelChoice, Session,
-    WireRecord, decode_file, decode_link, encode_file, encode_link, rehydrate_with,
+    WireRecord, decode_file, decode_link, encode_file, link_from_deflated, link_payload,
+    rehydrate_with,
 };
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast as _;
@@ -141,23 +142,52 @@ fn demo_feeder() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
     }
 }
 
-/// The link's fragment (without `#`). The embedded demo's answers are left out when
+/// The session a link carries: the embedded demo's answers are left out when
 /// re-running the demo reproduces them exactly (checked here, before sharing).
-pub fn link_fragment(session: &Session) -> String {
+pub fn link_session(session: &Session) -> Session {
     if session.connection == Connection::Embedded {
         let mut short = session.clone();
         short.elide_received(|_, _| true);
         let mut check = short.clone();
         if rehydrate_with(&mut check, demo_feeder()).is_ok() && check.wire == session.wire {
-            return encode_link(&short);
+            return short;
         }
     }
-    encode_link(session)
+    session.clone()
+}
+
+/// Raw deflate with the browser's own `CompressionStream("deflate-raw")`, reached by
+/// name (web-sys has it only behind an unstable flag), so the page carries no
+/// compressor of its own.
+async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let fail =
+        |_| "this browser cannot compress (no CompressionStream); use Export instead".to_owned();
+    let ctor: js_sys::Function =
+        js_sys::Reflect::get(&js_sys::global(), &"CompressionStream".into())
+            .map_err(fail)?
+            .dyn_into()
+            .map_err(fail)?;
+    let cs = js_sys::Reflect::construct(&ctor, &js_sys::Array::of1(&"deflate-raw".into()))
+        .map_err(fail)?;
+    let side = |name: &str| js_sys::Reflect::get(&cs, &name.into()).map_err(fail);
+    let pair = web_sys::ReadableWritablePair::new(
+        &side("readable")?.unchecked_into(),
+        &side("writable")?.unchecked_into(),
+    );
+    let input = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&input).map_err(fail)?;
+    let out = blob.stream().pipe_through(&pair);
+    let resp = web_sys::Response::new_with_opt_readable_stream(Some(&out)).map_err(fail)?;
+    let buf = JsFuture::from(resp.array_buffer().map_err(fail)?)
+        .await
+        .map_err(fail)?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
 /// What Share produced: the full link, or why there is none.
-pub fn share(st: AppState) -> Result<String, String> {
-    let fragment = link_fragment(&record(st));
+pub async fn share(st: AppState) -> Result<String, String> {
+    let payload = link_payload(&link_session(&record(st)));
+    let fragment = link_from_deflated(&deflate_raw(&payload).await?);
     if fragment.len() > MAX_LINK_CHARS {
         return Err(format!(
             "This session is too large for a link ({} characters; links stop at {MAX_LINK_CHARS}). Use Export to share it as a file.",
