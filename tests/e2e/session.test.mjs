@@ -266,6 +266,27 @@ describe('bad links', () => {
     });
   }
 
+  it('a link pasted into an open page: a bad one leaves the page as it was, a good one replays', async () => {
+    const o = await offlinePage();
+    try {
+      await o.page.goto(`${origin}/`);
+      await connected(o.page, 'mcpg-demo');
+      await o.page.evaluate(() => { window.location.hash = 's1.!!!'; });
+      await o.page.waitForSelector(tid('notice'));
+      assert.match(await o.page.textContent(tid('notice')), /corrupted/);
+      await connected(o.page, 'mcpg-demo');
+      assert.equal(await o.page.locator(tid('replay-banner')).count(), 0);
+      // An ordinary anchor (the skip link) is not a session.
+      await o.page.evaluate(() => { window.location.hash = 'loop'; });
+      await o.page.evaluate((g) => { window.location.hash = g; }, good);
+      await o.page.waitForSelector(tid('replay-banner'));
+      assert.deepEqual(o.blocked, []);
+      assert.deepEqual(o.errors, []);
+    } finally {
+      await o.close();
+    }
+  });
+
   it('HTML and script in fields show as text', async () => {
     const evil = '<img src=x onerror="window.__pwned=1;alert(1)"><script>window.__pwned=2</script>';
     const o = await offlinePage();
