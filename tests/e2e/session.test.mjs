@@ -240,6 +240,7 @@ describe('bad links', () => {
     ['corrupted', () => 's1.!!!not*base64!!!', /corrupted/],
     ['truncated', () => good.slice(0, Math.floor(good.length / 2)), /truncated or damaged/],
     ['oversized', () => `s1.${'A'.repeat(70_000)}`, /too large/],
+    ['compression bomb', () => `s1.${deflateRawSync(Buffer.alloc(8 * 1024 * 1024, 32)).toString('base64url')}`, /unpacks to more than/],
     ['future version', () => pack(doc({ v: 99 })), /newer playground/],
     ['future link format', () => 's2.AAAA', /newer playground/],
     ['smuggled key', () => pack(doc({ model: { kind: 'mock', settings: { api_key: 'sk-x' } } })), /looks like a secret/],

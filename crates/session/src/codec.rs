@@ -42,6 +42,24 @@ pub fn link_from_deflated(packed: &[u8]) -> String {
 
 /// Decodes a URL fragment (with or without `#`, with or without a `s=` key).
 pub fn decode_link(fragment: &str) -> Result<Session, LinkError> {
+    let body = link_body(fragment)?;
+    let packed = URL_SAFE_NO_PAD
+        .decode(body)
+        .map_err(|_| LinkError::Truncated)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::Bomb(MAX_INFLATED_BYTES),
+            _ => LinkError::Truncated,
+        })?;
+    decode_json(&json)
+}
+
+/// The first half of [`decode_link`]: checks a fragment's size, prefix and alphabet and
+/// returns its base64url body. A page can then decode and inflate with the browser's
+/// own `atob` and `DecompressionStream` (at most [`MAX_INFLATED_BYTES`]; a base64 or
+/// inflate failure is [`LinkError::Truncated`], a larger result [`LinkError::Bomb`])
+/// and finish with [`decode_json`].
+pub fn link_body(fragment: &str) -> Result<&str, LinkError> {
     let f = fragment.trim();
     let f = f.strip_prefix('#').unwrap_or(f);
     let f = f.strip_prefix("s=").unwrap_or(f);
@@ -50,24 +68,16 @@ pub fn decode_link(fragment: &str) -> Result<Session, LinkError> {
     }
     let body = f.strip_prefix(LINK_PREFIX).ok_or(LinkError::NotASession)?;
     let body = body.trim_end_matches('=');
-    let packed = URL_SAFE_NO_PAD.decode(body).map_err(|_| {
-        // Every character is base64url, so only the length or the last character's
-        // spare bits are wrong: the link was cut, which is worth saying.
-        let alphabet = body
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if alphabet {
-            LinkError::Truncated
-        } else {
-            LinkError::Corrupted
-        }
-    })?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED_BYTES)
-        .map_err(|e| match e.status {
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::Bomb(MAX_INFLATED_BYTES),
-            _ => LinkError::Truncated,
-        })?;
-    from_json(&json)
+    // With every character base64url, only the length or the last character's spare
+    // bits can be wrong, which means the link was cut: that is worth saying.
+    if body
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        Ok(body)
+    } else {
+        Err(LinkError::Corrupted)
+    }
 }
 
 /// Encodes `session` as a file (pretty JSON). Secrets are stripped first.
@@ -84,13 +94,15 @@ pub fn decode_file(text: &str) -> Result<Session, LinkError> {
         if t.len() > MAX_INFLATED_BYTES {
             return Err(LinkError::Bomb(MAX_INFLATED_BYTES));
         }
-        return from_json(t.as_bytes());
+        return decode_json(t.as_bytes());
     }
     let fragment = t.rsplit_once('#').map_or(t, |(_, f)| f);
     decode_link(fragment)
 }
 
-fn from_json(bytes: &[u8]) -> Result<Session, LinkError> {
+/// Reads a session from the JSON a link unpacks to or a file holds: migrated from an
+/// older version, refused when newer, every field validated.
+pub fn decode_json(bytes: &[u8]) -> Result<Session, LinkError> {
     let text = std::str::from_utf8(bytes)
         .map_err(|_| LinkError::Malformed("the session is not UTF-8 text".into()))?;
     // `from_str`, not `from_slice`: the page already carries that parser.

@@ -11,7 +11,7 @@ use mcpg_host::provider::Provider;
 use mcpg_host::script::Script;
 use mcpg_session::{
     Connection, Direction, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, ModelChoice, Session,
-    WireRecord, decode_file, decode_link, encode_file, link_from_deflated, link_payload,
+    WireRecord, decode_json, encode_file, link_body, link_from_deflated, link_payload,
     rehydrate_with,
 };
 use serde_json::{Value, json};
@@ -156,38 +156,83 @@ pub fn link_session(session: &Session) -> Session {
     session.clone()
 }
 
-/// Raw deflate with the browser's own `CompressionStream("deflate-raw")`, reached by
-/// name (web-sys has it only behind an unstable flag), so the page carries no
-/// compressor of its own.
-async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let fail =
-        |_| "this browser cannot compress (no CompressionStream); use Export instead".to_owned();
-    let ctor: js_sys::Function =
-        js_sys::Reflect::get(&js_sys::global(), &"CompressionStream".into())
-            .map_err(fail)?
-            .dyn_into()
-            .map_err(fail)?;
+/// Runs `bytes` through the browser's own `CompressionStream` or
+/// `DecompressionStream` (`class`) in raw deflate, reached by name (web-sys has them
+/// only behind an unstable flag), so the page carries no deflate code of its own.
+/// Reading stops past `limit` bytes (`Ok(None)`: a compression bomb is never
+/// unpacked whole); `Err(())` when the browser refuses (e.g. damaged input).
+async fn deflate_stream(class: &str, bytes: &[u8], limit: usize) -> Result<Option<Vec<u8>>, ()> {
+    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &class.into())
+        .map_err(drop)?
+        .dyn_into()
+        .map_err(drop)?;
     let cs = js_sys::Reflect::construct(&ctor, &js_sys::Array::of1(&"deflate-raw".into()))
-        .map_err(fail)?;
-    let side = |name: &str| js_sys::Reflect::get(&cs, &name.into()).map_err(fail);
+        .map_err(drop)?;
+    let side = |name: &str| js_sys::Reflect::get(&cs, &name.into()).map_err(drop);
     let pair = web_sys::ReadableWritablePair::new(
         &side("readable")?.unchecked_into(),
         &side("writable")?.unchecked_into(),
     );
     let input = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let blob = web_sys::Blob::new_with_u8_array_sequence(&input).map_err(fail)?;
-    let out = blob.stream().pipe_through(&pair);
-    let resp = web_sys::Response::new_with_opt_readable_stream(Some(&out)).map_err(fail)?;
-    let buf = JsFuture::from(resp.array_buffer().map_err(fail)?)
-        .await
-        .map_err(fail)?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&input).map_err(drop)?;
+    let reader: web_sys::ReadableStreamDefaultReader = blob
+        .stream()
+        .pipe_through(&pair)
+        .get_reader()
+        .unchecked_into();
+    let mut out = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(drop)?;
+        let field = |k: &str| js_sys::Reflect::get(&chunk, &k.into()).map_err(drop);
+        if field("done")?.as_bool().unwrap_or(true) {
+            return Ok(Some(out));
+        }
+        out.extend(js_sys::Uint8Array::new(&field("value")?).to_vec());
+        if out.len() > limit {
+            let _ = reader.cancel();
+            return Ok(None);
+        }
+    }
+}
+
+/// Decodes a link fragment as `mcpg_session::decode_link` does, with the browser's
+/// `atob` and `DecompressionStream`.
+async fn decode_link_in_browser(fragment: &str) -> Result<Session, LinkError> {
+    let body = link_body(fragment)?;
+    let b64 = body.replace('-', "+").replace('_', "/");
+    let binary = web_sys::window()
+        .and_then(|w| w.atob(&b64).ok())
+        .ok_or(LinkError::Truncated)?;
+    // `atob` gives one char per byte (0–255).
+    let packed: Vec<u8> = binary.chars().map(|c| c as u32 as u8).collect();
+    match deflate_stream("DecompressionStream", &packed, MAX_INFLATED_BYTES).await {
+        Ok(Some(json)) => decode_json(&json),
+        Ok(None) => Err(LinkError::Bomb(MAX_INFLATED_BYTES)),
+        Err(()) => Err(LinkError::Truncated),
+    }
+}
+
+/// Decodes a session file, or a pasted link, as `mcpg_session::decode_file` does.
+async fn decode_file_in_browser(text: &str) -> Result<Session, LinkError> {
+    let t = text.trim();
+    if t.starts_with('{') {
+        if t.len() > MAX_INFLATED_BYTES {
+            return Err(LinkError::Bomb(MAX_INFLATED_BYTES));
+        }
+        return decode_json(t.as_bytes());
+    }
+    decode_link_in_browser(t.rsplit_once('#').map_or(t, |(_, f)| f)).await
 }
 
 /// What Share produced: the full link, or why there is none.
 pub async fn share(st: AppState) -> Result<String, String> {
     let payload = link_payload(&link_session(&record(st)));
-    let fragment = link_from_deflated(&deflate_raw(&payload).await?);
+    let packed = deflate_stream("CompressionStream", &payload, usize::MAX)
+        .await
+        .ok()
+        .flatten()
+        .ok_or("this browser cannot compress (no CompressionStream); use Export instead")?;
+    let fragment = link_from_deflated(&packed);
     if fragment.len() > MAX_LINK_CHARS {
         return Err(format!(
             "This session is too large for a link ({} characters; links stop at {MAX_LINK_CHARS}). Use Export to share it as a file.",
@@ -257,26 +302,33 @@ pub fn open_from_hash(st: AppState) -> bool {
     else {
         return false;
     };
-    let result = if version == "1" {
-        decode_link(f)
-    } else {
-        Err(LinkError::Invalid(format!(
+    let newer = (version != "1").then(|| {
+        LinkError::Invalid(format!(
             "it uses link format s{version}, which a newer playground makes; please update"
-        )))
-    };
-    match result {
-        Ok(s) => start_replay(st, s, "link"),
-        Err(e) => notice(
-            st,
-            format!("This session link cannot be opened: {e}. Nothing was loaded or connected."),
-        ),
-    }
+        ))
+    });
+    let f = f.to_owned();
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = match newer {
+            Some(e) => Err(e),
+            None => decode_link_in_browser(&f).await,
+        };
+        match result {
+            Ok(s) => start_replay(st, s, "link"),
+            Err(e) => notice(
+                st,
+                format!(
+                    "This session link cannot be opened: {e}. Nothing was loaded or connected."
+                ),
+            ),
+        }
+    });
     true
 }
 
 /// Imports a session from a file's (or a pasted link's) text.
-pub fn import_text(st: AppState, text: &str) {
-    match decode_file(text) {
+pub async fn import_text(st: AppState, text: &str) {
+    match decode_file_in_browser(text).await {
         Ok(s) => start_replay(st, s, "file"),
         Err(e) => notice(
             st,
@@ -302,7 +354,7 @@ pub fn import_file(st: AppState, file: web_sys::File) {
             .ok()
             .and_then(|v| v.as_string())
         {
-            Some(text) => import_text(st, &text),
+            Some(text) => import_text(st, &text).await,
             None => notice(
                 st,
                 "This session file cannot be opened: the browser could not read it as text."
