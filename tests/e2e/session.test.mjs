@@ -330,3 +330,38 @@ describe('bad links', () => {
     }
   });
 });
+
+describe('the model script', () => {
+  after(closeBrowser);
+
+  it('a pasted script steers the loop, then the mock takes over; a bad one is refused with the reason', async () => {
+    const p = await openPage(baseUrl);
+    try {
+      const { page } = p;
+      await connected(page, 'mcpg-demo');
+      await page.click('[data-testid="script-editor"] summary');
+      await page.fill(tid('script-text'), '[{"calls": [{"name": "get_weather", "arguments": "Paris"}]}]');
+      await page.click(tid('script-apply'));
+      assert.match(await page.textContent(tid('script-status')), /Not applied: model turn 1: call 1: "arguments" must be an object/);
+      await page.fill(tid('script-text'), JSON.stringify([
+        { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], why: 'Scripted: the presenter picked Paris.' },
+      ]));
+      await page.click(tid('script-apply'));
+      assert.match(await page.textContent(tid('script-status')), /1 model turn/);
+      await page.fill(tid('prompt'), "What's the weather in Austin?");
+      await stepThrough(page);
+      assert.match(await page.textContent('[data-step="3"] [data-testid=step-explanation]'), /Scripted: the presenter picked Paris\./);
+      assert.match(await page.textContent('[data-step="4"] [data-testid=json]'), /"city": "Paris"/);
+      // Step 6 had no scripted turn left: the mock answered from Paris's result.
+      assert.match(await page.textContent(tid('answer')), /Paris/);
+      // The share link carries the turns as played (the script's, then the mock's).
+      await page.click(tid('share-button'));
+      const doc = JSON.parse(unpack(await page.inputValue(tid('share-link'))));
+      assert.equal(doc.script.length, 2);
+      assert.equal(doc.script[0].why, 'Scripted: the presenter picked Paris.');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+});
