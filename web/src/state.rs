@@ -234,6 +234,11 @@ pub struct AppState {
     pub turns: RwSignal<Vec<mcpg_host::provider::Turn>>,
     /// Rounds of tool calls in the current loop.
     pub rounds: RwSignal<u32>,
+    /// The model script: turns played instead of the mock (see `mcpg_host::script`).
+    pub script: RwSignal<Vec<Value>>,
+    /// The shared session being replayed (no network), when the page opened a link
+    /// or a file.
+    pub replay: RwSignal<Option<mcpg_session::Session>>,
 }
 
 impl AppState {
@@ -271,6 +276,8 @@ impl AppState {
             model_busy: RwSignal::new(false),
             turns: RwSignal::new(Vec::new()),
             rounds: RwSignal::new(0),
+            script: RwSignal::new(Vec::new()),
+            replay: RwSignal::new(None),
         }
     }
 

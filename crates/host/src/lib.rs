@@ -10,6 +10,7 @@
 //! - [`provider`]: the model APIs' formats (steps 2, 3 and 6 in each provider's
 //!   exact JSON) over one provider-neutral conversation.
 //! - [`mock`]: a deterministic mock model for step 3 and step 6.
+//! - [`script`]: scripted model turns, played instead of the mock (demos, replays).
 //! - [`schema`]: a small JSON Schema checker (forms, `structuredContent`).
 //! - [`form`]: a tool's `inputSchema` as form fields, and back to arguments.
 //!
@@ -19,6 +20,7 @@ pub mod form;
 pub mod mock;
 pub mod provider;
 pub mod schema;
+pub mod script;
 pub mod text;
 pub mod tool_loop;
 

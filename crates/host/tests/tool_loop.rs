@@ -15,6 +15,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::client::{CallOptions, CallOutcome, Client, ClientConfig, Failure};
 use mcpg_demo::DemoServer;
 use mcpg_host::provider::{Provider, RequestOptions};
+use mcpg_host::script::Script;
 use mcpg_host::tool_loop::{Action, StepStatus, ToolLoop};
 use mcpg_host::{MockModel, Step};
 
@@ -23,6 +24,8 @@ struct Driver {
     client: Client,
     server: DemoServer,
     run: ToolLoop,
+    /// Model turns played instead of the mock, when given.
+    script: Option<Script>,
 }
 
 impl Driver {
@@ -36,6 +39,7 @@ impl Driver {
             client: Client::new(ClientConfig::default()),
             server: DemoServer::new(),
             run: ToolLoop::new(prompt, Provider::Anthropic, opts),
+            script: None,
         };
         d.client.connect(d.now);
         d.pump();
@@ -73,7 +77,12 @@ impl Driver {
                 self.run.listing_started(op);
             }
             Action::Reshape => self.run.reshape(),
-            Action::AskModel => self.run.ask_mock(&MockModel),
+            Action::AskModel => match &mut self.script {
+                Some(s) => {
+                    self.run.ask_script(s, &MockModel);
+                }
+                None => self.run.ask_mock(&MockModel),
+            },
             Action::CallTool(call) => {
                 let opts = CallOptions {
                     progress: true,
@@ -281,4 +290,39 @@ fn run_mode_finishes_a_slow_call_when_time_passes() {
     d.advance(500);
     d.run_all();
     assert_eq!(d.run.answer(), Some("count_slowly says: Counted to 2."));
+}
+
+#[test]
+fn a_recorded_script_replays_the_same_steps() {
+    let mut d = Driver::new("What's the weather in Austin?");
+    d.run_all();
+    let values: Vec<_> = d.run.played().iter().map(|t| t.to_value()).collect();
+    assert_eq!(values.len(), 2, "step 3 and step 6");
+    // Through JSON text, as a session stores it.
+    let text = serde_json::to_string(&values).unwrap();
+    let script = Script::from_values(&Script::parse(&text).unwrap()).unwrap();
+    let mut r = Driver::new("What's the weather in Austin?");
+    r.script = Some(script);
+    r.run_all();
+    assert_eq!(r.run.steps(), d.run.steps());
+    assert_eq!(r.run.answer(), d.run.answer());
+    assert!(r.script.as_ref().unwrap().ran_out());
+}
+
+#[test]
+fn a_hand_written_script_steers_the_loop_then_the_mock_takes_over() {
+    let script = Script::parse(
+        r#"[{"calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}], "why": "Scripted: Paris."}]"#,
+    )
+    .unwrap();
+    let mut d = Driver::new("What's the weather in Austin?");
+    d.script = Some(Script::from_values(&script).unwrap());
+    d.run_all();
+    assert_eq!(d.numbers(), vec![1, 2, 3, 4, 5, 6]);
+    assert!(d.step_n(3).explanation.contains("Scripted: Paris."));
+    assert!(d.step_n(4).blocks[0].json.contains("\"city\": \"Paris\""));
+    // Step 6 had no scripted turn left: the mock answered from the Paris result.
+    let answer = d.run.answer().unwrap();
+    assert!(answer.contains("Paris"), "{answer}");
+    assert!(d.script.as_ref().unwrap().ran_out());
 }

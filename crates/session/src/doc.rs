@@ -18,6 +18,13 @@ pub enum Connection {
         /// The server's name in the bridge config.
         server: String,
     },
+    /// A remote server the local bridge relays, by its name in the bridge config (the
+    /// URL stays in the bridge's config). Added in v1 without a version bump: older
+    /// playgrounds refuse it as unreadable rather than misreading it.
+    Relay {
+        /// The remote's name in the bridge config.
+        remote: String,
+    },
     /// A Streamable HTTP URL.
     Url {
         /// `http://` or `https://` URL.

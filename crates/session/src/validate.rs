@@ -72,7 +72,8 @@ pub(crate) fn check(s: &Session) -> Result<(), LinkError> {
     let bad = |m: String| Err(LinkError::Invalid(m));
     match &s.connection {
         Connection::Embedded => {}
-        Connection::Bridge { server } => {
+        Connection::Bridge { server: name } | Connection::Relay { remote: name } => {
+            let server = name;
             let ok = !server.is_empty()
                 && server.len() <= MAX_NAME
                 && server
@@ -80,7 +81,7 @@ pub(crate) fn check(s: &Session) -> Result<(), LinkError> {
                     .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b));
             if !ok {
                 return bad(
-                    "the bridge server name must be 1–128 characters of A–Z, a–z, 0–9, _ - ."
+                    "the bridge server or remote name must be 1–128 characters of A–Z, a–z, 0–9, _ - ."
                         .into(),
                 );
             }

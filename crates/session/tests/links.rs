@@ -113,6 +113,22 @@ fn the_walkthrough_link_stays_short() {
 }
 
 #[test]
+fn a_link_can_be_deflated_elsewhere() {
+    let mut s = walkthrough();
+    s.model
+        .settings
+        .insert("api_key".into(), json!("sk-test-SECRET"));
+    let payload = mcpg_session::link_payload(&s);
+    assert!(!String::from_utf8_lossy(&payload).contains("sk-test-SECRET"));
+    // Any raw-deflate compressor will do (a browser's uses another level).
+    let other = miniz_oxide::deflate::compress_to_vec(&payload, 1);
+    let link = mcpg_session::link_from_deflated(&other);
+    assert_ne!(link, encode_link(&s));
+    s.redact();
+    assert_eq!(decode_link(&link).unwrap(), s);
+}
+
+#[test]
 fn elided_messages_can_be_checked_when_regenerated() {
     let s = walkthrough();
     let mut e = s.clone();
@@ -198,6 +214,16 @@ fn bad_links_get_one_clear_error() {
         decode_link(&good[..good.len() / 2]),
         Err(LinkError::Truncated)
     );
+    // Cut anywhere, a link says it was cut (even where the cut leaves bad base64).
+    for cut in [good.len() / 3, good.len() / 2, good.len() - 8] {
+        for n in cut..cut + 4 {
+            assert_eq!(
+                decode_link(&good[..n]),
+                Err(LinkError::Truncated),
+                "cut at {n}"
+            );
+        }
+    }
     assert!(matches!(
         decode_link(&format!("s1.{}", "A".repeat(70_000))),
         Err(LinkError::TooLarge(_))
@@ -228,6 +254,11 @@ fn bad_links_get_one_clear_error() {
         decode_link(&pack(&cmd)),
         Err(LinkError::Invalid(_))
     ));
+    cmd["connection"] = json!({"kind": "relay", "remote": "<script>"});
+    assert!(matches!(
+        decode_link(&pack(&cmd)),
+        Err(LinkError::Invalid(_))
+    ));
     cmd["connection"] = json!({"kind": "url", "url": "javascript:alert(1)"});
     assert!(matches!(
         decode_link(&pack(&cmd)),
@@ -248,6 +279,33 @@ fn bad_links_get_one_clear_error() {
         decode_link(&pack(&past)),
         Err(LinkError::Invalid(_))
     ));
+}
+
+#[test]
+fn the_hand_written_reader_refuses_what_serde_refuses() {
+    let base = serde_json::to_value(walkthrough()).unwrap();
+    let bad = [
+        ("v", json!("1")),
+        ("connection", json!({"kind": "bridge"})),
+        ("model", json!({"format": "x"})),
+        ("messages", json!([1])),
+        ("wire", json!([{"d": "x", "t": 0, "x": ""}])),
+        ("wire", json!([{"d": "s", "x": ""}])),
+        ("cursor", json!(-1)),
+        ("steps", json!({})),
+    ];
+    for (k, v) in bad {
+        let mut d = base.clone();
+        d[k] = v.clone();
+        assert!(Session::from_json(&d).is_err(), "{k}: {v}");
+        assert!(
+            serde_json::from_value::<Session>(d).is_err(),
+            "serde too: {k}: {v}"
+        );
+    }
+    let mut d = base.clone();
+    d["unknown"] = json!(1);
+    assert_eq!(Session::from_json(&d).unwrap(), walkthrough());
 }
 
 #[test]
@@ -288,20 +346,34 @@ mod props {
             messages in prop::collection::vec("\\PC{0,60}", 0..4),
             wire in prop::collection::vec(record(), 0..12),
             server in "[A-Za-z0-9_.-]{1,20}",
-            which in 0u8..3,
+            which in 0u8..4,
             elide in any::<bool>(),
         ) {
             let connection = match which {
                 0 => Connection::Embedded,
                 1 => Connection::Bridge { server },
+                2 => Connection::Relay { remote: server },
                 _ => Connection::Url { url: format!("https://example.com/{server}") },
             };
             let mut s = Session::new(connection);
+            s.model.kind = "mock".into();
+            if which == 0 {
+                s.model.format = Some("gemini".into());
+                s.model.settings.insert("model".into(), json!("m-1"));
+                s.script.push(json!({"answer": "hi"}));
+                s.steps.push(json!({"n": 1}));
+                s.cursor = 1;
+            }
             s.messages = messages;
             s.wire = wire;
             if elide {
                 s.elide_received(|i, _| i % 2 == 0);
             }
+            // The hand-written JSON (small in wasm) is the serde format, both ways.
+            let derived = serde_json::to_value(&s).unwrap();
+            prop_assert_eq!(&s.to_json(), &derived);
+            prop_assert_eq!(Session::from_json(&derived).unwrap(), s.clone());
+            prop_assert_eq!(serde_json::from_value::<Session>(s.to_json()).unwrap(), s.clone());
             prop_assert_eq!(decode_link(&encode_link(&s)).unwrap(), s.clone());
             prop_assert_eq!(decode_file(&encode_file(&s)).unwrap(), s);
         }

@@ -6,6 +6,8 @@ use super::header::Header;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
 use super::panels::Panels;
+use super::replay_banner::ReplayBanner;
+use super::share_bar::ShareBar;
 use crate::effects;
 use crate::state::AppState;
 
@@ -14,13 +16,20 @@ use crate::state::AppState;
 pub fn App() -> impl IntoView {
     let st = AppState::new();
     provide_context(st);
-    effects::load_bridge(st);
     effects::llm::load_keys(st);
-    effects::connect(st, effects::source_from_url());
+    // A session link opens as a replay (or, when bad, as a notice): then nothing
+    // else is loaded or connected.
+    if !effects::share::open_from_hash(st) {
+        effects::load_bridge(st);
+        effects::connect(st, effects::source_from_url());
+    }
+    effects::share::listen(st);
     view! {
         <a class="skip" href="#loop">"Skip to the tool loop"</a>
         <Header/>
         <NoticeBar/>
+        <ReplayBanner/>
+        <ShareBar/>
         <main class="layout">
             <LoopPanel/>
             <Panels/>

@@ -7,7 +7,9 @@ mod clock;
 mod http;
 pub mod llm;
 mod memory;
+pub mod replay;
 pub mod session;
+pub mod share;
 pub mod sse;
 mod ws;
 

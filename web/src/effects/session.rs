@@ -15,12 +15,14 @@ use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_core::{Generation, Timestamp};
 use mcpg_host::provider::{ModelTurn, ToolCall};
 use mcpg_host::schema;
+use mcpg_host::script::Script;
 use mcpg_host::tool_loop::{Action, PageRecord};
 use mcpg_host::{MockModel, ToolLoop};
 
 use super::clock::{now, now_ms};
 use super::http::{HttpLink, PostError};
 use super::memory::MemoryLink;
+use super::replay::ReplayLink;
 use super::ws::{WsLink, side_row};
 use crate::model_state::ModelChoice;
 use crate::state::{AppState, CallView, Conn, LogRow, Notice, ServerInfo, Source, Tab, pretty};
@@ -36,6 +38,8 @@ pub enum Link {
     Ws(WsLink),
     /// Streamable HTTP (direct or through the relay).
     Http(HttpLink),
+    /// A recorded session standing in for the server (no network).
+    Replay(Box<ReplayLink>),
 }
 
 /// A turn the learner wrote as the model, waiting for step 3 or 6.
@@ -76,6 +80,13 @@ pub struct Session {
     seq: u32,
     /// Guards against re-entering `pump` from a callback it triggered.
     pumping: bool,
+    /// Model turns played instead of the mock (reloaded from the page's script
+    /// whenever it has been played through).
+    script: Script,
+    /// The user's message of every loop, in order (what a shared session replays).
+    prompts: Vec<String>,
+    /// Model turns of the loops before the current one, as script entries.
+    played: Vec<serde_json::Value>,
 }
 
 thread_local! {
@@ -99,6 +110,14 @@ pub fn with_session<R>(generation: Option<u64>, f: impl FnOnce(&mut Session) -> 
 
 /// Replaces the session with a new connection to `source`.
 pub fn open(st: AppState, source: Source) {
+    // A live connection ends any replay.
+    st.replay.set(None);
+    open_with(st, source, None);
+}
+
+/// Replaces the session with a new one on `source`, or, given `replay`, with the
+/// recording of a session on `source` standing in for the server.
+pub fn open_with(st: AppState, source: Source, replay: Option<ReplayLink>) {
     close();
     let generation = GENERATION.with(|g| {
         g.set(g.get() + 1);
@@ -117,10 +136,11 @@ pub fn open(st: AppState, source: Source) {
         .bridge
         .with_untracked(|b| b.token.clone())
         .unwrap_or_default();
-    let link = match &source {
-        Source::Demo => Ok(Link::Memory(Box::default())),
-        Source::Bridge(name) => WsLink::open(generation, name, &token).map(Link::Ws),
-        Source::Relay(name) => Ok(Link::Http(HttpLink::new(
+    let link = match (replay, &source) {
+        (Some(r), _) => Ok(Link::Replay(Box::new(r))),
+        (None, Source::Demo) => Ok(Link::Memory(Box::default())),
+        (None, Source::Bridge(name)) => WsLink::open(generation, name, &token).map(Link::Ws),
+        (None, Source::Relay(name)) => Ok(Link::Http(HttpLink::new(
             generation,
             &format!(
                 "/relay/{}?token={}",
@@ -128,7 +148,7 @@ pub fn open(st: AppState, source: Source) {
                 super::ws::encode(&token)
             ),
         ))),
-        Source::Url(url) => Ok(Link::Http(HttpLink::new(generation, url))),
+        (None, Source::Url(url)) => Ok(Link::Http(HttpLink::new(generation, url))),
     };
     let link = match link {
         Ok(l) => l,
@@ -140,7 +160,8 @@ pub fn open(st: AppState, source: Source) {
     let cfg = ClientConfig {
         // A list_changed stream is cheap in memory and over the bridge; over plain
         // HTTP it would hold a request open, which some servers refuse.
-        listen_for_list_changes: !matches!(link, Link::Http(_)),
+        // (Decided by the source, so a replay sends what the recorded session sent.)
+        listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
         ..ClientConfig::default()
     };
     let session = Session {
@@ -163,6 +184,9 @@ pub fn open(st: AppState, source: Source) {
         methods: HashMap::new(),
         seq: 0,
         pumping: false,
+        script: Script::default(),
+        prompts: Vec::new(),
+        played: Vec::new(),
     };
     SESSION.with(|cell| {
         if let Ok(mut slot) = cell.try_borrow_mut() {
@@ -278,6 +302,28 @@ impl Session {
         self.pump();
     }
 
+    /// The page sent something the recording does not have: say so (the request
+    /// stays unanswered, as no server is there to answer it).
+    fn replay_diverged(&mut self) {
+        let text = "This request is not in the recorded session, so the replay cannot answer it (a replay only repeats what was recorded, in order). Use \"Run it live\" to run the session against a real server.";
+        self.note(text);
+        self.st.notice.set(Some(Notice {
+            text: text.to_owned(),
+            relay: None,
+            blocked_url: None,
+        }));
+    }
+
+    /// What a shared session needs from the live connection: the user's message of
+    /// every loop, and every model turn as a script that replays it.
+    pub fn recording(&self) -> (Vec<String>, Vec<serde_json::Value>) {
+        let mut script = self.played.clone();
+        if let Some(run) = &self.run {
+            script.extend(run.played().iter().map(|t| t.to_value()));
+        }
+        (self.prompts.clone(), script)
+    }
+
     fn cors_notice(&mut self) {
         let Source::Url(url) = &self.source else {
             return;
@@ -307,8 +353,13 @@ impl Session {
                 self.transmit(out);
                 moved = true;
             }
-            if let Link::Memory(m) = &mut self.link {
-                for text in m.take_incoming() {
+            let incoming = match &mut self.link {
+                Link::Memory(m) => m.take_incoming(),
+                Link::Replay(r) => r.take_incoming(),
+                _ => Vec::new(),
+            };
+            {
+                for text in incoming {
                     self.client.handle_text(now(), &text);
                     moved = true;
                 }
@@ -337,6 +388,11 @@ impl Session {
             Link::Memory(m) => m.send(now(), out.message.raw()),
             Link::Ws(w) => w.send(out.message.raw()),
             Link::Http(h) => h.send(out),
+            Link::Replay(r) => {
+                if !r.send(out.message.raw()) {
+                    self.replay_diverged();
+                }
+            }
         }
     }
 
@@ -511,7 +567,24 @@ impl Session {
 
     /// Starts a new loop for the current prompt.
     fn new_loop(&mut self) {
+        // A replay asks what the recorded session asked, loop by loop.
+        let recorded = self.st.replay.with_untracked(|r| {
+            r.as_ref()
+                .and_then(|r| r.messages.get(self.prompts.len()).cloned())
+        });
+        if let Some(p) = recorded {
+            self.st.prompt.set(p);
+        }
         let prompt = self.st.prompt.get_untracked();
+        if let Some(run) = &self.run {
+            self.played
+                .extend(run.played().iter().map(|t| t.to_value()));
+        }
+        self.prompts.push(prompt.clone());
+        if self.script.is_empty() {
+            // The page's script was validated when it was set; a bad one is no script.
+            self.script = Script::from_values(&self.st.script.get_untracked()).unwrap_or_default();
+        }
         let opts = mcpg_host::provider::RequestOptions {
             model: "mock-model".into(),
             system: self
@@ -552,6 +625,11 @@ impl Session {
         self.ensure_loop();
         self.st.running.set(true);
         self.perform();
+    }
+
+    /// Takes the page's model script afresh at the next loop (it was just changed).
+    pub fn reload_script(&mut self) {
+        self.script = Script::default();
     }
 
     /// Forgets the loop.
@@ -686,6 +764,15 @@ impl Session {
                 Some(Manual::Answer(text)) => {
                     let why = "You played the model: you answered in words, with no tool call.";
                     run.model_replied(ModelTurn::Answer { text }, None, why);
+                }
+                // A replay never asks a live model: the recorded turns answer, then the mock.
+                None if !self.script.is_empty()
+                    || self.st.replay.with_untracked(Option::is_some) =>
+                {
+                    let scripted = run.ask_script(&mut self.script, &MockModel);
+                    if !scripted && self.st.script.with_untracked(|s| !s.is_empty()) {
+                        self.note("the model script has no turn left for this loop: the mock model answered");
+                    }
                 }
                 None => match self.st.model.get_untracked() {
                     ModelChoice::Mock => run.ask_mock(&MockModel),

@@ -28,6 +28,7 @@ use crate::provider::{
     ToolOutput, Turn,
 };
 use crate::schema;
+use crate::script::{Script, ScriptTurn};
 
 /// What the driver should do next.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,6 +110,8 @@ pub struct ToolLoop {
     progress: Option<Progress>,
     answer: Option<String>,
     rounds: u32,
+    /// Every model turn of this loop, as a script that replays it.
+    played: Vec<ScriptTurn>,
 }
 
 impl ToolLoop {
@@ -132,6 +135,7 @@ impl ToolLoop {
             progress: None,
             answer: None,
             rounds: 0,
+            played: Vec::new(),
         }
     }
 
@@ -291,6 +295,26 @@ impl ToolLoop {
         self.model_replied(m.turn, None, &why);
     }
 
+    /// Plays the script's next turn, or asks the mock when the script has none left.
+    /// Returns whether the turn came from the script.
+    pub fn ask_script(&mut self, script: &mut Script, mock: &MockModel) -> bool {
+        match script.next_turn() {
+            Some(t) => {
+                self.model_replied(t.turn, t.reply, &t.why);
+                true
+            }
+            None => {
+                self.ask_mock(mock);
+                false
+            }
+        }
+    }
+
+    /// Every model turn so far, as a script that makes a new loop say the same.
+    pub fn played(&self) -> &[ScriptTurn] {
+        &self.played
+    }
+
     /// The model's turn (step 3, or step 6 after results). `reply` is the API's raw
     /// reply body; `None` renders `turn` in the provider's reply shape (the mock).
     pub fn model_replied(&mut self, turn: ModelTurn, reply: Option<Value>, why: &str) {
@@ -378,6 +402,11 @@ impl ToolLoop {
         if !matches!(self.phase, Phase::Reshaped | Phase::Returned) {
             return;
         }
+        self.played.push(ScriptTurn {
+            turn: turn.clone(),
+            reply: reply.clone(),
+            why: why.to_owned(),
+        });
         let request = self.model_request();
         let names = self
             .shaped

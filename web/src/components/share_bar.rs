@@ -1,0 +1,72 @@
+//! Share (a link carrying the session in its fragment), Export and Import (a file,
+//! also by dropping it on the page), and the model script editor.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast as _;
+
+use super::script_editor::ScriptEditor;
+use crate::effects;
+use crate::state::use_app;
+
+/// The share row.
+#[component]
+pub fn ShareBar() -> impl IntoView {
+    let st = use_app();
+    let link = RwSignal::new(None::<String>);
+    let message = RwSignal::new(None::<String>);
+    let on_share = move |_| {
+        wasm_bindgen_futures::spawn_local(async move {
+            match effects::share::share(st).await {
+                Ok(l) => {
+                    message.set(Some(format!(
+                        "Link ready ({} characters). The session travels in the part after #, which the browser never sends to a server.",
+                        l.len()
+                    )));
+                    link.set(Some(l));
+                }
+                Err(e) => {
+                    link.set(None);
+                    message.set(Some(e));
+                }
+            }
+        });
+    };
+    let on_export = move |_| {
+        if let Err(e) = effects::share::export(st) {
+            message.set(Some(format!("Export failed: {e}")));
+        }
+    };
+    let on_import = move |ev: leptos::ev::Event| {
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        if let Some(input) = input {
+            if let Some(f) = input.files().and_then(|f| f.get(0)) {
+                effects::share::import_file(st, f);
+            }
+            // The same file can be picked again.
+            input.set_value("");
+        }
+    };
+    view! {
+        <section class="share" data-testid="share-bar" aria-label="Share this session">
+            <button class="quiet" data-testid="share-button" on:click=on_share>"Share link"</button>
+            <button class="quiet" data-testid="export-button" on:click=on_export>"Export file"</button>
+            <label class="quiet file-pick">"Import file "
+                <input type="file" data-testid="import-file" accept=".json,application/json,text/plain"
+                    on:change=on_import/>
+            </label>
+            <span class="muted">"(or drop a session file on the page)"</span>
+            <Show when=move || link.with(Option::is_some)>
+                <input type="text" readonly data-testid="share-link" aria-label="Session link"
+                    prop:value=move || link.get().unwrap_or_default()/>
+                <button class="quiet" data-testid="share-copy"
+                    on:click=move |_| effects::copy(&link.get_untracked().unwrap_or_default())>"Copy"</button>
+            </Show>
+            <Show when=move || message.with(Option::is_some)>
+                <p data-testid="share-message">{move || message.get().unwrap_or_default()}</p>
+            </Show>
+            <ScriptEditor/>
+        </section>
+    }
+}
