@@ -29,10 +29,12 @@ pub fn App() -> impl IntoView {
         <Header/>
         <NoticeBar/>
         <ReplayBanner/>
-        <ShareBar/>
         <main class="layout">
             <LoopPanel/>
             <Panels/>
         </main>
+        // Below the loop: the loop is what a learner comes for, so it gets the top of
+        // the screen (a replay's banner still shows above it).
+        <ShareBar/>
     }
 }

@@ -49,7 +49,8 @@ pub fn ShareBar() -> impl IntoView {
         }
     };
     view! {
-        <section class="share" data-testid="share-bar" aria-label="Share this session">
+        <section class="share" data-testid="share-bar" aria-labelledby="share-title">
+            <h2 id="share-title">"Share this session"</h2>
             <button class="quiet" data-testid="share-button" on:click=on_share>"Share link"</button>
             <button class="quiet" data-testid="export-button" on:click=on_export>"Export file"</button>
             <label class="quiet file-pick">"Import file "
