@@ -128,6 +128,20 @@ impl DemoServer {
         self.events.pop_front()
     }
 
+    /// One exchange of a recorded session being regenerated (the callback of
+    /// `mcpg_session::rehydrate_with`): delivers `sent` at `at_ms`, or with `None` only
+    /// lets time pass to `at_ms`, and returns the text of every frame the server sends
+    /// in answer. Its events are dropped: nobody watches a regenerated run.
+    pub fn exchange(&mut self, at_ms: u64, sent: Option<&str>) -> Vec<String> {
+        let now = Timestamp::from_millis(at_ms);
+        match sent {
+            Some(t) => self.handle_text(now, t),
+            None => self.handle_timeout(now),
+        }
+        self.events.clear();
+        std::iter::from_fn(|| self.poll_transmit().map(|m| m.raw().to_owned())).collect()
+    }
+
     fn process(&mut self, now: Timestamp) {
         while let Some(ev) = self.server.poll_event() {
             match &ev {

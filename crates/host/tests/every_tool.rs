@@ -7,166 +7,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod support;
+
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use std::time::Duration;
-
-use mcpg_core::Timestamp;
-use mcpg_core::client::{CallOptions, Client, ClientConfig};
-use mcpg_demo::DemoServer;
-use mcpg_host::provider::{
-    self, ModelTurn, Provider, RequestOptions, endpoint, mask_key, shown_request,
-};
-use mcpg_host::tool_loop::{Action, MAX_ROUNDS, StepStatus, ToolLoop};
-use mcpg_host::{MockModel, Step};
-use serde_json::{Value, json};
-
-/// How the driver answers for the model.
-#[derive(Clone, Copy, PartialEq)]
-enum Model {
-    /// `ToolLoop::ask_mock`, as the page's mock.
-    Mock,
-    /// The mock's turn as the provider's HTTP body, fed through `model_http_reply`.
-    Http,
-}
-
-struct Driver {
-    now: Timestamp,
-    client: Client,
-    server: DemoServer,
-    run: ToolLoop,
-    model: Model,
-}
-
-fn opts() -> RequestOptions {
-    RequestOptions {
-        model: "test-model".into(),
-        ..Default::default()
-    }
-}
-
-impl Driver {
-    fn new(prompt: &str, provider: Provider, model: Model) -> Driver {
-        let mut d = Driver {
-            now: Timestamp::ZERO,
-            client: Client::new(ClientConfig::default()),
-            server: DemoServer::new(),
-            run: ToolLoop::new(prompt, provider, opts()),
-            model,
-        };
-        d.client.connect(d.now);
-        d.pump();
-        d
-    }
-
-    fn pump(&mut self) {
-        loop {
-            let mut moved = false;
-            while let Some(o) = self.client.poll_transmit() {
-                self.server.handle_text(self.now, o.message.raw());
-                moved = true;
-            }
-            while let Some(m) = self.server.poll_transmit() {
-                self.client.handle_text(self.now, m.raw());
-                moved = true;
-            }
-            while let Some(e) = self.client.poll_event() {
-                self.run.on_event(&e);
-                moved = true;
-            }
-            while self.server.poll_event().is_some() {}
-            if !moved {
-                return;
-            }
-        }
-    }
-
-    fn head(&self) -> Value {
-        let p = self.run.provider();
-        shown_request(p, &endpoint(p, "http://127.0.0.1:9/x", "test-model"), "")
-    }
-
-    /// The body a provider would send for the mock's next turn.
-    fn http_body(&self) -> String {
-        let p = self.run.provider();
-        let turn = MockModel.respond(self.run.turns(), self.run.tools()).turn;
-        let names = provider::shape_tools(p, self.run.tools(), false).names;
-        provider::reply_for(p, &opts(), &turn, &names).to_string()
-    }
-
-    /// One click of step mode; false when there was nothing to do.
-    fn step(&mut self) -> bool {
-        match self.run.next() {
-            Action::ListTools => {
-                let op = self.client.list_tools(self.now);
-                self.run.listing_started(op);
-            }
-            Action::Reshape => self.run.reshape(),
-            Action::AskModel if self.model == Model::Mock => self.run.ask_mock(&MockModel),
-            Action::AskModel => {
-                let (body, head) = (self.http_body(), self.head());
-                self.run.model_http_reply(200, &body, &head);
-            }
-            Action::CallTool(call) => {
-                let opts = CallOptions {
-                    progress: true,
-                    ..Default::default()
-                };
-                let op = self
-                    .client
-                    .call_tool(self.now, &call.name, Some(call.arguments), opts);
-                self.run.call_started(op);
-            }
-            // Slow tools (count_slowly) finish when time passes.
-            Action::Wait => {
-                self.now = self.now.after(Duration::from_millis(500));
-                self.server.handle_timeout(self.now);
-                self.client.handle_timeout(self.now);
-            }
-            Action::Done => return false,
-        }
-        self.pump();
-        true
-    }
-
-    fn run_all(&mut self) {
-        for _ in 0..200 {
-            if !self.step() {
-                return;
-            }
-        }
-        panic!("the loop did not end: {:?}", self.numbers());
-    }
-
-    fn numbers(&self) -> Vec<u8> {
-        self.run.steps().iter().map(|s| s.number).collect()
-    }
-
-    fn last(&self, n: u8) -> &Step {
-        self.run
-            .steps()
-            .iter()
-            .rev()
-            .find(|s| s.number == n)
-            .unwrap()
-    }
-
-    fn called(&self) -> Vec<String> {
-        self.run
-            .turns()
-            .iter()
-            .filter_map(|t| match t {
-                provider::Turn::Model(ModelTurn::ToolCalls { calls, .. }) => Some(calls),
-                _ => None,
-            })
-            .flatten()
-            .map(|c| c.name.clone())
-            .collect()
-    }
-}
+use mcpg_host::provider::{self, Provider, endpoint, mask_key, shown_request};
+use mcpg_host::tool_loop::{Action, MAX_ROUNDS, StepStatus};
+use serde_json::json;
+use support::{Driver, Model};
 
 /// A message for every demo tool, and what the answer must say.
 const CASES: [(&str, &str, &str); 20] = [
@@ -231,7 +82,7 @@ fn every_demo_tool_in_every_format_with_the_mock_and_as_http_replies() {
             for (tool, message, says) in CASES {
                 let ctx = format!("{tool} / {} / http={}", p.id(), model == Model::Http);
                 let mut d = Driver::new(message, p, model);
-                d.run_all();
+                d.finish();
                 assert_eq!(d.called(), [tool], "{ctx}");
                 assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6], "{ctx}");
                 assert!(
@@ -247,12 +98,12 @@ fn every_demo_tool_in_every_format_with_the_mock_and_as_http_replies() {
                 assert!(answer.contains(says), "{ctx}: {answer}");
                 // Step 3 says where the host found the call in this format's reply.
                 assert!(
-                    d.last(3).explanation.contains(provider::where_calls(p)),
+                    d.step_n(3).explanation.contains(provider::where_calls(p)),
                     "{ctx}: {}",
-                    d.last(3).explanation
+                    d.step_n(3).explanation
                 );
                 // Step 6 shows the exact message appended, then the model's reply.
-                let s6 = d.last(6);
+                let s6 = d.step_n(6);
                 assert!(s6.blocks.len() >= 2, "{ctx}");
                 assert!(s6.blocks[0].label.contains("appended"), "{ctx}");
             }
@@ -265,14 +116,14 @@ fn is_error_and_no_tool_fits_in_every_format() {
     for model in [Model::Mock, Model::Http] {
         for p in Provider::ALL {
             let mut d = Driver::new("What's the weather in Atlantis?", p, model);
-            d.run_all();
-            assert_eq!(d.last(5).status, StepStatus::Failed, "{}", p.id());
+            d.finish();
+            assert_eq!(d.step_n(5).status, StepStatus::Failed, "{}", p.id());
             let answer = d.run.answer().unwrap();
             assert!(answer.contains("failed: city not found"), "{answer}");
             assert!(answer.contains("won't guess"), "{answer}");
 
             let mut d = Driver::new("Tell me a joke", p, model);
-            d.run_all();
+            d.finish();
             assert_eq!(d.numbers(), [1, 2, 3], "{}", p.id());
             assert!(d.called().is_empty());
             assert!(
@@ -290,7 +141,7 @@ fn several_calls_in_one_turn_are_run_in_order_and_fed_back_together() {
     for model in [Model::Mock, Model::Http] {
         for p in Provider::ALL {
             let mut d = Driver::new("What's the weather in Paris and Austin?", p, model);
-            d.run_all();
+            d.finish();
             assert_eq!(d.called(), ["get_weather", "get_weather"], "{}", p.id());
             assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 4, 5, 6], "{}", p.id());
             let answer = d.run.answer().unwrap();
@@ -320,7 +171,7 @@ fn several_calls_in_one_turn_are_run_in_order_and_fed_back_together() {
         Provider::Anthropic,
         Model::Mock,
     );
-    d.run_all();
+    d.finish();
     assert_eq!(d.called(), ["get_weather", "city_time_zone"]);
 }
 
@@ -339,7 +190,7 @@ fn an_http_error_is_a_failed_step_3_and_the_loop_can_ask_again() {
     let head = d.head();
     let body = json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
     d.run.model_http_reply(401, &body.to_string(), &head);
-    let s3 = d.last(3);
+    let s3 = d.step_n(3);
     assert_eq!(s3.status, StepStatus::Failed);
     assert!(
         s3.explanation
@@ -355,7 +206,7 @@ fn an_http_error_is_a_failed_step_3_and_the_loop_can_ask_again() {
     );
     // Nothing lost: the model is asked again and the loop completes.
     assert_eq!(d.run.next(), Action::AskModel);
-    d.run_all();
+    d.finish();
     assert_eq!(d.numbers(), [1, 2, 3, 3, 4, 5, 6]);
     assert!(d.run.answer().unwrap().contains("Austin: 91F"));
 
@@ -364,12 +215,12 @@ fn an_http_error_is_a_failed_step_3_and_the_loop_can_ask_again() {
     let head = d.head();
     d.run
         .model_http_reply(429, r#"{"error":{"message":"Rate limit reached"}}"#, &head);
-    assert!(d.last(3).explanation.contains("rate limit"));
+    assert!(d.step_n(3).explanation.contains("rate limit"));
     d.run
         .model_http_reply(502, "<html>Bad gateway</html>", &head);
-    assert!(d.last(3).explanation.contains("<html>Bad gateway</html>"));
+    assert!(d.step_n(3).explanation.contains("<html>Bad gateway</html>"));
     d.run.model_http_reply(200, "not json", &head);
-    assert!(d.last(3).explanation.contains("the body is not JSON"));
+    assert!(d.step_n(3).explanation.contains("the body is not JSON"));
     assert_eq!(d.run.next(), Action::AskModel);
 }
 
@@ -386,7 +237,7 @@ fn a_malformed_arguments_string_and_an_unknown_tool_are_host_errors() {
             json!({"output": [{"type": "function_call", "call_id": "call_x", "name": "get_weather", "arguments": "{\"city\": \"Austin\""}]})
         };
         d.run.model_http_reply(200, &body.to_string(), &head);
-        let s3 = d.last(3);
+        let s3 = d.step_n(3);
         assert_eq!(s3.status, StepStatus::Failed);
         assert!(
             s3.explanation.contains("are not valid JSON"),
@@ -401,7 +252,7 @@ fn a_malformed_arguments_string_and_an_unknown_tool_are_host_errors() {
     let body = json!({"content": [{"type": "tool_use", "id": "t1", "name": "launch_rockets", "input": {}}], "stop_reason": "tool_use"});
     d.run.model_http_reply(200, &body.to_string(), &head);
     assert!(
-        d.last(3)
+        d.step_n(3)
             .explanation
             .contains("\"launch_rockets\", which is not one of the tools")
     );
@@ -413,7 +264,7 @@ fn an_unreachable_server_says_cors_or_down_and_ollama_origins() {
     let head = d.head();
     d.run
         .model_unreachable("TypeError: Failed to fetch", &head, "http://127.0.0.1:8080");
-    let s3 = d.last(3);
+    let s3 = d.step_n(3);
     assert_eq!(s3.status, StepStatus::Failed);
     assert!(s3.explanation.contains("CORS"));
     assert!(
@@ -428,7 +279,7 @@ fn a_real_reply_says_where_the_host_found_the_call() {
     let mut d = at_step_3(Provider::OpenAiChat);
     let (body, head) = (d.http_body(), d.head());
     d.run.model_http_reply(200, &body, &head);
-    let s3 = d.last(3);
+    let s3 = d.step_n(3);
     assert!(
         s3.explanation.contains("choices[0].message.tool_calls[]"),
         "{}",

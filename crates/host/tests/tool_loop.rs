@@ -4,129 +4,26 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod support;
+
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use std::time::Duration;
-
-use mcpg_core::Timestamp;
-use mcpg_core::client::{CallOptions, CallOutcome, Client, ClientConfig, Failure};
-use mcpg_demo::DemoServer;
-use mcpg_host::provider::{Provider, RequestOptions};
+use mcpg_core::client::{CallOutcome, Failure};
+use mcpg_host::provider::Provider;
 use mcpg_host::script::Script;
-use mcpg_host::tool_loop::{Action, StepStatus, ToolLoop};
-use mcpg_host::{MockModel, Step};
-
-struct Driver {
-    now: Timestamp,
-    client: Client,
-    server: DemoServer,
-    run: ToolLoop,
-    /// Model turns played instead of the mock, when given.
-    script: Option<Script>,
-}
-
-impl Driver {
-    fn new(prompt: &str) -> Driver {
-        let opts = RequestOptions {
-            model: "mock".into(),
-            ..Default::default()
-        };
-        let mut d = Driver {
-            now: Timestamp::ZERO,
-            client: Client::new(ClientConfig::default()),
-            server: DemoServer::new(),
-            run: ToolLoop::new(prompt, Provider::Anthropic, opts),
-            script: None,
-        };
-        d.client.connect(d.now);
-        d.pump();
-        assert!(d.client.is_ready());
-        d
-    }
-
-    fn pump(&mut self) {
-        loop {
-            let mut moved = false;
-            while let Some(o) = self.client.poll_transmit() {
-                self.server.handle_text(self.now, o.message.raw());
-                moved = true;
-            }
-            while let Some(m) = self.server.poll_transmit() {
-                self.client.handle_text(self.now, m.raw());
-                moved = true;
-            }
-            while let Some(e) = self.client.poll_event() {
-                self.run.on_event(&e);
-                moved = true;
-            }
-            while self.server.poll_event().is_some() {}
-            if !moved {
-                return;
-            }
-        }
-    }
-
-    /// One click of step mode. Returns false when there was nothing to do.
-    fn step(&mut self) -> bool {
-        match self.run.next() {
-            Action::ListTools => {
-                let op = self.client.list_tools(self.now);
-                self.run.listing_started(op);
-            }
-            Action::Reshape => self.run.reshape(),
-            Action::AskModel => match &mut self.script {
-                Some(s) => {
-                    self.run.ask_script(s, &MockModel);
-                }
-                None => self.run.ask_mock(&MockModel),
-            },
-            Action::CallTool(call) => {
-                let opts = CallOptions {
-                    progress: true,
-                    ..Default::default()
-                };
-                let op = self
-                    .client
-                    .call_tool(self.now, &call.name, Some(call.arguments), opts);
-                self.run.call_started(op);
-            }
-            Action::Wait | Action::Done => return false,
-        }
-        self.pump();
-        true
-    }
-
-    fn run_all(&mut self) {
-        while self.step() {}
-    }
-
-    fn advance(&mut self, ms: u64) {
-        self.now = self.now.after(Duration::from_millis(ms));
-        self.server.handle_timeout(self.now);
-        self.client.handle_timeout(self.now);
-        self.pump();
-    }
-
-    fn numbers(&self) -> Vec<u8> {
-        self.run.steps().iter().map(|s| s.number).collect()
-    }
-
-    fn step_n(&self, n: u8) -> &Step {
-        self.run
-            .steps()
-            .iter()
-            .rev()
-            .find(|s| s.number == n)
-            .unwrap()
-    }
-}
+use mcpg_host::tool_loop::{Action, StepStatus};
+use support::{Driver, Model};
 
 #[test]
 fn the_seed_walkthrough_in_step_mode() {
-    let mut d = Driver::new("What's the weather in Austin?");
+    let mut d = Driver::new(
+        "What's the weather in Austin?",
+        Provider::Anthropic,
+        Model::Mock,
+    );
     let mut seen = Vec::new();
     while d.step() {
         seen.push(d.run.steps().len());
@@ -178,7 +75,7 @@ fn the_seed_walkthrough_in_step_mode() {
 
 #[test]
 fn an_is_error_result_is_a_tool_failure() {
-    let mut d = Driver::new("weather in Atlantis");
+    let mut d = Driver::new("weather in Atlantis", Provider::Anthropic, Model::Mock);
     d.run_all();
     assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
     let s5 = d.step_n(5);
@@ -199,7 +96,7 @@ fn an_is_error_result_is_a_tool_failure() {
 
 #[test]
 fn a_json_rpc_error_is_a_protocol_failure() {
-    let mut d = Driver::new("call no_such_tool");
+    let mut d = Driver::new("call no_such_tool", Provider::Anthropic, Model::Mock);
     d.run_all();
     assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
     assert!(
@@ -225,7 +122,7 @@ fn a_json_rpc_error_is_a_protocol_failure() {
 
 #[test]
 fn no_tool_fits_ends_after_step_3() {
-    let mut d = Driver::new("tell me a joke");
+    let mut d = Driver::new("tell me a joke", Provider::Anthropic, Model::Mock);
     d.run_all();
     assert_eq!(d.numbers(), [1, 2, 3]);
     assert!(
@@ -239,7 +136,11 @@ fn no_tool_fits_ends_after_step_3() {
 
 #[test]
 fn structured_content_is_checked() {
-    let mut d = Driver::new("forecast for Paris for 2 days");
+    let mut d = Driver::new(
+        "forecast for Paris for 2 days",
+        Provider::Anthropic,
+        Model::Mock,
+    );
     d.run_all();
     let s5 = d.step_n(5);
     assert_eq!(s5.status, StepStatus::Done);
@@ -252,7 +153,7 @@ fn structured_content_is_checked() {
 
 #[test]
 fn progress_then_cancel() {
-    let mut d = Driver::new("count slowly to 10");
+    let mut d = Driver::new("count slowly to 10", Provider::Anthropic, Model::Mock);
     for _ in 0..4 {
         d.step();
     }
@@ -283,7 +184,7 @@ fn progress_then_cancel() {
 
 #[test]
 fn run_mode_finishes_a_slow_call_when_time_passes() {
-    let mut d = Driver::new("count slowly to 2");
+    let mut d = Driver::new("count slowly to 2", Provider::Anthropic, Model::Mock);
     d.run_all();
     assert_eq!(d.run.next(), Action::Wait);
     d.advance(500);
@@ -294,14 +195,22 @@ fn run_mode_finishes_a_slow_call_when_time_passes() {
 
 #[test]
 fn a_recorded_script_replays_the_same_steps() {
-    let mut d = Driver::new("What's the weather in Austin?");
+    let mut d = Driver::new(
+        "What's the weather in Austin?",
+        Provider::Anthropic,
+        Model::Mock,
+    );
     d.run_all();
     let values: Vec<_> = d.run.played().iter().map(|t| t.to_value()).collect();
     assert_eq!(values.len(), 2, "step 3 and step 6");
     // Through JSON text, as a session stores it.
     let text = serde_json::to_string(&values).unwrap();
     let script = Script::from_values(&Script::parse(&text).unwrap()).unwrap();
-    let mut r = Driver::new("What's the weather in Austin?");
+    let mut r = Driver::new(
+        "What's the weather in Austin?",
+        Provider::Anthropic,
+        Model::Mock,
+    );
     r.script = Some(script);
     r.run_all();
     assert_eq!(r.run.steps(), d.run.steps());
@@ -315,7 +224,11 @@ fn a_hand_written_script_steers_the_loop_then_the_mock_takes_over() {
         r#"[{"calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}], "why": "Scripted: Paris."}]"#,
     )
     .unwrap();
-    let mut d = Driver::new("What's the weather in Austin?");
+    let mut d = Driver::new(
+        "What's the weather in Austin?",
+        Provider::Anthropic,
+        Model::Mock,
+    );
     d.script = Some(Script::from_values(&script).unwrap());
     d.run_all();
     assert_eq!(d.numbers(), vec![1, 2, 3, 4, 5, 6]);

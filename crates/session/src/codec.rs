@@ -87,17 +87,34 @@ pub fn encode_file(session: &Session) -> String {
     serde_json::to_string_pretty(&s.to_json()).unwrap_or_default()
 }
 
-/// Decodes a session file (or a pasted link: both are accepted).
-pub fn decode_file(text: &str) -> Result<Session, LinkError> {
+/// What an imported or pasted text holds.
+#[derive(Debug)]
+pub enum Imported<'a> {
+    /// A session file, decoded.
+    File(Box<Session>),
+    /// A link's fragment (after `#`, or the whole text), still to decode.
+    Link(&'a str),
+}
+
+/// Tells a session file from a link and decodes the file; a link's fragment is
+/// returned for the caller's link decoder (the page inflates with the browser's own).
+pub fn read_imported(text: &str) -> Result<Imported<'_>, LinkError> {
     let t = text.trim();
     if t.starts_with('{') {
         if t.len() > MAX_INFLATED_BYTES {
             return Err(LinkError::Bomb(MAX_INFLATED_BYTES));
         }
-        return decode_json(t.as_bytes());
+        return decode_json(t.as_bytes()).map(|s| Imported::File(Box::new(s)));
     }
-    let fragment = t.rsplit_once('#').map_or(t, |(_, f)| f);
-    decode_link(fragment)
+    Ok(Imported::Link(t.rsplit_once('#').map_or(t, |(_, f)| f)))
+}
+
+/// Decodes a session file (or a pasted link: both are accepted).
+pub fn decode_file(text: &str) -> Result<Session, LinkError> {
+    match read_imported(text)? {
+        Imported::File(s) => Ok(*s),
+        Imported::Link(fragment) => decode_link(fragment),
+    }
 }
 
 /// Reads a session from the JSON a link unpacks to or a file holds: migrated from an

@@ -13,8 +13,9 @@ mod rehydrate;
 mod validate;
 
 pub use codec::{
-    LINK_PREFIX, MAX_INFLATED_BYTES, MAX_LINK_CHARS, decode_file, decode_json, decode_link,
-    encode_file, encode_link, link_body, link_from_deflated, link_payload,
+    Imported, LINK_PREFIX, MAX_INFLATED_BYTES, MAX_LINK_CHARS, decode_file, decode_json,
+    decode_link, encode_file, encode_link, link_body, link_from_deflated, link_payload,
+    read_imported,
 };
 pub use doc::{
     Connection, Direction, ModelChoice, SCHEMA_VERSION, Session, WireRecord, fingerprint,

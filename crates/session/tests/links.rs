@@ -390,14 +390,7 @@ mod props {
 /// Feeds a fresh embedded demo server as `rehydrate_with` asks.
 fn demo_feeder() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
     let mut server = DemoServer::new();
-    move |at, sent| {
-        let now = Timestamp::from_millis(at);
-        match sent {
-            Some(t) => server.handle_text(now, t),
-            None => server.handle_timeout(now),
-        }
-        std::iter::from_fn(|| server.poll_transmit().map(|m| m.raw().to_owned())).collect()
-    }
+    move |at, sent| server.exchange(at, sent)
 }
 
 #[test]

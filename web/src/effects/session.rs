@@ -358,11 +358,9 @@ impl Session {
                 Link::Replay(r) => r.take_incoming(),
                 _ => Vec::new(),
             };
-            {
-                for text in incoming {
-                    self.client.handle_text(now(), &text);
-                    moved = true;
-                }
+            for text in incoming {
+                self.client.handle_text(now(), &text);
+                moved = true;
             }
             while let Some(ev) = self.client.poll_event() {
                 self.on_event(ev);

@@ -5,14 +5,13 @@
 //! A link or file is untrusted: a bad one gives one notice and nothing else happens
 //! (no connection, no request). Nothing secret is recorded: no bridge token, no key.
 
-use mcpg_core::Timestamp;
 use mcpg_demo::DemoServer;
 use mcpg_host::provider::Provider;
 use mcpg_host::script::Script;
 use mcpg_session::{
-    Connection, Direction, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, ModelChoice, Session,
-    WireRecord, decode_json, encode_file, link_body, link_from_deflated, link_payload,
-    rehydrate_with,
+    Connection, Direction, Imported, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, ModelChoice,
+    Session, WireRecord, decode_json, encode_file, link_body, link_from_deflated, link_payload,
+    read_imported, rehydrate_with,
 };
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast as _;
@@ -161,20 +160,10 @@ pub fn record(st: AppState) -> Session {
     s
 }
 
-/// Feeds a fresh embedded demo server as `rehydrate_with` asks.
-fn demo_feeder() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
+/// A fresh embedded demo server, answering as `rehydrate_with` asks.
+fn demo_exchange() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
     let mut server = DemoServer::new();
-    move |at, sent| {
-        let now = Timestamp::from_millis(at);
-        match sent {
-            Some(t) => server.handle_text(now, t),
-            None => server.handle_timeout(now),
-        }
-        let out = std::iter::from_fn(|| server.poll_transmit().map(|m| m.raw().to_owned()));
-        let out = out.collect();
-        while server.poll_event().is_some() {}
-        out
-    }
+    move |at, sent| server.exchange(at, sent)
 }
 
 /// The session a link carries: the embedded demo's answers are left out when
@@ -184,7 +173,7 @@ pub fn link_session(session: &Session) -> Session {
         let mut short = session.clone();
         short.elide_received(|_, _| true);
         let mut check = short.clone();
-        if rehydrate_with(&mut check, demo_feeder()).is_ok() && check.wire == session.wire {
+        if rehydrate_with(&mut check, demo_exchange()).is_ok() && check.wire == session.wire {
             return short;
         }
     }
@@ -249,14 +238,10 @@ async fn decode_link_in_browser(fragment: &str) -> Result<Session, LinkError> {
 
 /// Decodes a session file, or a pasted link, as `mcpg_session::decode_file` does.
 async fn decode_file_in_browser(text: &str) -> Result<Session, LinkError> {
-    let t = text.trim();
-    if t.starts_with('{') {
-        if t.len() > MAX_INFLATED_BYTES {
-            return Err(LinkError::Bomb(MAX_INFLATED_BYTES));
-        }
-        return decode_json(t.as_bytes());
+    match read_imported(text)? {
+        Imported::File(s) => Ok(*s),
+        Imported::Link(fragment) => decode_link_in_browser(fragment).await,
     }
-    decode_link_in_browser(t.rsplit_once('#').map_or(t, |(_, f)| f)).await
 }
 
 /// What Share produced: the full link, or why there is none.
@@ -412,7 +397,7 @@ fn start_replay(st: AppState, mut session: Session, from: &str) {
         );
     };
     if session.connection == Connection::Embedded
-        && let Err(e) = rehydrate_with(&mut session, demo_feeder())
+        && let Err(e) = rehydrate_with(&mut session, demo_exchange())
     {
         return fail(e.to_string());
     }

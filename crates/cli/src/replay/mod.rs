@@ -6,7 +6,6 @@
 mod diff;
 mod recorded;
 
-use mcpg_core::Timestamp;
 use mcpg_core::client::CallOutcome;
 use mcpg_demo::DemoServer;
 use mcpg_session::{Connection as Recorded, Session, decode_file, rehydrate_with};
@@ -38,15 +37,7 @@ fn load(source: &str) -> Result<Session, Failure> {
     if s.connection == Recorded::Embedded && s.wire.iter().any(|w| w.text.is_none()) {
         // Links leave out what the embedded demo said; say it again to get it back.
         let mut server = DemoServer::new();
-        rehydrate_with(&mut s, |at, sent| {
-            let now = Timestamp::from_millis(at);
-            match sent {
-                Some(t) => server.handle_text(now, t),
-                None => server.handle_timeout(now),
-            }
-            std::iter::from_fn(|| server.poll_transmit().map(|m| m.raw().to_owned())).collect()
-        })
-        .map_err(|e| Failure {
+        rehydrate_with(&mut s, |at, sent| server.exchange(at, sent)).map_err(|e| Failure {
             code: USAGE,
             message: format!("{source}: {e}"),
         })?;
