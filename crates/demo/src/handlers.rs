@@ -187,7 +187,7 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
                 .count()
                 .to_string(),
         ),
-        "shout" => text(string_arg(args, "text")?.to_uppercase()),
+        "shout" => text(mcpg_core::text::to_upper(string_arg(args, "text")?)),
         "celsius_to_fahrenheit" => text(format!(
             "{}F",
             num(number_arg(args, "celsius")? * 9.0 / 5.0 + 32.0)

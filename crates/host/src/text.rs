@@ -2,6 +2,8 @@
 //! quoted strings and capitalised names. No regex crate: every byte of the page's
 //! wasm counts, and these few scanners are enough for a deterministic mock.
 
+use mcpg_core::text::{is_lower, is_upper, is_word_char, lower_char, to_lower, upper_char};
+
 /// Words that say nothing about which tool fits ("what is the weather in…").
 const STOP_WORDS: &[&str] = &[
     "a", "about", "an", "and", "any", "are", "as", "at", "be", "by", "can", "could", "do", "does",
@@ -36,7 +38,7 @@ pub fn words(s: &str) -> Vec<Word> {
     let mut cur = String::new();
     let mut start = 0;
     for (i, c) in s.char_indices() {
-        if c.is_alphanumeric() {
+        if is_word_char(c) {
             if cur.is_empty() {
                 start = i;
             }
@@ -56,7 +58,7 @@ pub fn words(s: &str) -> Vec<Word> {
 fn push_word(out: &mut Vec<Word>, cur: &mut String, start: usize) {
     let text = std::mem::take(cur);
     out.push(Word {
-        lower: text.to_lowercase(),
+        lower: to_lower(&text),
         index: out.len(),
         start,
         text,
@@ -70,7 +72,7 @@ pub fn identifier_words(name: &str) -> Vec<String> {
     let mut cur = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
-        if !c.is_alphanumeric() {
+        if !is_word_char(c) {
             if !cur.is_empty() {
                 out.push(std::mem::take(&mut cur));
             }
@@ -78,11 +80,11 @@ pub fn identifier_words(name: &str) -> Vec<String> {
             continue;
         }
         // camelCase boundary: a capital after a lower-case letter starts a word.
-        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+        if is_upper(c) && prev_lower && !cur.is_empty() {
             out.push(std::mem::take(&mut cur));
         }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.extend(c.to_lowercase());
+        prev_lower = is_lower(c) || c.is_ascii_digit();
+        cur.push(lower_char(c));
     }
     if !cur.is_empty() {
         out.push(cur);
@@ -145,8 +147,8 @@ pub fn numbers(s: &str) -> Vec<Number> {
                 continue;
             }
         }
-        let negative = s[..w.start].ends_with('-')
-            && !s[..w.start.saturating_sub(1)].ends_with(|c: char| c.is_alphanumeric());
+        let negative =
+            s[..w.start].ends_with('-') && !s[..w.start.saturating_sub(1)].ends_with(is_word_char);
         if let Ok(mut value) = literal.parse::<f64>() {
             if negative {
                 value = -value;
@@ -171,7 +173,7 @@ pub fn quoted(s: &str) -> Vec<String> {
             '“' => '”',
             '`' => '`',
             // An apostrophe inside a word ("what's") is not a quote.
-            '\'' if i == 0 || !s[..i].ends_with(char::is_alphanumeric) => '\'',
+            '\'' if i == 0 || !s[..i].ends_with(is_word_char) => '\'',
             _ => continue,
         };
         let body_start = i + c.len_utf8();
@@ -203,7 +205,7 @@ pub fn names(ws: &[Word]) -> Vec<(usize, String)> {
         run.clear();
     };
     for w in ws {
-        let capital = w.text.chars().next().is_some_and(char::is_uppercase);
+        let capital = w.text.chars().next().is_some_and(is_upper);
         let adjacent = run.last().is_some_and(|p| p.index + 1 == w.index);
         if capital && !is_stop_word(&w.lower) {
             if !adjacent {
@@ -222,7 +224,7 @@ pub fn names(ws: &[Word]) -> Vec<(usize, String)> {
 pub fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
+        Some(first) => std::iter::once(upper_char(first)).chain(chars).collect(),
         None => String::new(),
     }
 }

@@ -2,6 +2,7 @@
 //! lesson), a filter, titles and annotations.
 
 use leptos::prelude::*;
+use mcpg_core::text::to_lower;
 
 use super::tool_row::ToolRow;
 use crate::effects;
@@ -19,7 +20,7 @@ pub fn ToolsPanel() -> impl IntoView {
         })
     };
     let pages = move || {
-        let f = filter.get().to_lowercase();
+        let f = to_lower(&filter.get());
         st.pages.get().into_iter().map(move |page| {
             let cursor = page.next_cursor.clone().map_or_else(
                 || "no nextCursor: the last page".to_owned(),
@@ -31,9 +32,9 @@ pub fn ToolsPanel() -> impl IntoView {
                 .into_iter()
                 .filter(|t| {
                     f.is_empty()
-                        || t.name.to_lowercase().contains(&f)
-                        || t.display_name().to_lowercase().contains(&f)
-                        || t.description.as_deref().unwrap_or("").to_lowercase().contains(&f)
+                        || to_lower(&t.name).contains(&f)
+                        || to_lower(t.display_name()).contains(&f)
+                        || to_lower(t.description.as_deref().unwrap_or("")).contains(&f)
                 })
                 .map(|t| view! { <ToolRow tool=t/> })
                 .collect_view();

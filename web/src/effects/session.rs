@@ -453,7 +453,7 @@ impl Session {
                 let seq = self.next_seq();
                 self.log(LogRow::Diag {
                     seq,
-                    severity: format!("{:?}", d.severity).to_lowercase(),
+                    severity: format!("{:?}", d.severity).to_ascii_lowercase(),
                     rule: d.rule.id().to_owned(),
                     message: d.message,
                 });

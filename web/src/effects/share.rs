@@ -152,7 +152,7 @@ pub fn record(st: AppState) -> Session {
     s.steps = st.steps.with_untracked(|steps| {
         steps
             .iter()
-            .map(|x| json!({"n": x.number, "status": format!("{:?}", x.status).to_lowercase()}))
+            .map(|x| json!({"n": x.number, "status": format!("{:?}", x.status).to_ascii_lowercase()}))
             .collect()
     });
     s.cursor = s.steps.len();

@@ -12,6 +12,7 @@ mod args;
 pub use args::{Filled, fill_arguments};
 
 use mcpg_core::model::{JsonObject, Tool};
+use mcpg_core::text::{is_word_char, to_lower};
 
 use crate::provider::{ModelTurn, ToolCall, Turn};
 use crate::text::{self, identifier_words, is_stop_word, same_word};
@@ -206,15 +207,12 @@ fn several(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
 fn explicit(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
     let mut it = message.split_whitespace().peekable();
     while let Some(w) = it.next() {
-        let verb = w
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase();
+        let verb = to_lower(w.trim_matches(|c: char| !is_word_char(c)));
         if !matches!(verb.as_str(), "call" | "use" | "run" | "invoke") {
             continue;
         }
         let Some(next) = it.peek() else { break };
-        let name =
-            next.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')));
+        let name = next.trim_matches(|c: char| !(is_word_char(c) || matches!(c, '_' | '-' | '.')));
         let name = name.trim_end_matches('.');
         if name.is_empty() {
             continue;

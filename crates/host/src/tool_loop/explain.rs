@@ -164,7 +164,9 @@ pub fn http_failed(provider_label: &str, status: u16, said: &str) -> String {
         401 | 403 => {
             " The key was refused: check the API key (and that it belongs to this provider)."
         }
-        400 if said.to_lowercase().contains("key") => " The key was refused: check the API key.",
+        400 if mcpg_core::text::to_lower(said).contains("key") => {
+            " The key was refused: check the API key."
+        }
         404 => " Check the base URL and the model name.",
         429 => " That is a rate limit or an exhausted quota: wait a little and ask again.",
         500..=599 => " The provider had a problem on its side; asking again later may work.",
