@@ -4,58 +4,47 @@
 //! members do not fit its type, becomes [`ContentBlock::Unknown`] with its JSON intact,
 //! so one odd block never loses the rest of a result.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::JsonObject;
+use super::json::{Members, Out, via_json};
 
 /// `Annotations` on content: audience, priority, lastModified.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Annotations {
     /// `"user"` and/or `"assistant"`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audience: Option<Vec<String>>,
     /// 0 (least) to 1 (most important).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<f64>,
     /// Unknown members (`lastModified`…).
-    #[serde(flatten)]
     pub extra: JsonObject,
 }
 
 /// `TextContent`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextContent {
     /// The text.
     pub text: String,
     /// Optional annotations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// `_meta`.
-    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<JsonObject>,
     /// Unknown members.
-    #[serde(flatten)]
     pub extra: JsonObject,
 }
 
 /// `ImageContent`: base64 data and a MIME type.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ImageContent {
     /// Base64-encoded image bytes.
     pub data: String,
     /// e.g. `image/png`.
     pub mime_type: String,
     /// Optional annotations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// `_meta`.
-    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<JsonObject>,
     /// Unknown members.
-    #[serde(flatten)]
     pub extra: JsonObject,
 }
 
@@ -63,72 +52,55 @@ pub struct ImageContent {
 pub type AudioContent = ImageContent;
 
 /// `ResourceLink` (2025-06-18+): a pointer to a resource the client may read.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResourceLink {
     /// The resource URI.
     pub uri: String,
     /// Programmatic name.
-    #[serde(default)]
     pub name: String,
     /// Display name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// MIME type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
     /// Size in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
     /// Optional annotations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// `_meta`.
-    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<JsonObject>,
     /// Unknown members.
-    #[serde(flatten)]
     pub extra: JsonObject,
 }
 
 /// `TextResourceContents`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextResourceContents {
     /// Resource URI.
     pub uri: String,
     /// MIME type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
     /// The text.
     pub text: String,
     /// `_meta`.
-    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<JsonObject>,
     /// Unknown members.
-    #[serde(flatten)]
     pub extra: JsonObject,
 }
 
 /// `BlobResourceContents`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BlobResourceContents {
     /// Resource URI.
     pub uri: String,
     /// MIME type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
     /// Base64-encoded bytes.
     pub blob: String,
     /// `_meta`.
-    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<JsonObject>,
     /// Unknown members.
-    #[serde(flatten)]
     pub extra: JsonObject,
 }
 
@@ -144,18 +116,15 @@ pub enum ResourceContents {
 }
 
 /// `EmbeddedResource`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EmbeddedResource {
     /// The contents.
     pub resource: ResourceContents,
     /// Optional annotations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
     /// `_meta`.
-    #[serde(default, rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<JsonObject>,
     /// Unknown members.
-    #[serde(flatten)]
     pub extra: JsonObject,
 }
 
@@ -198,99 +167,281 @@ impl ContentBlock {
     }
 }
 
-fn tagged<T: Serialize>(tag: &str, inner: &T) -> Result<Value, serde_json::Error> {
-    let mut v = serde_json::to_value(inner)?;
-    if let Value::Object(m) = &mut v {
-        // Put `type` first, as servers do, so re-serialized blocks read naturally.
-        let mut out = JsonObject::new();
-        out.insert("type".into(), Value::from(tag));
-        out.extend(std::mem::take(m));
-        return Ok(Value::Object(out));
-    }
-    Ok(v)
-}
-
-impl Serialize for ContentBlock {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let v = match self {
-            ContentBlock::Text(c) => tagged("text", c),
-            ContentBlock::Image(c) => tagged("image", c),
-            ContentBlock::Audio(c) => tagged("audio", c),
-            ContentBlock::ResourceLink(c) => tagged("resource_link", c),
-            ContentBlock::Resource(c) => tagged("resource", c),
-            ContentBlock::Unknown(v) => Ok(v.clone()),
-        }
-        .map_err(serde::ser::Error::custom)?;
-        v.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for ContentBlock {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(d)?;
-        Ok(ContentBlock::from_value(v))
-    }
-}
-
 impl ContentBlock {
-    /// Reads a block from JSON, falling back to [`ContentBlock::Unknown`].
+    /// Reads a block from JSON, falling back to [`ContentBlock::Unknown`] when its
+    /// `type` is unknown or its members do not fit that type.
     pub fn from_value(v: Value) -> Self {
-        fn strip(v: &Value) -> Value {
-            let mut v = v.clone();
-            if let Value::Object(m) = &mut v {
-                m.remove("type");
-            }
-            v
-        }
         let typed = match v.get("type").and_then(Value::as_str) {
-            Some("text") => serde_json::from_value(strip(&v))
-                .map(ContentBlock::Text)
-                .ok(),
-            Some("image") => serde_json::from_value(strip(&v))
-                .map(ContentBlock::Image)
-                .ok(),
-            Some("audio") => serde_json::from_value(strip(&v))
-                .map(ContentBlock::Audio)
-                .ok(),
-            Some("resource_link") => serde_json::from_value(strip(&v))
-                .map(ContentBlock::ResourceLink)
-                .ok(),
-            Some("resource") => serde_json::from_value(strip(&v))
-                .map(ContentBlock::Resource)
-                .ok(),
-            _ => None,
+            Some("text") => TextContent::from_json(&v).map(ContentBlock::Text),
+            Some("image") => ImageContent::from_json(&v).map(ContentBlock::Image),
+            Some("audio") => ImageContent::from_json(&v).map(ContentBlock::Audio),
+            Some("resource_link") => ResourceLink::from_json(&v).map(ContentBlock::ResourceLink),
+            Some("resource") => EmbeddedResource::from_json(&v).map(ContentBlock::Resource),
+            _ => Err(String::new()),
         };
         typed.unwrap_or(ContentBlock::Unknown(v))
     }
-}
 
-impl Serialize for ResourceContents {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ResourceContents::Text(t) => t.serialize(s),
-            ResourceContents::Blob(b) => b.serialize(s),
-            ResourceContents::Unknown(v) => v.serialize(s),
+    /// The block as JSON, `type` first as servers write it.
+    pub fn to_json(&self) -> Value {
+        let (tag, inner) = match self {
+            ContentBlock::Text(c) => ("text", c.to_json()),
+            ContentBlock::Image(c) => ("image", c.to_json()),
+            ContentBlock::Audio(c) => ("audio", c.to_json()),
+            ContentBlock::ResourceLink(c) => ("resource_link", c.to_json()),
+            ContentBlock::Resource(c) => ("resource", c.to_json()),
+            ContentBlock::Unknown(v) => return v.clone(),
+        };
+        let mut out = JsonObject::new();
+        out.insert("type".into(), Value::from(tag));
+        if let Value::Object(m) = inner {
+            out.extend(m);
         }
+        Value::Object(out)
+    }
+
+    /// Never fails: see [`ContentBlock::from_value`].
+    fn from_json(v: &Value) -> Result<Self, String> {
+        Ok(ContentBlock::from_value(v.clone()))
     }
 }
 
-impl<'de> Deserialize<'de> for ResourceContents {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(d)?;
+/// The members of a content block, without its `type` tag.
+fn block_members(v: &Value) -> Result<Members, String> {
+    let mut m = Members::of(v)?;
+    m.value("type");
+    Ok(m)
+}
+
+/// Optional `annotations`.
+fn annotations(m: &mut Members) -> Result<Option<Annotations>, String> {
+    m.value("annotations")
+        .map(|a| Annotations::from_json(&a))
+        .transpose()
+        .map_err(|e| format!("annotations: {e}"))
+}
+
+impl Annotations {
+    /// Reads annotations from JSON.
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut m = Members::of(v)?;
+        Ok(Annotations {
+            audience: m.opt("audience", super::json::strings, "an array of strings")?,
+            priority: m.opt("priority", |v| v.as_f64().ok_or(v), "a number")?,
+            extra: m.rest(),
+        })
+    }
+
+    /// The annotations as JSON.
+    pub fn to_json(&self) -> Value {
+        Out::default()
+            .opt("audience", self.audience.clone().map(Value::from))
+            .opt("priority", self.priority.map(Value::from))
+            .with(&self.extra)
+    }
+}
+
+impl TextContent {
+    /// Reads a text block's members (a `type` member is ignored).
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut m = block_members(v)?;
+        Ok(TextContent {
+            text: m.req("text", super::json::string, "a string")?,
+            annotations: annotations(&mut m)?,
+            meta: m.meta()?,
+            extra: m.rest(),
+        })
+    }
+
+    /// The block's members as JSON, without `type`.
+    pub fn to_json(&self) -> Value {
+        Out::default()
+            .put("text", Value::from(self.text.as_str()))
+            .opt(
+                "annotations",
+                self.annotations.as_ref().map(Annotations::to_json),
+            )
+            .meta(&self.meta)
+            .with(&self.extra)
+    }
+}
+
+impl ImageContent {
+    /// Reads an image or audio block's members (a `type` member is ignored).
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut m = block_members(v)?;
+        Ok(ImageContent {
+            data: m.req("data", super::json::string, "a string")?,
+            mime_type: m.req("mimeType", super::json::string, "a string")?,
+            annotations: annotations(&mut m)?,
+            meta: m.meta()?,
+            extra: m.rest(),
+        })
+    }
+
+    /// The block's members as JSON, without `type`.
+    pub fn to_json(&self) -> Value {
+        Out::default()
+            .put("data", Value::from(self.data.as_str()))
+            .put("mimeType", Value::from(self.mime_type.as_str()))
+            .opt(
+                "annotations",
+                self.annotations.as_ref().map(Annotations::to_json),
+            )
+            .meta(&self.meta)
+            .with(&self.extra)
+    }
+}
+
+impl ResourceLink {
+    /// Reads a resource link's members (a `type` member is ignored).
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut m = block_members(v)?;
+        Ok(ResourceLink {
+            uri: m.req("uri", super::json::string, "a string")?,
+            name: m.string("name")?.unwrap_or_default(),
+            title: m.string("title")?,
+            description: m.string("description")?,
+            mime_type: m.string("mimeType")?,
+            size: m.opt("size", |v| v.as_u64().ok_or(v), "a whole number")?,
+            annotations: annotations(&mut m)?,
+            meta: m.meta()?,
+            extra: m.rest(),
+        })
+    }
+
+    /// The link's members as JSON, without `type`.
+    pub fn to_json(&self) -> Value {
+        Out::default()
+            .put("uri", Value::from(self.uri.as_str()))
+            .put("name", Value::from(self.name.as_str()))
+            .string("title", &self.title)
+            .string("description", &self.description)
+            .string("mimeType", &self.mime_type)
+            .opt("size", self.size.map(Value::from))
+            .opt(
+                "annotations",
+                self.annotations.as_ref().map(Annotations::to_json),
+            )
+            .meta(&self.meta)
+            .with(&self.extra)
+    }
+}
+
+impl TextResourceContents {
+    /// Reads text resource contents.
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut m = Members::of(v)?;
+        Ok(TextResourceContents {
+            uri: m.req("uri", super::json::string, "a string")?,
+            mime_type: m.string("mimeType")?,
+            text: m.req("text", super::json::string, "a string")?,
+            meta: m.meta()?,
+            extra: m.rest(),
+        })
+    }
+
+    /// The contents as JSON.
+    pub fn to_json(&self) -> Value {
+        Out::default()
+            .put("uri", Value::from(self.uri.as_str()))
+            .string("mimeType", &self.mime_type)
+            .put("text", Value::from(self.text.as_str()))
+            .meta(&self.meta)
+            .with(&self.extra)
+    }
+}
+
+impl BlobResourceContents {
+    /// Reads binary resource contents.
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut m = Members::of(v)?;
+        Ok(BlobResourceContents {
+            uri: m.req("uri", super::json::string, "a string")?,
+            mime_type: m.string("mimeType")?,
+            blob: m.req("blob", super::json::string, "a string")?,
+            meta: m.meta()?,
+            extra: m.rest(),
+        })
+    }
+
+    /// The contents as JSON.
+    pub fn to_json(&self) -> Value {
+        Out::default()
+            .put("uri", Value::from(self.uri.as_str()))
+            .string("mimeType", &self.mime_type)
+            .put("blob", Value::from(self.blob.as_str()))
+            .meta(&self.meta)
+            .with(&self.extra)
+    }
+}
+
+impl ResourceContents {
+    /// Text when it has `text`, a blob when it has `blob`, else kept as JSON.
+    pub fn from_json(v: &Value) -> Result<Self, String> {
         let parsed = if v.get("text").is_some() {
-            serde_json::from_value(v.clone())
+            TextResourceContents::from_json(v)
                 .map(ResourceContents::Text)
                 .ok()
         } else if v.get("blob").is_some() {
-            serde_json::from_value(v.clone())
+            BlobResourceContents::from_json(v)
                 .map(ResourceContents::Blob)
                 .ok()
         } else {
             None
         };
-        Ok(parsed.unwrap_or(ResourceContents::Unknown(v)))
+        Ok(parsed.unwrap_or_else(|| ResourceContents::Unknown(v.clone())))
+    }
+
+    /// The contents as JSON.
+    pub fn to_json(&self) -> Value {
+        match self {
+            ResourceContents::Text(t) => t.to_json(),
+            ResourceContents::Blob(b) => b.to_json(),
+            ResourceContents::Unknown(v) => v.clone(),
+        }
     }
 }
+
+impl EmbeddedResource {
+    /// Reads an embedded resource's members (a `type` member is ignored).
+    pub fn from_json(v: &Value) -> Result<Self, String> {
+        let mut m = block_members(v)?;
+        let resource = m
+            .value("resource")
+            .ok_or_else(|| "missing field `resource`".to_owned())?;
+        Ok(EmbeddedResource {
+            resource: ResourceContents::from_json(&resource)?,
+            annotations: annotations(&mut m)?,
+            meta: m.meta()?,
+            extra: m.rest(),
+        })
+    }
+
+    /// The block's members as JSON, without `type`.
+    pub fn to_json(&self) -> Value {
+        Out::default()
+            .put("resource", self.resource.to_json())
+            .opt(
+                "annotations",
+                self.annotations.as_ref().map(Annotations::to_json),
+            )
+            .meta(&self.meta)
+            .with(&self.extra)
+    }
+}
+
+via_json!(
+    Annotations,
+    TextContent,
+    ImageContent,
+    ResourceLink,
+    TextResourceContents,
+    BlobResourceContents,
+    ResourceContents,
+    EmbeddedResource,
+    ContentBlock
+);
 
 #[cfg(test)]
 mod tests {

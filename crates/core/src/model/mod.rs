@@ -3,6 +3,7 @@
 //! view re-serializes to what the server sent, and `_meta` is always preserved.
 
 mod content;
+mod json;
 mod lifecycle;
 mod tool;
 
