@@ -27,10 +27,19 @@ const BONUS_JSON: &str = r#"{
 /// Every tool the demo starts with, in `tools/list` order.
 pub fn initial_tools() -> Vec<Tool> {
     // The text is part of the build and checked by the tests, so it always parses.
-    serde_json::from_str(TOOLS_JSON).unwrap_or_default()
+    // Read as a `Value` first: a typed `from_str` would link serde_json's typed
+    // deserializer (and its float printer for error messages) into the page.
+    match serde_json::from_str::<serde_json::Value>(TOOLS_JSON) {
+        Ok(serde_json::Value::Array(items)) => items
+            .iter()
+            .filter_map(|t| Tool::from_json(t).ok())
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The tool `toggle_bonus_tool` adds.
 pub fn bonus_tool() -> Option<Tool> {
-    serde_json::from_str(BONUS_JSON).ok()
+    let v = serde_json::from_str::<serde_json::Value>(BONUS_JSON).ok()?;
+    Tool::from_json(&v).ok()
 }

@@ -64,13 +64,9 @@ fn int_arg(args: &JsonObject, key: &str, default: i64, min: i64, max: i64) -> Re
     }
 }
 
-/// Formats a number without a trailing `.0` for whole values.
+/// A result number: rounded to two decimals, no trailing zeros ("37.78", "3.5", "4").
 fn num(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{:.2}", x)
-    }
+    mcpg_core::num::fmt_rounded(x, 2)
 }
 
 fn now(r: CallToolResult) -> Reply {

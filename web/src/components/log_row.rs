@@ -26,7 +26,10 @@ pub fn LogRowView(
                 .ok()
                 .and_then(|v| serde_json::to_string_pretty(&v).ok())
                 .unwrap_or_else(|| raw.to_string());
-            let label = format!("{arrow} {summary} · {at_ms:.1} ms · {size} B");
+            let label = format!(
+                "{arrow} {summary} · {} ms · {size} B",
+                mcpg_core::num::fmt_rounded(at_ms, 1)
+            );
             view! {
                 <li class=format!("row wire {dir}") data-testid="wire-row" data-dir=dir>
                     <JsonBlock label=label json=pretty/>

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use mcpg_core::client::CallOutcome;
+use mcpg_core::num::fmt_num;
 use mcpg_host::tool_loop::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
 use serde_json::Value;
 
@@ -106,12 +107,12 @@ pub fn ResultPanel() -> impl IntoView {
             let max = p.total.unwrap_or(0.0);
             let text = match (p.total, &p.message) {
                 (_, Some(m)) => m.clone(),
-                (Some(t), None) => format!("{} of {t}", p.progress),
-                (None, None) => format!("{}", p.progress),
+                (Some(t), None) => format!("{} of {}", fmt_num(p.progress), fmt_num(t)),
+                (None, None) => fmt_num(p.progress),
             };
             view! {
                 <div class="progress" data-testid="progress">
-                    <progress max=max.to_string() value=p.progress.to_string()></progress>
+                    <progress max=fmt_num(max) value=fmt_num(p.progress)></progress>
                     <span>{text}</span>
                 </div>
             }

@@ -488,7 +488,10 @@ impl Session {
             .and_then(|w| w.document())
             .and_then(|d| d.body())
         {
-            let _ = body.set_attribute("data-first-tool-list-ms", &format!("{:.1}", now_ms()));
+            let _ = body.set_attribute(
+                "data-first-tool-list-ms",
+                &mcpg_core::num::fmt_rounded(now_ms(), 1),
+            );
         }
     }
 

@@ -537,7 +537,7 @@ impl Client {
                 self.send_cancelled(
                     now,
                     &id,
-                    &format!("no answer within {} s", p.timeout.as_secs_f64()),
+                    &format!("no answer within {} s", crate::num::fmt_secs(p.timeout)),
                 );
             }
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
@@ -550,7 +550,7 @@ impl Client {
             .collect();
         for id in late {
             if let Some(r) = self.incoming.remove(&id) {
-                let secs = self.cfg.server_request_timeout.as_secs_f64();
+                let secs = crate::num::fmt_secs(self.cfg.server_request_timeout);
                 self.diag(Diagnostic::new(Rule::Timeout, Severity::Warning, format!("the host did not answer the server's {} request within {secs} s; answered with an error", r.method)));
                 let err = RpcError::new(
                     code::INTERNAL_ERROR,
@@ -1253,7 +1253,10 @@ impl Client {
             What::Probe => {
                 let why = match &f {
                     Failure::Timeout(d) => {
-                        format!("no answer to server/discover within {} s", d.as_secs_f64())
+                        format!(
+                            "no answer to server/discover within {} s",
+                            crate::num::fmt_secs(*d)
+                        )
                     }
                     other => other.to_string(),
                 };
@@ -1772,7 +1775,11 @@ impl Client {
             let d = Diagnostic::new(
                 Rule::Progress,
                 Severity::Warning,
-                format!("progress went from {last} to {progress}; it must increase"),
+                format!(
+                    "progress went from {} to {}; it must increase",
+                    crate::num::fmt_num(last),
+                    crate::num::fmt_num(progress)
+                ),
             )
             .with_raw(msg.raw_shared());
             self.diag(d);

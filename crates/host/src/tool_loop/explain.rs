@@ -3,6 +3,7 @@
 
 use mcpg_core::client::{CallOutcome, Failure, OpError};
 use mcpg_core::jsonrpc::RpcError;
+use mcpg_core::num::fmt_num;
 
 /// One line on the difference, shown next to a tool failure.
 pub const TOOL_ERROR_LINE: &str = "Tool failure (isError: true): the tool ran and reported a problem; it is a normal result, and the model should see it.";
@@ -86,10 +87,13 @@ pub fn call_running(progress: Option<(f64, Option<f64>, Option<&str>)>) -> Strin
     match progress {
         None => "Waiting for the server's answer.".to_owned(),
         Some((p, total, message)) => {
-            let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+            let of = total
+                .map(|t| format!(" of {}", fmt_num(t)))
+                .unwrap_or_default();
             let msg = message.map(|m| format!(": {m}")).unwrap_or_default();
             format!(
-                "Running: progress {p}{of}{msg}. Each notifications/progress also restarts the host's timeout."
+                "Running: progress {}{of}{msg}. Each notifications/progress also restarts the host's timeout.",
+                fmt_num(p)
             )
         }
     }
