@@ -160,19 +160,8 @@ fn parse_args(args: Option<&str>) -> Result<Option<JsonObject>, Failure> {
         Ok(Value::Object(o)) => Ok(Some(o)),
         Ok(other) => Err(Failure::usage(format!(
             "--args must be a JSON object, not {}",
-            kind(&other)
+            mcpg_core::validate::kind_of(&other)
         ))),
         Err(e) => Err(Failure::usage(format!("--args is not valid JSON: {e}"))),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -213,6 +213,23 @@ fn block_members(v: &Value) -> Result<Members, String> {
     Ok(m)
 }
 
+impl Out {
+    /// The members every content block ends with: `annotations`, `_meta`, the rest.
+    fn block_tail(
+        &mut self,
+        annotations: &Option<Annotations>,
+        meta: &Option<JsonObject>,
+        extra: &JsonObject,
+    ) -> Value {
+        self.opt(
+            "annotations",
+            annotations.as_ref().map(Annotations::to_json),
+        )
+        .meta(meta)
+        .with(extra)
+    }
+}
+
 /// Optional `annotations`.
 fn annotations(m: &mut Members) -> Result<Option<Annotations>, String> {
     m.value("annotations")
@@ -246,7 +263,7 @@ impl TextContent {
     pub fn from_json(v: &Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(TextContent {
-            text: m.req("text", super::json::string, "a string")?,
+            text: m.req_string("text")?,
             annotations: annotations(&mut m)?,
             meta: m.meta()?,
             extra: m.rest(),
@@ -255,14 +272,11 @@ impl TextContent {
 
     /// The block's members as JSON, without `type`.
     pub fn to_json(&self) -> Value {
-        Out::default()
-            .put("text", Value::from(self.text.as_str()))
-            .opt(
-                "annotations",
-                self.annotations.as_ref().map(Annotations::to_json),
-            )
-            .meta(&self.meta)
-            .with(&self.extra)
+        Out::default().str("text", &self.text).block_tail(
+            &self.annotations,
+            &self.meta,
+            &self.extra,
+        )
     }
 }
 
@@ -271,8 +285,8 @@ impl ImageContent {
     pub fn from_json(v: &Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(ImageContent {
-            data: m.req("data", super::json::string, "a string")?,
-            mime_type: m.req("mimeType", super::json::string, "a string")?,
+            data: m.req_string("data")?,
+            mime_type: m.req_string("mimeType")?,
             annotations: annotations(&mut m)?,
             meta: m.meta()?,
             extra: m.rest(),
@@ -282,14 +296,9 @@ impl ImageContent {
     /// The block's members as JSON, without `type`.
     pub fn to_json(&self) -> Value {
         Out::default()
-            .put("data", Value::from(self.data.as_str()))
-            .put("mimeType", Value::from(self.mime_type.as_str()))
-            .opt(
-                "annotations",
-                self.annotations.as_ref().map(Annotations::to_json),
-            )
-            .meta(&self.meta)
-            .with(&self.extra)
+            .str("data", &self.data)
+            .str("mimeType", &self.mime_type)
+            .block_tail(&self.annotations, &self.meta, &self.extra)
     }
 }
 
@@ -298,7 +307,7 @@ impl ResourceLink {
     pub fn from_json(v: &Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(ResourceLink {
-            uri: m.req("uri", super::json::string, "a string")?,
+            uri: m.req_string("uri")?,
             name: m.string("name")?.unwrap_or_default(),
             title: m.string("title")?,
             description: m.string("description")?,
@@ -313,18 +322,13 @@ impl ResourceLink {
     /// The link's members as JSON, without `type`.
     pub fn to_json(&self) -> Value {
         Out::default()
-            .put("uri", Value::from(self.uri.as_str()))
-            .put("name", Value::from(self.name.as_str()))
+            .str("uri", &self.uri)
+            .str("name", &self.name)
             .string("title", &self.title)
             .string("description", &self.description)
             .string("mimeType", &self.mime_type)
             .opt("size", self.size.map(Value::from))
-            .opt(
-                "annotations",
-                self.annotations.as_ref().map(Annotations::to_json),
-            )
-            .meta(&self.meta)
-            .with(&self.extra)
+            .block_tail(&self.annotations, &self.meta, &self.extra)
     }
 }
 
@@ -333,9 +337,9 @@ impl TextResourceContents {
     pub fn from_json(v: &Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(TextResourceContents {
-            uri: m.req("uri", super::json::string, "a string")?,
+            uri: m.req_string("uri")?,
             mime_type: m.string("mimeType")?,
-            text: m.req("text", super::json::string, "a string")?,
+            text: m.req_string("text")?,
             meta: m.meta()?,
             extra: m.rest(),
         })
@@ -344,9 +348,9 @@ impl TextResourceContents {
     /// The contents as JSON.
     pub fn to_json(&self) -> Value {
         Out::default()
-            .put("uri", Value::from(self.uri.as_str()))
+            .str("uri", &self.uri)
             .string("mimeType", &self.mime_type)
-            .put("text", Value::from(self.text.as_str()))
+            .str("text", &self.text)
             .meta(&self.meta)
             .with(&self.extra)
     }
@@ -357,9 +361,9 @@ impl BlobResourceContents {
     pub fn from_json(v: &Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(BlobResourceContents {
-            uri: m.req("uri", super::json::string, "a string")?,
+            uri: m.req_string("uri")?,
             mime_type: m.string("mimeType")?,
-            blob: m.req("blob", super::json::string, "a string")?,
+            blob: m.req_string("blob")?,
             meta: m.meta()?,
             extra: m.rest(),
         })
@@ -368,9 +372,9 @@ impl BlobResourceContents {
     /// The contents as JSON.
     pub fn to_json(&self) -> Value {
         Out::default()
-            .put("uri", Value::from(self.uri.as_str()))
+            .str("uri", &self.uri)
             .string("mimeType", &self.mime_type)
-            .put("blob", Value::from(self.blob.as_str()))
+            .str("blob", &self.blob)
             .meta(&self.meta)
             .with(&self.extra)
     }
@@ -422,12 +426,7 @@ impl EmbeddedResource {
     pub fn to_json(&self) -> Value {
         Out::default()
             .put("resource", self.resource.to_json())
-            .opt(
-                "annotations",
-                self.annotations.as_ref().map(Annotations::to_json),
-            )
-            .meta(&self.meta)
-            .with(&self.extra)
+            .block_tail(&self.annotations, &self.meta, &self.extra)
     }
 }
 

@@ -10,18 +10,7 @@
 use serde_json::Value;
 
 use super::JsonObject;
-
-/// A JSON type's name for messages ("a string", "an array"…).
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::validate::kind_of as kind;
 
 /// The members of one JSON object, taken one by one; what is left is the `extra`.
 pub(crate) struct Members(JsonObject);
@@ -62,6 +51,11 @@ impl Members {
     ) -> Result<T, String> {
         self.opt(key, read, expected)?
             .ok_or_else(|| format!("missing field `{key}`"))
+    }
+
+    /// A required string.
+    pub(crate) fn req_string(&mut self, key: &str) -> Result<String, String> {
+        self.req(key, string, "a string")
     }
 
     /// An optional string.
@@ -155,6 +149,11 @@ impl Out {
             self.0.insert(key.to_owned(), v);
         }
         self
+    }
+
+    /// Writes a string.
+    pub(crate) fn str(&mut self, key: &str, v: &str) -> &mut Self {
+        self.put(key, Value::from(v))
     }
 
     /// Writes an optional string.

@@ -82,8 +82,8 @@ impl Implementation {
     /// The name and version as JSON.
     pub fn to_json(&self) -> Value {
         Out::default()
-            .put("name", Value::from(self.name.as_str()))
-            .put("version", Value::from(self.version.as_str()))
+            .str("name", &self.name)
+            .str("version", &self.version)
             .string("title", &self.title)
             .with(&self.extra)
     }

@@ -144,7 +144,7 @@ impl Tool {
     pub fn from_json(v: &Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(Tool {
-            name: m.req("name", super::json::string, "a string")?,
+            name: m.req_string("name")?,
             title: m.string("title")?,
             description: m.string("description")?,
             input_schema: m.value("inputSchema").unwrap_or_default(),
@@ -164,7 +164,7 @@ impl Tool {
     /// The definition as JSON.
     pub fn to_json(&self) -> Value {
         Out::default()
-            .put("name", Value::from(self.name.as_str()))
+            .str("name", &self.name)
             .string("title", &self.title)
             .string("description", &self.description)
             .put("inputSchema", self.input_schema.clone())
