@@ -1,8 +1,8 @@
 //! Letter case and word characters without the standard library's Unicode tables.
 //!
 //! `str::to_lowercase`, `to_uppercase` and `char::is_alphanumeric` link Unicode tables
-//! of about 35 KB, which cost the page ~20 KB of gzipped wasm (measured: 450.6 →
-//! 430.7 KB). The playground only needs case to match words loosely (the mock model,
+//! of about 35 KB, which cost the page ~19 KB of gzipped wasm (measured: 450.6 →
+//! 431.5 KB). The playground only needs case to match words loosely (the mock model,
 //! the tools filter) and to shout in the demo, so these functions map case by
 //! arithmetic for the scripts a workshop is likely to type: ASCII, Latin-1, Latin
 //! Extended-A, basic Greek and basic Cyrillic. Other letters keep their case, and
