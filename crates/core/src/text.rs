@@ -75,8 +75,8 @@ pub fn is_lower(c: char) -> bool {
 }
 
 /// Whether `c` belongs in a word: an ASCII letter or digit, or any other non-ASCII
-/// character that is neither whitespace nor common punctuation or symbols (so "São",
-/// "Zürich", "東京" and "Москва" stay whole words).
+/// character that is neither whitespace nor common punctuation, symbols or emoji (so
+/// "São", "Zürich", "東京" and "Москва" stay whole words, and "Paris🌧" is "Paris").
 pub fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric();
@@ -88,6 +88,8 @@ pub fn is_word_char(c: char) -> bool {
             | '\u{2000}'..='\u{2BFF}' // general punctuation, arrows, maths, shapes
             | '\u{3000}'..='\u{303F}' // CJK punctuation
             | '\u{FF00}'..='\u{FF0F}' // full-width punctuation
+            | '\u{FE00}'..='\u{FE0F}' // variation selectors (emoji presentation)
+            | '\u{1F000}'..='\u{1FAFF}' // emoji and pictographs
         )
 }
 

@@ -263,6 +263,17 @@ mod tests {
     }
 
     #[test]
+    fn words_beyond_ascii_stay_whole_and_fold_case() {
+        let w: Vec<String> = words("Météo à SÃO PAULO, Zürich🌧 и Москва?")
+            .into_iter()
+            .map(|w| w.lower)
+            .collect();
+        assert_eq!(w, ["météo", "à", "são", "paulo", "zürich", "и", "москва"]);
+        assert_eq!(identifier_words("getÉtéWeather"), ["get", "été", "weather"]);
+        assert_eq!(capitalise("éclair"), "Éclair");
+    }
+
+    #[test]
     fn identifiers_split_every_way() {
         assert_eq!(identifier_words("get_weather"), ["get", "weather"]);
         assert_eq!(identifier_words("getTinyImage"), ["get", "tiny", "image"]);
