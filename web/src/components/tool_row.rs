@@ -51,12 +51,9 @@ pub fn ToolRow(
         <li class="tool" data-testid="tool-row" data-tool=name_attr>
             <div class="tool-head">
                 <code class="tool-name" data-testid="tool-name">{name}</code>
-                <Show when=move || show_title>
-                    <span class="tool-title">{title.clone()}</span>
-                </Show>
-                <Show when=move || has_output>
-                    <span class="hint-badge">"outputSchema"</span>
-                </Show>
+                // Fixed for the row's life: plain options, not reactive `<Show>`s.
+                {show_title.then(|| view! { <span class="tool-title">{title}</span> })}
+                {has_output.then(|| view! { <span class="hint-badge">"outputSchema"</span> })}
             </div>
             <p class="tool-desc" data-testid="tool-description">{description}</p>
             <div class="tool-foot">
