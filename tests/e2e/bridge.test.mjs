@@ -1,19 +1,11 @@
 // Servers through the bridge: server-everything over stdio, and a hostile server
 // whose every string carries markup that would run script if it were rendered as HTML.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeBrowser, connected, openPage, runLoop, shot, tid, urlWith } from './support.mjs';
+import { runLoop, shot, suitePage, tid, urlWith } from './support.mjs';
 
 describe('server-everything through the bridge', () => {
-  let p;
-  before(async () => {
-    p = await openPage(urlWith({ server: 'everything' }));
-    await connected(p.page, 'mcp-servers/everything');
-  });
-  after(async () => {
-    await p.close();
-    await closeBrowser();
-  });
+  const p = suitePage(urlWith({ server: 'everything' }), 'mcp-servers/everything');
 
   it('get-sum', async () => {
     const { page } = p;
@@ -48,15 +40,7 @@ describe('server-everything through the bridge', () => {
 });
 
 describe('a hostile server', () => {
-  let p;
-  before(async () => {
-    p = await openPage(urlWith({ server: 'hostile' }));
-    await connected(p.page, 'hostile');
-  });
-  after(async () => {
-    await p.close();
-    await closeBrowser();
-  });
+  const p = suitePage(urlWith({ server: 'hostile' }), 'hostile');
 
   it('shows <img src=x onerror=...> in a tool description as text and runs nothing', async () => {
     const { page } = p;

@@ -1,25 +1,17 @@
 // The loop on the embedded demo server, in step mode and in run mode, with the two
 // lessons of the walkthrough: every page of tools/list, and isError vs JSON-RPC error.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  baseUrl, closeBrowser, connected, openPage, root, runLoop, shot, steps, stepsSettled, tid,
+  baseUrl, closeBrowser, connected, openPage, root, runLoop, shot, steps, stepsSettled, suitePage, tid,
 } from './support.mjs';
 
 const SIDES = ['mcp', 'host', 'host', 'mcp', 'mcp', 'host'];
 
 describe('the tool loop on the embedded demo server', () => {
-  let p;
-  before(async () => {
-    p = await openPage(baseUrl);
-    await connected(p.page, 'mcpg-demo');
-  });
-  after(async () => {
-    await p.close();
-    await closeBrowser();
-  });
+  const p = suitePage(baseUrl, 'mcpg-demo');
 
   it('step mode: one click, one step, with the exact JSON and an explanation', async () => {
     const { page } = p;

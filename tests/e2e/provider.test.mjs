@@ -2,10 +2,10 @@
 // the full loop in each of the five API formats and an OpenAI-compatible endpoint,
 // parallel calls, a malformed arguments string, a bad key, an unreachable server;
 // the key never leaks; playing the model; the mock in step mode in every format.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  baseUrl, closeBrowser, connected, openPage, shot, steps, stepsSettled, tid,
+  baseUrl, connected, shot, steps, stepsSettled, suitePage, tid,
 } from './support.mjs';
 
 const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
@@ -46,17 +46,9 @@ const explanation = (page, n) =>
   page.$$eval(`[data-step="${n}"] [data-testid=step-explanation]`, (els) => els.at(-1).textContent);
 
 describe('real models through the fake provider', () => {
-  let p;
-  before(async () => {
-    p = await openPage(baseUrl);
-    await connected(p.page, 'mcpg-demo');
-  });
+  const p = suitePage(baseUrl, 'mcpg-demo');
   beforeEach(async () => {
     await fake('/__reset', 'POST');
-  });
-  after(async () => {
-    await p.close();
-    await closeBrowser();
   });
 
   it('the full loop in each format, with no violation of the API', async () => {
@@ -222,15 +214,7 @@ describe('real models through the fake provider', () => {
 });
 
 describe('the mock model and playing the model', () => {
-  let p;
-  before(async () => {
-    p = await openPage(baseUrl);
-    await connected(p.page, 'mcpg-demo');
-  });
-  after(async () => {
-    await p.close();
-    await closeBrowser();
-  });
+  const p = suitePage(baseUrl, 'mcpg-demo');
 
   it('the mock in step mode in every format: two calls, isError, no tool fits', async () => {
     const { page } = p;

@@ -1,5 +1,6 @@
 // Shared helpers for the e2e tests: one headless Chromium (the system one), pages
 // that record every console error and page error, and screenshots.
+import { after, before } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,24 @@ export async function openPage(url, viewport = { width: 1280, height: 720 }) {
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   await page.goto(url);
   return { page, errors, close: () => context.close() };
+}
+
+/**
+ * The page a suite shares: opened at `url` before its tests and connected to the
+ * server `name`, closed (with the browser) after them. The returned object gets the
+ * fields of `openPage` (`page`, `errors`, `close`) when the suite starts.
+ */
+export function suitePage(url, name) {
+  const p = {};
+  before(async () => {
+    Object.assign(p, await openPage(url));
+    await connected(p.page, name);
+  });
+  after(async () => {
+    await p.close();
+    await closeBrowser();
+  });
+  return p;
 }
 
 /** Waits until the connection status says the page is connected to `name`. */
