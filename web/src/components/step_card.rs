@@ -2,8 +2,10 @@
 //! matters, and its exact JSON.
 
 use leptos::prelude::*;
+use mcpg_core::model::Tool;
 use mcpg_host::provider::shape_tools;
 use mcpg_host::{Step, StepStatus};
+use serde_json::Value;
 
 use super::json_block::JsonBlock;
 use crate::state::{pretty, use_app};
@@ -17,9 +19,7 @@ fn Reshape() -> impl IntoView {
     let shaped = Memo::new(move |_| {
         let tools = st.all_tools();
         let provider = st.provider.get();
-        let mcp = serde_json::to_value(&tools)
-            .map(|v| pretty(&v))
-            .unwrap_or_default();
+        let mcp = pretty(&Value::Array(tools.iter().map(Tool::to_json).collect()));
         let shaped = shape_tools(provider, &tools, false);
         let names: Vec<String> = shaped
             .names

@@ -19,7 +19,6 @@ pub use outgoing::{Outgoing, SendFailure};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
-use serde::Deserialize as _;
 use serde_json::{Map, Value, json};
 
 use crate::diag::{Diagnostic, Rule, Severity};
@@ -689,7 +688,7 @@ impl Client {
     }
 
     fn on_discover(&mut self, now: Timestamp, msg: &Message, result: &Value) {
-        let parsed: Result<DiscoverResult, _> = serde_json::from_value(result.clone());
+        let parsed = DiscoverResult::from_json(result);
         let Ok(d) = parsed else {
             return self.probe_fallback(
                 now,
@@ -713,7 +712,7 @@ impl Client {
                     .meta
                     .as_ref()
                     .and_then(|m| m.get(meta::SERVER_INFO))
-                    .and_then(|v| serde_json::from_value(v.clone()).ok());
+                    .and_then(|v| crate::model::Implementation::from_json(v).ok());
                 let n = Negotiated {
                     generation: Generation::Stateless,
                     version: v,
@@ -759,7 +758,7 @@ impl Client {
         msg: &Message,
         result: &Value,
     ) {
-        let parsed: Result<InitializeResult, _> = serde_json::from_value(result.clone());
+        let parsed = InitializeResult::from_json(result);
         let Ok(r) = parsed else {
             let d = Diagnostic::new(
                 Rule::ResultShape,
@@ -964,10 +963,7 @@ impl Client {
                 meta::CLIENT_CAPABILITIES.into(),
                 Value::Object(self.cfg.capabilities.clone()),
             );
-            m.insert(
-                meta::CLIENT_INFO.into(),
-                serde_json::to_value(&self.cfg.client_info).unwrap_or(Value::Null),
-            );
+            m.insert(meta::CLIENT_INFO.into(), self.cfg.client_info.to_json());
         }
         Value::Object(p)
     }
@@ -1352,7 +1348,7 @@ impl Client {
         match obj.get("tools") {
             Some(Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    match Tool::deserialize(item) {
+                    match Tool::from_json(item) {
                         Ok(t) => {
                             if stateless {
                                 match param_headers::annotations(&t.input_schema) {
@@ -1501,7 +1497,7 @@ impl Client {
         let version = self
             .stamp_version()
             .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
-        let outcome = match CallToolResult::deserialize(result) {
+        let outcome = match CallToolResult::from_json(result) {
             Ok(r) if result.is_object() => {
                 let mut diags = Vec::new();
                 validate::check_call_result(result, &r, self.tools.get(name), version, &mut diags);

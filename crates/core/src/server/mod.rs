@@ -163,7 +163,7 @@ impl Server {
         let Some(call) = self.open.remove(id) else {
             return;
         };
-        let value = serde_json::to_value(result).unwrap_or_else(|_| json!({"content": []}));
+        let value = result.to_json();
         let value = self.complete(value, call.version);
         self.send(now, Message::response(id.clone(), value));
     }
@@ -330,7 +330,7 @@ impl Server {
         self.initialized = false;
         self.client_info = params
             .and_then(|p| p.get("clientInfo"))
-            .and_then(|c| serde_json::from_value(c.clone()).ok());
+            .and_then(|c| Implementation::from_json(c).ok());
         let mut r = json!({
             "protocolVersion": chosen.as_str(),
             "capabilities": self.capabilities(),
@@ -505,10 +505,7 @@ impl Server {
                 .entry("_meta")
                 .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(m) = m {
-                m.insert(
-                    meta::SERVER_INFO.into(),
-                    serde_json::to_value(&self.cfg.info).unwrap_or(Value::Null),
-                );
+                m.insert(meta::SERVER_INFO.into(), self.cfg.info.to_json());
             }
         }
         result
