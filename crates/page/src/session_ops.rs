@@ -1,0 +1,379 @@
+//! Commands about the connection and the page's settings: connecting (and pinning a
+//! revision), the links' own inputs, opening a shared session, and recording one.
+
+use mcpg_core::client::{Client, ClientConfig, GenerationMode, Outgoing, SendFailure};
+use mcpg_core::jsonrpc::RequestId;
+use mcpg_core::{Generation, ProtocolVersion};
+use mcpg_host::provider::Provider;
+use mcpg_host::script::Script;
+use mcpg_session::{Connection, Session, rehydrate_with};
+
+use crate::driver::PageDriver;
+use crate::input::{Command, HttpFailure, Pin};
+use crate::links::{HttpTarget, Link, LinkSpec, Memory};
+use crate::on_event::Shown;
+use crate::output::Output;
+use crate::record::{Recorder, connection, demo_exchange, public_url, source_of};
+use crate::replay::ReplayLink;
+use crate::settings::{ModelChoice, slot};
+use crate::view::{Conn, Notice, ReplayInfo, Source, ViewChange};
+
+impl PageDriver {
+    pub(crate) fn command(&mut self, c: Command) {
+        match c {
+            Command::Connect(source) => self.connect(source),
+            Command::Step => self.step(),
+            Command::Run => self.run_all(),
+            Command::Pause => self.set_running(false),
+            Command::Reset => self.reset(),
+            Command::Cancel => self.cancel(),
+            Command::ListTools => self.list_tools(),
+            Command::PlayCall { name, arguments } => self.play_call(name, arguments),
+            Command::PlayAnswer(text) => self.play(crate::driver::Manual::Answer(text)),
+            Command::SetPrompt(p) => self.prompt = p,
+            Command::SetScript(turns) => {
+                self.script_values = turns;
+                // Taken afresh at the next loop.
+                self.script = Script::default();
+            }
+            Command::SetProvider(p) => self.provider = p,
+            Command::SetModel(m) => self.model = m,
+            Command::SetLlm { provider, settings } => {
+                if let Some(s) = self.llm.get_mut(slot(provider)) {
+                    *s = settings;
+                }
+            }
+            Command::SetKeyHint { provider, masked } => {
+                if let Some(h) = self.key_hints.get_mut(slot(provider)) {
+                    *h = masked;
+                }
+            }
+            Command::Pin(pin) => self.set_pin(pin),
+            Command::OpenShared { session, from } => self.open_shared(*session, &from),
+            Command::RunLive => self.run_live(),
+            Command::DismissNotice => self.emit(ViewChange::Notice(None)),
+            Command::ClearLog => self.log.clear(),
+        }
+    }
+
+    /// Replaces the connection with one to `source`, ending any replay.
+    fn connect(&mut self, source: Source) {
+        if self.replay.take().is_some() {
+            self.emit(ViewChange::Replay(None));
+        }
+        self.open(source, None);
+    }
+
+    /// Replaces the connection with one to `source`, or, given `replay`, with the
+    /// recording standing in for the server.
+    fn open(&mut self, source: Source, replay: Option<ReplayLink>) {
+        self.close_link();
+        self.conn += 1;
+        let conn = self.conn;
+        self.started = self.now;
+        self.source = source.clone();
+        self.recorder = Recorder::default();
+        self.methods.clear();
+        self.pages.clear();
+        self.list_op = None;
+        self.script = Script::default();
+        self.log.clear();
+        self.emit(ViewChange::Source(source.clone()));
+        self.emit(ViewChange::Conn(Conn::Connecting));
+        self.emit(ViewChange::Server(None));
+        self.emit(ViewChange::Pages(Vec::new()));
+        self.emit(ViewChange::Notice(None));
+        self.reset();
+        self.link = match (replay, &source) {
+            (Some(r), _) => Link::Replay(Box::new(r)),
+            (None, Source::Demo) => Link::Memory(Box::<Memory>::default()),
+            (None, Source::Bridge(name)) => {
+                self.output(Output::OpenLink {
+                    conn,
+                    link: LinkSpec::Bridge(name.clone()),
+                });
+                Link::Ws {
+                    open: false,
+                    queue: Default::default(),
+                }
+            }
+            (None, Source::Relay(name)) => {
+                self.output(Output::OpenLink {
+                    conn,
+                    link: LinkSpec::Http(HttpTarget::Relay(name.clone())),
+                });
+                Link::Http { url: None }
+            }
+            (None, Source::Url(url)) => {
+                self.output(Output::OpenLink {
+                    conn,
+                    link: LinkSpec::Http(HttpTarget::Url(url.clone())),
+                });
+                Link::Http {
+                    url: Some(url.clone()),
+                }
+            }
+        };
+        let (mode, versions) = match self.pin {
+            Pin::Auto => (GenerationMode::Auto, ProtocolVersion::ALL.to_vec()),
+            Pin::Revision(v) => (
+                match v.generation() {
+                    Generation::Initialize => GenerationMode::Initialize,
+                    Generation::Stateless => GenerationMode::Stateless,
+                },
+                vec![v],
+            ),
+        };
+        self.client = Client::new(ClientConfig {
+            mode,
+            versions,
+            // A list_changed stream is cheap in memory and over the bridge; over plain
+            // HTTP it would hold a request open, which some servers refuse. (Decided
+            // by the source, so a replay sends what the recorded session sent.)
+            listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
+            ..ClientConfig::default()
+        });
+        self.client.connect(self.now);
+    }
+
+    fn close_link(&mut self) {
+        if matches!(self.link, Link::Ws { .. } | Link::Http { .. }) {
+            let conn = self.conn;
+            self.output(Output::CloseLink { conn });
+        }
+        self.link = Link::None;
+    }
+
+    /// Pins a revision (or auto): a live connection reconnects so the wire shows it.
+    fn set_pin(&mut self, pin: Pin) {
+        if pin == self.pin {
+            return;
+        }
+        self.pin = pin;
+        self.emit(ViewChange::Pin(pin));
+        if self.replay.is_none() && !matches!(self.link, Link::None) {
+            let source = self.source.clone();
+            self.open(source, None);
+        }
+    }
+
+    pub(crate) fn transmit(&mut self, out: Outgoing) {
+        if let (Some(id), Some(m)) = (out.message.id(), out.message.method()) {
+            self.methods.insert(id.clone(), m.to_owned());
+        }
+        let conn = self.conn;
+        match &mut self.link {
+            Link::None => {}
+            Link::Memory(m) => m.send(self.now, out.message.raw()),
+            Link::Ws { open: true, .. } => self.output(Output::SendFrame {
+                conn,
+                text: out.message.raw().to_owned(),
+            }),
+            Link::Ws { queue, .. } => queue.push_back(out.message.raw().to_owned()),
+            Link::Http { .. } => self.output(Output::HttpPost { conn, message: out }),
+            Link::Replay(r) => {
+                if !r.send(out.message.raw()) {
+                    self.replay_diverged();
+                }
+            }
+        }
+    }
+
+    pub(crate) fn link_opened(&mut self) {
+        let conn = self.conn;
+        if let Link::Ws { open, queue } = &mut self.link {
+            *open = true;
+            let frames: Vec<String> = queue.drain(..).collect();
+            for text in frames {
+                self.output(Output::SendFrame { conn, text });
+            }
+        }
+    }
+
+    pub(crate) fn send_failed(&mut self, id: Option<&RequestId>, e: HttpFailure) {
+        let failure = match e {
+            HttpFailure::Network {
+                detail,
+                cross_origin,
+            } => {
+                if cross_origin {
+                    self.cors_notice();
+                    SendFailure::Network(format!(
+                        "the browser refused the request ({detail}); the server probably sends no CORS headers, or is not running"
+                    ))
+                } else {
+                    SendFailure::Network(format!("the request failed ({detail})"))
+                }
+            }
+            HttpFailure::Status(f) => f,
+        };
+        match id {
+            Some(id) => self.client.handle_send_failed(self.now, id, failure),
+            None => self.note(format!("a notification was not delivered: {failure:?}")),
+        }
+    }
+
+    fn cors_notice(&mut self) {
+        let Link::Http { url: Some(url) } = &self.link else {
+            return;
+        };
+        let url = url.clone();
+        // The advice depends on the bridge's remotes, which the shell knows: the notice
+        // keeps the URL and the shell works the advice out when it is shown.
+        self.emit(ViewChange::Notice(Some(Notice {
+            text: format!(
+                "The browser blocked the request to {url}. This is most likely CORS: the server does not send Access-Control-Allow-Origin, so a web page may not call it directly (or the server is not reachable)."
+            ),
+            relay: None,
+            blocked_url: Some(url),
+        })));
+    }
+
+    /// The page sent something the recording does not have: say so (the request
+    /// stays unanswered, as no server is there to answer it).
+    fn replay_diverged(&mut self) {
+        let text = "This request is not in the recorded session, so the replay cannot answer it (a replay only repeats what was recorded, in order). Use \"Run it live\" to run the session against a real server.";
+        self.note(text);
+        self.notice(text);
+    }
+
+    /// Replays `session` with no network: the recording answers for the server (the
+    /// embedded demo's elided answers are regenerated first) and its script for the
+    /// model. A session that cannot be replayed gives one notice and nothing else.
+    fn open_shared(&mut self, mut session: Session, from: &str) {
+        let why = if session.connection == Connection::Embedded
+            && let Err(e) = rehydrate_with(&mut session, demo_exchange())
+        {
+            Some(e.to_string())
+        } else if let Some(i) = session.wire.iter().position(|w| w.text.is_none()) {
+            Some(format!(
+                "message {i} was left out and only the embedded demo server can regenerate it"
+            ))
+        } else if let Err(e) = Script::from_values(&session.script) {
+            Some(format!("its model script is invalid ({e})"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.notice(format!(
+                "This session {from} cannot be replayed: {why}. Nothing was loaded or connected."
+            ));
+            return;
+        }
+        if let Some(p) = session.model.format.as_deref().and_then(Provider::from_id) {
+            self.provider = p;
+            self.emit(ViewChange::Provider(p));
+            // The model name only: never the base URL (a hostile link could otherwise
+            // point the learner's key at its own server).
+            let name = session.model.settings.get("model").and_then(|v| v.as_str());
+            if session.model.kind == p.id()
+                && let Some(name) = name
+                && let Some(s) = self.llm.get_mut(slot(p))
+            {
+                name.clone_into(&mut s.model);
+                self.emit(ViewChange::LlmModel {
+                    provider: p,
+                    model: name.to_owned(),
+                });
+            }
+        }
+        if let Some(m) = session.messages.first() {
+            self.prompt = m.clone();
+            self.emit(ViewChange::Prompt(m.clone()));
+        }
+        self.script_values = session.script.clone();
+        self.emit(ViewChange::Script(session.script.clone()));
+        let link = ReplayLink::new(&session);
+        let source = source_of(&session.connection);
+        let info = ReplayInfo {
+            source: source.clone(),
+            wire: session.wire.len(),
+            steps: session.cursor,
+        };
+        self.open(source, Some(link));
+        self.replay = Some(session);
+        self.emit(ViewChange::Replay(Some(info)));
+    }
+
+    /// "Run it live": the same kind of server, the same first message.
+    fn run_live(&mut self) {
+        let Some(session) = self.replay.take() else {
+            return;
+        };
+        self.emit(ViewChange::Replay(None));
+        self.open(source_of(&session.connection), None);
+        if let Some(m) = session.messages.first() {
+            self.prompt = m.clone();
+            self.emit(ViewChange::Prompt(m.clone()));
+        }
+    }
+
+    /// The page as a session document: connection, model choice (non-secret settings
+    /// only), messages, script, every wire frame, the steps of the current loop.
+    pub fn record(&self) -> Session {
+        let mut s = Session::new(connection(&self.source));
+        s.model = self.model_choice();
+        let mut script = self.recorder.played.clone();
+        if let Some(run) = &self.run {
+            script.extend(run.played().iter().map(|t| t.to_value()));
+        }
+        s.messages = if self.recorder.prompts.is_empty() {
+            vec![self.prompt.clone()]
+        } else {
+            self.recorder.prompts.clone()
+        };
+        s.script = if script.is_empty() {
+            self.script_values.clone()
+        } else {
+            script
+        };
+        s.wire = self.recorder.wire_records();
+        s.steps = self.run.as_ref().map_or_else(Vec::new, |run| {
+            run.steps()
+                .iter()
+                .map(|x| serde_json::json!({"n": x.number, "status": format!("{:?}", x.status).to_ascii_lowercase()}))
+                .collect()
+        });
+        s.cursor = s.steps.len();
+        s.redact();
+        s
+    }
+
+    /// Who answered for the model, with a real model's non-secret settings.
+    fn model_choice(&self) -> mcpg_session::ModelChoice {
+        let provider = self.provider;
+        let mut m = mcpg_session::ModelChoice {
+            kind: match self.model {
+                ModelChoice::Mock => "mock".into(),
+                ModelChoice::Play => "player".into(),
+                ModelChoice::Real => provider.id().into(),
+            },
+            format: Some(provider.id().into()),
+            ..Default::default()
+        };
+        if self.model == ModelChoice::Real
+            && let Some(l) = self.llm.get(slot(provider))
+        {
+            m.settings
+                .insert("base_url".into(), public_url(&l.base).into());
+            m.settings.insert("model".into(), l.model.clone().into());
+        }
+        m
+    }
+
+    /// Forgets the loop and what the loop panels show (a reply for it arriving later
+    /// is recognised by its loop id).
+    pub(crate) fn reset(&mut self) {
+        self.run = None;
+        self.manual = None;
+        self.loop_id += 1;
+        self.model_pending = false;
+        self.pending_head = None;
+        self.pace_due = None;
+        self.running = false;
+        self.shown = Shown::default();
+        for change in Shown::default().all() {
+            self.emit(change);
+        }
+    }
+}
