@@ -13,13 +13,14 @@ use mcpg_host::script::Script;
 use mcpg_host::tool_loop::PageRecord;
 use serde_json::Value;
 
-use crate::input::{ConnId, Input, LoopId, Pin};
+use crate::input::{ConnId, Input, LoopId};
 use crate::links::Link;
 use crate::log::{LogRow, WireLog};
-use crate::on_event::Shown;
 use crate::output::Output;
 use crate::record::Recorder;
+use crate::settings::Pin;
 use crate::settings::{LlmSettings, ModelChoice};
+use crate::shown::Shown;
 use crate::view::{Notice, Source, ViewChange};
 
 /// Pause between steps in run mode, so each step can be seen arriving.

@@ -1,6 +1,5 @@
 //! Everything that can happen to the page, as one closed enum.
 
-use mcpg_core::ProtocolVersion;
 use mcpg_core::client::SendFailure;
 use mcpg_core::jsonrpc::RequestId;
 use mcpg_core::model::JsonObject;
@@ -8,7 +7,7 @@ use mcpg_host::provider::Provider;
 use serde_json::Value;
 
 use crate::bridge_event::BridgeEvent;
-use crate::settings::{LlmSettings, ModelChoice};
+use crate::settings::{LlmSettings, ModelChoice, Pin};
 use crate::view::Source;
 
 /// Names one connection (one `Connect`): inputs of an older one are recognised.
@@ -100,31 +99,6 @@ pub enum ModelReply {
         /// The page's origin (for the advice about allowed origins).
         origin: String,
     },
-}
-
-/// Which protocol revision the client may use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Pin {
-    /// Negotiate (probe `server/discover`, fall back to `initialize`).
-    #[default]
-    Auto,
-    /// Only this revision, in its generation's mode.
-    Revision(ProtocolVersion),
-}
-
-impl Pin {
-    /// A stable id for a selector: `auto` or the revision's date.
-    pub fn id(self) -> &'static str {
-        match self {
-            Pin::Auto => "auto",
-            Pin::Revision(v) => v.as_str(),
-        }
-    }
-
-    /// Parses [`Pin::id`]; anything unknown is `Auto`.
-    pub fn from_id(id: &str) -> Pin {
-        ProtocolVersion::parse(id).map_or(Pin::Auto, Pin::Revision)
-    }
 }
 
 /// What the learner asked for.

@@ -87,7 +87,9 @@ impl LogRow {
                 severity,
                 rule,
                 message,
-            } => json!({"seq": seq, "kind": "diagnostic", "severity": severity, "rule": rule, "message": message}),
+            } => {
+                json!({"seq": seq, "kind": "diagnostic", "severity": severity, "rule": rule, "message": message})
+            }
             LogRow::Stderr { seq, line } => json!({"seq": seq, "kind": "stderr", "line": line}),
             LogRow::Note { seq, text } => json!({"seq": seq, "kind": "note", "text": text}),
         }

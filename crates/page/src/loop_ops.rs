@@ -3,7 +3,9 @@
 
 use mcpg_core::client::CallOptions;
 use mcpg_core::model::JsonObject;
-use mcpg_host::provider::{ModelTurn, RequestOptions, ToolCall, endpoint, key_header, shown_request};
+use mcpg_host::provider::{
+    ModelTurn, RequestOptions, ToolCall, endpoint, key_header, shown_request,
+};
 use mcpg_host::script::Script;
 use mcpg_host::tool_loop::Action;
 use mcpg_host::{MockModel, StepStatus, ToolLoop};
@@ -172,7 +174,11 @@ impl PageDriver {
             && let Some(h) = head.get_mut("headers").and_then(Value::as_object_mut)
         {
             let bearer = key_header(provider, "k").is_some_and(|(_, v)| v.starts_with("Bearer "));
-            let shown = if bearer { format!("Bearer {hint}") } else { hint };
+            let shown = if bearer {
+                format!("Bearer {hint}")
+            } else {
+                hint
+            };
             h.insert(name.to_owned(), Value::from(shown));
         }
         self.pending_head = Some(head);

@@ -6,63 +6,12 @@ use std::sync::Arc;
 use mcpg_core::Generation;
 use mcpg_core::client::{CallOutcome, Direction, Event, Negotiated};
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
-use mcpg_host::provider::Turn;
-use mcpg_host::tool_loop::{PageRecord, Progress};
-use mcpg_host::{Action, Step, schema};
+use mcpg_host::tool_loop::PageRecord;
+use mcpg_host::{Action, schema};
 
 use crate::driver::PageDriver;
 use crate::log::LogRow;
 use crate::view::{CallView, Conn, ServerInfo, Source, ViewChange};
-
-/// What the loop panels show now, to emit only changes.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Shown {
-    steps: Vec<Step>,
-    next_step: Option<u8>,
-    loop_active: bool,
-    answer: Option<String>,
-    running: bool,
-    model_busy: bool,
-    turns: Vec<Turn>,
-    rounds: u32,
-    progress: Option<Progress>,
-    call: Option<CallView>,
-}
-
-impl Default for Shown {
-    fn default() -> Self {
-        Shown {
-            steps: Vec::new(),
-            next_step: Some(1),
-            loop_active: false,
-            answer: None,
-            running: false,
-            model_busy: false,
-            turns: Vec::new(),
-            rounds: 0,
-            progress: None,
-            call: None,
-        }
-    }
-}
-
-impl Shown {
-    /// Every field as a change (after a reset, the view is told all of it).
-    pub(crate) fn all(self) -> Vec<ViewChange> {
-        vec![
-            ViewChange::Steps(self.steps),
-            ViewChange::NextStep(self.next_step),
-            ViewChange::LoopActive(self.loop_active),
-            ViewChange::Answer(self.answer),
-            ViewChange::Running(self.running),
-            ViewChange::ModelBusy(self.model_busy),
-            ViewChange::Turns(self.turns),
-            ViewChange::Rounds(self.rounds),
-            ViewChange::Progress(self.progress),
-            ViewChange::Call(self.call.map(Box::new)),
-        ]
-    }
-}
 
 fn summary(msg: &Message, methods: &std::collections::HashMap<RequestId, String>) -> String {
     match msg.body() {
@@ -287,14 +236,5 @@ impl PageDriver {
         for c in changes {
             self.emit(c);
         }
-    }
-}
-
-impl Shown {
-    /// A new loop starts with no call and no answer shown.
-    pub(crate) fn clear_call(&mut self) {
-        self.call = None;
-        self.progress = None;
-        self.answer = None;
     }
 }

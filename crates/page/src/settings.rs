@@ -1,6 +1,7 @@
 //! Who answers for the model, and a real model's non-secret settings. No key lives
 //! here: the driver sees at most a masked hint (see [`crate::Command::SetKeyHint`]).
 
+use mcpg_core::ProtocolVersion;
 use mcpg_host::provider::{Provider, default_base, default_model};
 
 /// Who answers for the model (steps 3 and 6).
@@ -71,4 +72,29 @@ pub fn slot(provider: Provider) -> usize {
         .iter()
         .position(|p| *p == provider)
         .unwrap_or(0)
+}
+
+/// Which protocol revision the client may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pin {
+    /// Negotiate (probe `server/discover`, fall back to `initialize`).
+    #[default]
+    Auto,
+    /// Only this revision, in its generation's mode.
+    Revision(ProtocolVersion),
+}
+
+impl Pin {
+    /// A stable id for a selector: `auto` or the revision's date.
+    pub fn id(self) -> &'static str {
+        match self {
+            Pin::Auto => "auto",
+            Pin::Revision(v) => v.as_str(),
+        }
+    }
+
+    /// Parses [`Pin::id`]; anything unknown is `Auto`.
+    pub fn from_id(id: &str) -> Pin {
+        ProtocolVersion::parse(id).map_or(Pin::Auto, Pin::Revision)
+    }
 }

@@ -8,8 +8,7 @@ use mcpg_host::schema::SchemaError;
 use mcpg_host::tool_loop::{PageRecord, Progress};
 use serde_json::Value;
 
-use crate::input::Pin;
-use crate::settings::ModelChoice;
+use crate::settings::{ModelChoice, Pin};
 
 /// Where the page gets its MCP server from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
