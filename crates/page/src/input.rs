@@ -161,8 +161,12 @@ pub enum Command {
     },
     /// Leave the replay and connect for real to the same kind of server.
     RunLive,
+    /// Show a notice the shell worked out (e.g. a link it could not decode).
+    ShowNotice(String),
     /// Hide the notice.
     DismissNotice,
     /// Empty the wire log.
     ClearLog,
+    /// List the tools this many times in a row (the scale test's way to fill the log).
+    ListToolsTimes(u32),
 }

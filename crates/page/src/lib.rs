@@ -41,5 +41,5 @@ pub use mailbox::Mailbox;
 pub use output::{ModelRequest, Output};
 pub use record::{connection, link_session, public_url, source_of};
 pub use replay::ReplayLink;
-pub use settings::{LlmSettings, ModelChoice, Pin};
+pub use settings::{LlmSettings, ModelChoice, Pin, slot};
 pub use view::{CallView, Conn, LogMeta, Notice, ReplayInfo, ServerInfo, Source, ViewChange};

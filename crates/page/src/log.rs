@@ -103,6 +103,9 @@ pub struct WireLog {
     capacity: usize,
     dropped: u64,
     next_seq: u64,
+    frames: u64,
+    bytes: u64,
+    diags: u64,
 }
 
 impl Default for WireLog {
@@ -120,6 +123,9 @@ impl WireLog {
             capacity,
             dropped: 0,
             next_seq: 1,
+            frames: 0,
+            bytes: 0,
+            diags: 0,
         }
     }
 
@@ -136,6 +142,14 @@ impl WireLog {
             self.rows.pop_front();
             self.dropped += 1;
         }
+        match &row {
+            LogRow::Wire { size, .. } => {
+                self.frames += 1;
+                self.bytes += *size as u64;
+            }
+            LogRow::Diag { .. } => self.diags += 1,
+            _ => {}
+        }
         self.rows.push_back(row);
     }
 
@@ -143,6 +157,9 @@ impl WireLog {
     pub fn clear(&mut self) {
         self.rows.clear();
         self.dropped = 0;
+        self.frames = 0;
+        self.bytes = 0;
+        self.diags = 0;
     }
 
     /// Rows kept.
@@ -166,6 +183,9 @@ impl WireLog {
             len: self.rows.len(),
             dropped: self.dropped,
             appended: self.next_seq - 1,
+            frames: self.frames,
+            bytes: self.bytes,
+            diags: self.diags,
         }
     }
 

@@ -29,18 +29,31 @@ impl PageDriver {
             Command::ListTools => self.list_tools(),
             Command::PlayCall { name, arguments } => self.play_call(name, arguments),
             Command::PlayAnswer(text) => self.play(crate::driver::Manual::Answer(text)),
-            Command::SetPrompt(p) => self.prompt = p,
+            // Settings are echoed as view changes: the driver is the one source of
+            // truth, and the shell writes its signals only from view changes.
+            Command::SetPrompt(p) => {
+                self.prompt.clone_from(&p);
+                self.emit(ViewChange::Prompt(p));
+            }
             Command::SetScript(turns) => {
-                self.script_values = turns;
+                self.script_values.clone_from(&turns);
                 // Taken afresh at the next loop.
                 self.script = Script::default();
+                self.emit(ViewChange::Script(turns));
             }
-            Command::SetProvider(p) => self.provider = p,
-            Command::SetModel(m) => self.model = m,
+            Command::SetProvider(p) => {
+                self.provider = p;
+                self.emit(ViewChange::Provider(p));
+            }
+            Command::SetModel(m) => {
+                self.model = m;
+                self.emit(ViewChange::Model(m));
+            }
             Command::SetLlm { provider, settings } => {
                 if let Some(s) = self.llm.get_mut(slot(provider)) {
-                    *s = settings;
+                    s.clone_from(&settings);
                 }
+                self.emit(ViewChange::Llm { provider, settings });
             }
             Command::SetKeyHint { provider, masked } => {
                 if let Some(h) = self.key_hints.get_mut(slot(provider)) {
@@ -50,8 +63,15 @@ impl PageDriver {
             Command::Pin(pin) => self.set_pin(pin),
             Command::OpenShared { session, from } => self.open_shared(*session, &from),
             Command::RunLive => self.run_live(),
+            Command::ShowNotice(text) => self.notice(text),
             Command::DismissNotice => self.emit(ViewChange::Notice(None)),
             Command::ClearLog => self.log.clear(),
+            Command::ListToolsTimes(n) => {
+                for _ in 0..n {
+                    self.list_tools();
+                    self.pump();
+                }
+            }
         }
     }
 

@@ -113,6 +113,12 @@ pub struct LogMeta {
     pub dropped: u64,
     /// Rows ever appended (changes on every append, even when `len` stays).
     pub appended: u64,
+    /// JSON-RPC messages since the log was cleared (dropped ones included).
+    pub frames: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Diagnostics since the log was cleared.
+    pub diags: u64,
 }
 
 /// A replayed shared session, as the banner describes it.
@@ -173,6 +179,13 @@ pub enum ViewChange {
     Provider(Provider),
     /// Who answers for the model.
     Model(ModelChoice),
+    /// A real model's settings for a provider.
+    Llm {
+        /// The provider.
+        provider: Provider,
+        /// Base URL and model name.
+        settings: crate::settings::LlmSettings,
+    },
     /// A real model's name for a provider (set by a replay; never its base URL).
     LlmModel {
         /// The provider.

@@ -92,3 +92,19 @@ async fn fetch_servers(token: &str) -> Result<Lists, String> {
         .collect();
     Ok((servers, remotes))
 }
+
+/// What to do about a URL the browser blocked: advice in words, and the name of a
+/// bridge relay that reaches the same URL, if one is configured.
+pub fn cors_advice(url: &str, b: &BridgeInfo) -> (String, Option<String>) {
+    let relay = b
+        .remotes
+        .iter()
+        .find(|(_, u)| u.trim_end_matches('/') == url.trim_end_matches('/'))
+        .map(|(n, _)| n.clone());
+    let advice = match (&relay, b.token.is_some()) {
+        (Some(n), _) => format!("The bridge can relay it: it is configured as the remote {n:?}."),
+        (None, true) => "The bridge can relay it: add it to the bridge's config as a [[remote]] (name and url), restart `mcpg serve`, then pick it in the server list.".to_owned(),
+        (None, false) => "Start the playground with `cargo xtask play` and add the server to the bridge's config as a [[remote]]: the bridge relays it without CORS.".to_owned(),
+    };
+    (advice, relay)
+}
