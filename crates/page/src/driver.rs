@@ -75,6 +75,8 @@ pub struct PageDriver {
     pub(crate) log: WireLog,
     pub(crate) shown: Shown,
     pub(crate) first_list_done: bool,
+    /// The Tools panel's pages changed during this input (told once, at its end).
+    pub(crate) pages_dirty: bool,
     inbox: VecDeque<Input>,
     outputs: VecDeque<Output>,
     busy: bool,
@@ -126,6 +128,7 @@ impl PageDriver {
             log,
             shown: Shown::default(),
             first_list_done: false,
+            pages_dirty: false,
             inbox: VecDeque::new(),
             outputs: VecDeque::new(),
             busy: false,
@@ -147,6 +150,9 @@ impl PageDriver {
             self.pump();
         }
         self.busy = false;
+        if std::mem::take(&mut self.pages_dirty) {
+            self.emit(ViewChange::Pages(self.pages.clone()));
+        }
         // One log change per input batch, however many rows it appended.
         let meta = self.log.meta();
         if meta != self.log_shown {

@@ -91,7 +91,7 @@ impl PageDriver {
                     tools,
                     next_cursor,
                 });
-                self.emit(ViewChange::Pages(self.pages.clone()));
+                self.pages_dirty = true;
             }
             Event::ToolsListed { op, .. } if Some(op) == self.list_op => {
                 self.list_op = None;
@@ -212,7 +212,7 @@ impl PageDriver {
             self.run_pages_shown = true;
             if self.pages.as_slice() != run.pages() {
                 self.pages = run.pages().to_vec();
-                changes.push(ViewChange::Pages(self.pages.clone()));
+                self.pages_dirty = true;
             }
         }
         let view = run.call().map(|c| CallView {

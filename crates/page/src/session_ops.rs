@@ -100,7 +100,7 @@ impl PageDriver {
         self.emit(ViewChange::Source(source.clone()));
         self.emit(ViewChange::Conn(Conn::Connecting));
         self.emit(ViewChange::Server(None));
-        self.emit(ViewChange::Pages(Vec::new()));
+        self.pages_dirty = true;
         self.emit(ViewChange::Notice(None));
         self.reset();
         self.link = match (replay, &source) {
