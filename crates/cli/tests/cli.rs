@@ -292,6 +292,16 @@ fn exit_2_on_usage_errors() {
         &["tools", "call", "--stdio", "x", "t", "--args", "{not json"],
         &["info", "--stdio", "'unbalanced"],
         &["info", "--stdio", "x", "--protocol", "nope"],
+        &["info", "--stdio", "x", "--protocol-version", "2099-01-01"],
+        &[
+            "info",
+            "--stdio",
+            "x",
+            "--protocol",
+            "initialize",
+            "--protocol-version",
+            "2026-07-28",
+        ],
     ] {
         let r = mcpg(args);
         assert_eq!(r.code, 2, "{args:?}: {r:?}");
@@ -336,6 +346,44 @@ fn info_reports_the_stateless_generation() {
         "{}",
         r.stdout
     );
+}
+
+#[test]
+fn protocol_version_pins_any_of_the_five_revisions() {
+    let Some(rmcp) = stdio(Peer::Rmcp) else {
+        return;
+    };
+    for rev in [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+    ] {
+        let r = mcpg(&["info", "--stdio", &rmcp, "--protocol-version", rev]);
+        assert_eq!(r.code, 0, "{rev}: {r:?}");
+        assert!(
+            r.stdout.contains(&format!("protocol:     {rev}")),
+            "{rev}: {}",
+            r.stdout
+        );
+    }
+    let r = mcpg(&[
+        "tools",
+        "list",
+        "--stdio",
+        &rmcp,
+        "--protocol-version",
+        "2025-03-26",
+        "--verbose",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr.contains("\"protocolVersion\":\"2025-03-26\""),
+        "the handshake offers only the pinned revision: {}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("server/discover"), "{}", r.stderr);
 }
 
 #[test]
