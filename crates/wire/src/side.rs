@@ -113,7 +113,10 @@ impl fmt::Display for SideEvent {
             SideEvent::Exit { .. } => f.write_str("the server process ended"),
             SideEvent::Error { message } => write!(f, "bridge: {message}"),
             SideEvent::Dropped { count } => {
-                write!(f, "{count} side-channel events were lost (too many at once)")
+                write!(
+                    f,
+                    "{count} side-channel events were lost (too many at once)"
+                )
             }
         }
     }

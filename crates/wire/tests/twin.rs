@@ -8,11 +8,23 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 enum Twin {
-    Spawned { server: String, pid: u32 },
-    Stderr { line: String },
-    Exit { code: Option<i32>, signal: Option<i32> },
-    Error { message: String },
-    Dropped { count: u64 },
+    Spawned {
+        server: String,
+        pid: u32,
+    },
+    Stderr {
+        line: String,
+    },
+    Exit {
+        code: Option<i32>,
+        signal: Option<i32>,
+    },
+    Error {
+        message: String,
+    },
+    Dropped {
+        count: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,7 +105,10 @@ proptest! {
 
 #[test]
 fn bad_events_are_typed_errors() {
-    assert!(matches!(SideEvent::parse("nope"), Err(WireError::NotJson(_))));
+    assert!(matches!(
+        SideEvent::parse("nope"),
+        Err(WireError::NotJson(_))
+    ));
     assert_eq!(SideEvent::parse("[1]"), Err(WireError::NotObject));
     assert_eq!(
         SideEvent::parse(r#"{"type":"launched"}"#),

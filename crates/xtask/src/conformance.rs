@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
 use crate::util::{self, Result, command, format_duration};
+use serde_json::Value;
 
 /// One installed version of the suite and the scenarios it must pass.
 struct Suite {
