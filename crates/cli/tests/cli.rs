@@ -88,7 +88,7 @@ fn list_follows_every_page_and_counts() {
     };
     let r = mcpg(&["tools", "list", "--stdio", &rmcp]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(r.last_line(), "29 tools in 3 pages");
+    assert_eq!(r.last_line(), "30 tools in 3 pages");
     assert_eq!(
         r.stdout.matches("--- page ").count(),
         3,
@@ -106,6 +106,31 @@ fn list_over_http_uses_singular_forms() {
     let r = mcpg(&["tools", "list", "--url", &server.url]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.last_line(), "4 tools in 1 page");
+}
+
+#[test]
+fn call_sends_x_mcp_header_arguments_that_rmcp_checks() {
+    let Some(server) = peers::start_http(Peer::Rmcp) else {
+        return;
+    };
+    // Not plain ASCII, so the header value travels base64-wrapped.
+    let r = mcpg(&[
+        "tools",
+        "call",
+        "--url",
+        &server.url,
+        "forecast",
+        "--args",
+        r#"{"city": "Zürich"}"#,
+        "--verbose",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout.trim_end(), "Zürich: sunny tomorrow");
+    assert!(
+        r.stderr.contains("\"tools/list\""),
+        "listed first: {}",
+        r.stderr
+    );
 }
 
 #[test]
