@@ -260,7 +260,7 @@ impl PageDriver {
                     None => LogRow::Stderr {
                         seq,
                         line: match event {
-                            crate::BridgeEvent::Stderr(line) => line,
+                            crate::BridgeEvent::Side(mcpg_wire::SideEvent::Stderr { line }) => line,
                             _ => String::new(),
                         },
                     },

@@ -38,6 +38,7 @@ pub use input::{Command, ConnId, HttpFailure, Input, LoopId, ModelReply};
 pub use links::{HttpTarget, LinkSpec};
 pub use log::{LOG_CAPACITY, LogRow, WireLog};
 pub use mailbox::Mailbox;
+pub use mcpg_wire::SideEvent;
 pub use output::{ModelRequest, Output};
 pub use record::{connection, link_session, public_url, source_of};
 pub use replay::ReplayLink;

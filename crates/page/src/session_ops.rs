@@ -1,9 +1,8 @@
 //! Commands about the connection and the page's settings: connecting (and pinning a
 //! revision), the links' own inputs, opening a shared session, and recording one.
 
-use mcpg_core::client::{Client, ClientConfig, GenerationMode, Outgoing, SendFailure};
+use mcpg_core::client::{Client, ClientConfig, Outgoing, SendFailure};
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_core::{Generation, ProtocolVersion};
 use mcpg_host::script::Script;
 
 use crate::driver::PageDriver;
@@ -133,25 +132,17 @@ impl PageDriver {
                 }
             }
         };
-        let (mode, versions) = match self.pin {
-            Pin::Auto => (GenerationMode::Auto, ProtocolVersion::ALL.to_vec()),
-            Pin::Revision(v) => (
-                match v.generation() {
-                    Generation::Initialize => GenerationMode::Initialize,
-                    Generation::Stateless => GenerationMode::Stateless,
-                },
-                vec![v],
-            ),
-        };
-        self.client = Client::new(ClientConfig {
-            mode,
-            versions,
+        let mut cfg = ClientConfig {
             // A list_changed stream is cheap in memory and over the bridge; over plain
             // HTTP it would hold a request open, which some servers refuse. (Decided
             // by the source, so a replay sends what the recorded session sent.)
             listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
             ..ClientConfig::default()
-        });
+        };
+        if let Pin::Revision(v) = self.pin {
+            cfg.pin_version(v);
+        }
+        self.client = Client::new(cfg);
         self.client.connect(self.now);
     }
 

@@ -9,7 +9,7 @@ use mcpg_host::StepStatus;
 use mcpg_host::provider::Provider;
 use mcpg_page::{
     BridgeEvent, Command, Conn, Input, LinkSpec, LogRow, Mailbox, ModelChoice, ModelReply, Output,
-    PageDriver, Source, parse_bridge_event,
+    PageDriver, SideEvent, Source, parse_bridge_event,
 };
 use support::Shell;
 
@@ -144,10 +144,10 @@ fn side_events_arriving_while_the_driver_is_busy_are_queued_not_dropped() {
         t,
         Input::BridgeEvent {
             conn,
-            event: BridgeEvent::Spawned {
+            event: BridgeEvent::Side(SideEvent::Spawned {
                 server: "x".into(),
                 pid: 42,
-            },
+            }),
         },
     );
     assert_eq!(mailbox.pending(), 0);
@@ -244,14 +244,18 @@ fn a_real_model_reply_for_the_current_loop_is_applied_and_its_head_masks_the_key
 fn bridge_events_parse_in_one_place() {
     assert_eq!(
         parse_bridge_event(r#"{"type":"exit","code":3}"#),
-        BridgeEvent::Exit {
+        BridgeEvent::Side(SideEvent::Exit {
             code: Some(3),
             signal: None
-        }
+        })
     );
     assert_eq!(
         parse_bridge_event("junk"),
-        BridgeEvent::Other("junk".into())
+        BridgeEvent::Unreadable("junk".into())
+    );
+    assert_eq!(
+        parse_bridge_event("junk").describe().as_deref(),
+        Some("bridge event: junk")
     );
     assert_eq!(
         parse_bridge_event(r#"{"type":"dropped","count":7}"#)

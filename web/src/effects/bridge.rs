@@ -73,23 +73,9 @@ async fn fetch_servers(token: &str) -> Result<Lists, String> {
         .and_then(|v| v.as_string())
         .unwrap_or_default();
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let names = |key: &str| -> Vec<serde_json::Value> {
-        v.get(key)
-            .and_then(serde_json::Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let s = |o: &serde_json::Value, k: &str| {
-        o.get(k)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
-    let servers = names("servers").iter().map(|o| s(o, "name")).collect();
-    let remotes = names("remotes")
-        .iter()
-        .map(|o| (s(o, "name"), s(o, "url")))
-        .collect();
+    let list = mcpg_wire::ServerList::from_json(&v).map_err(|e| e.to_string())?;
+    let servers = list.servers.into_iter().map(|s| s.name).collect();
+    let remotes = list.remotes.into_iter().map(|r| (r.name, r.url)).collect();
     Ok((servers, remotes))
 }
 
