@@ -1,7 +1,15 @@
 //! Faults: a link closing mid-call, inputs arriving while the driver is busy, a late
 //! model reply, frames for an old connection; against a peer the test relays by hand.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod support;
+
+// The same suite runs natively and, through wasm-bindgen-test, in headless Chromium.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::Timestamp;
 use mcpg_demo::DemoServer;

@@ -1,7 +1,15 @@
 //! A shared session replayed with no network, the bounded wire log and its export,
 //! and pinning a protocol revision.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod support;
+
+// The same suite runs natively and, through wasm-bindgen-test, in headless Chromium.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::ProtocolVersion;
 use mcpg_page::{Command, Pin, Source, WireLog};

@@ -8,7 +8,13 @@ use crate::{conformance, e2e, install};
 
 /// The crates whose tests also run in headless Chromium (wasm-bindgen-test).
 /// Add a package here when it gains wasm tests.
-pub const WASM_PACKAGES: &[&str] = &["mcpg-core", "mcpg-demo", "mcpg-host", "mcpg-session"];
+pub const WASM_PACKAGES: &[&str] = &[
+    "mcpg-core",
+    "mcpg-demo",
+    "mcpg-host",
+    "mcpg-session",
+    "mcpg-page",
+];
 
 /// Installs what is needed, then runs fmt, clippy, native tests, wasm tests
 /// and the conformance stage in that order; the first failure stops the run.
