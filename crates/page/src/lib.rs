@@ -15,6 +15,7 @@
 //! (only a masked hint for display); Run and Step never start a second loop while
 //! one runs.
 
+mod apply;
 mod bridge_event;
 mod driver;
 mod input;
