@@ -1,0 +1,434 @@
+//! What the network answered: status mapping, bodies, SSE events, cut streams.
+
+use std::time::Duration;
+
+use mcpg_core::client::SendFailure;
+use mcpg_core::jsonrpc::{Body, RequestId, decode_frame};
+use mcpg_core::{ProtocolVersion, Timestamp};
+
+use crate::headers::{self, SESSION_ID};
+use crate::machine::{Kind, Phase, Stream, Timer};
+use crate::sse::{HEAD_KEPT, SseError, SseParser};
+use crate::{HttpEvent, HttpMachine, NetFailure, ReqId};
+
+/// Consecutive failed attempts after which the standalone stream is given up.
+const MAX_LISTEN_FAILURES: u32 = 3;
+/// How much of a refused request's body is kept for the failure.
+const MAX_ERROR_BODY: usize = 64 << 10;
+
+impl HttpMachine {
+    /// The status line and headers of request `req` arrived.
+    pub fn handle_head(
+        &mut self,
+        now: Timestamp,
+        req: ReqId,
+        status: u16,
+        headers: &[(String, String)],
+    ) {
+        let Some(ex) = self.exchanges.get(&req) else {
+            return;
+        };
+        let (kind, sent_session) = (ex.kind.clone(), ex.session.clone());
+        if kind == Kind::Delete {
+            let reason = if (200..300).contains(&status) || status == 405 {
+                "closed by the client; session ended".to_owned()
+            } else {
+                format!("closed by the client; DELETE of the session answered HTTP {status}")
+            };
+            self.drop_exchange(req);
+            self.finish_close(reason);
+            return;
+        }
+        self.capture_session(headers);
+        let ok = (200..300).contains(&status);
+        let sse = headers::is_event_stream(headers);
+        let phase = match &kind {
+            Kind::Request(id) | Kind::Resume(id) if status == 404 && sent_session.is_some() => {
+                // 404 on a request that carried a session id: the session is gone.
+                if self.session == sent_session {
+                    self.session = None;
+                }
+                let id = id.clone();
+                self.end_request(req, &id);
+                self.fail(id, SendFailure::SessionExpired);
+                return;
+            }
+            Kind::Resume(id) if status == 405 => {
+                let id = id.clone();
+                self.end_request(req, &id);
+                self.fail(id, SendFailure::Network("the SSE stream ended before the response and the server does not allow resuming it (GET answered 405)".into()));
+                return;
+            }
+            Kind::Resume(id) if ok && !sse => {
+                let id = id.clone();
+                self.drop_exchange(req);
+                self.stream_broke(now, &id, "the server did not answer the GET with an event stream");
+                return;
+            }
+            Kind::Listen => {
+                self.ungate(now, req);
+                if status == 405 {
+                    // Allowed by the spec: the server only answers on POST streams.
+                    self.drop_exchange(req);
+                    self.listen = None;
+                    return;
+                }
+                if !ok || !sse {
+                    self.drop_exchange(req);
+                    self.listen = None;
+                    self.notice(format!(
+                        "the server refused the standalone SSE stream (HTTP {status})"
+                    ));
+                    return;
+                }
+                if let Some(l) = self.listen.as_mut() {
+                    l.parser.reconnected();
+                    l.got_events = false;
+                }
+                self.notice("listening on the standalone SSE stream (GET)".into());
+                Phase::Sse
+            }
+            _ if !ok => Phase::Refused {
+                status,
+                buf: Vec::new(),
+            },
+            Kind::Request(id) | Kind::Resume(id) if sse => {
+                let max = self.cfg.max_event;
+                let s = self.streams.entry(id.clone()).or_insert_with(|| Stream {
+                    parser: SseParser::new(max),
+                    resumes: 0,
+                    unreachable: 0,
+                });
+                s.parser.reconnected();
+                s.unreachable = 0;
+                Phase::Sse
+            }
+            Kind::OneWay(_) if sse => Phase::Sse,
+            _ => Phase::Json {
+                buf: Vec::new(),
+                declared: headers::content_length(headers),
+            },
+        };
+        if let Kind::OneWay(_) = kind {
+            self.ungate(now, req);
+        }
+        if let Some(ex) = self.exchanges.get_mut(&req) {
+            ex.phase = phase;
+        }
+    }
+
+    /// Some bytes of request `req`'s body arrived.
+    pub fn handle_body(&mut self, now: Timestamp, req: ReqId, chunk: &[u8]) {
+        let Some(ex) = self.exchanges.get_mut(&req) else {
+            return;
+        };
+        let kind = ex.kind.clone();
+        match &mut ex.phase {
+            Phase::Json { buf, declared } => {
+                if buf.len() + chunk.len() > self.cfg.max_body {
+                    let size = declared.unwrap_or(buf.len() + chunk.len());
+                    let mut head = std::mem::take(buf);
+                    head.extend_from_slice(&chunk[..chunk.len().min(HEAD_KEPT)]);
+                    head.truncate(HEAD_KEPT);
+                    self.oversized(req, &kind, size, self.cfg.max_body, head);
+                } else {
+                    buf.extend_from_slice(chunk);
+                }
+            }
+            Phase::Refused { buf, .. } => {
+                let room = MAX_ERROR_BODY.saturating_sub(buf.len());
+                buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
+            Phase::Sse => self.sse_bytes(now, req, &kind, chunk),
+            Phase::AwaitHead => {}
+        }
+    }
+
+    /// Request `req`'s body ended normally.
+    pub fn handle_end(&mut self, now: Timestamp, req: ReqId) {
+        let Some(ex) = self.exchanges.remove(&req) else {
+            return;
+        };
+        self.timers.retain(|(_, t)| *t != Timer::Deadline(req));
+        match (ex.kind, ex.phase) {
+            (Kind::Request(id), Phase::Json { buf, .. }) => {
+                self.by_rpc.remove(&id);
+                if buf.iter().all(u8::is_ascii_whitespace) {
+                    self.fail(
+                        id,
+                        SendFailure::Network(
+                            "the server accepted the request but sent no response".into(),
+                        ),
+                    );
+                } else {
+                    self.frame(buf);
+                }
+            }
+            (Kind::Request(id) | Kind::Resume(id), Phase::Refused { status, buf }) => {
+                self.by_rpc.remove(&id);
+                self.streams.remove(&id);
+                let body = String::from_utf8_lossy(&buf).into_owned();
+                self.fail(id, SendFailure::Rejected { status, body });
+            }
+            (Kind::Request(id) | Kind::Resume(id), Phase::Sse) => {
+                self.stream_broke(now, &id, "it ended");
+            }
+            (Kind::OneWay(what), Phase::Refused { status, buf }) => {
+                let body = String::from_utf8_lossy(&buf);
+                let line = headers::first_line(&body).to_owned();
+                self.notice(format!(
+                    "the server refused our {what} with HTTP {status}: {line}"
+                ));
+            }
+            (Kind::OneWay(_), Phase::Json { buf, .. }) => {
+                // Some servers answer 200 with a body; anything in it is still a message.
+                if !buf.iter().all(u8::is_ascii_whitespace) {
+                    self.frame(buf);
+                }
+            }
+            (Kind::Listen, Phase::Sse) => self.listen_ended(now, None),
+            (Kind::Listen, _) => self.ungate(now, req),
+            (Kind::OneWay(_), _) => self.ungate(now, req),
+            _ => {}
+        }
+    }
+
+    /// Request `req` failed below HTTP (before or after its head).
+    pub fn handle_failed(&mut self, now: Timestamp, req: ReqId, failure: NetFailure) {
+        let Some(ex) = self.exchanges.remove(&req) else {
+            return;
+        };
+        self.timers.retain(|(_, t)| *t != Timer::Deadline(req));
+        let why = failure.to_string();
+        match (ex.kind, ex.phase) {
+            (Kind::Request(id) | Kind::Resume(id), Phase::Sse) => {
+                self.stream_broke(now, &id, &why);
+            }
+            (Kind::Resume(id), _) => {
+                let unreachable = matches!(failure, NetFailure::Unreachable(_));
+                let give_up = match self.streams.get_mut(&id) {
+                    Some(s) if unreachable => {
+                        s.unreachable += 1;
+                        s.unreachable >= 2
+                    }
+                    Some(_) => false,
+                    None => true,
+                };
+                if give_up {
+                    self.by_rpc.remove(&id);
+                    self.streams.remove(&id);
+                    self.fail(id, SendFailure::Network(format!("the SSE stream broke off before the response and the server is unreachable: {why}")));
+                } else {
+                    self.notice(format!("resuming the SSE stream failed: {why}"));
+                    self.stream_broke(now, &id, &why);
+                }
+            }
+            (Kind::Request(id), _) => {
+                self.by_rpc.remove(&id);
+                self.initializing.remove(&id);
+                self.fail(id, SendFailure::Network(why));
+            }
+            (Kind::OneWay(what), _) => {
+                self.notice(format!("could not send our {what}: {why}"));
+                self.ungate(now, req);
+            }
+            (Kind::Listen, phase) => {
+                self.ungate(now, req);
+                self.listen_ended(now, Some((why, matches!(phase, Phase::AwaitHead))));
+            }
+            (Kind::Delete, _) => self.finish_close(format!(
+                "closed by the client; DELETE of the session failed: {why}"
+            )),
+        }
+    }
+
+    // ----- SSE -----
+
+    fn sse_bytes(&mut self, now: Timestamp, req: ReqId, kind: &Kind, chunk: &[u8]) {
+        let parsed = match kind {
+            Kind::Request(id) | Kind::Resume(id) => {
+                self.streams.get_mut(id).map(|s| s.parser.feed(chunk))
+            }
+            Kind::Listen => self.listen.as_mut().map(|l| l.parser.feed(chunk)),
+            // A one-way POST answered with a stream: read it, nothing to resume.
+            _ => Some(SseParser::new(self.cfg.max_event).feed(chunk)),
+        };
+        let events = match parsed {
+            Some(Ok(events)) => events,
+            Some(Err(SseError::TooLarge { size, limit, head })) => {
+                self.oversized(req, kind, size, limit, head);
+                return;
+            }
+            None => return,
+        };
+        for ev in events {
+            // Priming events (an id and empty data) only set the resume point.
+            if ev.data.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if let Some(l) = self.listen.as_mut().filter(|_| *kind == Kind::Listen) {
+                l.got_events = true;
+            }
+            let answered = match kind {
+                Kind::Request(id) | Kind::Resume(id) => answers(&ev.data, id),
+                _ => false,
+            };
+            self.frame(ev.data);
+            if let (true, Kind::Request(id) | Kind::Resume(id)) = (answered, kind) {
+                // The exchange is complete; servers may keep the stream open, we don't.
+                self.end_request(req, id);
+                return;
+            }
+        }
+        let _ = now;
+    }
+
+    /// Request `id`'s stream ended before its answer: resume it after `retry` with
+    /// `Last-Event-ID`, or fail the request.
+    fn stream_broke(&mut self, now: Timestamp, id: &RequestId, why: &str) {
+        self.by_rpc.remove(id);
+        let max_resumes = self.cfg.max_resumes;
+        let delay = self.retry_delay(self.streams.get(id).and_then(|s| s.parser.retry()));
+        let Some(s) = self.streams.get_mut(id) else {
+            return;
+        };
+        let Some(last) = s.parser.last_event_id().map(str::to_owned) else {
+            self.streams.remove(id);
+            self.fail(id.clone(), SendFailure::Network(format!("the server's SSE stream broke off before the response ({why}) and gave no event id to resume from")));
+            return;
+        };
+        s.resumes += 1;
+        if s.resumes > max_resumes {
+            self.streams.remove(id);
+            self.fail(id.clone(), SendFailure::Network(format!("the SSE stream ended before the response and {max_resumes} attempts to resume it failed")));
+            return;
+        }
+        self.notice(format!("the SSE stream for request {id} ended before its response; resuming after {} ms with Last-Event-ID {last}", delay.as_millis()));
+        self.timers.insert((now.after(delay), Timer::Resume(id.clone())));
+    }
+
+    fn listen_ended(&mut self, now: Timestamp, failed: Option<(String, bool)>) {
+        let delay = self.retry_delay(self.listen.as_ref().and_then(|l| l.parser.retry()));
+        let Some(l) = self.listen.as_mut() else {
+            return;
+        };
+        // A stream that ends after delivering something is normal (servers may close
+        // it at will); one that ends empty-handed counts against the bound.
+        l.failures = if l.got_events && failed.is_none() { 0 } else { l.failures + 1 };
+        if l.failures >= MAX_LISTEN_FAILURES {
+            self.listen = None;
+            if let Some((why, _)) = failed {
+                self.notice(format!("gave up on the standalone SSE stream: {why}"));
+            }
+            return;
+        }
+        let delay = delay.max(Duration::from_millis(50));
+        self.timers.insert((now.after(delay), Timer::Listen));
+    }
+
+    // ----- outcomes -----
+
+    fn oversized(&mut self, req: ReqId, kind: &Kind, size: usize, limit: usize, head: Vec<u8>) {
+        let request = match kind {
+            Kind::Request(id) | Kind::Resume(id) => Some(id.clone()),
+            _ => None,
+        };
+        self.events.push_back(HttpEvent::Oversized {
+            request: request.clone(),
+            size,
+            limit,
+            head,
+        });
+        match request {
+            Some(id) => {
+                self.end_request(req, &id);
+                // Harmless if the core already failed it on the Oversized event.
+                self.fail(id, SendFailure::Network(format!("the answer ({size} bytes) exceeds the {limit}-byte limit")));
+            }
+            None => {
+                if *kind == Kind::Listen {
+                    self.listen = None;
+                }
+                self.drop_exchange(req);
+            }
+        }
+    }
+
+    /// Request `id`'s exchange `req` is over: forget it and abort the HTTP request.
+    fn end_request(&mut self, req: ReqId, id: &RequestId) {
+        if self.by_rpc.get(id) == Some(&req) {
+            self.by_rpc.remove(id);
+        }
+        self.streams.remove(id);
+        self.drop_exchange(req);
+    }
+
+    fn fail(&mut self, id: RequestId, failure: SendFailure) {
+        self.initializing.remove(&id);
+        self.events.push_back(HttpEvent::SendFailed { id, failure });
+    }
+
+    /// Emits one received frame (learning the revision from an `initialize` result).
+    fn frame(&mut self, bytes: Vec<u8>) {
+        match String::from_utf8(bytes) {
+            Ok(text) => {
+                self.learn_version(&text);
+                self.events.push_back(HttpEvent::Frame(text));
+            }
+            Err(e) => {
+                let bytes = e.into_bytes();
+                self.learn_version(&String::from_utf8_lossy(&bytes));
+                self.events.push_back(HttpEvent::NotUtf8(bytes));
+            }
+        }
+    }
+
+    fn learn_version(&mut self, text: &str) {
+        if self.initializing.is_empty() {
+            return;
+        }
+        for msg in decode_frame(text).items.into_iter().flatten() {
+            if let Body::Response { id, result } = msg.body()
+                && self.initializing.remove(id)
+                && let Some(v) = result
+                    .get("protocolVersion")
+                    .and_then(|v| v.as_str())
+                    .and_then(ProtocolVersion::parse)
+            {
+                self.version = Some(v);
+            }
+        }
+    }
+
+    fn capture_session(&mut self, headers: &[(String, String)]) {
+        let Some(v) = headers::find(headers, SESSION_ID) else {
+            return;
+        };
+        if headers::valid_session(v) {
+            self.session = Some(v.to_owned());
+        } else {
+            self.notice(format!(
+                "ignored an invalid {SESSION_ID} header from the server: {v:?}"
+            ));
+        }
+    }
+
+    fn retry_delay(&self, asked: Option<Duration>) -> Duration {
+        asked
+            .unwrap_or(self.cfg.default_retry)
+            .min(self.cfg.max_retry)
+    }
+}
+
+/// Whether `data` holds the response (or error) to request `id`.
+fn answers(data: &[u8], id: &RequestId) -> bool {
+    decode_frame(&String::from_utf8_lossy(data))
+        .items
+        .iter()
+        .flatten()
+        .any(|m| match m.body() {
+            Body::Response { id: rid, .. } => rid == id,
+            Body::Error { id: Some(rid), .. } => rid == id,
+            _ => false,
+        })
+}

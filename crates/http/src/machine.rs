@@ -1,0 +1,468 @@
+//! The machine's state and its outward API: what the client sends, what the driver
+//! must do, timers. What the network answers is handled in `exchange.rs`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::time::Duration;
+
+use mcpg_core::client::Outgoing;
+use mcpg_core::jsonrpc::{Body, RequestId};
+use mcpg_core::{ProtocolVersion, Timestamp};
+
+use crate::headers::{ACCEPT_BOTH, ACCEPT_SSE, PROTOCOL_VERSION, SESSION_ID};
+use crate::sse::SseParser;
+use crate::{HttpConfig, HttpEvent, HttpRequest, Method, ReqId};
+
+/// What one HTTP request is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The POST of a client request; its answer is JSON or SSE.
+    Request(RequestId),
+    /// The POST of a notification or response (`what` names it); wants a 202.
+    OneWay(String),
+    /// A GET with `Last-Event-ID` resuming request `id`'s cut SSE answer.
+    Resume(RequestId),
+    /// The standalone GET stream.
+    Listen,
+    /// The closing DELETE.
+    Delete,
+}
+
+/// Where in its answer one HTTP request is.
+#[derive(Debug)]
+pub(crate) enum Phase {
+    /// Sent; no status yet.
+    AwaitHead,
+    /// A JSON (or other non-SSE) 2xx body being collected.
+    Json { buf: Vec<u8>, declared: Option<usize> },
+    /// A non-2xx body being collected (bounded) for the failure.
+    Refused { status: u16, buf: Vec<u8> },
+    /// An SSE stream; the parser lives with the request's [`Stream`] (or `listen`).
+    Sse,
+}
+
+/// One HTTP request in flight.
+#[derive(Debug)]
+pub(crate) struct Exchange {
+    pub kind: Kind,
+    /// The session id the request carried (a 404 expires only that one).
+    pub session: Option<String>,
+    pub phase: Phase,
+}
+
+/// The SSE answer of one client request, across its connections.
+#[derive(Debug)]
+pub(crate) struct Stream {
+    pub parser: SseParser,
+    pub resumes: u32,
+    /// Resume attempts in a row that found no server at all.
+    pub unreachable: u32,
+}
+
+/// The standalone GET stream's state across reconnections.
+#[derive(Debug)]
+pub(crate) struct Listen {
+    pub parser: SseParser,
+    pub failures: u32,
+    pub got_events: bool,
+}
+
+/// Something that happens at a time.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Timer {
+    /// Resume request `id`'s stream.
+    Resume(RequestId),
+    /// Reconnect the standalone stream.
+    Listen,
+    /// Request `ReqId` took too long (one-way POSTs, the DELETE, waiting for a head
+    /// that holds other messages back).
+    Deadline(ReqId),
+}
+
+/// The Streamable HTTP client for one endpoint and its session. See the crate docs.
+#[derive(Debug)]
+pub struct HttpMachine {
+    pub(crate) cfg: HttpConfig,
+    next_req: u64,
+    pub(crate) session: Option<String>,
+    pub(crate) version: Option<ProtocolVersion>,
+    pub(crate) exchanges: BTreeMap<ReqId, Exchange>,
+    /// Request id → the HTTP request currently carrying its answer.
+    pub(crate) by_rpc: HashMap<RequestId, ReqId>,
+    pub(crate) streams: HashMap<RequestId, Stream>,
+    pub(crate) listen: Option<Listen>,
+    /// `initialize` requests whose result tells the revision (2025-03-26 sends no
+    /// version header to learn it from).
+    pub(crate) initializing: HashSet<RequestId>,
+    /// The `notifications/initialized` POST after whose answer the GET stream opens.
+    pub(crate) listen_after: Option<ReqId>,
+    /// Requests whose head later messages wait for (one-way POSTs keep their order;
+    /// the GET stream should be open before a request can make the server push).
+    pub(crate) gating: BTreeSet<ReqId>,
+    held: VecDeque<Outgoing>,
+    pub(crate) timers: BTreeSet<(Timestamp, Timer)>,
+    pub(crate) closing: bool,
+    pub(crate) closed: bool,
+    requests: VecDeque<HttpRequest>,
+    pub(crate) aborts: VecDeque<ReqId>,
+    pub(crate) events: VecDeque<HttpEvent>,
+}
+
+impl HttpMachine {
+    /// A machine for `cfg.url`; nothing is sent before the first message.
+    pub fn new(cfg: HttpConfig) -> Self {
+        HttpMachine {
+            cfg,
+            next_req: 0,
+            session: None,
+            version: None,
+            exchanges: BTreeMap::new(),
+            by_rpc: HashMap::new(),
+            streams: HashMap::new(),
+            listen: None,
+            initializing: HashSet::new(),
+            listen_after: None,
+            gating: BTreeSet::new(),
+            held: VecDeque::new(),
+            timers: BTreeSet::new(),
+            closing: false,
+            closed: false,
+            requests: VecDeque::new(),
+            aborts: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// The session id the server handed out, if any.
+    pub fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+
+    /// The revision in use, as far as the machine learnt it.
+    pub fn version(&self) -> Option<ProtocolVersion> {
+        self.version
+    }
+
+    /// Sends one frame from the core (with its MCP headers and `param_headers`).
+    pub fn send(&mut self, now: Timestamp, out: Outgoing) {
+        if self.closing {
+            return;
+        }
+        if !self.gating.is_empty() {
+            self.held.push_back(out);
+            return;
+        }
+        if let Some(v) = out
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(PROTOCOL_VERSION))
+            .and_then(|(_, v)| ProtocolVersion::parse(v))
+        {
+            self.version = Some(v);
+        }
+        match out.message.body() {
+            Body::Request { id, method, .. } => {
+                let id = id.clone();
+                if method == "initialize" {
+                    self.initializing.insert(id.clone());
+                }
+                let req = self.post(&out, Kind::Request(id.clone()));
+                if let Some(old) = self.by_rpc.insert(id, req) {
+                    self.drop_exchange(old);
+                }
+            }
+            Body::Notification { method, params } if method == "notifications/cancelled" => {
+                let target = params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_value);
+                if let Some(target) = target {
+                    self.cancel(now, &target);
+                }
+                // Under 2026-07-28 closing the stream *is* the cancellation.
+                if self.version != Some(ProtocolVersion::V2026_07_28) {
+                    self.one_way(now, &out, "notifications/cancelled".into());
+                }
+            }
+            Body::Notification { method, .. } => {
+                let what = method.clone();
+                let req = self.one_way(now, &out, what);
+                if method == "notifications/initialized" {
+                    self.listen_after = Some(req);
+                }
+            }
+            _ => {
+                self.one_way(now, &out, "response".into());
+            }
+        }
+    }
+
+    /// Stops reading request `id`'s answer (the driver aborts its HTTP request).
+    pub fn cancel(&mut self, _now: Timestamp, id: &RequestId) {
+        if let Some(req) = self.by_rpc.remove(id) {
+            self.drop_exchange(req);
+        }
+        self.streams.remove(id);
+        self.timers.retain(|(_, t)| *t != Timer::Resume(id.clone()));
+        self.initializing.remove(id);
+    }
+
+    /// Ends the session: every request in flight is aborted and, when there is a
+    /// session, a DELETE ends it. [`HttpEvent::Closed`] follows.
+    pub fn close(&mut self, now: Timestamp) {
+        if self.closing {
+            return;
+        }
+        self.closing = true;
+        let all: Vec<ReqId> = self.exchanges.keys().copied().collect();
+        for req in all {
+            self.drop_exchange(req);
+        }
+        self.timers.clear();
+        self.held.clear();
+        self.gating.clear();
+        self.streams.clear();
+        self.listen = None;
+        let Some(session) = self.session.clone() else {
+            self.finish_close("closed by the client".into());
+            return;
+        };
+        let mut headers = self.base_headers(&[]);
+        if let Some(v) = self.version.filter(|v| v.requires_version_header()) {
+            headers.push((PROTOCOL_VERSION.into(), v.as_str().into()));
+        }
+        headers.push((SESSION_ID.into(), session.clone()));
+        let req = self.request(Method::Delete, headers, None, Kind::Delete, Some(session));
+        self.deadline(now, req, self.cfg.one_way_timeout);
+    }
+
+    /// The next HTTP request to make.
+    pub fn poll_request(&mut self) -> Option<HttpRequest> {
+        self.requests.pop_front()
+    }
+
+    /// The next HTTP request to abort (its answer is no longer wanted).
+    pub fn poll_abort(&mut self) -> Option<ReqId> {
+        self.aborts.pop_front()
+    }
+
+    /// The next event.
+    pub fn poll_event(&mut self) -> Option<HttpEvent> {
+        self.events.pop_front()
+    }
+
+    /// When [`HttpMachine::handle_timeout`] is next due.
+    pub fn poll_timeout(&self) -> Option<Timestamp> {
+        self.timers.first().map(|(at, _)| *at)
+    }
+
+    /// Time passed: resumes cut streams, reconnects the GET stream, gives up on slow
+    /// one-way POSTs.
+    pub fn handle_timeout(&mut self, now: Timestamp) {
+        while let Some((at, _)) = self.timers.first() {
+            if *at > now {
+                break;
+            }
+            let Some((_, timer)) = self.timers.pop_first() else {
+                break;
+            };
+            match timer {
+                Timer::Resume(id) => self.resume(&id),
+                Timer::Listen => self.open_listen(now),
+                Timer::Deadline(req) => self.deadline_passed(now, req),
+            }
+        }
+    }
+
+    // ----- making requests -----
+
+    /// The configured headers plus `extra`.
+    fn base_headers(&self, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut h: Vec<(String, String)> = extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        h.extend(self.cfg.headers.iter().cloned());
+        h
+    }
+
+    fn request(
+        &mut self,
+        method: Method,
+        headers: Vec<(String, String)>,
+        body: Option<String>,
+        kind: Kind,
+        session: Option<String>,
+    ) -> ReqId {
+        let id = ReqId(self.next_req);
+        self.next_req += 1;
+        self.exchanges.insert(
+            id,
+            Exchange {
+                kind,
+                session,
+                phase: Phase::AwaitHead,
+            },
+        );
+        self.requests.push_back(HttpRequest {
+            id,
+            method,
+            url: self.cfg.url.clone(),
+            headers,
+            body,
+        });
+        id
+    }
+
+    fn post(&mut self, out: &Outgoing, kind: Kind) -> ReqId {
+        let mut headers = self.base_headers(&[
+            ("Accept", ACCEPT_BOTH),
+            ("Content-Type", "application/json"),
+        ]);
+        headers.extend(out.headers.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+        // 2026-07-28 `Mcp-Param-*`: names come from the server's tool schemas.
+        headers.extend(out.param_headers.iter().cloned());
+        let session = self.session.clone();
+        if let Some(s) = &session {
+            headers.push((SESSION_ID.into(), s.clone()));
+        }
+        self.request(
+            Method::Post,
+            headers,
+            Some(out.message.raw().to_owned()),
+            kind,
+            session,
+        )
+    }
+
+    fn one_way(&mut self, now: Timestamp, out: &Outgoing, what: String) -> ReqId {
+        let req = self.post(out, Kind::OneWay(what));
+        self.gate(now, req);
+        req
+    }
+
+    /// A GET for the event stream (`Last-Event-ID` when resuming).
+    fn get(&mut self, kind: Kind, last: Option<String>) -> ReqId {
+        let mut headers = self.base_headers(&[("Accept", ACCEPT_SSE)]);
+        if let Some(v) = self.version.filter(|v| v.requires_version_header()) {
+            headers.push((PROTOCOL_VERSION.into(), v.as_str().into()));
+        }
+        let session = self.session.clone();
+        if let Some(s) = &session {
+            headers.push((SESSION_ID.into(), s.clone()));
+        }
+        if let Some(last) = last {
+            headers.push(("Last-Event-ID".into(), last));
+        }
+        self.request(Method::Get, headers, None, kind, session)
+    }
+
+    fn resume(&mut self, id: &RequestId) {
+        let Some(last) = self
+            .streams
+            .get(id)
+            .and_then(|s| s.parser.last_event_id())
+            .map(str::to_owned)
+        else {
+            return;
+        };
+        let req = self.get(Kind::Resume(id.clone()), Some(last));
+        self.by_rpc.insert(id.clone(), req);
+    }
+
+    /// Opens (or reopens) the standalone GET stream, where the revision has one.
+    pub(crate) fn open_listen(&mut self, now: Timestamp) {
+        let allowed = self
+            .version
+            .is_some_and(|v| (ProtocolVersion::V2025_03_26..=ProtocolVersion::V2025_11_25).contains(&v));
+        if !self.cfg.listen || !allowed || self.closing {
+            return;
+        }
+        let running = self.exchanges.values().any(|e| e.kind == Kind::Listen);
+        if running {
+            return;
+        }
+        let last = self
+            .listen
+            .get_or_insert_with(|| Listen {
+                parser: SseParser::new(self.cfg.max_event),
+                failures: 0,
+                got_events: false,
+            })
+            .parser
+            .last_event_id()
+            .map(str::to_owned);
+        let req = self.get(Kind::Listen, last);
+        self.gate(now, req);
+    }
+
+    // ----- holding messages back -----
+
+    /// Later messages wait until `req` has its answer (or its deadline passed).
+    fn gate(&mut self, now: Timestamp, req: ReqId) {
+        self.gating.insert(req);
+        self.deadline(now, req, self.cfg.one_way_timeout);
+    }
+
+    pub(crate) fn deadline(&mut self, now: Timestamp, req: ReqId, after: Duration) {
+        self.timers.insert((now.after(after), Timer::Deadline(req)));
+    }
+
+    /// `req` no longer holds messages back; send what waited (in order).
+    pub(crate) fn ungate(&mut self, now: Timestamp, req: ReqId) {
+        if !self.gating.remove(&req) {
+            return;
+        }
+        self.timers.retain(|(_, t)| *t != Timer::Deadline(req));
+        if self.listen_after == Some(req) {
+            self.listen_after = None;
+            self.open_listen(now);
+        }
+        while self.gating.is_empty() {
+            let Some(out) = self.held.pop_front() else {
+                break;
+            };
+            self.send(now, out);
+        }
+    }
+
+    fn deadline_passed(&mut self, now: Timestamp, req: ReqId) {
+        let Some(kind) = self.exchanges.get(&req).map(|e| e.kind.clone()) else {
+            return;
+        };
+        let secs = self.cfg.one_way_timeout.as_secs();
+        match kind {
+            Kind::OneWay(what) => {
+                self.drop_exchange(req);
+                self.notice(format!("gave up sending our {what} after {secs}s"));
+                self.ungate(now, req);
+            }
+            Kind::Delete => {
+                self.drop_exchange(req);
+                self.finish_close("closed by the client; DELETE of the session timed out".into());
+            }
+            // The GET stream may open later; messages need not wait for it.
+            _ => self.ungate(now, req),
+        }
+    }
+
+    // ----- small helpers -----
+
+    /// Forgets `req` and asks the driver to abort it.
+    pub(crate) fn drop_exchange(&mut self, req: ReqId) {
+        if self.exchanges.remove(&req).is_some() {
+            self.aborts.push_back(req);
+        }
+        self.timers.retain(|(_, t)| *t != Timer::Deadline(req));
+    }
+
+    pub(crate) fn notice(&mut self, text: String) {
+        self.events.push_back(HttpEvent::Notice(text));
+    }
+
+    pub(crate) fn finish_close(&mut self, reason: String) {
+        if !self.closed {
+            self.closed = true;
+            self.events.push_back(HttpEvent::Closed(reason));
+        }
+    }
+}
