@@ -62,7 +62,11 @@ impl HttpMachine {
             Kind::Resume(id) if ok && !sse => {
                 let id = id.clone();
                 self.drop_exchange(req);
-                self.stream_broke(now, &id, "the server did not answer the GET with an event stream");
+                self.stream_broke(
+                    now,
+                    &id,
+                    "the server did not answer the GET with an event stream",
+                );
                 return;
             }
             Kind::Listen => {
@@ -304,7 +308,8 @@ impl HttpMachine {
             return;
         }
         self.notice(format!("the SSE stream for request {id} ended before its response; resuming after {} ms with Last-Event-ID {last}", delay.as_millis()));
-        self.timers.insert((now.after(delay), Timer::Resume(id.clone())));
+        self.timers
+            .insert((now.after(delay), Timer::Resume(id.clone())));
     }
 
     fn listen_ended(&mut self, now: Timestamp, failed: Option<(String, bool)>) {
@@ -314,7 +319,11 @@ impl HttpMachine {
         };
         // A stream that ends after delivering something is normal (servers may close
         // it at will); one that ends empty-handed counts against the bound.
-        l.failures = if l.got_events && failed.is_none() { 0 } else { l.failures + 1 };
+        l.failures = if l.got_events && failed.is_none() {
+            0
+        } else {
+            l.failures + 1
+        };
         if l.failures >= MAX_LISTEN_FAILURES {
             self.listen = None;
             if let Some((why, _)) = failed {
@@ -343,7 +352,12 @@ impl HttpMachine {
             Some(id) => {
                 self.end_request(req, &id);
                 // Harmless if the core already failed it on the Oversized event.
-                self.fail(id, SendFailure::Network(format!("the answer ({size} bytes) exceeds the {limit}-byte limit")));
+                self.fail(
+                    id,
+                    SendFailure::Network(format!(
+                        "the answer ({size} bytes) exceeds the {limit}-byte limit"
+                    )),
+                );
             }
             None => {
                 if *kind == Kind::Listen {

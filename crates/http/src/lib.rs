@@ -10,11 +10,11 @@
 //! closing DELETE. The native driver lives in `mcpg-transport`; the browser one is
 //! [`fetch`] (wasm32 only).
 
+pub mod cases;
 mod config;
 mod exchange;
 mod headers;
 mod machine;
-pub mod cases;
 pub mod sse;
 
 pub use config::HttpConfig;

@@ -33,7 +33,10 @@ pub(crate) enum Phase {
     /// Sent; no status yet.
     AwaitHead,
     /// A JSON (or other non-SSE) 2xx body being collected.
-    Json { buf: Vec<u8>, declared: Option<usize> },
+    Json {
+        buf: Vec<u8>,
+        declared: Option<usize>,
+    },
     /// A non-2xx body being collected (bounded) for the failure.
     Refused { status: u16, buf: Vec<u8> },
     /// An SSE stream; the parser lives with the request's [`Stream`] (or `listen`).
@@ -318,7 +321,11 @@ impl HttpMachine {
             ("Accept", ACCEPT_BOTH),
             ("Content-Type", "application/json"),
         ]);
-        headers.extend(out.headers.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+        headers.extend(
+            out.headers
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone())),
+        );
         // 2026-07-28 `Mcp-Param-*`: names come from the server's tool schemas.
         headers.extend(out.param_headers.iter().cloned());
         let session = self.session.clone();
@@ -371,9 +378,9 @@ impl HttpMachine {
 
     /// Opens (or reopens) the standalone GET stream, where the revision has one.
     pub(crate) fn open_listen(&mut self, now: Timestamp) {
-        let allowed = self
-            .version
-            .is_some_and(|v| (ProtocolVersion::V2025_03_26..=ProtocolVersion::V2025_11_25).contains(&v));
+        let allowed = self.version.is_some_and(|v| {
+            (ProtocolVersion::V2025_03_26..=ProtocolVersion::V2025_11_25).contains(&v)
+        });
         if !self.cfg.listen || !allowed || self.closing {
             return;
         }

@@ -281,13 +281,18 @@ mod tests {
         let (events, _) = parse_all(&[b"data: half"]);
         assert!(events.is_empty());
         let mut p = SseParser::new(16);
-        let err = p.feed(b"data: {\"id\":7,\"result\":\"0123456789\"}\n").unwrap_err();
+        let err = p
+            .feed(b"data: {\"id\":7,\"result\":\"0123456789\"}\n")
+            .unwrap_err();
         let SseError::TooLarge { size, limit, head } = err;
         assert_eq!(limit, 16);
         assert!(size > 16);
         assert!(head.starts_with(b" {\"id\":7"), "{head:?}");
         // Many data lines, each small, still hit the bound.
         let mut p = SseParser::new(16);
-        assert!(p.feed(b"data: 0123456\ndata: 0123456\ndata: 0123456\n").is_err());
+        assert!(
+            p.feed(b"data: 0123456\ndata: 0123456\ndata: 0123456\n")
+                .is_err()
+        );
     }
 }

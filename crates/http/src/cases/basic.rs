@@ -76,9 +76,10 @@ pub(super) fn cases() -> Vec<Case> {
             },
             check: |events, seen| {
                 let order: Vec<String> = seen.iter().map(Seen::rpc_method).collect();
-                ensure(order == ["notifications/roots/list_changed", "ping"], || {
-                    format!("{order:?}")
-                })?;
+                ensure(
+                    order == ["notifications/roots/list_changed", "ping"],
+                    || format!("{order:?}"),
+                )?;
                 ensure(
                     !events.iter().any(|e| matches!(e, HttpEvent::Notice(_))),
                     || format!("a 202 is quiet: {events:?}"),
@@ -112,10 +113,16 @@ pub(super) fn cases() -> Vec<Case> {
             config: |c| c.headers.push(("Authorization".into(), "Bearer t".into())),
             serve: |req, _| Reply::json(result(req, json!({"content": []}))),
             steps: || {
-                let mut out = request(1, "tools/call", json!({"name": "get_weather", "arguments": {"region": "eu"}}), "2026-07-28");
+                let mut out = request(
+                    1,
+                    "tools/call",
+                    json!({"name": "get_weather", "arguments": {"region": "eu"}}),
+                    "2026-07-28",
+                );
                 out.headers.push(("Mcp-Method", "tools/call".into()));
                 out.headers.push(("Mcp-Name", "get_weather".into()));
-                out.param_headers.push(("Mcp-Param-Region".into(), "eu".into()));
+                out.param_headers
+                    .push(("Mcp-Param-Region".into(), "eu".into()));
                 vec![Step::Send(out), Step::Wait(|e| !frames(e).is_empty())]
             },
             check: |_, seen| {
@@ -135,7 +142,12 @@ pub(super) fn cases() -> Vec<Case> {
         Case {
             name: "oversized-json",
             config: |c| c.max_body = 1024,
-            serve: |req, _| Reply::json(result(req, json!({"content": [{"type": "text", "text": "x".repeat(4000)}]}))),
+            serve: |req, _| {
+                Reply::json(result(
+                    req,
+                    json!({"content": [{"type": "text", "text": "x".repeat(4000)}]}),
+                ))
+            },
             steps: || {
                 vec![
                     Step::Send(request(7, "tools/call", json!({"name": "big"}), V)),
@@ -151,7 +163,8 @@ pub(super) fn cases() -> Vec<Case> {
             name: "not-utf8",
             config: keep,
             serve: |req, _| {
-                let mut body = result(req, json!({"content": [{"type": "text", "text": "AB"}]})).into_bytes();
+                let mut body =
+                    result(req, json!({"content": [{"type": "text", "text": "AB"}]})).into_bytes();
                 let at = body.windows(2).position(|w| w == b"AB").unwrap_or(0);
                 body[at] = 0xff;
                 Reply::json(body)
@@ -163,7 +176,9 @@ pub(super) fn cases() -> Vec<Case> {
                 ]
             },
             check: |events, _| {
-                let kept = events.iter().any(|e| matches!(e, HttpEvent::NotUtf8(b) if b.contains(&0xff)));
+                let kept = events
+                    .iter()
+                    .any(|e| matches!(e, HttpEvent::NotUtf8(b) if b.contains(&0xff)));
                 ensure(kept, || format!("{events:?}"))
             },
         },

@@ -192,7 +192,10 @@ pub(crate) fn frames(events: &[HttpEvent]) -> Vec<&str> {
 
 pub(crate) fn failure(events: &[HttpEvent], id: i64) -> Option<&SendFailure> {
     events.iter().find_map(|e| match e {
-        HttpEvent::SendFailed { id: RequestId::Number(n), failure } if *n == id => Some(failure),
+        HttpEvent::SendFailed {
+            id: RequestId::Number(n),
+            failure,
+        } if *n == id => Some(failure),
         _ => None,
     })
 }

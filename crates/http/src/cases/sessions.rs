@@ -35,7 +35,12 @@ fn session_server(req: &Seen, version: &str) -> Reply {
 
 fn handshake(version: &str) -> Vec<Step> {
     vec![
-        Step::Send(request(0, "initialize", json!({"protocolVersion": version}), version)),
+        Step::Send(request(
+            0,
+            "initialize",
+            json!({"protocolVersion": version}),
+            version,
+        )),
         Step::Wait(|e| !frames(e).is_empty()),
         Step::Send(notification("notifications/initialized", version)),
     ]
@@ -67,7 +72,12 @@ pub(super) fn cases() -> Vec<Case> {
             serve: |req, _| session_server(req, "2025-11-25"),
             steps: || {
                 let mut s = handshake("2025-11-25");
-                s.push(Step::Send(request(1, "tools/list", json!({}), "2025-11-25")));
+                s.push(Step::Send(request(
+                    1,
+                    "tools/list",
+                    json!({}),
+                    "2025-11-25",
+                )));
                 s.push(Step::Wait(|e| frames(e).len() >= 2));
                 s.push(Step::Close);
                 s.push(Step::Wait(closed));
@@ -75,14 +85,27 @@ pub(super) fn cases() -> Vec<Case> {
             },
             check: |events, seen| {
                 let list = seen.iter().find(|s| s.rpc_method() == "tools/list");
-                ensure(list.and_then(|s| s.header("mcp-session-id")) == Some("sess-1"), || format!("{list:?}"))?;
-                ensure(seen[0].header("mcp-session-id").is_none(), || "initialize had a session".into())?;
+                ensure(
+                    list.and_then(|s| s.header("mcp-session-id")) == Some("sess-1"),
+                    || format!("{list:?}"),
+                )?;
+                ensure(seen[0].header("mcp-session-id").is_none(), || {
+                    "initialize had a session".into()
+                })?;
                 let del = seen.iter().find(|s| s.method == "DELETE");
                 ensure(
-                    del.is_some_and(|d| d.header("mcp-session-id") == Some("sess-1") && d.header("mcp-protocol-version") == Some("2025-11-25")),
+                    del.is_some_and(|d| {
+                        d.header("mcp-session-id") == Some("sess-1")
+                            && d.header("mcp-protocol-version") == Some("2025-11-25")
+                    }),
                     || format!("DELETE: {del:?}"),
                 )?;
-                ensure(events.contains(&HttpEvent::Closed("closed by the client; session ended".into())), || format!("{events:?}"))
+                ensure(
+                    events.contains(&HttpEvent::Closed(
+                        "closed by the client; session ended".into(),
+                    )),
+                    || format!("{events:?}"),
+                )
             },
         },
         Case {
@@ -94,16 +117,35 @@ pub(super) fn cases() -> Vec<Case> {
             },
             steps: || {
                 let mut s = handshake("2025-11-25");
-                s.push(Step::Send(request(1, "tools/call", json!({"name": "x"}), "2025-11-25")));
+                s.push(Step::Send(request(
+                    1,
+                    "tools/call",
+                    json!({"name": "x"}),
+                    "2025-11-25",
+                )));
                 s.push(Step::Wait(|e| failure(e, 1).is_some()));
-                s.push(Step::Send(request(2, "initialize", json!({}), "2025-11-25")));
+                s.push(Step::Send(request(
+                    2,
+                    "initialize",
+                    json!({}),
+                    "2025-11-25",
+                )));
                 s.push(Step::Wait(|e| frames(e).len() >= 2));
                 s
             },
             check: |events, seen| {
-                ensure(failure(events, 1) == Some(&SendFailure::SessionExpired), || format!("{events:?}"))?;
-                let again = seen.iter().filter(|s| s.rpc_method() == "initialize").nth(1);
-                ensure(again.is_some_and(|s| s.header("mcp-session-id").is_none()), || "the new initialize must carry no session".into())
+                ensure(
+                    failure(events, 1) == Some(&SendFailure::SessionExpired),
+                    || format!("{events:?}"),
+                )?;
+                let again = seen
+                    .iter()
+                    .filter(|s| s.rpc_method() == "initialize")
+                    .nth(1);
+                ensure(
+                    again.is_some_and(|s| s.header("mcp-session-id").is_none()),
+                    || "the new initialize must carry no session".into(),
+                )
             },
         },
         Case {
@@ -142,7 +184,11 @@ pub(super) fn cases() -> Vec<Case> {
                     Step::Wait(|e| frames(e).len() >= 2),
                 ]
             },
-            check: |_, seen| ensure(!seen.iter().any(|s| s.method == "GET"), || "a GET was opened under 2026-07-28".into()),
+            check: |_, seen| {
+                ensure(!seen.iter().any(|s| s.method == "GET"), || {
+                    "a GET was opened under 2026-07-28".into()
+                })
+            },
         },
     ]
 }

@@ -14,8 +14,18 @@ pub(super) fn cases() -> Vec<Case> {
         Case {
             name: "priming-event",
             config: keep,
-            serve: |req, _| Reply::sse(format!("id: p0\ndata:\n\nid: p1\ndata: {}\n\n", result(req, json!({})))),
-            steps: || vec![Step::Send(request(1, "ping", json!({}), V)), Step::Wait(|e| !frames(e).is_empty())],
+            serve: |req, _| {
+                Reply::sse(format!(
+                    "id: p0\ndata:\n\nid: p1\ndata: {}\n\n",
+                    result(req, json!({}))
+                ))
+            },
+            steps: || {
+                vec![
+                    Step::Send(request(1, "ping", json!({}), V)),
+                    Step::Wait(|e| !frames(e).is_empty()),
+                ]
+            },
             check: |events, _| ensure(frames(events).len() == 1, || format!("{events:?}")),
         },
         Case {
@@ -42,14 +52,27 @@ pub(super) fn cases() -> Vec<Case> {
             },
             check: |events, _| {
                 let f = frames(events);
-                ensure((1..=3).all(|n| f.iter().any(|x| x.contains(&format!("\"n\":{n}")))), || format!("{events:?}"))
+                ensure(
+                    (1..=3).all(|n| f.iter().any(|x| x.contains(&format!("\"n\":{n}")))),
+                    || format!("{events:?}"),
+                )
             },
         },
         Case {
             name: "oversized-event",
             config: |c| c.max_event = 1024,
-            serve: |req, _| Reply::sse(format!("data: {}\n\n", result(req, json!({"text": "y".repeat(3000)})))),
-            steps: || vec![Step::Send(request(5, "tools/call", json!({"name": "big"}), V)), Step::Wait(|e| failure(e, 5).is_some())],
+            serve: |req, _| {
+                Reply::sse(format!(
+                    "data: {}\n\n",
+                    result(req, json!({"text": "y".repeat(3000)}))
+                ))
+            },
+            steps: || {
+                vec![
+                    Step::Send(request(5, "tools/call", json!({"name": "big"}), V)),
+                    Step::Wait(|e| failure(e, 5).is_some()),
+                ]
+            },
             check: |events, _| {
                 let over = events.iter().any(|e| matches!(e, HttpEvent::Oversized { request: Some(id), limit: 1024, head, .. } if id.to_string() == "5" && String::from_utf8_lossy(head).contains("\"id\":5")));
                 ensure(over, || format!("{events:?}"))
@@ -61,16 +84,34 @@ pub(super) fn cases() -> Vec<Case> {
             serve: |req, history| match req.method.as_str() {
                 "POST" => Reply::sse("id: e1\nretry: 10\ndata:\n\n"),
                 _ => {
-                    let post = history.iter().find(|s| s.method == "POST").cloned().unwrap_or_default();
-                    Reply::sse(format!("id: e2\ndata: {}\n\n", result(&post, json!({"resumed": true}))))
+                    let post = history
+                        .iter()
+                        .find(|s| s.method == "POST")
+                        .cloned()
+                        .unwrap_or_default();
+                    Reply::sse(format!(
+                        "id: e2\ndata: {}\n\n",
+                        result(&post, json!({"resumed": true}))
+                    ))
                 }
             },
-            steps: || vec![Step::Send(request(1, "tools/list", json!({}), V)), Step::Wait(|e| !frames(e).is_empty())],
+            steps: || {
+                vec![
+                    Step::Send(request(1, "tools/list", json!({}), V)),
+                    Step::Wait(|e| !frames(e).is_empty()),
+                ]
+            },
             check: |events, seen| {
-                ensure(frames(events).iter().any(|f| f.contains("resumed")), || format!("{events:?}"))?;
+                ensure(frames(events).iter().any(|f| f.contains("resumed")), || {
+                    format!("{events:?}")
+                })?;
                 let get = seen.iter().find(|s| s.method == "GET");
                 ensure(
-                    get.is_some_and(|g| g.header("last-event-id") == Some("e1") && g.header("accept") == Some("text/event-stream") && g.header("mcp-protocol-version") == Some(V)),
+                    get.is_some_and(|g| {
+                        g.header("last-event-id") == Some("e1")
+                            && g.header("accept") == Some("text/event-stream")
+                            && g.header("mcp-protocol-version") == Some(V)
+                    }),
                     || format!("resume: {get:?}"),
                 )
             },
