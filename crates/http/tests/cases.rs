@@ -92,7 +92,6 @@ fn play(case: &Case) -> Result<(), String> {
     for step in (case.steps)() {
         match step {
             Step::Send(out) => sim.m.send(sim.now, out),
-            Step::Cancel(id) => sim.m.cancel(sim.now, &id),
             Step::Close => sim.m.close(sim.now),
             Step::Wait(until) => sim.wait(until)?,
         }

@@ -48,6 +48,41 @@ impl Seen {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or(Value::Null)
     }
+
+    /// As JSON, for the cases server's `/log` (browser runs read it back).
+    pub fn to_value(&self) -> Value {
+        let headers: Vec<Value> = self
+            .headers
+            .iter()
+            .map(|(k, v)| serde_json::json!([k, v]))
+            .collect();
+        serde_json::json!({"method": self.method, "headers": headers, "body": self.body, "aborted": self.aborted})
+    }
+
+    /// Reads [`Seen::to_value`]'s form back (missing parts stay empty).
+    pub fn from_value(v: &Value) -> Seen {
+        let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        let headers = v
+            .get("headers")
+            .and_then(Value::as_array)
+            .map(|hs| {
+                hs.iter()
+                    .filter_map(|h| {
+                        Some((
+                            h.get(0)?.as_str()?.to_owned(),
+                            h.get(1)?.as_str()?.to_owned(),
+                        ))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Seen {
+            method: text("method"),
+            headers,
+            body: text("body"),
+            aborted: v.get("aborted").and_then(Value::as_bool).unwrap_or(false),
+        }
+    }
 }
 
 /// What the scripted server answers.
@@ -111,8 +146,6 @@ impl Reply {
 pub enum Step {
     /// Hand a frame to the machine.
     Send(Outgoing),
-    /// Give up on a request (as the core does before `notifications/cancelled`).
-    Cancel(RequestId),
     /// End the session.
     Close,
     /// Wait (bounded) until the events so far satisfy this.
@@ -147,6 +180,16 @@ pub fn config(case: &Case, url: String) -> HttpConfig {
     cfg.default_retry = std::time::Duration::from_millis(20);
     (case.config)(&mut cfg);
     cfg
+}
+
+/// The case called `name`.
+pub fn find(name: &str) -> Option<Case> {
+    all().into_iter().find(|c| c.name == name)
+}
+
+/// Whether `head` (the first bytes of a dropped message) names request `id`.
+pub(crate) fn names(head: &[u8], id: i64) -> bool {
+    String::from_utf8_lossy(head).contains(&format!("\"id\":{id}"))
 }
 
 // ----- helpers for the table -----
