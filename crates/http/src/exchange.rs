@@ -184,11 +184,11 @@ impl HttpMachine {
                     "the server refused our {what} with HTTP {status}: {line}"
                 ));
             }
-            (Kind::OneWay(_), Phase::Json { buf, .. }) => {
-                // Some servers answer 200 with a body; anything in it is still a message.
-                if !buf.iter().all(u8::is_ascii_whitespace) {
-                    self.frame(buf);
-                }
+            // Some servers answer 200 with a body; anything in it is still a message.
+            (Kind::OneWay(_), Phase::Json { buf, .. })
+                if !buf.iter().all(u8::is_ascii_whitespace) =>
+            {
+                self.frame(buf);
             }
             (Kind::Listen, Phase::Sse) => self.listen_ended(now, None),
             (Kind::Listen, _) => self.ungate(now, req),
