@@ -9,6 +9,7 @@
 //!
 //! Kept to the standard library so it builds first and fast on a fresh machine.
 
+mod cases_server;
 mod conformance;
 mod e2e;
 mod install;
