@@ -15,7 +15,9 @@ mod config;
 mod exchange;
 mod headers;
 mod machine;
+mod requests;
 pub mod sse;
+mod stream;
 
 pub use config::HttpConfig;
 pub use machine::HttpMachine;
