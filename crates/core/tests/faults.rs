@@ -222,6 +222,20 @@ fn an_oversized_answer_fails_the_request_it_names_at_once() {
         failed[0].1.to_string(),
         "the server's answer (50000000 bytes) exceeds the 33554432-byte limit"
     );
+    // An id that is not ours (a server request) fails nothing.
+    s.client.handle_oversized(
+        s.now,
+        40,
+        10,
+        br#"{"jsonrpc":"2.0","id":"srv-9","method":"x"#,
+    );
+    s.drain();
+    let ev = s.take();
+    assert!(rules(&ev).contains(&Rule::Oversized), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::CallFinished { .. })),
+        "{ev:?}"
+    );
     // Without an id in the head, the oldest pending request is the best guess.
     s.client.handle_oversized(s.now, 40, 10, b"{\"result\":");
     s.drain();

@@ -86,10 +86,12 @@ pub enum HttpEvent {
     /// A frame that is not UTF-8, for `Client::handle_bytes` (which reports it and
     /// still reads the lossy text).
     NotUtf8(Vec<u8>),
-    /// A message over the size limit was dropped: for `Client::handle_oversized`.
+    /// The answer to a request was over the size limit and was dropped: for
+    /// `Client::handle_oversized_answer` (a [`HttpEvent::SendFailed`] follows for
+    /// drivers that do not tell the two apart).
     Oversized {
-        /// The request whose answer it was, when the machine knows.
-        request: Option<RequestId>,
+        /// The request whose answer it was.
+        request: RequestId,
         /// How large it was (at least; reading stopped there unless the server
         /// declared a `Content-Length`).
         size: usize,

@@ -126,6 +126,8 @@ impl HttpMachine {
         if running {
             return;
         }
+        // Only the first opening holds messages back; reconnections do not.
+        let first = self.listen.is_none();
         let last = self
             .listen
             .get_or_insert_with(|| Listen {
@@ -137,7 +139,9 @@ impl HttpMachine {
             .last_event_id()
             .map(str::to_owned);
         let req = self.get(Kind::Listen, last);
-        self.gate(now, req);
+        if first {
+            self.gate(now, req);
+        }
     }
 
     // ----- holding messages back -----

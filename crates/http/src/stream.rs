@@ -116,34 +116,37 @@ impl HttpMachine {
         limit: usize,
         head: Vec<u8>,
     ) {
-        let request = match kind {
-            Kind::Request(id) | Kind::Resume(id) => Some(id.clone()),
-            _ => None,
+        let (Kind::Request(id) | Kind::Resume(id)) = kind else {
+            // Not an answer (the GET stream, a one-way POST's body): no request to
+            // fail, and the core must not guess one; say what was dropped.
+            let what = match kind {
+                Kind::Listen => "the standalone SSE stream",
+                _ => "the answer to one of our notifications",
+            };
+            self.notice(format!(
+                "dropped a message of {size} bytes from {what}: it exceeds the {limit}-byte limit"
+            ));
+            if *kind == Kind::Listen {
+                self.listen = None;
+            }
+            self.drop_exchange(req);
+            return;
         };
+        let id = id.clone();
         self.events.push_back(HttpEvent::Oversized {
-            request: request.clone(),
+            request: id.clone(),
             size,
             limit,
             head,
         });
-        match request {
-            Some(id) => {
-                self.end_request(req, &id);
-                // Harmless if the core already failed it on the Oversized event.
-                self.fail(
-                    id,
-                    SendFailure::Network(format!(
-                        "the answer ({size} bytes) exceeds the {limit}-byte limit"
-                    )),
-                );
-            }
-            None => {
-                if *kind == Kind::Listen {
-                    self.listen = None;
-                }
-                self.drop_exchange(req);
-            }
-        }
+        self.end_request(req, &id);
+        // Harmless if the core already failed it on the Oversized event.
+        self.fail(
+            id,
+            SendFailure::Network(format!(
+                "the answer ({size} bytes) exceeds the {limit}-byte limit"
+            )),
+        );
     }
 
     /// Request `id`'s exchange `req` is over: forget it and abort the HTTP request.

@@ -23,6 +23,8 @@ pub enum TransportEvent {
     /// A message over the size limit was dropped; for `Client::handle_oversized`,
     /// which fails the request it answered at once.
     Oversized {
+        /// The request it answered, when the transport knows (HTTP).
+        request: Option<RequestId>,
         /// Its size in bytes (at least).
         size: usize,
         /// The limit.

@@ -16,12 +16,20 @@ fn as_http(ev: TransportEvent) -> HttpEvent {
     match ev {
         TransportEvent::Frame(t) => HttpEvent::Frame(t),
         TransportEvent::NotUtf8(b) => HttpEvent::NotUtf8(b),
-        TransportEvent::Oversized { size, limit, head } => HttpEvent::Oversized {
-            request: None,
+        TransportEvent::Oversized {
+            request: Some(request),
+            size,
+            limit,
+            head,
+        } => HttpEvent::Oversized {
+            request,
             size,
             limit,
             head,
         },
+        TransportEvent::Oversized { request: None, .. } => {
+            HttpEvent::Notice("an oversized message without a request".into())
+        }
         TransportEvent::SendFailed { id, failure } => HttpEvent::SendFailed { id, failure },
         TransportEvent::Notice(n) => HttpEvent::Notice(n),
         TransportEvent::Closed(r) => HttpEvent::Closed(r.reason),

@@ -15,14 +15,42 @@ impl Client {
     /// its first bytes. The request it most likely answered (the `"id"` in `head`,
     /// else the oldest pending request) fails at once with [`Failure::TooLarge`];
     /// a diagnostic and a wire-log note say what happened.
+    /// An id in `head` that is not pending (a server request, a late answer) means
+    /// the message answered nothing of ours: then no request fails.
     pub fn handle_oversized(&mut self, now: Timestamp, size: usize, limit: usize, head: &[u8]) {
-        let named = id_in_head(head).filter(|id| self.pending.contains_key(id));
-        let id = named.or_else(|| {
-            self.pending
+        let id = match id_in_head(head) {
+            Some(id) => Some(id).filter(|id| self.pending.contains_key(id)),
+            None => self
+                .pending
                 .iter()
                 .min_by_key(|(_, p)| p.op)
-                .map(|(id, _)| id.clone())
-        });
+                .map(|(id, _)| id.clone()),
+        };
+        self.dropped_oversized(now, id, size, limit, head);
+    }
+
+    /// Like [`Client::handle_oversized`] when the transport knows which request the
+    /// dropped message answered (HTTP: the POST it came back on).
+    pub fn handle_oversized_answer(
+        &mut self,
+        now: Timestamp,
+        id: &RequestId,
+        size: usize,
+        limit: usize,
+        head: &[u8],
+    ) {
+        let id = Some(id.clone()).filter(|id| self.pending.contains_key(id));
+        self.dropped_oversized(now, id, size, limit, head);
+    }
+
+    fn dropped_oversized(
+        &mut self,
+        now: Timestamp,
+        id: Option<RequestId>,
+        size: usize,
+        limit: usize,
+        head: &[u8],
+    ) {
         let shown = String::from_utf8_lossy(&head[..head.len().min(200)]).into_owned();
         self.events.push_back(Event::Wire(WireEntry {
             direction: Direction::Received,

@@ -74,7 +74,7 @@ pub(super) fn cases() -> Vec<Case> {
                 ]
             },
             check: |events, _| {
-                let over = events.iter().any(|e| matches!(e, HttpEvent::Oversized { limit: 1024, head, .. } if super::names(head, 5)));
+                let over = events.iter().any(|e| matches!(e, HttpEvent::Oversized { request, limit: 1024, head, .. } if request.to_string() == "5" && super::names(head, 5)));
                 ensure(failure(events, 5).is_some(), || format!("{events:?}"))?;
                 ensure(over, || format!("{events:?}"))
             },

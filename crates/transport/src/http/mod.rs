@@ -128,8 +128,16 @@ async fn run(
                 HttpEvent::Frame(text) => TransportEvent::Frame(text),
                 HttpEvent::NotUtf8(bytes) => TransportEvent::NotUtf8(bytes),
                 HttpEvent::Oversized {
-                    size, limit, head, ..
-                } => TransportEvent::Oversized { size, limit, head },
+                    request,
+                    size,
+                    limit,
+                    head,
+                } => TransportEvent::Oversized {
+                    request: Some(request),
+                    size,
+                    limit,
+                    head,
+                },
                 HttpEvent::SendFailed { id, failure } => TransportEvent::SendFailed { id, failure },
                 HttpEvent::Notice(text) => TransportEvent::Notice(text),
                 HttpEvent::Closed(reason) => {

@@ -169,6 +169,7 @@ async fn read_stdout(
                 let ev = match line.cut_from {
                     // The core fails the request it answered at once, naming both sizes.
                     Some(n) => TransportEvent::Oversized {
+                        request: None,
                         size: n,
                         limit: max,
                         head: line.bytes[..line.bytes.len().min(4096)].to_vec(),
