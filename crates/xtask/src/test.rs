@@ -3,8 +3,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::util::{self, Result, command, format_duration, stage};
 use crate::cases_server::CasesServer;
+use crate::util::{self, Result, command, format_duration, stage};
 use crate::{conformance, e2e, install};
 
 /// The crates whose tests also run in headless Chromium (wasm-bindgen-test).
