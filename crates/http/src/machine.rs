@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use mcpg_core::client::Outgoing;
 use mcpg_core::jsonrpc::{Body, RequestId};
-use mcpg_core::{ProtocolVersion, Timestamp};
+use mcpg_core::{Generation, ProtocolVersion, Timestamp};
 
 use crate::headers::{PROTOCOL_VERSION, SESSION_ID};
 use crate::sse::SseParser;
@@ -181,7 +181,10 @@ impl HttpMachine {
                     self.cancel(now, &target);
                 }
                 // Under 2026-07-28 closing the stream *is* the cancellation.
-                if self.version != Some(ProtocolVersion::V2026_07_28) {
+                let stateless = self
+                    .version
+                    .is_some_and(|v| v.generation() == Generation::Stateless);
+                if !stateless {
                     self.one_way(now, &out, "notifications/cancelled".into());
                 }
             }
