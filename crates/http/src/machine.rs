@@ -195,10 +195,10 @@ impl HttpMachine {
                 // it when there is none.
                 self.held.push_back(out);
                 self.open_listen(now);
-                if self.gating.is_empty() {
-                    if let Some(out) = self.held.pop_back() {
-                        self.one_way(now, &out, "notifications/initialized".into());
-                    }
+                if self.gating.is_empty()
+                    && let Some(out) = self.held.pop_back()
+                {
+                    self.one_way(now, &out, "notifications/initialized".into());
                 }
             }
             Body::Notification { method, .. } => {
