@@ -9,6 +9,7 @@
 
 mod config;
 mod event;
+mod faults;
 mod outgoing;
 mod param_headers;
 
