@@ -1,7 +1,9 @@
 //! One input applied: a command, a link's event (recognised as stale when it names
-//! an older connection), a model reply, or the timer.
+//! an older connection; HTTP answers for a closing link go to its machine), a model
+//! reply, or the timer.
 
 use crate::driver::PageDriver;
+use crate::http_link::NetStep;
 use crate::input::Input;
 use crate::links::Link;
 use crate::log::LogRow;
@@ -15,7 +17,6 @@ impl PageDriver {
             Input::Frame { conn, .. }
             | Input::LinkOpened { conn }
             | Input::LinkClosed { conn, .. }
-            | Input::SendFailed { conn, .. }
             | Input::BridgeEvent { conn, .. }
                 if conn != self.conn =>
             {
@@ -27,7 +28,17 @@ impl PageDriver {
             Input::Frame { text, .. } => self.client.handle_text(now, &text),
             Input::LinkOpened { .. } => self.link_opened(),
             Input::LinkClosed { why, .. } => self.client.handle_closed(now, &why),
-            Input::SendFailed { id, failure, .. } => self.send_failed(id.as_ref(), failure),
+            Input::HttpHead {
+                conn,
+                req,
+                status,
+                headers,
+            } => self.http_step(conn, req, NetStep::Head(status, headers)),
+            Input::HttpBody { conn, req, chunk } => self.http_step(conn, req, NetStep::Body(chunk)),
+            Input::HttpEnd { conn, req } => self.http_step(conn, req, NetStep::End),
+            Input::HttpFailed { conn, req, failure } => {
+                self.http_step(conn, req, NetStep::Failed(failure));
+            }
             Input::BridgeEvent { event, .. } => {
                 let seq = self.log.next_seq();
                 self.log.push(match event.describe() {
@@ -53,6 +64,7 @@ impl PageDriver {
         {
             m.handle_timeout(now);
         }
+        self.http_timeout();
         self.client.handle_timeout(now);
         if self.pace_due.is_some_and(|t| t <= now) {
             self.pace_due = None;

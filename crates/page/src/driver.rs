@@ -1,7 +1,7 @@
 //! The driver itself: its state, the one entry point for inputs, the pump that moves
 //! frames and events until nothing moves, and the one deadline.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
 
 use mcpg_core::Timestamp;
@@ -77,6 +77,8 @@ pub struct PageDriver {
     pub(crate) first_list_done: bool,
     /// The Tools panel's pages changed during this input (told once, at its end).
     pub(crate) pages_dirty: bool,
+    /// HTTP links replaced or closed, kept until their DELETE is answered.
+    pub(crate) closing: BTreeMap<ConnId, mcpg_http::HttpMachine>,
     inbox: VecDeque<Input>,
     outputs: VecDeque<Output>,
     busy: bool,
@@ -129,6 +131,7 @@ impl PageDriver {
             shown: Shown::default(),
             first_list_done: false,
             pages_dirty: false,
+            closing: BTreeMap::new(),
             inbox: VecDeque::new(),
             outputs: VecDeque::new(),
             busy: false,
@@ -167,16 +170,21 @@ impl PageDriver {
     }
 
     /// When the shell must hand in [`Input::Timer`] next (core deadlines, the demo
-    /// server's slow jobs, run-mode pacing), if ever.
+    /// server's slow jobs, HTTP resumes and deadlines, run-mode pacing), if ever.
     pub fn poll_timeout(&self) -> Option<Timestamp> {
         let memory = match &self.link {
             Link::Memory(m) => m.poll_timeout(),
             _ => None,
         };
-        [self.client.poll_timeout(), memory, self.pace_due]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.client.poll_timeout(),
+            memory,
+            self.http_deadline(),
+            self.pace_due,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The wire log (rows to show, counts, the JSON export).
@@ -243,6 +251,7 @@ impl PageDriver {
                 self.transmit(out);
                 moved = true;
             }
+            moved |= self.drain_http();
             while let Some(text) = self.next_incoming() {
                 self.client.handle_text(self.now, &text);
                 moved = true;

@@ -1,9 +1,8 @@
 //! Everything that can happen to the page, as one closed enum.
 
-use mcpg_core::client::SendFailure;
-use mcpg_core::jsonrpc::RequestId;
 use mcpg_core::model::JsonObject;
 use mcpg_host::provider::Provider;
+use mcpg_http::{NetFailure, ReqId};
 use serde_json::Value;
 
 use crate::bridge_event::BridgeEvent;
@@ -21,8 +20,7 @@ pub type LoopId = u64;
 pub enum Input {
     /// The learner did something.
     Command(Command),
-    /// A frame of text arrived on connection `conn` (a WebSocket frame, an HTTP
-    /// response body or one SSE `data`).
+    /// A text frame arrived on connection `conn`'s WebSocket.
     Frame {
         /// The connection it came on.
         conn: ConnId,
@@ -41,14 +39,42 @@ pub enum Input {
         /// Why, in words.
         why: String,
     },
-    /// An HTTP POST of `conn` failed (`id`: the request's id; `None` for a notification).
-    SendFailed {
+    /// The status and headers of request `req` of HTTP link `conn` arrived.
+    HttpHead {
         /// The connection.
         conn: ConnId,
-        /// The id of the request that did not get through.
-        id: Option<RequestId>,
+        /// The request, as [`crate::Output::Http`] named it.
+        req: ReqId,
+        /// HTTP status.
+        status: u16,
+        /// The headers the page may read (names in any case).
+        headers: Vec<(String, String)>,
+    },
+    /// Body bytes of request `req` of HTTP link `conn`.
+    HttpBody {
+        /// The connection.
+        conn: ConnId,
+        /// The request.
+        req: ReqId,
+        /// The bytes, as they came.
+        chunk: Vec<u8>,
+    },
+    /// The body of request `req` of HTTP link `conn` ended.
+    HttpEnd {
+        /// The connection.
+        conn: ConnId,
+        /// The request.
+        req: ReqId,
+    },
+    /// Request `req` of HTTP link `conn` failed below HTTP (a `TypeError` from
+    /// `fetch` is [`NetFailure::Unreachable`]: down, or blocked by CORS).
+    HttpFailed {
+        /// The connection.
+        conn: ConnId,
+        /// The request.
+        req: ReqId,
         /// How.
-        failure: HttpFailure,
+        failure: NetFailure,
     },
     /// The bridge's side channel said something about `conn`'s server process.
     BridgeEvent {
@@ -66,20 +92,6 @@ pub enum Input {
     },
     /// The deadline of [`crate::PageDriver::poll_timeout`] passed.
     Timer,
-}
-
-/// How an HTTP POST failed, as the shell saw it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum HttpFailure {
-    /// `fetch` itself failed (a CORS block or an unreachable server look the same).
-    Network {
-        /// The browser's words.
-        detail: String,
-        /// Whether the URL is on another origin than the page (then CORS is likely).
-        cross_origin: bool,
-    },
-    /// The server answered, but not with 2xx (or 404 for an expired session).
-    Status(SendFailure),
 }
 
 /// A real model's answer.

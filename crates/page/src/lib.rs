@@ -18,6 +18,7 @@
 mod apply;
 mod bridge_event;
 mod driver;
+mod http_link;
 mod input;
 mod links;
 mod log;
@@ -35,10 +36,11 @@ mod view;
 
 pub use bridge_event::{BridgeEvent, parse_bridge_event};
 pub use driver::{PageDriver, RUN_PACE};
-pub use input::{Command, ConnId, HttpFailure, Input, LoopId, ModelReply};
+pub use input::{Command, ConnId, Input, LoopId, ModelReply};
 pub use links::{HttpTarget, LinkSpec};
 pub use log::{LOG_CAPACITY, LogRow, WireLog};
 pub use mailbox::Mailbox;
+pub use mcpg_http::{HttpRequest, Method, NetFailure, ReqId};
 pub use mcpg_wire::SideEvent;
 pub use output::{ModelRequest, Output};
 pub use record::{connection, link_session, public_url, source_of};

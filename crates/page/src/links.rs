@@ -1,5 +1,5 @@
 //! The state of each kind of link. The embedded demo and a replay are pure and run
-//! here; a WebSocket and Streamable HTTP are executed by the shell from outputs.
+//! here; a WebSocket and Streamable HTTP's requests are executed by the shell.
 
 use std::collections::VecDeque;
 
@@ -43,11 +43,8 @@ pub(crate) enum Link {
         /// Frames sent before it opened.
         queue: VecDeque<String>,
     },
-    /// Streamable HTTP: every message is a POST the shell makes.
-    Http {
-        /// The URL a CORS notice names (direct URLs only).
-        url: Option<String>,
-    },
+    /// Streamable HTTP: the machine decides, the shell fetches.
+    Http(Box<crate::http_link::HttpLink>),
 }
 
 /// The demo server joined to the client in memory.

@@ -1,7 +1,7 @@
 //! What the driver asks the shell to do.
 
-use mcpg_core::client::Outgoing;
 use mcpg_host::provider::Provider;
+use mcpg_http::{HttpRequest, ReqId};
 
 use crate::input::{ConnId, LoopId};
 use crate::links::LinkSpec;
@@ -37,7 +37,8 @@ pub enum Output {
         /// What to open.
         link: LinkSpec,
     },
-    /// Close the transport of `conn` (a Streamable HTTP session is ended with DELETE).
+    /// Close the transport of `conn` and forget it (for an HTTP link this comes once
+    /// its DELETE was answered: the driver asks for that DELETE itself).
     CloseLink {
         /// The connection.
         conn: ConnId,
@@ -49,13 +50,23 @@ pub enum Output {
         /// The text.
         text: String,
     },
-    /// POST one message on `conn`'s Streamable HTTP endpoint, with the protocol's
-    /// headers (answers come back as `Frame`s, failures as `SendFailed`).
-    HttpPost {
+    /// Make one HTTP request for `conn`'s Streamable HTTP link (the machine wrote
+    /// it whole: method, URL, every header, body) and report what happens with
+    /// `Input::HttpHead`, `HttpBody`, `HttpEnd`, `HttpFailed` naming `request.id`.
+    /// For a relay link the shell appends the bridge's token to the URL.
+    Http {
         /// The connection.
         conn: ConnId,
-        /// The message and its headers, as the core made them.
-        message: Outgoing,
+        /// The request.
+        request: HttpRequest,
+    },
+    /// Abort request `req` of `conn` (its answer is no longer wanted; nothing more
+    /// needs reporting).
+    AbortHttp {
+        /// The connection.
+        conn: ConnId,
+        /// The request.
+        req: ReqId,
     },
     /// Ask a real model.
     ModelRequest(ModelRequest),

@@ -1,12 +1,12 @@
 //! Commands about the connection and the page's settings: connecting (and pinning a
 //! revision), the links' own inputs, opening a shared session, and recording one.
 
-use mcpg_core::client::{Client, ClientConfig, Outgoing, SendFailure};
-use mcpg_core::jsonrpc::RequestId;
+use mcpg_core::client::{Client, ClientConfig, Outgoing};
 use mcpg_host::script::Script;
 
 use crate::driver::PageDriver;
-use crate::input::{Command, HttpFailure};
+use crate::http_link::HttpLink;
+use crate::input::Command;
 use crate::links::{HttpTarget, Link, LinkSpec, Memory};
 use crate::output::Output;
 use crate::record::Recorder;
@@ -14,7 +14,7 @@ use crate::replay::ReplayLink;
 use crate::settings::Pin;
 use crate::settings::slot;
 use crate::shown::Shown;
-use crate::view::{Conn, Notice, Source, ViewChange};
+use crate::view::{Conn, Source, ViewChange};
 
 impl PageDriver {
     pub(crate) fn command(&mut self, c: Command) {
@@ -120,16 +120,17 @@ impl PageDriver {
                     conn,
                     link: LinkSpec::Http(HttpTarget::Relay(name.clone())),
                 });
-                Link::Http { url: None }
+                Link::Http(Box::new(HttpLink::new(
+                    &format!("/relay/{}", encode_segment(name)),
+                    false,
+                )))
             }
             (None, Source::Url(url)) => {
                 self.output(Output::OpenLink {
                     conn,
                     link: LinkSpec::Http(HttpTarget::Url(url.clone())),
                 });
-                Link::Http {
-                    url: Some(url.clone()),
-                }
+                Link::Http(Box::new(HttpLink::new(url, true)))
             }
         };
         let mut cfg = ClientConfig {
@@ -147,11 +148,14 @@ impl PageDriver {
     }
 
     fn close_link(&mut self) {
-        if matches!(self.link, Link::Ws { .. } | Link::Http { .. }) {
-            let conn = self.conn;
-            self.output(Output::CloseLink { conn });
+        match std::mem::take(&mut self.link) {
+            Link::Ws { .. } => {
+                let conn = self.conn;
+                self.output(Output::CloseLink { conn });
+            }
+            Link::Http(link) => self.close_http(*link),
+            _ => {}
         }
-        self.link = Link::None;
     }
 
     /// Pins a revision (or auto): a live connection reconnects so the wire shows it.
@@ -180,7 +184,7 @@ impl PageDriver {
                 text: out.message.raw().to_owned(),
             }),
             Link::Ws { queue, .. } => queue.push_back(out.message.raw().to_owned()),
-            Link::Http { .. } => self.output(Output::HttpPost { conn, message: out }),
+            Link::Http(link) => link.machine.send(self.now, out),
             Link::Replay(r) => {
                 if !r.send(out.message.raw()) {
                     self.replay_diverged();
@@ -198,45 +202,6 @@ impl PageDriver {
                 self.output(Output::SendFrame { conn, text });
             }
         }
-    }
-
-    pub(crate) fn send_failed(&mut self, id: Option<&RequestId>, e: HttpFailure) {
-        let failure = match e {
-            HttpFailure::Network {
-                detail,
-                cross_origin,
-            } => {
-                if cross_origin {
-                    self.cors_notice();
-                    SendFailure::Network(format!(
-                        "the browser refused the request ({detail}); the server probably sends no CORS headers, or is not running"
-                    ))
-                } else {
-                    SendFailure::Network(format!("the request failed ({detail})"))
-                }
-            }
-            HttpFailure::Status(f) => f,
-        };
-        match id {
-            Some(id) => self.client.handle_send_failed(self.now, id, failure),
-            None => self.note(format!("a notification was not delivered: {failure:?}")),
-        }
-    }
-
-    fn cors_notice(&mut self) {
-        let Link::Http { url: Some(url) } = &self.link else {
-            return;
-        };
-        let url = url.clone();
-        // The advice depends on the bridge's remotes, which the shell knows: the notice
-        // keeps the URL and the shell works the advice out when it is shown.
-        self.emit(ViewChange::Notice(Some(Notice {
-            text: format!(
-                "The browser blocked the request to {url}. This is most likely CORS: the server does not send Access-Control-Allow-Origin, so a web page may not call it directly (or the server is not reachable)."
-            ),
-            relay: None,
-            blocked_url: Some(url),
-        })));
     }
 
     /// The page sent something the recording does not have: say so (the request
@@ -262,4 +227,18 @@ impl PageDriver {
             self.emit(change);
         }
     }
+}
+
+/// `name` as one URL path segment (the relay's remote names are plain, but a name
+/// must not be able to leave `/relay/`).
+fn encode_segment(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod http;
+
 use mcpg_core::Timestamp;
 use mcpg_host::{Step, StepStatus};
 use mcpg_page::{Command, Conn, Input, LogRow, Output, PageDriver, Source, ViewChange, WireLog};
@@ -139,7 +141,7 @@ impl Shell {
                     o,
                     Output::OpenLink { .. }
                         | Output::SendFrame { .. }
-                        | Output::HttpPost { .. }
+                        | Output::Http { .. }
                         | Output::ModelRequest(_)
                 )
             })
