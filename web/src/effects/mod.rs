@@ -12,7 +12,6 @@ mod inbox;
 pub mod llm;
 pub mod share;
 mod shell;
-pub mod sse;
 mod ws;
 
 pub use bridge::{cors_advice, load_bridge, source_from_url};

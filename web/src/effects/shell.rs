@@ -44,19 +44,27 @@ fn execute(outs: Vec<Output>) {
             Output::OpenLink { conn, link } => open(st, conn, link),
             Output::CloseLink { conn } => {
                 let link = LINKS.with(|l| l.borrow_mut().remove(&conn));
+                // The driver asked for the DELETE itself and it was answered (or
+                // gave up): what still runs is aborted. Dropping a WebSocket link
+                // closes it and detaches its callbacks.
                 if let Some(ShellLink::Http(h)) = &link {
                     h.close();
                 }
-                // Dropping a WebSocket link closes it and detaches its callbacks.
             }
             Output::SendFrame { conn, text } => LINKS.with(|l| {
                 if let Some(ShellLink::Ws(w)) = l.borrow().get(&conn) {
                     w.send(&text);
                 }
             }),
-            Output::HttpPost { conn, message } => LINKS.with(|l| {
+            // A fetch reports from its own task, never from inside `execute`.
+            Output::Http { conn, request } => LINKS.with(|l| {
                 if let Some(ShellLink::Http(h)) = l.borrow().get(&conn) {
-                    h.send(message);
+                    h.execute(request);
+                }
+            }),
+            Output::AbortHttp { conn, req } => LINKS.with(|l| {
+                if let Some(ShellLink::Http(h)) = l.borrow().get(&conn) {
+                    h.abort(req);
                 }
             }),
             Output::ModelRequest(req) => super::llm::send(st, req),
@@ -72,11 +80,14 @@ fn open(st: AppState, conn: ConnId, link: LinkSpec) {
         .unwrap_or_default();
     let made = match link {
         LinkSpec::Bridge(name) => WsLink::open(conn, &name, &token).map(ShellLink::Ws),
-        LinkSpec::Http(HttpTarget::Relay(name)) => Ok(ShellLink::Http(HttpLink::new(
+        // The driver's machine writes `/relay/NAME`; the token goes on here only.
+        LinkSpec::Http(HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
             conn,
-            &format!("/relay/{}?token={}", encode(&name), encode(&token)),
+            format!("?token={}", encode(&token)),
         ))),
-        LinkSpec::Http(HttpTarget::Url(url)) => Ok(ShellLink::Http(HttpLink::new(conn, &url))),
+        LinkSpec::Http(HttpTarget::Url(_)) => {
+            Ok(ShellLink::Http(HttpLink::new(conn, String::new())))
+        }
     };
     match made {
         Ok(l) => LINKS.with(|links| {
