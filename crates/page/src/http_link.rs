@@ -5,11 +5,11 @@
 //! A replaced connection's machine lives on until its DELETE is answered, so that
 //! answer is not mistaken for a stray input of the new connection.
 
-use mcpg_http::{HttpConfig, HttpEvent, HttpMachine, NetFailure, ReqId};
+use mcpg_http::{HttpEvent, HttpMachine, NetFailure, ReqId};
 
 use crate::driver::PageDriver;
 use crate::input::ConnId;
-use crate::links::Link;
+use crate::links::{HttpLink, Link};
 use crate::output::Output;
 use crate::view::{Notice, ViewChange};
 
@@ -24,27 +24,6 @@ pub(crate) enum NetStep {
     End,
     /// The request failed below HTTP.
     Failed(NetFailure),
-}
-
-/// A Streamable HTTP link's state inside the driver.
-#[derive(Debug)]
-pub(crate) struct HttpLink {
-    /// The machine for this endpoint and session.
-    pub(crate) machine: HttpMachine,
-    /// The URL a CORS notice names: direct cross-origin URLs only (the relay and
-    /// same-origin paths are not subject to CORS).
-    pub(crate) cors_url: Option<String>,
-}
-
-impl HttpLink {
-    /// A link to `url` (`/relay/NAME` for the bridge's relay: the shell adds its
-    /// token, which never enters the driver).
-    pub(crate) fn new(url: &str, direct: bool) -> HttpLink {
-        HttpLink {
-            machine: HttpMachine::new(HttpConfig::new(url)),
-            cors_url: (direct && !url.starts_with('/')).then(|| url.to_owned()),
-        }
-    }
 }
 
 impl PageDriver {

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
 use mcpg_demo::DemoServer;
+use mcpg_http::{HttpConfig, HttpMachine};
 
 use crate::replay::ReplayLink;
 
@@ -44,7 +45,28 @@ pub(crate) enum Link {
         queue: VecDeque<String>,
     },
     /// Streamable HTTP: the machine decides, the shell fetches.
-    Http(Box<crate::http_link::HttpLink>),
+    Http(Box<HttpLink>),
+}
+
+/// A Streamable HTTP link's state inside the driver.
+#[derive(Debug)]
+pub(crate) struct HttpLink {
+    /// The machine for this endpoint and session.
+    pub(crate) machine: HttpMachine,
+    /// The URL a CORS notice names: direct cross-origin URLs only (the relay and
+    /// same-origin paths are not subject to CORS).
+    pub(crate) cors_url: Option<String>,
+}
+
+impl HttpLink {
+    /// A link to `url` (`/relay/NAME` for the bridge's relay: the shell adds its
+    /// token, which never enters the driver).
+    pub(crate) fn new(url: &str, direct: bool) -> HttpLink {
+        HttpLink {
+            machine: HttpMachine::new(HttpConfig::new(url)),
+            cors_url: (direct && !url.starts_with('/')).then(|| url.to_owned()),
+        }
+    }
 }
 
 /// The demo server joined to the client in memory.

@@ -5,9 +5,8 @@ use mcpg_core::client::{Client, ClientConfig, Outgoing};
 use mcpg_host::script::Script;
 
 use crate::driver::PageDriver;
-use crate::http_link::HttpLink;
 use crate::input::Command;
-use crate::links::{HttpTarget, Link, LinkSpec, Memory};
+use crate::links::{HttpLink, HttpTarget, Link, LinkSpec, Memory};
 use crate::output::Output;
 use crate::record::Recorder;
 use crate::replay::ReplayLink;
