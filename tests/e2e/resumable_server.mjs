@@ -1,7 +1,8 @@
 // A Streamable HTTP MCP server (2025-11-25, with sessions and CORS) whose answer to
 // `tools/call` is an SSE stream cut right after its priming event: a client that
 // follows the spec reconnects with GET and `Last-Event-ID` after `retry` and gets
-// the answer there. Everything else is answered as plain JSON.
+// the answer there. Its `huge_report` answers with ~40 MB of JSON, over the page's
+// 32 MiB limit. Everything else is answered as plain JSON.
 // Usage: node resumable_server.mjs PORT
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,13 @@ const tools = [{
   name: 'slow_report',
   description: 'A weather report for a city, sent on a stream that breaks once and must be resumed.',
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+}, {
+  name: 'huge_report',
+  description: 'A weather report far too large to read: about 40 MB of text.',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 }];
+/** The size of `huge_report`'s answer, over the page's 32 MiB limit. */
+const HUGE = 40_000_000;
 // Answers held back from a cut stream, by the event id the client will resume after.
 const held = new Map();
 const sessions = new Set();
@@ -44,6 +51,31 @@ function onPost(req, res, msg) {
   const sid = req.headers['mcp-session-id'];
   if (msg.method !== 'initialize' && !sessions.has(sid)) return send(res, 404);
   if (msg.id === undefined) return send(res, 202);
+  if (msg.method === 'tools/call' && msg.params?.name === 'huge_report') {
+    // Declared up front, then streamed in 1 MB chunks (the reader stops early).
+    const head = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: '' }] } });
+    const open = head.slice(0, head.indexOf('""') + 1);
+    const close = head.slice(head.indexOf('""') + 1);
+    const filler = HUGE - open.length - close.length;
+    res.writeHead(200, { ...cors, 'content-type': 'application/json', 'content-length': String(HUGE) });
+    res.write(open);
+    const chunk = 'x'.repeat(1 << 20);
+    let left = filler;
+    const more = () => {
+      while (left > 0) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        if (!res.write(n === chunk.length ? chunk : chunk.slice(0, n))) {
+          res.once('drain', more);
+          return;
+        }
+      }
+      res.end(close);
+    };
+    res.on('error', () => {});
+    more();
+    return undefined;
+  }
   if (msg.method === 'tools/call') {
     const city = msg.params?.arguments?.city ?? 'nowhere';
     const eventId = `${randomUUID()}-1`;
