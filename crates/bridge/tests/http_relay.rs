@@ -233,3 +233,42 @@ async fn a_body_over_the_limit_is_413_and_never_sent() {
     assert_eq!(resp.status(), 413);
     assert!(up.seen.lock().unwrap().is_empty());
 }
+
+/// What the page's `HttpMachine` sends on a resume and on close reaches the remote:
+/// GET with `Last-Event-ID` (and the session), DELETE with the session and the
+/// revision.
+#[tokio::test]
+async fn a_resume_get_and_the_closing_delete_carry_their_headers() {
+    let (url, up) = start_upstream().await;
+    let live = Live::start(&config(&url)).await;
+    let client = reqwest::Client::new();
+    let resp = client
+        .get(live.http(&format!("/relay/far?token={TOKEN}")))
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", "s-1")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("last-event-id", "e-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    up.release.notify_one();
+    drop(resp);
+    let resp = client
+        .delete(live.http(&format!("/relay/far?token={TOKEN}")))
+        .header("mcp-session-id", "s-1")
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 204);
+    let seen = up.seen.lock().unwrap();
+    let methods: Vec<&str> = seen.iter().map(|(m, _, _)| m.as_str()).collect();
+    assert_eq!(methods, ["GET", "DELETE"]);
+    let get = &seen[0].1;
+    assert_eq!(get["last-event-id"], "e-1");
+    assert_eq!(get["mcp-session-id"], "s-1");
+    let delete = &seen[1].1;
+    assert_eq!(delete["mcp-session-id"], "s-1");
+    assert_eq!(delete["mcp-protocol-version"], "2025-11-25");
+}

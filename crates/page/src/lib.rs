@@ -1,8 +1,9 @@
 //! The page's sans-IO driver (`PageDriver`): everything the playground page does
 //! that is not a browser API. It owns the core's client session, the host's tool
-//! loop, the model script, the links (the embedded demo and a replayed recording run
-//! inside it; a bridge WebSocket and Streamable HTTP are executed by the shell), the
-//! wire log and what a shared session records.
+//! loop, the model script, the links (the embedded demo, a replayed recording and
+//! Streamable HTTP's `mcpg_http::HttpMachine` run inside it; the shell executes a
+//! bridge WebSocket and the machine's HTTP requests), the wire log and what a shared
+//! session records.
 //!
 //! In the style of the core's `Client`: the shell hands in one [`Input`] at a time
 //! with the current time ([`PageDriver::handle`]), then drains [`Output`]s
