@@ -10,6 +10,12 @@ const rmcpUrl = process.env.MCPG_E2E_RMCP_URL;
 const everythingUrl = process.env.MCPG_E2E_EVERYTHING_URL;
 const resumableUrl = process.env.MCPG_E2E_RESUMABLE_URL;
 
+/**
+ * What the browser logs on its own with the resumable server: the server/discover
+ * probe refused (404, no session), the GET stream refused (405), the cut stream.
+ */
+const expectedFailure = /status of 40[45]|ERR_INCOMPLETE_CHUNKED_ENCODING/;
+
 /** The wire log's text (the Wire tab shows it). */
 async function wireText(page) {
   await page.click(tid('tab-wire'));
@@ -61,8 +67,7 @@ describe('Streamable HTTP through the machine', () => {
       await runLoop(p.page, 'slow report for Oslo');
       assert.match(await resultText(p.page), /Oslo: the report survived a broken stream/);
       assert.match(await wireText(p.page), /resum/i);
-      // The standalone GET stream is refused (405) by this server, as designed.
-      assert.deepEqual(p.errors.filter((e) => !/status of 405/.test(e)), []);
+      assert.deepEqual(p.errors.filter((e) => !expectedFailure.test(e)), []);
     } finally {
       await p.close();
     }
@@ -81,11 +86,11 @@ describe('Streamable HTTP through the machine', () => {
       const step5 = await p.page.textContent('[data-step="5"]');
       assert.match(step5, /40000000/, step5);
       assert.match(step5, /33554432/, step5);
-      assert.match(await wireText(p.page), /\[dropped: a message of 40000000 bytes over the 33554432-byte limit/);
+      assert.match(await wireText(p.page), /a message of 40000000 bytes, over the 33554432-byte limit; it was dropped/);
       // The page keeps working: the next call succeeds.
       await runLoop(p.page, 'slow report for Oslo');
       assert.match(await resultText(p.page), /Oslo: the report survived a broken stream/);
-      assert.deepEqual(p.errors.filter((e) => !/status of 405/.test(e)), []);
+      assert.deepEqual(p.errors.filter((e) => !expectedFailure.test(e)), []);
     } finally {
       await p.close();
     }
