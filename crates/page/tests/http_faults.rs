@@ -256,11 +256,13 @@ fn replacing_the_link_mid_call_aborts_it_and_late_bytes_are_harmless() {
         .iter()
         .find_map(|o| match o {
             Output::Http { conn, request } if *conn == old && request.method == Method::Delete => {
-                Some(request.id)
+                Some(request.clone())
             }
             _ => None,
         })
         .expect("the session is DELETEd");
+    assert_eq!(header(&delete, "Mcp-Session-Id"), Some("s"));
+    assert_eq!(header(&delete, "MCP-Protocol-Version"), Some("2025-11-25"));
     // A late chunk of the aborted call reaches the closing machine, which drops it.
     s.input(Input::HttpBody {
         conn: old,
@@ -282,7 +284,6 @@ fn replacing_the_link_mid_call_aborts_it_and_late_bytes_are_harmless() {
         "an unanswered DELETE gives up and the shell forgets the link: {:?}",
         s.effects
     );
-    let _ = delete;
     let old_after = s.d.conn();
     s.input(Input::HttpEnd {
         conn: old,

@@ -169,3 +169,35 @@ fn peer_next(s: &mut Shell, method: &str) -> (u64, mcpg_page::HttpRequest) {
     s.effects.clear();
     found.expect("the request was asked for")
 }
+
+#[test]
+fn a_call_whose_stream_breaks_without_an_event_id_fails_at_once() {
+    let (mut s, mut peer, mut server) = connected(Pin::Revision(ProtocolVersion::V2025_11_25));
+    let mut script = |r: &mcpg_page::HttpRequest, now| {
+        if rpc_method(r).as_deref() == Some("tools/call") {
+            return Reply::Sse {
+                body: ": working\n\n".into(),
+                end: false,
+            };
+        }
+        demo(&mut server, r, now)
+    };
+    for _ in 0..4 {
+        s.cmd(Command::Step);
+        peer.serve(&mut s, &mut script);
+    }
+    let call = peer.posts("tools/call")[0].id;
+    let (conn, _) = *peer.held.iter().find(|(_, r)| *r == call).expect("held");
+    s.input(Input::HttpFailed {
+        conn,
+        req: call,
+        failure: NetFailure::Broken("reading the response failed: network error".into()),
+    });
+    let step5 = s.steps.iter().find(|st| st.number == 5).expect("step 5");
+    assert_eq!(step5.status, mcpg_host::StepStatus::Failed, "{step5:?}");
+    assert!(
+        format!("{step5:?}").contains("no event id to resume from"),
+        "{step5:?}"
+    );
+    assert_eq!(s.conn, Conn::Ready, "the link stays usable");
+}
