@@ -12,6 +12,7 @@ mod config;
 mod dispatch;
 mod event;
 mod incoming;
+mod list_page;
 mod listing;
 mod mrtr;
 mod negotiation;
