@@ -306,9 +306,9 @@ fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-/// A number without a trailing `.0` when whole (the core's printer, see
-/// [`mcpg_core::num`]).
-pub use mcpg_core::num::fmt_num;
+/// A number without a trailing `.0` when whole (the shared printer, see
+/// [`mcpg_text::num`]).
+pub use mcpg_text::num::fmt_num;
 
 /// Checks a result's `structuredContent` against the tool's `outputSchema`: `None`
 /// when there is nothing to check (no schema, or a tool error without structured

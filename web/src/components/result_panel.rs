@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use mcpg_core::client::CallOutcome;
-use mcpg_core::num::fmt_num;
+use mcpg_text::num::fmt_num;
 use mcpg_host::tool_loop::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
 use serde_json::Value;
 

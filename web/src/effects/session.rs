@@ -490,7 +490,7 @@ impl Session {
         {
             let _ = body.set_attribute(
                 "data-first-tool-list-ms",
-                &mcpg_core::num::fmt_rounded(now_ms(), 1),
+                &mcpg_text::num::fmt_rounded(now_ms(), 1),
             );
         }
     }

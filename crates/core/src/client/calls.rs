@@ -181,8 +181,8 @@ impl Client {
                 Severity::Warning,
                 format!(
                     "progress went from {} to {}; it must increase",
-                    crate::num::fmt_num(last),
-                    crate::num::fmt_num(progress)
+                    crate::fmt::fmt_num(last),
+                    crate::fmt::fmt_num(progress)
                 ),
             )
             .with_raw(msg.raw_shared());

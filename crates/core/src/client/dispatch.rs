@@ -234,7 +234,7 @@ impl Client {
                     Failure::Timeout(d) => {
                         format!(
                             "no answer to server/discover within {} s",
-                            crate::num::fmt_secs(*d)
+                            crate::fmt::fmt_secs(*d)
                         )
                     }
                     other => other.to_string(),

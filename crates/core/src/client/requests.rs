@@ -100,7 +100,7 @@ impl Client {
                 self.send_cancelled(
                     now,
                     &id,
-                    &format!("no answer within {} s", crate::num::fmt_secs(p.timeout)),
+                    &format!("no answer within {} s", crate::fmt::fmt_secs(p.timeout)),
                 );
             }
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
@@ -113,7 +113,7 @@ impl Client {
             .collect();
         for id in late {
             if let Some(r) = self.incoming.remove(&id) {
-                let secs = crate::num::fmt_secs(self.cfg.server_request_timeout);
+                let secs = crate::fmt::fmt_secs(self.cfg.server_request_timeout);
                 self.diag(Diagnostic::new(Rule::Timeout, Severity::Warning, format!("the host did not answer the server's {} request within {secs} s; answered with an error", r.method)));
                 let err = RpcError::new(
                     code::INTERNAL_ERROR,
