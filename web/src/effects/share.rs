@@ -152,7 +152,7 @@ pub fn record(st: AppState) -> Session {
     s.steps = st.steps.with_untracked(|steps| {
         steps
             .iter()
-            .map(|x| json!({"n": x.number, "status": format!("{:?}", x.status).to_ascii_lowercase()}))
+            .map(|x| json!({"n": x.number, "status": x.status.as_str()}))
             .collect()
     });
     s.cursor = s.steps.len();
