@@ -226,3 +226,11 @@ fn raw_arguments_say_why_they_cannot_be_sent() {
     assert_eq!(e, ArgumentsError::NotAnObject);
     assert_eq!(e.to_string(), "the arguments must be a JSON object");
 }
+
+#[test]
+fn enum_and_const_compare_numbers_by_value() {
+    // JSON Schema equality: 1 and 1.0 are the same number (found against `jsonschema`).
+    assert!(messages(json!({"enum": [1, "a"]}), json!(1.0)).is_empty());
+    assert!(messages(json!({"const": {"n": [2.0]}}), json!({"n": [2]})).is_empty());
+    assert_eq!(messages(json!({"const": 2}), json!(2.5)), ["must be 2"]);
+}
