@@ -153,11 +153,14 @@ pub enum Body {
 }
 
 /// One JSON-RPC message: its exact wire text and its decoded body.
+///
+/// The text is parsed once and its `params` / `result` / `error` are moved into the
+/// [`Body`], not copied: the body is the only parsed form kept (a 1,000-tool page is
+/// large). [`Message::to_value`] re-reads the text when the whole envelope is wanted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Message {
     // Shared so that handing a message to the UI, a log and an event costs no copy.
     raw: Arc<str>,
-    value: Arc<Value>,
     body: Arc<Body>,
 }
 
@@ -231,10 +234,9 @@ impl Message {
     }
 
     fn from_parts(raw: Arc<str>, value: Value) -> Result<Message, DecodeError> {
-        let body = classify(&value)?;
+        let body = classify(value)?;
         Ok(Message {
             raw,
-            value: Arc::new(value),
             body: Arc::new(body),
         })
     }
@@ -247,59 +249,56 @@ impl Message {
 
     /// A request.
     pub fn request(id: RequestId, method: &str, params: Option<Value>) -> Message {
-        let mut m = envelope();
-        m.insert("id".into(), id.to_value());
-        m.insert("method".into(), Value::from(method));
+        let mut raw = envelope(Some(&id));
+        member(&mut raw, "method", &Value::from(method));
         if let Some(p) = &params {
-            m.insert("params".into(), p.clone());
+            member(&mut raw, "params", p);
         }
         let body = Body::Request {
             id,
             method: method.to_owned(),
             params,
         };
-        Message::built(m, body)
+        Message::built(raw, body)
     }
 
     /// A notification.
     pub fn notification(method: &str, params: Option<Value>) -> Message {
-        let mut m = envelope();
-        m.insert("method".into(), Value::from(method));
+        let mut raw = envelope(None);
+        member(&mut raw, "method", &Value::from(method));
         if let Some(p) = &params {
-            m.insert("params".into(), p.clone());
+            member(&mut raw, "params", p);
         }
         let body = Body::Notification {
             method: method.to_owned(),
             params,
         };
-        Message::built(m, body)
+        Message::built(raw, body)
     }
 
     /// A successful response.
     pub fn response(id: RequestId, result: Value) -> Message {
-        let mut m = envelope();
-        m.insert("id".into(), id.to_value());
-        m.insert("result".into(), result.clone());
-        Message::built(m, Body::Response { id, result })
+        let mut raw = envelope(Some(&id));
+        member(&mut raw, "result", &result);
+        Message::built(raw, Body::Response { id, result })
     }
 
     /// An error response.
     pub fn error(id: Option<RequestId>, error: RpcError) -> Message {
-        let mut m = envelope();
-        m.insert(
-            "id".into(),
-            id.as_ref().map_or(Value::Null, RequestId::to_value),
+        let mut raw = envelope(None);
+        member(
+            &mut raw,
+            "id",
+            &id.as_ref().map_or(Value::Null, RequestId::to_value),
         );
-        m.insert("error".into(), error.to_value());
-        Message::built(m, Body::Error { id, error })
+        member(&mut raw, "error", &error.to_value());
+        Message::built(raw, Body::Error { id, error })
     }
 
-    fn built(m: Map<String, Value>, body: Body) -> Message {
-        let value = Value::Object(m);
-        let raw: Arc<str> = Arc::from(value.to_string());
+    fn built(mut raw: String, body: Body) -> Message {
+        raw.push('}');
         Message {
-            raw,
-            value: Arc::new(value),
+            raw: Arc::from(raw),
             body: Arc::new(body),
         }
     }
@@ -314,14 +313,38 @@ impl Message {
         self.raw.clone()
     }
 
-    /// The whole message as JSON, unknown members included.
-    pub fn value(&self) -> &Value {
-        &self.value
+    /// The whole message as JSON, unknown envelope members included, read again
+    /// from the text (the decoded form keeps only the [`Body`]).
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(&self.raw).unwrap_or(Value::Null)
+    }
+
+    /// The `params` of a request or notification.
+    pub fn params(&self) -> Option<&Value> {
+        match &*self.body {
+            Body::Request { params, .. } | Body::Notification { params, .. } => params.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The `result` of a successful response.
+    pub fn result(&self) -> Option<&Value> {
+        match &*self.body {
+            Body::Response { result, .. } => Some(result),
+            _ => None,
+        }
     }
 
     /// The decoded body.
     pub fn body(&self) -> &Body {
         &self.body
+    }
+
+    /// The decoded body, by value: moved out when this is the message's only handle
+    /// (as right after decoding), copied otherwise. With `from_value` of a model
+    /// type, a result goes from text to typed view without a copy.
+    pub fn into_body(self) -> Body {
+        Arc::try_unwrap(self.body).unwrap_or_else(|shared| (*shared).clone())
     }
 
     /// The method, for requests and notifications.
@@ -347,15 +370,29 @@ impl Message {
     }
 }
 
-fn envelope() -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("jsonrpc".into(), Value::from("2.0"));
-    m
+/// The start of a built message's text: `{"jsonrpc":"2.0"` and the id, if any.
+/// Built messages are written member by member, in this order, as `Value`'s compact
+/// printer would write the same object, without first building that object.
+fn envelope(id: Option<&RequestId>) -> String {
+    let mut raw = String::from(r#"{"jsonrpc":"2.0""#);
+    if let Some(id) = id {
+        member(&mut raw, "id", &id.to_value());
+    }
+    raw
 }
 
-fn classify(value: &Value) -> Result<Body, DecodeError> {
+/// Appends `,"key":value` (keys here are plain ASCII: no escaping needed).
+fn member(raw: &mut String, key: &str, v: &Value) {
+    raw.push_str(",\"");
+    raw.push_str(key);
+    raw.push_str("\":");
+    raw.push_str(&v.to_string());
+}
+
+/// Reads the envelope, moving `params` / `result` / `error` out of the parsed value.
+fn classify(value: Value) -> Result<Body, DecodeError> {
     let bad = |why: &str| Err(DecodeError::NotJsonRpc(why.to_owned()));
-    let Some(o) = value.as_object() else {
+    let Value::Object(mut o) = value else {
         return bad("expected a JSON object");
     };
     if o.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
@@ -363,38 +400,35 @@ fn classify(value: &Value) -> Result<Body, DecodeError> {
     }
     let id = o.get("id");
     if let Some(method) = o.get("method") {
-        let Some(method) = method.as_str() else {
+        let Some(method) = method.as_str().map(str::to_owned) else {
             return bad("\"method\" is not a string");
         };
-        let params = o.get("params").cloned();
+        let id = match id {
+            None => None,
+            Some(v) => match RequestId::from_value(v) {
+                Some(id) => Some(id),
+                None => return bad("request \"id\" must be a string or an integer"),
+            },
+        };
+        let params = o.swap_remove("params");
         if matches!(params, Some(ref p) if !p.is_object() && !p.is_array()) {
             return bad("\"params\" must be an object or an array");
         }
-        return match id {
-            None => Ok(Body::Notification {
-                method: method.to_owned(),
-                params,
-            }),
-            Some(v) => match RequestId::from_value(v) {
-                Some(id) => Ok(Body::Request {
-                    id,
-                    method: method.to_owned(),
-                    params,
-                }),
-                None => bad("request \"id\" must be a string or an integer"),
-            },
-        };
+        return Ok(match id {
+            None => Body::Notification { method, params },
+            Some(id) => Body::Request { id, method, params },
+        });
     }
-    match (o.get("result"), o.get("error")) {
-        (Some(_), Some(_)) => bad("a response has both \"result\" and \"error\""),
-        (Some(result), None) => match id.and_then(RequestId::from_value) {
+    match (o.contains_key("result"), o.get("error")) {
+        (true, Some(_)) => bad("a response has both \"result\" and \"error\""),
+        (true, None) => match id.and_then(RequestId::from_value) {
             Some(id) => Ok(Body::Response {
                 id,
-                result: result.clone(),
+                result: o.swap_remove("result").unwrap_or(Value::Null),
             }),
             None => bad("response \"id\" must be a string or an integer"),
         },
-        (None, Some(err)) => {
+        (false, Some(err)) => {
             let Some(error) = RpcError::from_value(err) else {
                 return bad("\"error\" must be an object with an integer \"code\"");
             };
@@ -407,7 +441,7 @@ fn classify(value: &Value) -> Result<Body, DecodeError> {
             };
             Ok(Body::Error { id, error })
         }
-        (None, None) => bad("neither \"method\", \"result\" nor \"error\""),
+        (false, None) => bad("neither \"method\", \"result\" nor \"error\""),
     }
 }
 
@@ -420,7 +454,8 @@ mod tests {
         let text = r#"{"jsonrpc":"2.0","id":"a","result":{"x":1},"extra":true}"#;
         let m = Message::decode(text).unwrap();
         assert_eq!(m.raw(), text);
-        assert_eq!(m.value()["extra"], Value::Bool(true));
+        assert_eq!(m.to_value()["extra"], Value::Bool(true));
+        assert_eq!(m.result(), Some(&serde_json::json!({"x": 1})));
         assert_eq!(m.id(), Some(&RequestId::String("a".into())));
     }
 
@@ -476,5 +511,20 @@ mod tests {
         );
         let back = Message::decode(m.raw()).unwrap();
         assert_eq!(back.body(), m.body());
+        // The text written member by member is what `Value` would print.
+        let cases = [
+            m,
+            Message::notification("n/x", None),
+            Message::response(
+                RequestId::String("é\"q".into()),
+                serde_json::json!([1, {"a": null}]),
+            ),
+            Message::error(None, RpcError::new(-1, "no")),
+            Message::error(Some(RequestId::Number(-3)), RpcError::new(-1, "no")),
+        ];
+        for m in cases {
+            assert_eq!(m.raw(), m.to_value().to_string());
+            assert_eq!(Message::decode(m.raw()).unwrap(), m);
+        }
     }
 }

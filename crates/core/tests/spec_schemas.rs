@@ -212,9 +212,9 @@ fn every_wire_message_matches_the_official_schema() {
             }
             let val = validator(&schema, &def);
             let instance = if matches!(msg.body(), Body::Response { .. }) {
-                msg.value()["result"].clone()
+                msg.to_value()["result"].clone()
             } else {
-                msg.value().clone()
+                msg.to_value()
             };
             let errors: Vec<String> = val
                 .iter_errors(&instance)
@@ -290,12 +290,12 @@ fn mrtr_retries_match_the_official_schema() {
     assert_eq!(calls.len(), 2);
     for m in calls {
         let errors: Vec<String> = val
-            .iter_errors(m.value())
+            .iter_errors(&m.to_value())
             .map(|e| format!("{} at {}", e, e.instance_path()))
             .collect();
         assert!(errors.is_empty(), "{}\n{errors:#?}", m.raw());
     }
-    let mut broken = s.sent.last().unwrap().value().clone();
+    let mut broken = s.sent.last().unwrap().to_value();
     broken["params"]["inputResponses"] = json!("not a map");
     assert!(!val.is_valid(&broken), "validator accepts junk");
 }

@@ -260,7 +260,7 @@ impl Client {
         if !stateless || msg.method() != Some("tools/call") {
             return Vec::new();
         }
-        let params = msg.value().get("params");
+        let params = msg.params();
         let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
         let Some(specs) = name.and_then(|n| self.param_specs.get(n)) else {
             return Vec::new();

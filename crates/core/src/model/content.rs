@@ -199,15 +199,23 @@ impl ContentBlock {
         }
         Value::Object(out)
     }
+}
 
-    /// Never fails: see [`ContentBlock::from_value`].
-    fn from_json(v: &Value) -> Result<Self, String> {
-        Ok(ContentBlock::from_value(v.clone()))
+// By hand rather than through `via_json!`: reading a block never fails.
+impl serde::Serialize for ContentBlock {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.to_json(), s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <Value as serde::Deserialize>::deserialize(d).map(ContentBlock::from_value)
     }
 }
 
 /// The members of a content block, without its `type` tag.
-fn block_members(v: &Value) -> Result<Members, String> {
+fn block_members(v: Value) -> Result<Members, String> {
     let mut m = Members::of(v)?;
     m.value("type");
     Ok(m)
@@ -233,14 +241,14 @@ impl Out {
 /// Optional `annotations`.
 fn annotations(m: &mut Members) -> Result<Option<Annotations>, String> {
     m.value("annotations")
-        .map(|a| Annotations::from_json(&a))
+        .map(Annotations::from_value)
         .transpose()
         .map_err(|e| format!("annotations: {e}"))
 }
 
 impl Annotations {
     /// Reads annotations from JSON.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(Annotations {
             audience: m.opt("audience", super::json::strings, "an array of strings")?,
@@ -260,7 +268,7 @@ impl Annotations {
 
 impl TextContent {
     /// Reads a text block's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(TextContent {
             text: m.req_string("text")?,
@@ -282,7 +290,7 @@ impl TextContent {
 
 impl ImageContent {
     /// Reads an image or audio block's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(ImageContent {
             data: m.req_string("data")?,
@@ -304,7 +312,7 @@ impl ImageContent {
 
 impl ResourceLink {
     /// Reads a resource link's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(ResourceLink {
             uri: m.req_string("uri")?,
@@ -334,7 +342,7 @@ impl ResourceLink {
 
 impl TextResourceContents {
     /// Reads text resource contents.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(TextResourceContents {
             uri: m.req_string("uri")?,
@@ -358,7 +366,7 @@ impl TextResourceContents {
 
 impl BlobResourceContents {
     /// Reads binary resource contents.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(BlobResourceContents {
             uri: m.req_string("uri")?,
@@ -381,20 +389,21 @@ impl BlobResourceContents {
 }
 
 impl ResourceContents {
-    /// Text when it has `text`, a blob when it has `blob`, else kept as JSON.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    /// Text when it has `text`, a blob when it has `blob`, else kept as JSON. (A
+    /// shape that does not fit is kept whole, so it is read from a copy.)
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let parsed = if v.get("text").is_some() {
-            TextResourceContents::from_json(v)
+            TextResourceContents::from_json(&v)
                 .map(ResourceContents::Text)
                 .ok()
         } else if v.get("blob").is_some() {
-            BlobResourceContents::from_json(v)
+            BlobResourceContents::from_json(&v)
                 .map(ResourceContents::Blob)
                 .ok()
         } else {
             None
         };
-        Ok(parsed.unwrap_or_else(|| ResourceContents::Unknown(v.clone())))
+        Ok(parsed.unwrap_or(ResourceContents::Unknown(v)))
     }
 
     /// The contents as JSON.
@@ -409,13 +418,13 @@ impl ResourceContents {
 
 impl EmbeddedResource {
     /// Reads an embedded resource's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         let resource = m
             .value("resource")
             .ok_or_else(|| "missing field `resource`".to_owned())?;
         Ok(EmbeddedResource {
-            resource: ResourceContents::from_json(&resource)?,
+            resource: ResourceContents::from_value(resource)?,
             annotations: annotations(&mut m)?,
             meta: m.meta()?,
             extra: m.rest(),
@@ -438,8 +447,7 @@ via_json!(
     TextResourceContents,
     BlobResourceContents,
     ResourceContents,
-    EmbeddedResource,
-    ContentBlock
+    EmbeddedResource
 );
 
 #[cfg(test)]
