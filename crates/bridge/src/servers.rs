@@ -4,22 +4,30 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use mcpg_wire::{RemoteEntry, ServerEntry, ServerList};
+use serde_json::Value;
 
 use crate::state::AppState;
 
 /// The server and remote names.
 pub(crate) async fn list(State(st): State<AppState>) -> Json<Value> {
     let cfg = st.config();
-    let servers: Vec<Value> = cfg
-        .servers
-        .iter()
-        .map(|s| json!({ "name": s.name }))
-        .collect();
-    let remotes: Vec<Value> = cfg
-        .remotes
-        .iter()
-        .map(|r| json!({ "name": r.name, "url": r.url }))
-        .collect();
-    Json(json!({ "servers": servers, "remotes": remotes }))
+    let list = ServerList {
+        servers: cfg
+            .servers
+            .iter()
+            .map(|s| ServerEntry {
+                name: s.name.clone(),
+            })
+            .collect(),
+        remotes: cfg
+            .remotes
+            .iter()
+            .map(|r| RemoteEntry {
+                name: r.name.clone(),
+                url: r.url.clone(),
+            })
+            .collect(),
+    };
+    Json(list.to_json())
 }

@@ -93,6 +93,10 @@ pub struct Connection {
     /// Which protocol generation to use.
     #[arg(long, value_enum, default_value_t = Protocol::Auto)]
     pub protocol: Protocol,
+    /// Speak only this revision: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25
+    /// or 2026-07-28 (its generation follows; `--protocol` must agree or be auto).
+    #[arg(long, value_name = "REV")]
+    pub protocol_version: Option<String>,
 }
 
 /// Exactly one of `--stdio` and `--url`.

@@ -1,5 +1,6 @@
 //! `info`, `tools list` and `tools call`.
 
+use mcpg_core::Generation;
 use mcpg_core::client::CallOutcome;
 use mcpg_core::model::JsonObject;
 use mcpg_transport::Driver;
@@ -105,7 +106,14 @@ pub async fn call(
     let args = parse_args(args)?;
     with_server(conn, |d| async move {
         let r = async {
-            d.connect().await?;
+            let n = d.connect().await?;
+            if n.version.generation() == Generation::Stateless {
+                // Under 2026-07-28 the listed schema says which arguments travel as
+                // `Mcp-Param-*` headers (`x-mcp-header`); a server such as rmcp
+                // refuses a call without them. A listing that fails is not this
+                // command's failure: the call goes out and the server has its say.
+                let _listed = d.list_tools().await;
+            }
             d.call_tool(tool, args, false).await
         }
         .await

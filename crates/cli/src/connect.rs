@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcpg_core::client::{ClientConfig, Direction, GenerationMode};
+use mcpg_core::{Generation, ProtocolVersion};
 use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, StdioConfig};
 
 use crate::args::{Connection, Protocol};
@@ -28,6 +29,9 @@ pub fn open(conn: &Connection) -> Result<Driver, Failure> {
         Protocol::Initialize => GenerationMode::Initialize,
         Protocol::Stateless => GenerationMode::Stateless,
     };
+    if let Some(rev) = &conn.protocol_version {
+        client.pin_version(pinned(rev, conn.protocol)?);
+    }
     let cfg = DriverConfig {
         client,
         observer: conn.verbose.then(verbose_observer),
@@ -46,6 +50,34 @@ pub fn open(conn: &Connection) -> Result<Driver, Failure> {
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
     };
     Ok(driver)
+}
+
+/// The revision `--protocol-version` names, checked against `--protocol`.
+fn pinned(rev: &str, protocol: Protocol) -> Result<ProtocolVersion, Failure> {
+    let known = || {
+        ProtocolVersion::ALL
+            .iter()
+            .map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let v = ProtocolVersion::parse(rev.trim()).ok_or_else(|| {
+        Failure::usage(format!(
+            "--protocol-version: {rev:?} is not a revision this client speaks ({})",
+            known()
+        ))
+    })?;
+    let clash = match (protocol, v.generation()) {
+        (Protocol::Initialize, Generation::Stateless) => Some("initialize"),
+        (Protocol::Stateless, Generation::Initialize) => Some("stateless"),
+        _ => None,
+    };
+    match clash {
+        Some(p) => Err(Failure::usage(format!(
+            "--protocol {p} cannot speak {rev}: leave --protocol at auto, or pick a revision of that generation"
+        ))),
+        None => Ok(v),
+    }
 }
 
 /// `--verbose`: everything the driver sees, one line each, on stderr.

@@ -88,7 +88,7 @@ fn list_follows_every_page_and_counts() {
     };
     let r = mcpg(&["tools", "list", "--stdio", &rmcp]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(r.last_line(), "29 tools in 3 pages");
+    assert_eq!(r.last_line(), "30 tools in 3 pages");
     assert_eq!(
         r.stdout.matches("--- page ").count(),
         3,
@@ -106,6 +106,31 @@ fn list_over_http_uses_singular_forms() {
     let r = mcpg(&["tools", "list", "--url", &server.url]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.last_line(), "4 tools in 1 page");
+}
+
+#[test]
+fn call_sends_x_mcp_header_arguments_that_rmcp_checks() {
+    let Some(server) = peers::start_http(Peer::Rmcp) else {
+        return;
+    };
+    // Not plain ASCII, so the header value travels base64-wrapped.
+    let r = mcpg(&[
+        "tools",
+        "call",
+        "--url",
+        &server.url,
+        "forecast",
+        "--args",
+        r#"{"city": "Zürich"}"#,
+        "--verbose",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout.trim_end(), "Zürich: sunny tomorrow");
+    assert!(
+        r.stderr.contains("\"tools/list\""),
+        "listed first: {}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -292,6 +317,16 @@ fn exit_2_on_usage_errors() {
         &["tools", "call", "--stdio", "x", "t", "--args", "{not json"],
         &["info", "--stdio", "'unbalanced"],
         &["info", "--stdio", "x", "--protocol", "nope"],
+        &["info", "--stdio", "x", "--protocol-version", "2099-01-01"],
+        &[
+            "info",
+            "--stdio",
+            "x",
+            "--protocol",
+            "initialize",
+            "--protocol-version",
+            "2026-07-28",
+        ],
     ] {
         let r = mcpg(args);
         assert_eq!(r.code, 2, "{args:?}: {r:?}");
@@ -336,6 +371,44 @@ fn info_reports_the_stateless_generation() {
         "{}",
         r.stdout
     );
+}
+
+#[test]
+fn protocol_version_pins_any_of_the_five_revisions() {
+    let Some(rmcp) = stdio(Peer::Rmcp) else {
+        return;
+    };
+    for rev in [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+    ] {
+        let r = mcpg(&["info", "--stdio", &rmcp, "--protocol-version", rev]);
+        assert_eq!(r.code, 0, "{rev}: {r:?}");
+        assert!(
+            r.stdout.contains(&format!("protocol:     {rev}")),
+            "{rev}: {}",
+            r.stdout
+        );
+    }
+    let r = mcpg(&[
+        "tools",
+        "list",
+        "--stdio",
+        &rmcp,
+        "--protocol-version",
+        "2025-03-26",
+        "--verbose",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr.contains("\"protocolVersion\":\"2025-03-26\""),
+        "the handshake offers only the pinned revision: {}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("server/discover"), "{}", r.stderr);
 }
 
 #[test]

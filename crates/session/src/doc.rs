@@ -124,7 +124,7 @@ impl Session {
     pub fn redact(&mut self) {
         self.model
             .settings
-            .retain(|k, _| !crate::validate::is_secret_key(k));
+            .retain(|k, _| !crate::secret::is_secret_key(k));
     }
 
     /// Leaves out the text of received messages for which `regenerable` says the

@@ -10,6 +10,7 @@ mod codec;
 mod doc;
 mod json;
 mod rehydrate;
+mod secret;
 mod validate;
 
 pub use codec::{
@@ -21,4 +22,5 @@ pub use doc::{
     Connection, Direction, ModelChoice, SCHEMA_VERSION, Session, WireRecord, fingerprint,
 };
 pub use rehydrate::rehydrate_with;
-pub use validate::{LinkError, SECRET_KEYS};
+pub use secret::SECRET_KEYS;
+pub use validate::LinkError;

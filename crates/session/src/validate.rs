@@ -3,18 +3,7 @@
 use serde_json::Value;
 
 use crate::doc::{Connection, Session};
-
-/// Setting names that may hold secrets; they are never accepted in a session.
-pub const SECRET_KEYS: [&str; 8] = [
-    "api_key",
-    "apikey",
-    "key",
-    "token",
-    "authorization",
-    "password",
-    "secret",
-    "bearer",
-];
+use crate::secret::is_secret_key;
 
 /// Why a link or file cannot be opened. Each message says what happened in words a
 /// learner can act on.
@@ -51,16 +40,6 @@ pub enum LinkError {
     /// A field breaks a rule.
     #[error("the session has an invalid field: {0}")]
     Invalid(String),
-}
-
-pub(crate) fn is_secret_key(k: &str) -> bool {
-    let k = k.to_ascii_lowercase().replace(['-', '_'], "");
-    SECRET_KEYS.iter().any(|s| {
-        k == s.replace('_', "")
-            || k.ends_with("apikey")
-            || k.ends_with("token")
-            || k.ends_with("secret")
-    })
 }
 
 /// Limits on what a session may hold, against hostile links.

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::json::{self, Value};
 use crate::util::{self, Result, command, format_duration};
+use serde_json::Value;
 
 /// One installed version of the suite and the scenarios it must pass.
 struct Suite {
@@ -303,7 +303,9 @@ struct Tally {
 /// Reads the statuses out of a `checks.json`: an array of objects with
 /// `status` (SUCCESS / FAILURE / WARNING / SKIPPED …), `name`, `errorMessage`.
 fn tally(checks: &str) -> Result<Tally> {
-    let Value::Array(items) = json::parse(checks)? else {
+    let parsed: Value =
+        serde_json::from_str(checks).map_err(|e| format!("checks.json is not JSON: {e}"))?;
+    let Value::Array(items) = parsed else {
         return Err("checks.json is not an array".to_owned());
     };
     let mut tally = Tally::default();

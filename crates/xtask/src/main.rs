@@ -7,12 +7,12 @@
 //! - `cargo xtask play`: build the page and start the playground.
 //! - `cargo xtask e2e`: the e2e stage alone (release page, bridge, Playwright).
 //!
-//! Kept to the standard library so it builds first and fast on a fresh machine.
+//! Kept to the standard library and serde_json so it builds first and fast on a
+//! fresh machine.
 
 mod conformance;
 mod e2e;
 mod install;
-mod json;
 mod play;
 mod test;
 mod util;

@@ -11,49 +11,13 @@ pub(crate) mod sse;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
-
 pub use log::{Channel, Reader};
+pub use mcpg_wire::SideEvent;
 
 /// Most events kept per channel.
 pub const CHANNEL_CAPACITY: usize = 512;
 /// Most channels kept at once; the oldest unused one is forgotten past this.
 const MAX_CHANNELS: usize = 256;
-
-/// One side-channel event, as the page receives it (JSON, tagged by `type`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum SideEvent {
-    /// The server process started.
-    Spawned {
-        /// The config name.
-        server: String,
-        /// Its process id.
-        pid: u32,
-    },
-    /// One line the server wrote to stderr.
-    Stderr {
-        /// The text, without the line ending.
-        line: String,
-    },
-    /// The server process ended (and was reaped).
-    Exit {
-        /// Exit code, when it exited.
-        code: Option<i32>,
-        /// Signal number, when a signal ended it.
-        signal: Option<i32>,
-    },
-    /// Something the user should know: failed to start, limit reached, junk…
-    Error {
-        /// In words.
-        message: String,
-    },
-    /// This many events were lost before the next one (the reader fell behind).
-    Dropped {
-        /// How many.
-        count: u64,
-    },
-}
 
 /// All channels, by the id the page chose.
 #[derive(Debug, Default)]

@@ -61,6 +61,16 @@ impl Default for ClientConfig {
 }
 
 impl ClientConfig {
+    /// Speaks `version` and nothing else: its generation's mode and only that
+    /// revision (what `--protocol-version` and the page's revision chooser pin).
+    pub fn pin_version(&mut self, version: ProtocolVersion) {
+        self.mode = match version.generation() {
+            crate::Generation::Initialize => GenerationMode::Initialize,
+            crate::Generation::Stateless => GenerationMode::Stateless,
+        };
+        self.versions = vec![version];
+    }
+
     /// The newest revision offered in the `initialize` handshake, if any.
     pub fn newest_initialize_version(&self) -> Option<ProtocolVersion> {
         self.versions

@@ -42,7 +42,7 @@ pub fn expect(peer: Peer) -> Expect {
             unknown_tool_is_rpc_error: false,
         },
         Peer::Rmcp => Expect {
-            tools: 29,
+            tools: 30,
             pages: 3,
             echo: ("echo", json!({"text": "hi"}), "hi"),
             fail: ("fail", json!({"reason": "boom"}), "boom"),

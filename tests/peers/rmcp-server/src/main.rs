@@ -4,7 +4,8 @@
 //! protocol 2026-07-28 (and every earlier version rmcp knows). It serves stdio
 //! by default; `--http PORT` serves Streamable HTTP on 127.0.0.1 at `/mcp`.
 //!
-//! Tools: `add`, `echo`, `fail`, `crash`, and `item_00`..`item_24`, which
+//! Tools: `add`, `echo`, `forecast` (an `x-mcp-header` argument), `fail`,
+//! `crash`, and `item_00`..`item_24`, which
 //! exist only so that `tools/list` has enough entries to be paginated
 //! (pages of [`PAGE_SIZE`]).
 
@@ -27,7 +28,7 @@ use rmcp::{
 };
 use serde::{Deserialize, Serialize};
 
-/// How many tools one `tools/list` page holds: small, so that the 29 tools
+/// How many tools one `tools/list` page holds: small, so that the 30 tools
 /// span three pages and clients must follow `nextCursor`.
 const PAGE_SIZE: usize = 10;
 
@@ -56,6 +57,15 @@ struct AddOutput {
 struct EchoArgs {
     /// The text to send back.
     text: String,
+}
+
+/// Arguments of `forecast`: `city` travels in the body and, under 2026-07-28, in
+/// an `Mcp-Param-City` header too (`x-mcp-header`), which rmcp checks.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct ForecastArgs {
+    /// The city.
+    #[schemars(extend("x-mcp-header" = "City"))]
+    city: String,
 }
 
 /// Arguments of `fail`.
@@ -99,6 +109,13 @@ impl Peer {
     #[tool(description = "Return the given text unchanged.")]
     fn echo(&self, Parameters(EchoArgs { text }): Parameters<EchoArgs>) -> String {
         text
+    }
+
+    #[tool(
+        description = "Tomorrow's weather for a city. Under 2026-07-28 the city is also sent as the Mcp-Param-City header."
+    )]
+    fn forecast(&self, Parameters(ForecastArgs { city }): Parameters<ForecastArgs>) -> String {
+        format!("{city}: sunny tomorrow")
     }
 
     #[tool(
@@ -212,7 +229,13 @@ async fn serve_http(port: u16) -> Result<(), String> {
         Arc::default(),
         StreamableHttpServerConfig::default(),
     );
-    let router = axum::Router::new().nest_service("/mcp", service);
+    // Permissive CORS (as server-everything sends), so the page can reach it
+    // straight from the browser with every MCP header, `Mcp-Param-*` included.
+    let cors = tower_http::cors::CorsLayer::very_permissive()
+        .expose_headers([axum::http::HeaderName::from_static("mcp-session-id")]);
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(cors);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
         .await
         .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
