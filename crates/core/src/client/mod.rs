@@ -19,6 +19,7 @@ mod negotiation;
 mod outgoing;
 mod param_headers;
 mod requests;
+mod version_retry;
 
 pub use config::{ClientConfig, GenerationMode};
 pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
