@@ -8,7 +8,7 @@ use super::{Body, DecodeError, RequestId, RpcError};
 
 /// One JSON-RPC message: its exact wire text and its decoded body.
 ///
-/// The text is parsed once and its `params` / `result` / `error` are moved into the
+/// The text is parsed once and its `params` / `result` are moved into the
 /// [`Body`], not copied: the body is the only parsed form kept (a 1,000-tool page is
 /// large). [`Message::to_value`] re-reads the text when the whole envelope is wanted.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +19,7 @@ pub struct Message {
 }
 
 impl Message {
-    /// Decodes exactly one message (a batch is an error here; see [`decode_frame`]).
+    /// Decodes exactly one message (a batch is an error here; see [`super::decode_frame`]).
     pub fn decode(text: &str) -> Result<Message, DecodeError> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| DecodeError::Json(e.to_string()))?;
