@@ -79,6 +79,10 @@ pub enum Rule {
     /// An `InputRequiredResult` breaks the MRTR rules, or a retry does not answer
     /// what it asked (2026-07-28).
     InputRequired,
+    /// A message larger than the transport's limit was dropped.
+    Oversized,
+    /// Bytes from the server that are not UTF-8 (read with U+FFFD in their place).
+    NotUtf8,
 }
 
 impl Rule {
@@ -114,6 +118,8 @@ impl Rule {
             Rule::InvalidRequest => "invalid-request",
             Rule::ParamHeader => "param-header",
             Rule::InputRequired => "input-required",
+            Rule::Oversized => "oversized",
+            Rule::NotUtf8 => "not-utf8",
         }
     }
 
@@ -149,6 +155,8 @@ impl Rule {
                 "2026-07-28 basic/transports/streamable-http#custom-headers-from-tool-parameters"
             }
             Rule::InputRequired => "2026-07-28 basic/patterns/mrtr",
+            Rule::Oversized => "basic/transports (message framing)",
+            Rule::NotUtf8 => "basic/transports (messages MUST be UTF-8 encoded)",
         }
     }
 }

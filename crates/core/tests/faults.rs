@@ -180,3 +180,106 @@ fn error_without_id_and_notifications_out_of_place() {
         |e| matches!(e, Event::Notification { method, .. } if method == "notifications/message")
     ));
 }
+
+#[test]
+fn an_oversized_answer_fails_the_request_it_names_at_once() {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.initialize_ok("2025-11-25");
+    s.take();
+    let first = s.client.call_tool(s.now, "a", None, CallOptions::default());
+    let second = s.client.call_tool(s.now, "b", None, CallOptions::default());
+    s.drain();
+    let sent = s.last_request("tools/call").0;
+    // The head names the second call: that one fails, not the oldest.
+    let head = format!(r#"{{"jsonrpc":"2.0","id":{sent},"result":{{"content":[{{"#);
+    s.client
+        .handle_oversized(s.now, 50_000_000, 33_554_432, head.as_bytes());
+    s.drain();
+    let ev = s.take();
+    assert!(rules(&ev).contains(&Rule::Oversized), "{ev:?}");
+    let failed: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::CallFinished {
+                op,
+                outcome: CallOutcome::Failed(f),
+                ..
+            } => Some((*op, f.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        failed,
+        [(
+            second,
+            Failure::TooLarge {
+                size: 50_000_000,
+                limit: 33_554_432
+            }
+        )]
+    );
+    assert_eq!(
+        failed[0].1.to_string(),
+        "the server's answer (50000000 bytes) exceeds the 33554432-byte limit"
+    );
+    // An id that is not ours (a server request) fails nothing.
+    s.client.handle_oversized(
+        s.now,
+        40,
+        10,
+        br#"{"jsonrpc":"2.0","id":"srv-9","method":"x"#,
+    );
+    s.drain();
+    let ev = s.take();
+    assert!(rules(&ev).contains(&Rule::Oversized), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::CallFinished { .. })),
+        "{ev:?}"
+    );
+    // Without an id in the head, the oldest pending request is the best guess.
+    s.client.handle_oversized(s.now, 40, 10, b"{\"result\":");
+    s.drain();
+    let ev = s.take();
+    assert!(ev.iter().any(|e| matches!(e, Event::CallFinished { op, outcome: CallOutcome::Failed(Failure::TooLarge { .. }), .. } if *op == first)), "{ev:?}");
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_named_and_still_read() {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.initialize_ok("2025-11-25");
+    s.take();
+    let op = s
+        .client
+        .call_tool(s.now, "echo", None, CallOptions::default());
+    s.drain();
+    let id = s.last_request("tools/call").0;
+    let mut bytes = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"AB"}}]}}}}"#
+    )
+    .into_bytes();
+    let at = bytes.windows(2).position(|w| w == b"AB").unwrap();
+    bytes[at] = 0xff;
+    s.client.handle_bytes(s.now, &bytes);
+    s.drain();
+    let ev = s.take();
+    let d = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Diagnostic(d) if d.rule == Rule::NotUtf8 => Some(d.clone()),
+            _ => None,
+        })
+        .expect("a not-utf8 diagnostic");
+    assert!(d.message.contains(&format!("offset {at}")), "{d}");
+    let text = ev.iter().find_map(|e| match e {
+        Event::CallFinished {
+            op: o,
+            outcome: CallOutcome::Success(r),
+            ..
+        } if *o == op => Some(format!("{:?}", r.content)),
+        _ => None,
+    });
+    assert!(
+        text.as_deref().is_some_and(|t| t.contains("\u{fffd}B")),
+        "the lossy text is still handled: {text:?}"
+    );
+}

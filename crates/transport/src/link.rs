@@ -17,6 +17,21 @@ pub enum TransportEvent {
     /// One frame of received text, for `Client::handle_text` (a stdout line, an HTTP
     /// body, the `data` of one SSE event).
     Frame(String),
+    /// A frame whose bytes are not UTF-8; for `Client::handle_bytes` (a diagnostic,
+    /// then the lossy text is handled).
+    NotUtf8(Vec<u8>),
+    /// A message over the size limit was dropped; for `Client::handle_oversized`,
+    /// which fails the request it answered at once.
+    Oversized {
+        /// The request it answered, when the transport knows (HTTP).
+        request: Option<RequestId>,
+        /// Its size in bytes (at least).
+        size: usize,
+        /// The limit.
+        limit: usize,
+        /// Its first bytes (where the `"id"` usually is).
+        head: Vec<u8>,
+    },
     /// A request could not be delivered; for `Client::handle_send_failed`.
     SendFailed {
         /// The request.

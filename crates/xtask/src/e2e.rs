@@ -1,7 +1,9 @@
 //! The e2e stage of `cargo xtask test`: the release page served by `mcpg serve`
 //! with a test config (server-everything and a hostile server over stdio, the demo,
 //! and two Streamable HTTP remotes: server-everything, which sends CORS headers, and
-//! a plain server, which does not), driven by Playwright in the system Chromium
+//! a plain server, which does not; a server whose SSE answer breaks and must be
+//! resumed, `MCPG_E2E_RESUMABLE_URL`; the rmcp peer over HTTP, `MCPG_E2E_RMCP_URL`),
+//! driven by Playwright in the system Chromium
 //! (`tests/e2e`, `node --test`; `MCPG_E2E_ONLY=a.test.mjs,b.test.mjs` runs only those files; a fake LLM provider
 //! is started too and its URL given as `MCPG_E2E_PROVIDER_URL`). Screenshots go to `target/e2e-screenshots/`; figures
 //! are printed, not asserted.
@@ -91,6 +93,14 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
     wait_for_port(port).map_err(|e| format!("`{shown}`: {e}"))?;
     let everything_url = format!("http://127.0.0.1:{port}/mcp");
 
+    let mut resumable = Command::new("node");
+    resumable
+        .current_dir(&e2e)
+        .args(["resumable_server.mjs", "0"]);
+    let resumable_url = start(&mut resumable, "resumable-http listening on ", children)?;
+
+    let rmcp_url = start_rmcp(root, children)?;
+
     let dir = util::target_dir(root).join("e2e");
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let config = dir.join("bridge.toml");
@@ -119,6 +129,8 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         .env("MCPG_E2E_PLAIN_URL", &plain_url)
         .env("MCPG_E2E_EVERYTHING_URL", &everything_url)
         .env("MCPG_E2E_PROVIDER_URL", &provider_url)
+        .env("MCPG_E2E_RESUMABLE_URL", &resumable_url)
+        .env("MCPG_E2E_RMCP_URL", &rmcp_url)
         .args([
             "--test",
             "--test-concurrency=1",
@@ -131,6 +143,25 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
     let result = util::run(&mut node);
     println!("screenshots: {}", shots.display());
     result
+}
+
+/// Builds the rmcp peer (`tests/peers/rmcp-server`) and serves it over Streamable
+/// HTTP on a free port; returns its URL. It speaks 2026-07-28, checks
+/// `Mcp-Param-*` headers, and sends CORS headers, so the page reaches it directly.
+fn start_rmcp(root: &Path, children: &mut Vec<Child>) -> Result<String> {
+    util::run(command(util::cargo(), root).args(["build", "-p", "rmcp-peer"]))?;
+    let exe = util::target_dir(root).join("debug").join("rmcp-peer");
+    let port = free_port()?;
+    let mut rmcp = Command::new(&exe);
+    rmcp.args(["--http", &port.to_string()]);
+    let shown = util::display(&rmcp);
+    children.push(
+        rmcp.stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start `{shown}`: {e}"))?,
+    );
+    wait_for_port(port).map_err(|e| format!("`{shown}`: {e}"))?;
+    Ok(format!("http://127.0.0.1:{port}/mcp"))
 }
 
 fn everything_js(root: &Path) -> PathBuf {

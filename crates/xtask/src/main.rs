@@ -10,6 +10,7 @@
 //! Kept to the standard library and serde_json so it builds first and fast on a
 //! fresh machine.
 
+mod cases_server;
 mod conformance;
 mod e2e;
 mod install;

@@ -3,12 +3,19 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::cases_server::CasesServer;
 use crate::util::{self, Result, command, format_duration, stage};
 use crate::{conformance, e2e, install};
 
 /// The crates whose tests also run in headless Chromium (wasm-bindgen-test).
 /// Add a package here when it gains wasm tests.
-pub const WASM_PACKAGES: &[&str] = &["mcpg-core", "mcpg-demo", "mcpg-host", "mcpg-session"];
+pub const WASM_PACKAGES: &[&str] = &[
+    "mcpg-core",
+    "mcpg-demo",
+    "mcpg-host",
+    "mcpg-session",
+    "mcpg-http",
+];
 
 /// Installs what is needed, then runs fmt, clippy, native tests, wasm tests
 /// and the conformance stage in that order; the first failure stops the run.
@@ -77,10 +84,20 @@ fn wasm_tests(root: &Path) -> Result<()> {
             continue;
         }
         println!("wasm tests of `{package}`");
+        // mcpg-http's browser run plays its cases against a real server, whose URL
+        // is baked in at compile time; it must not skip.
+        let server = match *package {
+            "mcpg-http" => Some(CasesServer::start(root)?),
+            _ => None,
+        };
+        let mut cmd = command(util::cargo(), root);
+        if let Some(s) = &server {
+            cmd.env("MCPG_HTTP_CASES_URL", &s.url)
+                .env("MCPG_REQUIRE_PEERS", "1");
+        }
         // No `-q`: wasm-bindgen-test-runner rejects `--quiet`.
         util::run(
-            command(util::cargo(), root)
-                .args(["test", "-p", package, "--target", "wasm32-unknown-unknown"])
+            cmd.args(["test", "-p", package, "--target", "wasm32-unknown-unknown"])
                 .env(
                     "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
                     "wasm-bindgen-test-runner",

@@ -85,6 +85,14 @@ pub enum Failure {
     /// The server answered with something unusable.
     #[error("unusable answer: {0}")]
     Malformed(String),
+    /// The answer was larger than the transport accepts and was dropped unread.
+    #[error("the server's answer ({size} bytes) exceeds the {limit}-byte limit")]
+    TooLarge {
+        /// Its size in bytes (at least this many).
+        size: usize,
+        /// The transport's limit.
+        limit: usize,
+    },
 }
 
 /// How a `tools/call` ended. The first two are answers from the *tool*; a

@@ -11,6 +11,7 @@ mod calls;
 mod config;
 mod dispatch;
 mod event;
+mod faults;
 mod incoming;
 mod list_page;
 mod listing;

@@ -92,6 +92,11 @@ impl DriverError {
             },
             Failure::NotConnected(reason) => DriverError::Connect(format!("{reason}{hint}")),
             Failure::Malformed(reason) => DriverError::Malformed { during, reason },
+            f @ Failure::TooLarge { .. } => DriverError::Transport {
+                during,
+                reason: f.to_string(),
+                hint: String::new(),
+            },
         }
     }
 

@@ -254,6 +254,20 @@ impl Loop {
             LinkEvent::Transport(TransportEvent::Frame(text)) => {
                 self.client.handle_text(now, &text)
             }
+            LinkEvent::Transport(TransportEvent::NotUtf8(bytes)) => {
+                self.client.handle_bytes(now, &bytes)
+            }
+            LinkEvent::Transport(TransportEvent::Oversized {
+                request,
+                size,
+                limit,
+                head,
+            }) => match request {
+                Some(id) => self
+                    .client
+                    .handle_oversized_answer(now, &id, size, limit, &head),
+                None => self.client.handle_oversized(now, size, limit, &head),
+            },
             LinkEvent::Transport(TransportEvent::SendFailed { id, failure }) => {
                 self.client.handle_send_failed(now, &id, failure)
             }

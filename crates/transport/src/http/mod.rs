@@ -1,29 +1,25 @@
-//! The Streamable HTTP transport (client side): every message is a POST to one
-//! endpoint; answers come back as a JSON body or an SSE stream; a session id the
-//! server hands out is echoed; closing ends the session with DELETE.
-//!
-//! Requests run concurrently, one task each, so a long tool call does not hold up a
-//! listing. Notifications and responses are sent in order and awaited (they get a
-//! quick 202), which keeps `notifications/initialized` ahead of the next request.
+//! The Streamable HTTP transport (client side), as a thin tokio + reqwest driver of
+//! the sans-IO [`mcpg_http::HttpMachine`]: the machine decides every request,
+//! header, status mapping, resumption and the GET stream; this module executes the
+//! requests it asks for (concurrently, one task each), streams their bodies back in,
+//! runs its timers and aborts what it no longer wants.
 
-mod listen;
-mod post;
-mod session;
-pub mod sse;
-mod stream;
+mod exec;
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use mcpg_core::client::Outgoing;
-use mcpg_core::jsonrpc::{Body, RequestId};
-use reqwest::StatusCode;
+use mcpg_core::Timestamp;
+use mcpg_http::{HttpEvent, HttpMachine, ReqId};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 
 use crate::error::TransportError;
 use crate::link::{CloseReport, Link, LinkCommand, TransportEvent};
-use session::{PROTOCOL_VERSION, Shared};
+use exec::Net;
+
+pub use mcpg_http::sse;
 
 /// How to reach a server over Streamable HTTP.
 #[derive(Clone, Debug)]
@@ -64,6 +60,20 @@ impl HttpConfig {
             standalone_stream: true,
         }
     }
+
+    /// The machine's share of the configuration.
+    fn machine(&self) -> mcpg_http::HttpConfig {
+        let mut m = mcpg_http::HttpConfig::new(self.url.clone());
+        m.headers = self.headers.clone();
+        m.max_body = self.max_body;
+        m.max_event = self.max_body;
+        m.max_resumes = self.max_resumes;
+        m.default_retry = self.default_retry;
+        m.max_retry = self.max_retry;
+        m.one_way_timeout = self.one_way_timeout;
+        m.listen = self.standalone_stream;
+        m
+    }
 }
 
 /// Starts the transport (no request is made until the first message). Must run
@@ -80,131 +90,109 @@ pub fn connect(cfg: HttpConfig) -> Result<Link, TransportError> {
     let http = reqwest::Client::builder()
         .connect_timeout(cfg.connect_timeout)
         .build()
-        .map_err(|e| TransportError::HttpClient(post::describe(&e)))?;
+        .map_err(|e| TransportError::HttpClient(exec::describe(&e)))?;
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::channel(64);
-    let shared = Shared::new(http, cfg, ev_tx);
-    tokio::spawn(dispatch(shared, cmd_rx));
+    tokio::spawn(run(HttpMachine::new(cfg.machine()), http, cmd_rx, ev_tx));
     Ok(Link::new("http", None, cmd_tx, ev_rx, None))
 }
 
-/// Routes the driver's messages until it asks to close, then ends the session.
-async fn dispatch(shared: Shared, mut commands: mpsc::UnboundedReceiver<LinkCommand>) {
-    let mut inflight: HashMap<RequestId, JoinHandle<()>> = HashMap::new();
-    let mut listener: Option<JoinHandle<()>> = None;
-    while let Some(LinkCommand::Send(out)) = commands.recv().await {
-        let out = *out;
-        inflight.retain(|_, t| !t.is_finished());
-        match out.message.body().clone() {
-            Body::Request { id, .. } => {
-                let task = tokio::spawn(post::request(shared.clone(), out, id.clone()));
-                if let Some(old) = inflight.insert(id, task) {
-                    old.abort();
-                }
+/// Drives the machine until it reports the session closed.
+async fn run(
+    mut m: HttpMachine,
+    http: reqwest::Client,
+    mut commands: mpsc::UnboundedReceiver<LinkCommand>,
+    events: mpsc::Sender<TransportEvent>,
+) {
+    let start = Instant::now();
+    let now =
+        || Timestamp::from_millis(u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX));
+    let (net_tx, mut net_rx) = mpsc::channel::<Net>(64);
+    let mut tasks: HashMap<ReqId, JoinHandle<()>> = HashMap::new();
+    let mut accepting = true;
+    loop {
+        while let Some(r) = m.poll_abort() {
+            if let Some(t) = tasks.remove(&r) {
+                t.abort();
             }
-            Body::Notification { method, params } if method == "notifications/cancelled" => {
-                // The client gave up on the request: stop reading its stream.
-                let target = params
-                    .as_ref()
-                    .and_then(|p| p.get("requestId"))
-                    .and_then(RequestId::from_value);
-                if let Some(task) = target.and_then(|id| inflight.remove(&id)) {
-                    task.abort();
-                }
-                // In 2026-07-28, closing the stream *is* the cancellation; the
-                // notification exists only on stdio.
-                if !is_stateless(&out) {
-                    send_one_way(&shared, &out).await;
-                }
-            }
-            Body::Notification { method, .. } if method == "notifications/initialized" => {
-                send_one_way(&shared, &out).await;
-                // The session is complete: listen for what the server sends on its own.
-                let version = out
-                    .headers
-                    .iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case(PROTOCOL_VERSION))
-                    .map(|(_, v)| v.clone());
-                if shared.cfg.standalone_stream
-                    && let Some(v) = version
-                {
-                    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
-                    if let Some(old) = listener.replace(tokio::spawn(listen::standalone(
-                        shared.clone(),
-                        v,
-                        ready_tx,
-                    ))) {
-                        old.abort();
+        }
+        while let Some(req) = m.poll_request() {
+            let id = req.id;
+            tasks.insert(
+                id,
+                tokio::spawn(exec::execute(http.clone(), req, net_tx.clone())),
+            );
+        }
+        while let Some(ev) = m.poll_event() {
+            let ev = match ev {
+                HttpEvent::Frame(text) => TransportEvent::Frame(text),
+                HttpEvent::NotUtf8(bytes) => TransportEvent::NotUtf8(bytes),
+                HttpEvent::Oversized {
+                    request,
+                    size,
+                    limit,
+                    head,
+                } => TransportEvent::Oversized {
+                    request: Some(request),
+                    size,
+                    limit,
+                    head,
+                },
+                HttpEvent::SendFailed { id, failure } => TransportEvent::SendFailed { id, failure },
+                HttpEvent::Notice(text) => TransportEvent::Notice(text),
+                HttpEvent::Closed(reason) => {
+                    for (_, t) in tasks.drain() {
+                        t.abort();
                     }
-                    // Requests sent before the stream is open could trigger server
-                    // messages with nowhere to go; wait for it (briefly).
-                    let _ = tokio::time::timeout(shared.cfg.connect_timeout, ready_rx).await;
+                    let report = CloseReport {
+                        reason,
+                        requested: true,
+                        exit: None,
+                    };
+                    let _ = events.send(TransportEvent::Closed(report)).await;
+                    return;
                 }
+            };
+            // Notices are not worth stalling a stream for; messages are.
+            if let TransportEvent::Notice(_) = ev {
+                let _ = events.try_send(ev);
+            } else if events.send(ev).await.is_err() && accepting {
+                accepting = false;
+                m.close(now());
             }
-            _ => send_one_way(&shared, &out).await,
+        }
+        let wake = m
+            .poll_timeout()
+            .map(|t| start + Duration::from_millis(t.as_millis()));
+        tokio::select! {
+            cmd = commands.recv(), if accepting => match cmd {
+                Some(LinkCommand::Send(out)) => m.send(now(), *out),
+                // Asked to close, or the driver is gone: end the session.
+                Some(LinkCommand::Close) | None => {
+                    accepting = false;
+                    m.close(now());
+                }
+            },
+            Some(net) = net_rx.recv() => match net {
+                Net::Head { id, status, headers } => m.handle_head(now(), id, status, &headers),
+                Net::Chunk(id, bytes) => m.handle_body(now(), id, &bytes),
+                Net::End(id) => {
+                    tasks.remove(&id);
+                    m.handle_end(now(), id);
+                }
+                Net::Failed(id, failure) => {
+                    tasks.remove(&id);
+                    m.handle_failed(now(), id, failure);
+                }
+            },
+            () = sleep_until(wake) => m.handle_timeout(now()),
         }
     }
-    if let Some(task) = listener.take() {
-        task.abort();
-    }
-    for (_, task) in inflight.drain() {
-        task.abort();
-    }
-    let reason = end_session(&shared).await;
-    let _ = shared
-        .events
-        .send(TransportEvent::Closed(CloseReport {
-            reason,
-            requested: true,
-            exit: None,
-        }))
-        .await;
 }
 
-async fn send_one_way(shared: &Shared, out: &Outgoing) {
-    if tokio::time::timeout(shared.cfg.one_way_timeout, post::one_way(shared, out))
-        .await
-        .is_err()
-    {
-        let what = out.message.method().unwrap_or("response");
-        shared.notice(format!(
-            "gave up sending our {what} after {}s",
-            shared.cfg.one_way_timeout.as_secs()
-        ));
-    }
-}
-
-fn is_stateless(out: &Outgoing) -> bool {
-    out.headers
-        .iter()
-        .any(|(k, v)| k.eq_ignore_ascii_case(PROTOCOL_VERSION) && v.as_str() >= "2026-07-28")
-}
-
-/// DELETE the session, if there is one. 405 means the server does not let clients
-/// end sessions, which the spec allows.
-async fn end_session(shared: &Shared) -> String {
-    let Some(session) = shared.session() else {
-        return "closed by the client".into();
-    };
-    let mut rb = shared.http.delete(shared.cfg.url.as_str());
-    if let Some(v) = shared.version() {
-        rb = rb.header(PROTOCOL_VERSION, v);
-    }
-    rb = shared.decorate(rb, Some(&session));
-    match tokio::time::timeout(shared.cfg.one_way_timeout, rb.send()).await {
-        Ok(Ok(resp))
-            if resp.status().is_success() || resp.status() == StatusCode::METHOD_NOT_ALLOWED =>
-        {
-            "closed by the client; session ended".into()
-        }
-        Ok(Ok(resp)) => format!(
-            "closed by the client; DELETE of the session answered HTTP {}",
-            resp.status().as_u16()
-        ),
-        Ok(Err(e)) => format!(
-            "closed by the client; DELETE of the session failed: {}",
-            post::describe(&e)
-        ),
-        Err(_) => "closed by the client; DELETE of the session timed out".into(),
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

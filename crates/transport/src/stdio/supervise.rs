@@ -167,13 +167,18 @@ async fn read_stdout(
         match read_line(&mut r, max).await {
             Ok(Some(line)) => {
                 let ev = match line.cut_from {
-                    Some(n) => TransportEvent::Notice(format!(
-                        "dropped a stdout line of {n} bytes (limit {max})"
-                    )),
+                    // The core fails the request it answered at once, naming both sizes.
+                    Some(n) => TransportEvent::Oversized {
+                        request: None,
+                        size: n,
+                        limit: max,
+                        head: line.bytes[..line.bytes.len().min(4096)].to_vec(),
+                    },
                     None if line.bytes.iter().all(u8::is_ascii_whitespace) => continue,
-                    None => {
-                        TransportEvent::Frame(String::from_utf8_lossy(&line.bytes).into_owned())
-                    }
+                    None => match String::from_utf8(line.bytes) {
+                        Ok(text) => TransportEvent::Frame(text),
+                        Err(e) => TransportEvent::NotUtf8(e.into_bytes()),
+                    },
                 };
                 if events.send(ev).await.is_err() {
                     break;

@@ -1,0 +1,45 @@
+//! What a machine needs to know about its endpoint.
+
+use std::time::Duration;
+
+/// One MCP endpoint and the bounds the machine keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpConfig {
+    /// The MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`.
+    pub url: String,
+    /// Extra headers for every request (e.g. `Authorization`).
+    pub headers: Vec<(String, String)>,
+    /// Largest JSON body (or error body) accepted.
+    pub max_body: usize,
+    /// Largest SSE event (and SSE line) accepted.
+    pub max_event: usize,
+    /// How many times a cut SSE answer is resumed before the request fails.
+    pub max_resumes: u32,
+    /// Resume delay when the server gave no `retry`.
+    pub default_retry: Duration,
+    /// Upper bound on the resume delay, whatever the server asks.
+    pub max_retry: Duration,
+    /// How long a notification's or response's POST (and the DELETE) may take, and
+    /// how long later messages wait behind it or behind the GET stream opening.
+    pub one_way_timeout: Duration,
+    /// Open the standalone GET stream once a session is initialized (2025-03-26 …
+    /// 2025-11-25), for server messages that belong to no request.
+    pub listen: bool,
+}
+
+impl HttpConfig {
+    /// Defaults for `url` (32 MiB bodies and events, 5 resumes, 1 s retry capped at 10 s).
+    pub fn new(url: impl Into<String>) -> Self {
+        HttpConfig {
+            url: url.into(),
+            headers: Vec::new(),
+            max_body: 32 << 20,
+            max_event: 32 << 20,
+            max_resumes: 5,
+            default_retry: Duration::from_secs(1),
+            max_retry: Duration::from_secs(10),
+            one_way_timeout: Duration::from_secs(30),
+            listen: true,
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The browser's executor for [`HttpRequest`]s (wasm32 only): `fetch` with an
+//! `AbortController`, the body streamed with a `ReadableStreamDefaultReader`, each
+//! step reported to a callback as a [`FetchEvent`]. It knows nothing of MCP: a
+//! driver hands the events to [`crate::HttpMachine`] (`handle_head`, `handle_body`,
+//! `handle_end`, `handle_failed`) and calls [`Fetch::abort`] for `poll_abort`.
+//!
+//! A `TypeError` from `fetch` is the browser's only word for "unreachable" *and*
+//! "blocked by CORS"; it becomes [`NetFailure::Unreachable`] saying both.
+
+use std::rc::Rc;
+
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast as _, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+
+use crate::{HttpRequest, NetFailure, ReqId};
+
+/// One step of a request, as the network delivered it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FetchEvent {
+    /// Status and the headers the page may read (CORS hides the rest).
+    Head {
+        /// The request.
+        id: ReqId,
+        /// HTTP status.
+        status: u16,
+        /// Headers (names in lower case).
+        headers: Vec<(String, String)>,
+    },
+    /// Body bytes.
+    Chunk(ReqId, Vec<u8>),
+    /// The body ended.
+    End(ReqId),
+    /// The request failed below HTTP.
+    Failed(ReqId, NetFailure),
+}
+
+/// A running request; [`Fetch::abort`] stops it (no further events follow).
+#[derive(Debug)]
+pub struct Fetch {
+    controller: Option<AbortController>,
+}
+
+impl Fetch {
+    /// Aborts the request (its stream too).
+    pub fn abort(&self) {
+        if let Some(c) = &self.controller {
+            c.abort();
+        }
+    }
+}
+
+/// Starts `req`; `on` hears every step (not after an abort).
+pub fn execute(req: HttpRequest, on: Rc<dyn Fn(FetchEvent)>) -> Fetch {
+    let id = req.id;
+    let controller = AbortController::new().ok();
+    let signal = controller.as_ref().map(AbortController::signal);
+    wasm_bindgen_futures::spawn_local(async move {
+        let aborted = || signal.as_ref().is_some_and(web_sys::AbortSignal::aborted);
+        let result = run(req, signal.as_ref(), &*on).await;
+        if let Err(f) = result
+            && !aborted()
+        {
+            on(FetchEvent::Failed(id, f));
+        }
+    });
+    Fetch { controller }
+}
+
+async fn run(
+    req: HttpRequest,
+    signal: Option<&web_sys::AbortSignal>,
+    on: &dyn Fn(FetchEvent),
+) -> Result<(), NetFailure> {
+    let id = req.id;
+    let init = RequestInit::new();
+    init.set_method(req.method.as_str());
+    init.set_signal(signal);
+    let headers = Headers::new().map_err(|e| broken("could not build headers", &e))?;
+    for (k, v) in &req.headers {
+        headers
+            .append(k, v)
+            .map_err(|e| broken(&format!("the header {k} was refused"), &e))?;
+    }
+    init.set_headers(&headers);
+    if let Some(body) = &req.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    let promise = match web_sys::window() {
+        Some(w) => w.fetch_with_str_and_init(&req.url, &init),
+        None => js_sys::global()
+            .unchecked_into::<web_sys::WorkerGlobalScope>()
+            .fetch_with_str_and_init(&req.url, &init),
+    };
+    let resp: Response = JsFuture::from(promise)
+        .await
+        .map_err(|e| {
+            NetFailure::Unreachable(format!(
+                "could not reach {} ({}): the server is down, or the browser blocked the request (CORS)",
+                req.url,
+                describe(&e)
+            ))
+        })?
+        .unchecked_into();
+    let mut head = Vec::new();
+    if let Ok(Some(entries)) = js_sys::try_iter(&resp.headers()) {
+        for pair in entries.flatten() {
+            let pair: js_sys::Array = pair.unchecked_into();
+            if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                head.push((k, v));
+            }
+        }
+    }
+    on(FetchEvent::Head {
+        id,
+        status: resp.status(),
+        headers: head,
+    });
+    let Some(body) = resp.body() else {
+        on(FetchEvent::End(id));
+        return Ok(());
+    };
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    loop {
+        let step = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| broken("reading the response failed", &e))?;
+        let done = Reflect::get(&step, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            on(FetchEvent::End(id));
+            return Ok(());
+        }
+        if let Ok(value) = Reflect::get(&step, &JsValue::from_str("value")) {
+            on(FetchEvent::Chunk(id, Uint8Array::new(&value).to_vec()));
+        }
+    }
+}
+
+fn broken(what: &str, e: &JsValue) -> NetFailure {
+    NetFailure::Broken(format!("{what}: {}", describe(e)))
+}
+
+/// The message of a JS error (or its string form).
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}

@@ -1,0 +1,118 @@
+//! One sans-IO Streamable HTTP client machine for MCP (quinn-proto style): the
+//! driver executes the [`HttpRequest`]s it asks for and feeds what the network did
+//! back in through `handle_*`; the machine owns every protocol decision.
+//!
+//! It owns: the MCP headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`,
+//! `Mcp-Param-*`, `Mcp-Session-Id`), status mapping (202, JSON vs
+//! `text/event-stream`, 4xx/5xx, 404 with a session → `SessionExpired`), a bounded
+//! SSE parser, resuming a cut SSE answer with `Last-Event-ID` after `retry`, the
+//! standalone GET stream (2025-03-26 … 2025-11-25), cancellation per revision and the
+//! closing DELETE. The native driver lives in `mcpg-transport`; the browser one is
+//! [`fetch`] (wasm32 only).
+
+pub mod cases;
+mod config;
+mod exchange;
+mod headers;
+mod machine;
+mod requests;
+pub mod sse;
+mod stream;
+
+pub use config::HttpConfig;
+pub use machine::HttpMachine;
+
+use mcpg_core::client::SendFailure;
+use mcpg_core::jsonrpc::RequestId;
+
+/// Names one HTTP request the machine asked for; the driver echoes it back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ReqId(pub u64);
+
+/// The HTTP methods Streamable HTTP uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The standalone stream, or resuming a cut stream.
+    Get,
+    /// A client message.
+    Post,
+    /// Ending the session.
+    Delete,
+}
+
+impl Method {
+    /// The method as it goes on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// One HTTP request to make, with every header it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// Echo this in every `handle_*` call about the request.
+    pub id: ReqId,
+    /// GET, POST or DELETE.
+    pub method: Method,
+    /// The endpoint.
+    pub url: String,
+    /// Every header, in order (names as the spec spells them).
+    pub headers: Vec<(String, String)>,
+    /// The body (POST only).
+    pub body: Option<String>,
+}
+
+/// How a request failed below HTTP, as the driver saw it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetFailure {
+    /// No answer at all: the connection could not be made (in a browser this may
+    /// also be CORS, which the page cannot tell apart).
+    #[error("{0}")]
+    Unreachable(String),
+    /// The exchange broke after it started (reading the body failed, a timeout).
+    #[error("{0}")]
+    Broken(String),
+}
+
+/// What the machine reports to its driver.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HttpEvent {
+    /// One frame of received text, for `Client::handle_text`.
+    Frame(String),
+    /// A frame that is not UTF-8, for `Client::handle_bytes` (which reports it and
+    /// still reads the lossy text).
+    NotUtf8(Vec<u8>),
+    /// The answer to a request was over the size limit and was dropped: for
+    /// `Client::handle_oversized_answer` (a [`HttpEvent::SendFailed`] follows for
+    /// drivers that do not tell the two apart).
+    Oversized {
+        /// The request whose answer it was.
+        request: RequestId,
+        /// How large it was (at least; reading stopped there unless the server
+        /// declared a `Content-Length`).
+        size: usize,
+        /// The limit.
+        limit: usize,
+        /// Its first bytes (where the `"id"` usually is).
+        head: Vec<u8>,
+    },
+    /// A request could not be delivered; for `Client::handle_send_failed`.
+    SendFailed {
+        /// The request.
+        id: RequestId,
+        /// Why.
+        failure: SendFailure,
+    },
+    /// Something worth knowing that is not a message (a resumed stream, a refused
+    /// notification, the GET stream opening).
+    Notice(String),
+    /// The session is over (after [`HttpMachine::close`]); nothing follows.
+    Closed(String),
+}
+
+#[cfg(target_arch = "wasm32")]
+pub mod fetch;
