@@ -3,49 +3,7 @@
 //! and is read only to build a request's headers, so no view of these settings can
 //! show it.
 
-use mcpg_host::provider::{Provider, default_base, default_model};
-
-/// Who answers for the model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelChoice {
-    /// The deterministic mock model, in the browser.
-    Mock,
-    /// The learner writes the model's turns.
-    Play,
-    /// A real LLM API, called from the browser.
-    Real,
-}
-
-impl ModelChoice {
-    /// Every choice, in the selector's order.
-    pub const ALL: [ModelChoice; 3] = [ModelChoice::Mock, ModelChoice::Play, ModelChoice::Real];
-
-    /// A stable identifier for the selector.
-    pub fn id(self) -> &'static str {
-        match self {
-            ModelChoice::Mock => "mock",
-            ModelChoice::Play => "play",
-            ModelChoice::Real => "real",
-        }
-    }
-
-    /// A name for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            ModelChoice::Mock => "Mock model (no key, deterministic)",
-            ModelChoice::Play => "Play the model yourself",
-            ModelChoice::Real => "A real LLM (your key)",
-        }
-    }
-
-    /// Parses [`ModelChoice::id`].
-    pub fn from_id(id: &str) -> ModelChoice {
-        ModelChoice::ALL
-            .into_iter()
-            .find(|c| c.id() == id)
-            .unwrap_or(ModelChoice::Mock)
-    }
-}
+pub use mcpg_page::{LlmSettings, ModelChoice, slot};
 
 /// Where the API key is kept besides memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,31 +45,4 @@ impl KeyKeep {
             .find(|k| k.id() == id)
             .unwrap_or(KeyKeep::Nowhere)
     }
-}
-
-/// Base URL and model name of a real model, per provider (no key).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LlmSettings {
-    /// API base URL (`https://api.openai.com`, `http://localhost:1234/v1`…).
-    pub base: String,
-    /// Model name.
-    pub model: String,
-}
-
-impl LlmSettings {
-    /// The prefilled settings for `provider`.
-    pub fn default_for(provider: Provider) -> LlmSettings {
-        LlmSettings {
-            base: default_base(provider).to_owned(),
-            model: default_model(provider).to_owned(),
-        }
-    }
-}
-
-/// The index of `provider` in [`Provider::ALL`] (per-provider settings and keys).
-pub fn slot(provider: Provider) -> usize {
-    Provider::ALL
-        .iter()
-        .position(|p| *p == provider)
-        .unwrap_or(0)
 }

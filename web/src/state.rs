@@ -1,143 +1,16 @@
 //! The page's state, in one place: plain data in signals, provided to every
 //! component by context. Components read it and call functions of
-//! [`crate::effects`]; only effects write it.
-
-use std::sync::Arc;
+//! [`crate::effects`]. What the driver owns is a projection of it, written only by
+//! `effects::apply` from the driver's view changes; the rest is the shell's own
+//! (the bridge's offer, keys, which panel is open, the form).
 
 use leptos::prelude::*;
-use mcpg_core::client::CallOutcome;
 use mcpg_core::model::{JsonObject, Tool};
 use mcpg_host::Step;
-use mcpg_host::schema::SchemaError;
 use mcpg_host::tool_loop::{PageRecord, Progress};
 use serde_json::Value;
 
-/// Where the page gets its MCP server from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// The demo server, running inside the page.
-    Demo,
-    /// A stdio server the bridge starts, by config name.
-    Bridge(String),
-    /// A remote Streamable HTTP server through the bridge's relay, by config name.
-    Relay(String),
-    /// A Streamable HTTP URL, straight from the browser.
-    Url(String),
-}
-
-impl Source {
-    /// A short description for the header.
-    pub fn describe(&self) -> String {
-        match self {
-            Source::Demo => "embedded demo server (in this page)".to_owned(),
-            Source::Bridge(n) => format!("bridge server {n} (stdio)"),
-            Source::Relay(n) => format!("remote {n} through the bridge's relay"),
-            Source::Url(u) => format!("{u} (Streamable HTTP, direct)"),
-        }
-    }
-}
-
-/// Connection status.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Conn {
-    /// Not connected.
-    Idle,
-    /// Negotiating.
-    Connecting,
-    /// Requests flow.
-    Ready,
-    /// Failed or closed, with why.
-    Closed(String),
-}
-
-/// What the server said about itself (the Server panel).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerInfo {
-    /// `serverInfo.name`.
-    pub name: String,
-    /// `serverInfo.version`.
-    pub version: String,
-    /// `serverInfo.title`.
-    pub title: Option<String>,
-    /// The negotiated revision.
-    pub protocol: String,
-    /// "initialize handshake" or "stateless (server/discover)".
-    pub generation: String,
-    /// `capabilities`, pretty JSON.
-    pub capabilities: String,
-    /// `instructions`.
-    pub instructions: Option<String>,
-}
-
-/// One row of the wire log.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LogRow {
-    /// A JSON-RPC frame.
-    Wire {
-        /// Row number.
-        seq: u32,
-        /// Sent by the page.
-        sent: bool,
-        /// Milliseconds since the connection started.
-        at_ms: f64,
-        /// Bytes.
-        size: usize,
-        /// "tools/list", "result #3", "error #4"…
-        summary: String,
-        /// The exact text.
-        raw: Arc<str>,
-    },
-    /// A finding of the core.
-    Diag {
-        /// Row number.
-        seq: u32,
-        /// "error", "warning", "info".
-        severity: String,
-        /// Rule id.
-        rule: String,
-        /// Words.
-        message: String,
-    },
-    /// A line the server wrote to stderr (bridge servers).
-    Stderr {
-        /// Row number.
-        seq: u32,
-        /// The line.
-        line: String,
-    },
-    /// Something about the connection (spawned, exited, closed…).
-    Note {
-        /// Row number.
-        seq: u32,
-        /// Words.
-        text: String,
-    },
-}
-
-impl LogRow {
-    /// The row number (the list's key).
-    pub fn seq(&self) -> u32 {
-        match self {
-            LogRow::Wire { seq, .. }
-            | LogRow::Diag { seq, .. }
-            | LogRow::Stderr { seq, .. }
-            | LogRow::Note { seq, .. } => *seq,
-        }
-    }
-}
-
-/// The latest `tools/call` and how it ended (the Result panel).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CallView {
-    /// Tool name.
-    pub tool: String,
-    /// Arguments sent.
-    pub arguments: JsonObject,
-    /// `None` while it runs.
-    pub outcome: Option<CallOutcome>,
-    /// `structuredContent` against `outputSchema`, when there was something to check.
-    pub check: Option<Result<(), Vec<SchemaError>>>,
-}
+pub use mcpg_page::{CallView, Conn, LogMeta, LogRow, Notice, Pin, ReplayInfo, ServerInfo, Source};
 
 /// The panels on the right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,17 +40,6 @@ pub struct BridgeInfo {
     pub error: Option<String>,
 }
 
-/// A plain-words notice above the panels (e.g. a CORS block and what to do).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Notice {
-    /// The message.
-    pub text: String,
-    /// A relay that reaches the same URL, to offer as the fix.
-    pub relay: Option<String>,
-    /// A URL the browser blocked: the bridge's advice for it is worked out when shown.
-    pub blocked_url: Option<String>,
-}
-
 /// Every signal of the page.
 #[derive(Clone, Copy, Debug)]
 pub struct AppState {
@@ -189,8 +51,9 @@ pub struct AppState {
     pub server: RwSignal<Option<ServerInfo>>,
     /// Tools panel: every page of the latest listing.
     pub pages: RwSignal<Vec<PageRecord>>,
-    /// Wire log.
-    pub log: RwSignal<Vec<LogRow>>,
+    /// The wire log's counts (its rows stay in the driver; the view reads the slice
+    /// it shows).
+    pub log: RwSignal<LogMeta>,
     /// The loop's steps.
     pub steps: RwSignal<Vec<Step>>,
     /// The step the next click performs (`None`: the loop is over or not started).
@@ -238,7 +101,9 @@ pub struct AppState {
     pub script: RwSignal<Vec<Value>>,
     /// The shared session being replayed (no network), when the page opened a link
     /// or a file.
-    pub replay: RwSignal<Option<mcpg_session::Session>>,
+    pub replay: RwSignal<Option<ReplayInfo>>,
+    /// The pinned protocol revision (auto by default).
+    pub pin: RwSignal<Pin>,
 }
 
 impl AppState {
@@ -249,7 +114,7 @@ impl AppState {
             conn: RwSignal::new(Conn::Idle),
             server: RwSignal::new(None),
             pages: RwSignal::new(Vec::new()),
-            log: RwSignal::new(Vec::new()),
+            log: RwSignal::new(LogMeta::default()),
             steps: RwSignal::new(Vec::new()),
             next_step: RwSignal::new(Some(1)),
             loop_active: RwSignal::new(false),
@@ -278,6 +143,7 @@ impl AppState {
             rounds: RwSignal::new(0),
             script: RwSignal::new(Vec::new()),
             replay: RwSignal::new(None),
+            pin: RwSignal::new(Pin::Auto),
         }
     }
 

@@ -95,11 +95,10 @@ pub struct HttpMachine {
     /// `initialize` requests whose result tells the revision (2025-03-26 sends no
     /// version header to learn it from).
     pub(crate) initializing: HashSet<RequestId>,
-    /// The `notifications/initialized` POST after whose answer the GET stream opens.
-    pub(crate) listen_after: Option<ReqId>,
     /// Requests whose head later messages wait for (one-way POSTs keep their order;
     /// the GET stream should be open before a request can make the server push).
     pub(crate) gating: BTreeSet<ReqId>,
+    /// Messages waiting for `gating` to empty, in order.
     pub(crate) held: VecDeque<Outgoing>,
     pub(crate) timers: BTreeSet<(Timestamp, Timer)>,
     pub(crate) closing: bool,
@@ -122,7 +121,6 @@ impl HttpMachine {
             streams: HashMap::new(),
             listen: None,
             initializing: HashSet::new(),
-            listen_after: None,
             gating: BTreeSet::new(),
             held: VecDeque::new(),
             timers: BTreeSet::new(),
@@ -188,12 +186,23 @@ impl HttpMachine {
                     self.one_way(now, &out, "notifications/cancelled".into());
                 }
             }
-            Body::Notification { method, .. } => {
-                let what = method.clone();
-                let req = self.one_way(now, &out, what);
-                if method == "notifications/initialized" {
-                    self.listen_after = Some(req);
+            Body::Notification { method, .. }
+                if method == "notifications/initialized" && self.may_listen() =>
+            {
+                // The GET stream opens first and `initialized` waits for its answer:
+                // servers push what they do on `initialized` (server-everything's
+                // `tools/list_changed`) to the stream open at that moment, and drop
+                // it when there is none.
+                self.held.push_back(out);
+                self.open_listen(now);
+                if self.gating.is_empty()
+                    && let Some(out) = self.held.pop_back()
+                {
+                    self.one_way(now, &out, "notifications/initialized".into());
                 }
+            }
+            Body::Notification { method, .. } => {
+                self.one_way(now, &out, method.clone());
             }
             _ => {
                 self.one_way(now, &out, "response".into());

@@ -114,12 +114,18 @@ impl HttpMachine {
         self.by_rpc.insert(id.clone(), req);
     }
 
-    /// Opens (or reopens) the standalone GET stream, where the revision has one.
-    pub(crate) fn open_listen(&mut self, now: Timestamp) {
+    /// Whether a standalone GET stream may be opened now: asked for, a revision
+    /// that has one (2025-03-26 … 2025-11-25), and not closing.
+    pub(crate) fn may_listen(&self) -> bool {
         let allowed = self.version.is_some_and(|v| {
             (ProtocolVersion::V2025_03_26..=ProtocolVersion::V2025_11_25).contains(&v)
         });
-        if !self.cfg.listen || !allowed || self.closing {
+        self.cfg.listen && allowed && !self.closing
+    }
+
+    /// Opens (or reopens) the standalone GET stream, where the revision has one.
+    pub(crate) fn open_listen(&mut self, now: Timestamp) {
+        if !self.may_listen() {
             return;
         }
         let running = self.exchanges.values().any(|e| e.kind == Kind::Listen);
@@ -162,10 +168,6 @@ impl HttpMachine {
             return;
         }
         self.timers.retain(|(_, t)| *t != Timer::Deadline(req));
-        if self.listen_after == Some(req) {
-            self.listen_after = None;
-            self.open_listen(now);
-        }
         while self.gating.is_empty() {
             let Some(out) = self.held.pop_front() else {
                 break;

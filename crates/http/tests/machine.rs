@@ -200,12 +200,19 @@ fn the_get_stream_reconnects_with_its_last_id_and_gives_up_when_it_keeps_failing
             "2025-06-18",
         ),
     );
-    let done = m.poll_request().unwrap();
+    // The GET stream opens first; `initialized` waits for its answer.
+    let get = m.poll_request().expect("the GET stream");
+    assert_eq!(get.method, Method::Get);
+    assert_eq!(header(&get, "mcp-protocol-version"), Some("2025-06-18"));
+    assert!(
+        m.poll_request().is_none(),
+        "initialized waits for the stream"
+    );
+    m.handle_head(T0, get.id, 200, &sse());
+    let done = m.poll_request().expect("then initialized");
+    assert_eq!(done.method, Method::Post);
     m.handle_head(T0, done.id, 202, &[]);
     m.handle_end(T0, done.id);
-    let get = m.poll_request().expect("the GET stream");
-    assert_eq!(header(&get, "mcp-protocol-version"), Some("2025-06-18"));
-    m.handle_head(T0, get.id, 200, &sse());
     m.handle_body(T0, get.id, b"id: g7\nretry: 100\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
     m.handle_end(T0, get.id);
     let at = m.poll_timeout().unwrap();

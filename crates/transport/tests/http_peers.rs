@@ -70,3 +70,28 @@ async fn rmcp_http_crash_mid_call_is_a_transport_error() {
 async fn everything_http_killed_mid_call_is_a_transport_error() {
     dies_mid_call(Peer::Everything).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn everything_http_list_changed_arrives_on_the_get_stream() {
+    // server-everything announces its conditional tools with `tools/list_changed`
+    // while it handles `initialized`, on whatever GET stream is open at that moment
+    // (and drops it when none is): the stream must open before `initialized` goes.
+    let Some(server) = peers::start_http(Peer::Everything) else {
+        return;
+    };
+    let (cfg, mut frames) = watched();
+    let d = http(&server.url, cfg);
+    d.connect().await.unwrap();
+    let deadline = std::time::Duration::from_secs(10);
+    let got = tokio::time::timeout(deadline, async {
+        while let Some(f) = frames.recv().await {
+            if f.contains("notifications/tools/list_changed") {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(got, Ok(true), "list_changed over the GET stream");
+    d.close().await.expect("close");
+}

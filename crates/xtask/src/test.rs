@@ -15,6 +15,7 @@ pub const WASM_PACKAGES: &[&str] = &[
     "mcpg-host",
     "mcpg-session",
     "mcpg-http",
+    "mcpg-page",
 ];
 
 /// Installs what is needed, then runs fmt, clippy, native tests, wasm tests

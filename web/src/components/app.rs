@@ -16,14 +16,15 @@ use crate::state::AppState;
 pub fn App() -> impl IntoView {
     let st = AppState::new();
     provide_context(st);
+    effects::start(st);
     effects::llm::load_keys(st);
     // A session link opens as a replay (or, when bad, as a notice): then nothing
     // else is loaded or connected.
-    if !effects::share::open_from_hash(st) {
+    if !effects::share::open_from_hash() {
         effects::load_bridge(st);
-        effects::connect(st, effects::source_from_url());
+        effects::connect(effects::source_from_url());
     }
-    effects::share::listen(st);
+    effects::share::listen();
     view! {
         <a class="skip" href="#loop">"Skip to the tool loop"</a>
         <Header/>

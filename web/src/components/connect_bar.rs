@@ -39,7 +39,7 @@ pub fn ConnectBar() -> impl IntoView {
         } else {
             Source::Demo
         };
-        effects::connect(st, source);
+        effects::connect(source);
     };
     let status = move || match st.conn.get() {
         Conn::Idle => "not connected".to_owned(),

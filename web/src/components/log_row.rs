@@ -28,7 +28,7 @@ pub fn LogRowView(
                 .unwrap_or_else(|| raw.to_string());
             let label = format!(
                 "{arrow} {summary} · {} ms · {size} B",
-                mcpg_text::num::fmt_rounded(at_ms, 1)
+                at_ms
             );
             view! {
                 <li class=format!("row wire {dir}") data-testid="wire-row" data-dir=dir>

@@ -71,7 +71,7 @@ pub fn LoopControls() -> impl IntoView {
             <div class="prompt-row">
                 <input id="prompt" data-testid="prompt" type="text"
                     prop:value=move || st.prompt.get()
-                    on:input=move |ev| st.prompt.set(event_target_value(&ev))
+                    on:input=move |ev| effects::set_prompt(event_target_value(&ev))
                     on:keydown=move |ev| {
                         if ev.key() == "Enter" {
                             effects::reset();
@@ -86,7 +86,7 @@ pub fn LoopControls() -> impl IntoView {
                         let text = *text;
                         view! {
                             <button class="chip" data-testid="preset" on:click=move |_| {
-                                st.prompt.set(text.to_owned());
+                                effects::set_prompt(text.to_owned());
                                 effects::reset();
                             }>{*label}</button>
                         }
@@ -100,7 +100,7 @@ pub fn LoopControls() -> impl IntoView {
                     on:change=move |ev| {
                         let p = Provider::from_id(&event_target_value(&ev))
                             .unwrap_or(Provider::Anthropic);
-                        st.provider.set(p);
+                        effects::set_provider(p);
                     }>
                     {options(Provider::ALL.map(|p| (p.id(), p.label())).to_vec())}
                 </select>
@@ -114,7 +114,7 @@ pub fn LoopControls() -> impl IntoView {
                     {move || if st.loop_active.get() { "Run to the end" } else { "Run the whole loop" }}
                 </button>
                 <button data-testid="pause-button" disabled=move || !st.running.get()
-                    on:click=move |_| effects::pause(st)>"Pause"</button>
+                    on:click=move |_| effects::pause()>"Pause"</button>
                 <button data-testid="reset-button" on:click=move |_| effects::reset()>"Reset"</button>
             </div>
             <p class="model-note">

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use mcpg_host::provider::{Provider, needs_key};
 
-use crate::effects::llm;
+use crate::effects::{self, llm};
 use crate::model_state::{KeyKeep, LlmSettings, ModelChoice, slot};
 use crate::state::use_app;
 
@@ -45,12 +45,17 @@ pub fn ModelBar() -> impl IntoView {
     let edit = move |base: bool| {
         move |ev: web_sys::Event| {
             let v = event_target_value(&ev);
-            let i = slot(st.provider.get_untracked());
-            st.llm.update(|l| {
-                if let Some(s) = l.get_mut(i) {
-                    if base { s.base = v } else { s.model = v }
-                }
-            });
+            let p = st.provider.get_untracked();
+            let mut s = st
+                .llm
+                .with_untracked(|l| l.get(slot(p)).cloned())
+                .unwrap_or_else(|| LlmSettings::default_for(p));
+            if base {
+                s.base = v
+            } else {
+                s.model = v
+            }
+            effects::set_llm(p, s);
         }
     };
     let key = move || {
@@ -63,7 +68,7 @@ pub fn ModelBar() -> impl IntoView {
             <label for="model-choice">"Who answers for the model"</label>
             <select id="model-choice" data-testid="model-select"
                 prop:value=move || st.model.get().id()
-                on:change=move |ev| st.model.set(ModelChoice::from_id(&event_target_value(&ev)))>
+                on:change=move |ev| effects::set_model(ModelChoice::from_id(&event_target_value(&ev)))>
                 {options(ModelChoice::ALL.map(|c| (c.id(), c.label())).to_vec())}
             </select>
         </div>

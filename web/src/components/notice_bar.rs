@@ -16,7 +16,7 @@ pub fn NoticeBar() -> impl IntoView {
         let url = st
             .notice
             .with(|n| n.as_ref().and_then(|n| n.blocked_url.clone()))?;
-        Some(st.bridge.with(|b| effects::session::cors_advice(&url, b)))
+        Some(st.bridge.with(|b| effects::cors_advice(&url, b)))
     };
     let relay = move || {
         st.notice
@@ -39,11 +39,11 @@ pub fn NoticeBar() -> impl IntoView {
                 <Show when=move || relay().is_some()>
                     <button data-testid="use-relay" on:click=move |_| {
                         if let Some(name) = relay() {
-                            effects::connect(st, Source::Relay(name));
+                            effects::connect(Source::Relay(name));
                         }
                     }>"Connect through the bridge's relay"</button>
                 </Show>
-                <button class="quiet" on:click=move |_| st.notice.set(None)>"Dismiss"</button>
+                <button class="quiet" on:click=move |_| effects::dismiss_notice()>"Dismiss"</button>
             </div>
         </Show>
     }

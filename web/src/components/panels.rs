@@ -27,7 +27,7 @@ pub fn Panels() -> impl IntoView {
             .pages
             .with(|p| p.iter().map(|p| p.tools.len()).sum::<usize>())
             .to_string(),
-        Tab::Wire => st.log.with(Vec::len).to_string(),
+        Tab::Wire => st.log.with(|m| m.len as u64 + m.dropped).to_string(),
         _ => String::new(),
     };
     let tabs = TABS

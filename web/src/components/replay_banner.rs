@@ -12,20 +12,17 @@ pub fn ReplayBanner() -> impl IntoView {
     let st = use_app();
     let confirming = RwSignal::new(false);
     let target = move || {
-        st.replay.with(|r| {
-            r.as_ref()
-                .map(|r| effects::share::source_of(&r.connection).describe())
-                .unwrap_or_default()
-        })
+        st.replay
+            .with(|r| r.as_ref().map(|r| r.source.describe()).unwrap_or_default())
     };
     let summary = move || {
         st.replay.with(|r| {
             r.as_ref().map_or(String::new(), |r| {
                 format!(
                     "Replay of a shared session recorded on the {}: {} wire messages, {} recorded step(s). Step through it as usual: the recording answers for the server and the model, and nothing touches the network.",
-                    effects::share::source_of(&r.connection).describe(),
-                    r.wire.len(),
-                    r.cursor
+                    r.source.describe(),
+                    r.wire,
+                    r.steps
                 )
             })
         })

@@ -34,7 +34,7 @@ pub fn ScriptEditor() -> impl IntoView {
                     turns.len()
                 )
             });
-            effects::share::set_script(st, turns);
+            effects::set_script(turns);
         }
         Err(e) => status.set(format!("Not applied: {e}")),
     };

@@ -1,8 +1,12 @@
-//! What the server said about itself, and what was negotiated.
+//! What the server said about itself, what was negotiated, and the revision chooser
+//! (auto, or one of the five revisions: switching reconnects, so the wire shows the
+//! difference, e.g. 2025-11-25's `initialize` against 2026-07-28's `server/discover`).
 
 use leptos::prelude::*;
+use mcpg_core::ProtocolVersion;
 
-use crate::state::use_app;
+use crate::effects;
+use crate::state::{Pin, use_app};
 
 /// Name, version, protocol revision and generation, capabilities, instructions.
 #[component]
@@ -11,8 +15,24 @@ pub fn ServerPanel() -> impl IntoView {
     let field = move |f: fn(&crate::state::ServerInfo) -> String| {
         move || st.server.with(|s| s.as_ref().map(f).unwrap_or_default())
     };
+    let choices = std::iter::once(Pin::Auto)
+        .chain(ProtocolVersion::ALL.into_iter().rev().map(Pin::Revision))
+        .map(|p| {
+            let label = match p {
+                Pin::Auto => "auto (negotiate the newest both speak)".to_owned(),
+                Pin::Revision(v) => format!("{} only", v.as_str()),
+            };
+            view! { <option value=p.id()>{label}</option> }
+        })
+        .collect_view();
     view! {
         <div class="server" data-testid="server-panel">
+            <label for="revision">"Protocol revision"</label>
+            <select id="revision" data-testid="revision-select"
+                prop:value=move || st.pin.get().id()
+                on:change=move |ev| effects::set_pin(Pin::from_id(&event_target_value(&ev)))>
+                {choices}
+            </select>
             <Show when=move || st.server.with(Option::is_some)
                 fallback=|| view! { <p class="empty">"Not connected yet."</p> }>
                 <dl>

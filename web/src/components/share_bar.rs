@@ -6,17 +6,15 @@ use wasm_bindgen::JsCast as _;
 
 use super::script_editor::ScriptEditor;
 use crate::effects;
-use crate::state::use_app;
 
 /// The share row.
 #[component]
 pub fn ShareBar() -> impl IntoView {
-    let st = use_app();
     let link = RwSignal::new(None::<String>);
     let message = RwSignal::new(None::<String>);
     let on_share = move |_| {
         wasm_bindgen_futures::spawn_local(async move {
-            match effects::share::share(st).await {
+            match effects::share::share().await {
                 Ok(l) => {
                     message.set(Some(format!(
                         "Link ready ({} characters). The session travels in the part after #, which the browser never sends to a server.",
@@ -32,7 +30,7 @@ pub fn ShareBar() -> impl IntoView {
         });
     };
     let on_export = move |_| {
-        if let Err(e) = effects::share::export(st) {
+        if let Err(e) = effects::share::export() {
             message.set(Some(format!("Export failed: {e}")));
         }
     };
@@ -42,7 +40,7 @@ pub fn ShareBar() -> impl IntoView {
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
         if let Some(input) = input {
             if let Some(f) = input.files().and_then(|f| f.get(0)) {
-                effects::share::import_file(st, f);
+                effects::share::import_file(f);
             }
             // The same file can be picked again.
             input.set_value("");

@@ -73,22 +73,24 @@ async fn fetch_servers(token: &str) -> Result<Lists, String> {
         .and_then(|v| v.as_string())
         .unwrap_or_default();
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let names = |key: &str| -> Vec<serde_json::Value> {
-        v.get(key)
-            .and_then(serde_json::Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let s = |o: &serde_json::Value, k: &str| {
-        o.get(k)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
-    let servers = names("servers").iter().map(|o| s(o, "name")).collect();
-    let remotes = names("remotes")
-        .iter()
-        .map(|o| (s(o, "name"), s(o, "url")))
-        .collect();
+    let list = mcpg_wire::ServerList::from_json(&v).map_err(|e| e.to_string())?;
+    let servers = list.servers.into_iter().map(|s| s.name).collect();
+    let remotes = list.remotes.into_iter().map(|r| (r.name, r.url)).collect();
     Ok((servers, remotes))
+}
+
+/// What to do about a URL the browser blocked: advice in words, and the name of a
+/// bridge relay that reaches the same URL, if one is configured.
+pub fn cors_advice(url: &str, b: &BridgeInfo) -> (String, Option<String>) {
+    let relay = b
+        .remotes
+        .iter()
+        .find(|(_, u)| u.trim_end_matches('/') == url.trim_end_matches('/'))
+        .map(|(n, _)| n.clone());
+    let advice = match (&relay, b.token.is_some()) {
+        (Some(n), _) => format!("The bridge can relay it: it is configured as the remote {n:?}."),
+        (None, true) => "The bridge can relay it: add it to the bridge's config as a [[remote]] (name and url), restart `mcpg serve`, then pick it in the server list.".to_owned(),
+        (None, false) => "Start the playground with `cargo xtask play` and add the server to the bridge's config as a [[remote]]: the bridge relays it without CORS.".to_owned(),
+    };
+    (advice, relay)
 }

@@ -15,31 +15,19 @@ use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Headers, ReadableStreamDefaultReader, RequestInit, Response};
 
-use super::session::with_session;
+use mcpg_page::{ConnId, HttpFailure, Input};
+
+use super::inbox::send;
 use super::sse::SseParser;
 
 /// A Streamable HTTP endpoint and its session.
 #[derive(Debug)]
 pub struct HttpLink {
-    generation: u64,
+    conn: ConnId,
     url: String,
     /// Whether `url` is on another origin than the page (CORS applies).
     cross_origin: bool,
     session_id: Rc<RefCell<Option<String>>>,
-}
-
-/// What went wrong with one POST, for the session to report.
-#[derive(Debug)]
-pub enum PostError {
-    /// `fetch` itself failed (CORS block or unreachable).
-    Network {
-        /// The browser's words.
-        detail: String,
-        /// Whether the URL is cross-origin (then CORS is the likely cause).
-        cross_origin: bool,
-    },
-    /// The server answered with a non-2xx status.
-    Status(SendFailure),
 }
 
 fn page_origin() -> String {
@@ -49,28 +37,28 @@ fn page_origin() -> String {
 }
 
 impl HttpLink {
-    /// A link to `url` for session `generation`.
-    pub fn new(generation: u64, url: &str) -> HttpLink {
+    /// A link to `url` for connection `conn`.
+    pub fn new(conn: ConnId, url: &str) -> HttpLink {
         let origin = page_origin();
         let same = url.starts_with(&format!("{origin}/")) || url.starts_with('/');
         HttpLink {
-            generation,
+            conn,
             url: url.to_owned(),
             cross_origin: !same,
             session_id: Rc::new(RefCell::new(None)),
         }
     }
 
-    /// Sends one frame; the answer arrives later through the session.
+    /// Sends one frame; the answer arrives later as inputs for the driver.
     pub fn send(&self, out: Outgoing) {
-        let generation = self.generation;
+        let conn = self.conn;
         let url = self.url.clone();
         let sid = self.session_id.clone();
         let cross_origin = self.cross_origin;
         wasm_bindgen_futures::spawn_local(async move {
             let id = out.message.id().cloned();
-            if let Err(e) = post(generation, &url, &sid, &out, cross_origin).await {
-                with_session(Some(generation), |s| s.send_failed(id.as_ref(), e));
+            if let Err(failure) = post(conn, &url, &sid, &out, cross_origin).await {
+                send(Input::SendFailed { conn, id, failure });
             }
         });
     }
@@ -101,13 +89,13 @@ fn js_text(e: &JsValue) -> String {
 }
 
 async fn post(
-    generation: u64,
+    conn: ConnId,
     url: &str,
     sid: &Rc<RefCell<Option<String>>>,
     out: &Outgoing,
     cross_origin: bool,
-) -> Result<(), PostError> {
-    let network = |detail: String| PostError::Network {
+) -> Result<(), HttpFailure> {
+    let network = |detail: String| HttpFailure::Network {
         detail,
         cross_origin,
     };
@@ -138,11 +126,11 @@ async fn post(
     }
     let status = resp.status();
     if status == 404 && had_session.is_some() {
-        return Err(PostError::Status(SendFailure::SessionExpired));
+        return Err(HttpFailure::Status(SendFailure::SessionExpired));
     }
     if !(200..300).contains(&status) {
         let body = read_text(&resp).await;
-        return Err(PostError::Status(SendFailure::Rejected { status, body }));
+        return Err(HttpFailure::Status(SendFailure::Rejected { status, body }));
     }
     let content_type = resp
         .headers()
@@ -151,11 +139,11 @@ async fn post(
         .flatten()
         .unwrap_or_default();
     if content_type.contains("text/event-stream") {
-        read_events(generation, &resp).await;
+        read_events(conn, &resp).await;
     } else {
         let text = read_text(&resp).await;
         if !text.trim().is_empty() {
-            with_session(Some(generation), |s| s.receive(&text));
+            send(Input::Frame { conn, text });
         }
     }
     Ok(())
@@ -172,8 +160,8 @@ async fn read_text(resp: &Response) -> String {
     }
 }
 
-/// Reads an SSE body chunk by chunk, handing each `data` to the session as it comes.
-async fn read_events(generation: u64, resp: &Response) {
+/// Reads an SSE body chunk by chunk, handing each `data` to the driver as it comes.
+async fn read_events(conn: ConnId, resp: &Response) {
     let Some(body) = resp.body() else { return };
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut parser = SseParser::default();
@@ -196,11 +184,15 @@ async fn read_events(generation: u64, resp: &Response) {
             if ev.data.trim().is_empty() {
                 continue;
             }
-            // A session that is gone stops reading.
-            if with_session(Some(generation), |s| s.receive(&ev.data)).is_none() {
+            // A stream of a replaced connection stops reading.
+            if !super::inbox::read(|d| d.conn() == conn).unwrap_or(true) {
                 let _ = reader.cancel();
                 return;
             }
+            send(Input::Frame {
+                conn,
+                text: ev.data,
+            });
         }
     }
 }

@@ -1,52 +1,39 @@
 //! Real models, straight from the browser: one `fetch` POST per model turn, and the
 //! API keys (memory by default; sessionStorage or localStorage only when asked).
 //!
-//! The key is read here, put into one request header, and nowhere else: the session
-//! shows the request through `shown_request`, which masks it, and the wire log only
-//! carries MCP frames.
+//! The key is read here, put into one request header, and nowhere else: the driver
+//! gets only its masked form (for step 3's display) and never the key, and the wire
+//! log only carries MCP frames.
 
 use leptos::prelude::*;
-use mcpg_host::provider::{Provider, key_header};
+use mcpg_host::provider::{Provider, key_header, mask_key};
+use mcpg_page::{Command, Input, ModelReply, ModelRequest};
 use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Headers, RequestInit, RequestMode, Response, Storage};
 
-use super::session::with_session;
+use super::inbox::send as to_driver;
 use crate::model_state::{KeyKeep, slot};
 use crate::state::AppState;
 
-/// How a request to the model ended.
-pub enum Reply {
-    /// An HTTP answer: status and body text.
-    Http(u16, String),
-    /// No HTTP answer (network failure or CORS refusal, which look the same).
-    Unreachable(String),
-}
-
-/// What the session hands over for one request (the key is added here).
-pub struct Outgoing {
-    /// The provider (which header carries the key).
-    pub provider: Provider,
-    /// URL to POST to.
-    pub url: String,
-    /// Headers without the key.
-    pub headers: Vec<(&'static str, String)>,
-    /// The JSON body.
-    pub body: String,
-}
-
-/// Sends `out` with the provider's key; the reply goes to the session of
-/// `generation`, for loop `loop_id` (a reply for an abandoned loop is dropped).
-pub fn send(st: AppState, generation: u64, loop_id: u64, out: Outgoing) {
+/// Sends the driver's request with the provider's key in its one header; the reply
+/// goes back to the driver for the loop that asked (it ignores a stale one).
+pub fn send(st: AppState, out: ModelRequest) {
     let key = st
         .api_keys
         .with_untracked(|k| k.get(slot(out.provider)).cloned().unwrap_or_default());
     wasm_bindgen_futures::spawn_local(async move {
         let reply = match post(&out, &key).await {
             Ok(r) => r,
-            Err(e) => Reply::Unreachable(e),
+            Err(detail) => ModelReply::Unreachable {
+                detail,
+                origin: origin(),
+            },
         };
-        with_session(Some(generation), |s| s.model_answered(loop_id, reply));
+        to_driver(Input::ModelReply {
+            loop_id: out.loop_id,
+            reply,
+        });
     });
 }
 
@@ -57,7 +44,7 @@ fn js_text(e: &JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_owned())
 }
 
-async fn post(out: &Outgoing, key: &str) -> Result<Reply, String> {
+async fn post(out: &ModelRequest, key: &str) -> Result<ModelReply, String> {
     let win = web_sys::window().ok_or("no window")?;
     let headers = Headers::new().map_err(|e| js_text(&e))?;
     for (k, v) in &out.headers {
@@ -82,10 +69,10 @@ async fn post(out: &Outgoing, key: &str) -> Result<Reply, String> {
     let text = JsFuture::from(resp.text().map_err(|e| js_text(&e))?)
         .await
         .map_err(|e| js_text(&e))?;
-    Ok(Reply::Http(
-        resp.status(),
-        text.as_string().unwrap_or_default(),
-    ))
+    Ok(ModelReply::Http {
+        status: resp.status(),
+        body: text.as_string().unwrap_or_default(),
+    })
 }
 
 /// The page's origin (for the OLLAMA_ORIGINS advice).
@@ -126,8 +113,15 @@ fn persist(st: AppState) {
     }
 }
 
+/// Tells the driver the masked form of `key` (what step 3 shows), never the key.
+fn hint(provider: Provider, key: &str) {
+    let masked = (!key.trim().is_empty()).then(|| mask_key(key));
+    to_driver(Input::Command(Command::SetKeyHint { provider, masked }));
+}
+
 /// The learner typed a key for `provider`.
 pub fn set_key(st: AppState, provider: Provider, key: String) {
+    hint(provider, &key);
     st.api_keys.update(|k| {
         if let Some(slot) = k.get_mut(slot(provider)) {
             *slot = key;
@@ -156,6 +150,9 @@ pub fn load_keys(st: AppState) {
             })
             .collect();
         if found.iter().any(|k| !k.is_empty()) {
+            for (p, k) in Provider::ALL.into_iter().zip(&found) {
+                hint(p, k);
+            }
             st.api_keys.set(found);
             st.key_keep.set(keep);
             return;

@@ -1,68 +1,131 @@
 //! Side effects, as named functions the components call. Everything that talks to a
-//! server, a timer, the clipboard or the URL lives here; components only render
-//! [`crate::state::AppState`] and call these.
+//! server, a timer, storage, the clipboard or the URL lives here. The page's logic is
+//! the sans-IO driver ([`mcpg_page::PageDriver`], behind `inbox`): these functions
+//! turn clicks into its commands, and `shell` executes what it asks for.
 
+mod apply;
 mod bridge;
 mod clock;
+mod download;
 mod http;
+mod inbox;
 pub mod llm;
-mod memory;
-pub mod replay;
-pub mod session;
 pub mod share;
+mod shell;
 pub mod sse;
 mod ws;
 
-pub use bridge::{load_bridge, source_from_url};
+pub use bridge::{cors_advice, load_bridge, source_from_url};
 
-use leptos::prelude::*;
 use mcpg_core::model::JsonObject;
+use mcpg_host::provider::Provider;
+use mcpg_page::{Command, LlmSettings, ModelChoice, Pin};
+use serde_json::Value;
 
 use crate::state::{AppState, Source};
 
+/// Starts the shell (before anything is sent to the driver).
+pub fn start(st: AppState) {
+    shell::start(st);
+}
+
 /// Connects to `source`, replacing any current connection.
-pub fn connect(st: AppState, source: Source) {
-    session::open(st, source);
+pub fn connect(source: Source) {
+    inbox::command(Command::Connect(source));
 }
 
 /// Step mode: performs the loop's next step (starting a loop if none is running).
 pub fn step() {
-    session::with_session(None, session::Session::step);
+    inbox::command(Command::Step);
 }
 
 /// Run mode: runs the whole loop.
 pub fn run_all() {
-    session::with_session(None, session::Session::run_all);
+    inbox::command(Command::Run);
 }
 
 /// Stops run mode after the current step.
-pub fn pause(st: AppState) {
-    st.running.set(false);
+pub fn pause() {
+    inbox::command(Command::Pause);
 }
 
 /// Clears the loop.
 pub fn reset() {
-    session::with_session(None, session::Session::reset);
+    inbox::command(Command::Reset);
 }
 
 /// Cancels the call in flight.
 pub fn cancel() {
-    session::with_session(None, session::Session::cancel);
+    inbox::command(Command::Cancel);
 }
 
 /// Lists the tools again (Tools panel).
 pub fn list_tools() {
-    session::with_session(None, session::Session::list_tools);
+    inbox::command(Command::ListTools);
 }
 
 /// The learner plays the model: `name` with `arguments` becomes step 3.
 pub fn play_model(name: String, arguments: JsonObject) {
-    session::with_session(None, |s| s.play_model(name, arguments));
+    inbox::command(Command::PlayCall { name, arguments });
 }
 
 /// The learner plays the model: `text` is its answer (step 3 or 6).
 pub fn play_answer(text: String) {
-    session::with_session(None, |s| s.play_answer(text));
+    inbox::command(Command::PlayAnswer(text));
+}
+
+/// The learner's message changed.
+pub fn set_prompt(text: String) {
+    inbox::command(Command::SetPrompt(text));
+}
+
+/// The model API format changed.
+pub fn set_provider(p: Provider) {
+    inbox::command(Command::SetProvider(p));
+}
+
+/// Who answers for the model changed.
+pub fn set_model(m: ModelChoice) {
+    inbox::command(Command::SetModel(m));
+}
+
+/// A real model's base URL or name changed.
+pub fn set_llm(provider: Provider, settings: LlmSettings) {
+    inbox::command(Command::SetLlm { provider, settings });
+}
+
+/// Sets the model script (already validated); new loops play it before the mock.
+pub fn set_script(turns: Vec<Value>) {
+    inbox::command(Command::SetScript(turns));
+}
+
+/// Pins a protocol revision (or auto); a live connection reconnects.
+pub fn set_pin(pin: Pin) {
+    inbox::command(Command::Pin(pin));
+}
+
+/// Hides the notice.
+pub fn dismiss_notice() {
+    inbox::command(Command::DismissNotice);
+}
+
+/// Rows `from..to` of the wire log as kept (oldest is 0).
+pub fn log_rows(from: usize, to: usize) -> Vec<mcpg_page::LogRow> {
+    inbox::read(|d| d.log().rows(from, to)).unwrap_or_default()
+}
+
+/// Downloads the whole kept wire log as `mcp-wire-log.json` (with the dropped count).
+pub fn export_log() -> Result<(), String> {
+    let json = inbox::read(|d| d.log().to_json()).unwrap_or_default();
+    let text = serde_json::to_string_pretty(&json).unwrap_or_default();
+    download::download("mcp-wire-log.json", &text)
+}
+
+/// Lists the tools `times` times in a row: the e2e scale test fills the wire log this
+/// way (reached as `window.wasmBindings.mcpg_list_tools_times`).
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn mcpg_list_tools_times(times: u32) {
+    inbox::command(Command::ListToolsTimes(times));
 }
 
 /// Copies `text` to the clipboard.

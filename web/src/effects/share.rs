@@ -5,179 +5,23 @@
 //! A link or file is untrusted: a bad one gives one notice and nothing else happens
 //! (no connection, no request). Nothing secret is recorded: no bridge token, no key.
 
-use mcpg_demo::DemoServer;
-use mcpg_host::provider::Provider;
-use mcpg_host::script::Script;
+use mcpg_page::{Command, Source, link_session};
 use mcpg_session::{
-    Connection, Direction, Imported, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, ModelChoice,
-    Session, WireRecord, decode_json, encode_file, link_body, link_from_deflated, link_payload,
-    read_imported, rehydrate_with,
+    Imported, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, Session, decode_json, encode_file,
+    link_body, link_from_deflated, link_payload, read_imported,
 };
-use serde_json::{Value, json};
 use wasm_bindgen::JsCast as _;
 use wasm_bindgen_futures::JsFuture;
 
 use leptos::prelude::*;
 
-use super::replay::ReplayLink;
-use super::session::{open_with, with_session};
-use crate::model_state::{ModelChoice as Choice, slot};
-use crate::state::{AppState, LogRow, Notice, Source};
+use super::inbox::{command, read};
+use crate::state::AppState;
 
-/// The session's connection for a page source. A URL keeps no user name, password
-/// or secret-looking query parameter.
-fn connection(source: &Source) -> Connection {
-    match source {
-        Source::Demo => Connection::Embedded,
-        Source::Bridge(n) => Connection::Bridge { server: n.clone() },
-        Source::Relay(n) => Connection::Relay { remote: n.clone() },
-        Source::Url(u) => Connection::Url { url: public_url(u) },
-    }
-}
-
-/// The page source a session's connection names.
-pub fn source_of(c: &Connection) -> Source {
-    match c {
-        Connection::Embedded => Source::Demo,
-        Connection::Bridge { server } => Source::Bridge(server.clone()),
-        Connection::Relay { remote } => Source::Relay(remote.clone()),
-        Connection::Url { url } => Source::Url(url.clone()),
-    }
-}
-
-/// `url` without credentials or secret-looking query parameters.
-fn public_url(url: &str) -> String {
-    let (url, _fragment) = url.split_once('#').unwrap_or((url, ""));
-    let (base, query) = url.split_once('?').unwrap_or((url, ""));
-    let base = match base.split_once("://") {
-        Some((scheme, rest)) => {
-            let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-            let slash = if rest.contains('/') { "/" } else { "" };
-            [scheme, "://", host, slash, path].concat()
-        }
-        None => base.to_owned(),
-    };
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|p| {
-            let k = p.split('=').next().unwrap_or("").to_ascii_lowercase();
-            !p.is_empty()
-                && !["key", "token", "secret", "password", "auth", "sig"]
-                    .iter()
-                    .any(|s| k.contains(s))
-        })
-        .collect();
-    if kept.is_empty() {
-        base
-    } else {
-        [base.as_str(), "?", &kept.join("&")].concat()
-    }
-}
-
-/// Who answered for the model, with a real model's non-secret settings (base URL
-/// without credentials, model name). The API keys are never read here.
-fn model_choice(st: AppState) -> ModelChoice {
-    let provider = st.provider.get_untracked();
-    let mut m = ModelChoice {
-        kind: match st.model.get_untracked() {
-            Choice::Mock => "mock".into(),
-            Choice::Play => "player".into(),
-            Choice::Real => provider.id().into(),
-        },
-        format: Some(provider.id().into()),
-        ..ModelChoice::default()
-    };
-    if st.model.get_untracked() == Choice::Real
-        && let Some(l) = st.llm.with_untracked(|l| l.get(slot(provider)).cloned())
-    {
-        m.settings
-            .insert("base_url".into(), public_url(&l.base).into());
-        m.settings.insert("model".into(), l.model.into());
-    }
-    m
-}
-
-/// Puts a session's model name back. Never a key (a link has none) and never the
-/// base URL: a hostile link could otherwise point the learner's key at its own server
-/// the next time they use a real model.
-fn restore_model(st: AppState, m: &ModelChoice, provider: Provider) {
-    let name = m.settings.get("model").and_then(Value::as_str);
-    if m.kind == provider.id()
-        && let Some(name) = name
-    {
-        st.llm.update(|l| {
-            if let Some(s) = l.get_mut(slot(provider)) {
-                name.clone_into(&mut s.model);
-            }
-        });
-    }
-}
-
-/// The page as a session document: connection, model choice, messages, script,
-/// every wire frame, the steps of the current loop.
-pub fn record(st: AppState) -> Session {
-    let mut s = Session::new(connection(&st.source.get_untracked()));
-    s.model = model_choice(st);
-    let (prompts, script) = with_session(None, |x| x.recording()).unwrap_or_default();
-    s.messages = if prompts.is_empty() {
-        vec![st.prompt.get_untracked()]
-    } else {
-        prompts
-    };
-    s.script = if script.is_empty() {
-        st.script.get_untracked()
-    } else {
-        script
-    };
-    s.wire = st.log.with_untracked(|log| {
-        log.iter()
-            .filter_map(|row| match row {
-                LogRow::Wire {
-                    sent, at_ms, raw, ..
-                } => Some(WireRecord {
-                    direction: if *sent {
-                        Direction::Sent
-                    } else {
-                        Direction::Received
-                    },
-                    at_ms: at_ms.max(0.0) as u64,
-                    text: Some(raw.to_string()),
-                    hash: None,
-                }),
-                _ => None,
-            })
-            .collect()
-    });
-    s.steps = st.steps.with_untracked(|steps| {
-        steps
-            .iter()
-            .map(|x| json!({"n": x.number, "status": x.status.as_str()}))
-            .collect()
-    });
-    s.cursor = s.steps.len();
-    s.redact();
-    s
-}
-
-/// A fresh embedded demo server, answering as `rehydrate_with` asks.
-fn demo_exchange() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
-    let mut server = DemoServer::new();
-    move |at, sent| server.exchange(at, sent)
-}
-
-/// The session a link carries: the embedded demo's answers are left out when
-/// re-running the demo reproduces them exactly (checked here, before sharing).
-pub fn link_session(session: &Session) -> Session {
-    if session.connection == Connection::Embedded {
-        let mut short = session.clone();
-        short.elide_received(|_, _| true);
-        let mut check = short.clone();
-        if rehydrate_with(&mut check, demo_exchange()).is_ok() && check.wire == session.wire {
-            return short;
-        }
-    }
-    session.clone()
+/// The page as a session document (the driver records it; no key, no token).
+fn record() -> Session {
+    read(mcpg_page::PageDriver::record)
+        .unwrap_or_else(|| Session::new(mcpg_session::Connection::Embedded))
 }
 
 /// Runs `bytes` through the browser's own `CompressionStream` or
@@ -245,8 +89,8 @@ async fn decode_file_in_browser(text: &str) -> Result<Session, LinkError> {
 }
 
 /// What Share produced: the full link, or why there is none.
-pub async fn share(st: AppState) -> Result<String, String> {
-    let payload = link_payload(&link_session(&record(st)));
+pub async fn share() -> Result<String, String> {
+    let payload = link_payload(&link_session(&record()));
     let packed = deflate_stream("CompressionStream", &payload, usize::MAX)
         .await
         .ok()
@@ -271,42 +115,19 @@ pub async fn share(st: AppState) -> Result<String, String> {
     Ok([base.as_str(), "#", &fragment].concat())
 }
 
-/// Downloads the session as a `.json` file (through a Blob URL and `<a download>`).
-pub fn export(st: AppState) -> Result<(), String> {
-    let text = encode_file(&record(st));
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let fail = |_| "the browser refused to make the file".to_owned();
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let doc = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("the page has no document")?;
-    let a: web_sys::HtmlAnchorElement = doc
-        .create_element("a")
-        .map_err(fail)?
-        .dyn_into()
-        .map_err(|_| "the browser refused to make the file".to_owned())?;
-    a.set_href(&url);
-    a.set_download("mcp-session.json");
-    a.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
+/// Downloads the session as a `.json` file.
+pub fn export() -> Result<(), String> {
+    super::download::download("mcp-session.json", &encode_file(&record()))
 }
 
-fn notice(st: AppState, text: String) {
-    st.notice.set(Some(Notice {
-        text,
-        relay: None,
-        blocked_url: None,
-    }));
+fn notice(text: String) {
+    command(Command::ShowNotice(text));
 }
 
 /// Opens the session in the page's URL fragment, if there is one. Returns whether
 /// the fragment was meant as a session (then nothing else should open): a bad one
 /// only shows a notice.
-pub fn open_from_hash(st: AppState) -> bool {
+pub fn open_from_hash() -> bool {
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default();
@@ -334,38 +155,31 @@ pub fn open_from_hash(st: AppState) -> bool {
             None => decode_link_in_browser(&f).await,
         };
         match result {
-            Ok(s) => start_replay(st, s, "link"),
-            Err(e) => notice(
-                st,
-                format!(
-                    "This session link cannot be opened: {e}. Nothing was loaded or connected."
-                ),
-            ),
+            Ok(s) => start_replay(s, "link"),
+            Err(e) => notice(format!(
+                "This session link cannot be opened: {e}. Nothing was loaded or connected."
+            )),
         }
     });
     true
 }
 
 /// Imports a session from a file's (or a pasted link's) text.
-pub async fn import_text(st: AppState, text: &str) {
+pub async fn import_text(text: &str) {
     match decode_file_in_browser(text).await {
-        Ok(s) => start_replay(st, s, "file"),
-        Err(e) => notice(
-            st,
-            format!("This session file cannot be opened: {e}. Nothing was loaded or connected."),
-        ),
+        Ok(s) => start_replay(s, "file"),
+        Err(e) => notice(format!(
+            "This session file cannot be opened: {e}. Nothing was loaded or connected."
+        )),
     }
 }
 
 /// Reads a picked or dropped file, then imports it.
-pub fn import_file(st: AppState, file: web_sys::File) {
+pub fn import_file(file: web_sys::File) {
     if file.size() > MAX_INFLATED_BYTES as f64 {
-        notice(
-            st,
-            format!(
-                "This session file cannot be opened: it is larger than {MAX_INFLATED_BYTES} bytes. Nothing was loaded or connected."
-            ),
-        );
+        notice(format!(
+            "This session file cannot be opened: it is larger than {MAX_INFLATED_BYTES} bytes. Nothing was loaded or connected."
+        ));
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
@@ -374,9 +188,8 @@ pub fn import_file(st: AppState, file: web_sys::File) {
             .ok()
             .and_then(|v| v.as_string())
         {
-            Some(text) => import_text(st, &text).await,
+            Some(text) => import_text(&text).await,
             None => notice(
-                st,
                 "This session file cannot be opened: the browser could not read it as text."
                     .to_owned(),
             ),
@@ -384,73 +197,32 @@ pub fn import_file(st: AppState, file: web_sys::File) {
     });
 }
 
-/// Replays `session` with no network: the recording answers for the server (the
-/// embedded demo's elided answers are regenerated in the page first) and its script
-/// for the model. `from` says "link" or "file", for messages.
-fn start_replay(st: AppState, mut session: Session, from: &str) {
-    let fail = |why: String| {
-        notice(
-            st,
-            format!(
-                "This session {from} cannot be replayed: {why}. Nothing was loaded or connected."
-            ),
-        );
-    };
-    if session.connection == Connection::Embedded
-        && let Err(e) = rehydrate_with(&mut session, demo_exchange())
-    {
-        return fail(e.to_string());
-    }
-    if let Some(i) = session.wire.iter().position(|w| w.text.is_none()) {
-        return fail(format!(
-            "message {i} was left out and only the embedded demo server can regenerate it"
-        ));
-    }
-    if let Err(e) = Script::from_values(&session.script) {
-        return fail(format!("its model script is invalid ({e})"));
-    }
-    if let Some(p) = session.model.format.as_deref().and_then(Provider::from_id) {
-        st.provider.set(p);
-        restore_model(st, &session.model, p);
-    }
-    if let Some(m) = session.messages.first() {
-        st.prompt.set(m.clone());
-    }
-    st.script.set(session.script.clone());
-    let link = ReplayLink::new(&session);
-    let source = source_of(&session.connection);
-    open_with(st, source, Some(link));
-    st.replay.set(Some(session));
+/// Replays `session` with no network (the driver checks it first: a bad one is
+/// only a notice). `from` says "link" or "file", for messages.
+fn start_replay(session: Session, from: &str) {
+    command(Command::OpenShared {
+        session: Box::new(session),
+        from: from.to_owned(),
+    });
 }
 
-/// "Run it live" (after the learner confirmed): the same kind of server, the same
-/// first message, the same model script; the bridge's token comes from this page's
-/// own URL, never from the link.
+/// "Run it live" (after the learner confirmed): the same kind of server and the same
+/// first message; the bridge's token comes from this page's own URL, never the link.
 pub fn run_live(st: AppState) {
-    let Some(session) = st.replay.get_untracked() else {
-        return;
-    };
-    let source = source_of(&session.connection);
-    if matches!(source, Source::Bridge(_) | Source::Relay(_)) {
-        super::load_bridge(st);
+    let source = st
+        .replay
+        .with_untracked(|r| r.as_ref().map(|r| r.source.clone()));
+    if matches!(source, Some(Source::Bridge(_) | Source::Relay(_))) {
+        super::bridge::load_bridge(st);
     }
-    super::connect(st, source);
-    if let Some(m) = session.messages.first() {
-        st.prompt.set(m.clone());
-    }
-}
-
-/// Sets the model script (already validated); new loops play it before the mock.
-pub fn set_script(st: AppState, turns: Vec<Value>) {
-    st.script.set(turns);
-    with_session(None, super::session::Session::reload_script);
+    command(Command::RunLive);
 }
 
 /// Page-wide listeners: a session link pasted into the address bar of an open page
 /// (`hashchange`), and a session file dropped anywhere on the page.
-pub fn listen(st: AppState) {
+pub fn listen() {
     let _ = window_event_listener(leptos::ev::hashchange, move |_| {
-        open_from_hash(st);
+        open_from_hash();
     });
     let _ = window_event_listener(leptos::ev::dragover, |e| e.prevent_default());
     let _ = window_event_listener(leptos::ev::drop, move |e| {
@@ -460,37 +232,7 @@ pub fn listen(st: AppState) {
             .and_then(|d| d.files())
             .and_then(|f| f.get(0));
         if let Some(f) = file {
-            import_file(st, f);
+            import_file(f);
         }
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_lose_credentials_and_secret_parameters() {
-        assert_eq!(
-            public_url("https://user:pw@example.com/mcp?api_key=1&x=2&Token=3#frag"),
-            "https://example.com/mcp?x=2"
-        );
-        assert_eq!(public_url("http://127.0.0.1:3000"), "http://127.0.0.1:3000");
-        assert_eq!(
-            public_url("https://example.com/a/b?auth=z"),
-            "https://example.com/a/b"
-        );
-    }
-
-    #[test]
-    fn sources_and_connections_map_both_ways() {
-        for s in [
-            Source::Demo,
-            Source::Bridge("everything".into()),
-            Source::Relay("remote".into()),
-            Source::Url("https://example.com/mcp".into()),
-        ] {
-            assert_eq!(source_of(&connection(&s)), s);
-        }
-    }
 }

@@ -1,33 +1,24 @@
 //! Bridge servers: a WebSocket to `/ws` (subprotocol `mcp`, one JSON-RPC message per
 //! text frame) and an `EventSource` on `/api/events` for the process's stderr and
-//! exit, which never mix with MCP.
+//! exit, which never mix with MCP. Every browser event becomes an input for the
+//! driver, tagged with the connection it belongs to.
 
+use mcpg_page::{ConnId, Input, parse_bridge_event};
 use wasm_bindgen::JsCast as _;
 use wasm_bindgen::closure::Closure;
 use web_sys::{CloseEvent, Event, EventSource, MessageEvent, WebSocket};
 
-use super::session::{self, with_session};
-use crate::state::LogRow;
+use super::inbox::send;
 
 /// An open (or opening) WebSocket and its side channel.
 pub struct WsLink {
     ws: WebSocket,
     events: Option<EventSource>,
-    open: bool,
-    queue: Vec<String>,
     // Kept alive for as long as the socket may call them.
     _on_open: Closure<dyn FnMut(Event)>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_close: Closure<dyn FnMut(CloseEvent)>,
     _on_side: Option<Closure<dyn FnMut(MessageEvent)>>,
-}
-
-impl std::fmt::Debug for WsLink {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WsLink")
-            .field("open", &self.open)
-            .finish_non_exhaustive()
-    }
 }
 
 fn base(scheme_ws: bool) -> Option<String> {
@@ -49,8 +40,8 @@ pub fn encode(s: &str) -> String {
 }
 
 impl WsLink {
-    /// Opens `/ws?server=NAME` and its side channel for session `generation`.
-    pub fn open(generation: u64, server: &str, token: &str) -> Result<WsLink, String> {
+    /// Opens `/ws?server=NAME` and its side channel for connection `conn`.
+    pub fn open(conn: ConnId, server: &str, token: &str) -> Result<WsLink, String> {
         let channel = super::clock::channel_id();
         let root = base(true).ok_or("the page has no location")?;
         let url = format!(
@@ -61,20 +52,10 @@ impl WsLink {
         );
         let ws = WebSocket::new_with_str(&url, "mcp")
             .map_err(|_| format!("cannot open a WebSocket to the bridge for {server}"))?;
-        let on_open = Closure::<dyn FnMut(Event)>::new(move |_| {
-            with_session(Some(generation), |s| {
-                if let session::Link::Ws(l) = &mut s.link {
-                    l.open = true;
-                    for text in std::mem::take(&mut l.queue) {
-                        // A failed send shows up as a close event.
-                        let _ = l.ws.send_with_str(&text);
-                    }
-                }
-            });
-        });
+        let on_open = Closure::<dyn FnMut(Event)>::new(move |_| send(Input::LinkOpened { conn }));
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if let Some(text) = e.data().as_string() {
-                with_session(Some(generation), |s| s.receive(&text));
+                send(Input::Frame { conn, text });
             }
         });
         let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |e: CloseEvent| {
@@ -87,7 +68,7 @@ impl WsLink {
                     e.code()
                 )
             };
-            with_session(Some(generation), |s| s.closed(&why));
+            send(Input::LinkClosed { conn, why });
         });
         ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -102,7 +83,8 @@ impl WsLink {
             Ok(es) => {
                 let cb = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     if let Some(text) = e.data().as_string() {
-                        with_session(Some(generation), |s| s.side_event(&text));
+                        let event = parse_bridge_event(&text);
+                        send(Input::BridgeEvent { conn, event });
                     }
                 });
                 es.set_onmessage(Some(cb.as_ref().unchecked_ref()));
@@ -113,8 +95,6 @@ impl WsLink {
         Ok(WsLink {
             ws,
             events,
-            open: false,
-            queue: Vec::new(),
             _on_open: on_open,
             _on_message: on_message,
             _on_close: on_close,
@@ -122,13 +102,10 @@ impl WsLink {
         })
     }
 
-    /// Sends one frame (queued until the socket opens).
-    pub fn send(&mut self, raw: &str) {
-        if self.open {
-            let _ = self.ws.send_with_str(raw);
-        } else {
-            self.queue.push(raw.to_owned());
-        }
+    /// Sends one frame (the driver sends only after the socket opened).
+    pub fn send(&self, raw: &str) {
+        // A failed send shows up as a close event.
+        let _ = self.ws.send_with_str(raw);
     }
 }
 
@@ -143,49 +120,5 @@ impl Drop for WsLink {
             es.set_onmessage(None);
             es.close();
         }
-    }
-}
-
-/// One side-channel event (`{type: spawned|stderr|exit|error|dropped, ...}`) as a log row.
-pub fn side_row(seq: u32, text: &str) -> LogRow {
-    let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-    let s = |k: &str| v.get(k).and_then(serde_json::Value::as_str).unwrap_or("");
-    let n = |k: &str| v.get(k).and_then(serde_json::Value::as_i64);
-    match s("type") {
-        "stderr" => LogRow::Stderr {
-            seq,
-            line: s("line").to_owned(),
-        },
-        "spawned" => LogRow::Note {
-            seq,
-            text: format!(
-                "the bridge started {} (pid {})",
-                s("server"),
-                n("pid").unwrap_or(0)
-            ),
-        },
-        "exit" => LogRow::Note {
-            seq,
-            text: match (n("code"), n("signal")) {
-                (Some(c), _) => format!("the server process exited with code {c}"),
-                (None, Some(sig)) => format!("the server process was ended by signal {sig}"),
-                _ => "the server process ended".to_owned(),
-            },
-        },
-        "error" => LogRow::Note {
-            seq,
-            text: format!("bridge: {}", s("message")),
-        },
-        "dropped" => LogRow::Note {
-            seq,
-            text: format!(
-                "{} side-channel events were lost (too many at once)",
-                n("count").unwrap_or(0)
-            ),
-        },
-        _ => LogRow::Note {
-            seq,
-            text: format!("bridge event: {text}"),
-        },
     }
 }

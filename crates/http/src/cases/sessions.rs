@@ -52,9 +52,11 @@ fn listened(seen: &[Seen], version_header: Option<&str>) -> Result<(), String> {
         return Err("no GET stream was opened".into());
     };
     let pos = |m: &str| seen.iter().position(|s| s.rpc_method() == m);
+    // The stream must be open when the server handles `initialized`, since what
+    // it pushes then goes to the stream open at that moment.
     ensure(
-        pos("notifications/initialized") < seen.iter().position(|s| s.method == "GET"),
-        || "the GET went out before notifications/initialized".into(),
+        seen.iter().position(|s| s.method == "GET") < pos("notifications/initialized"),
+        || "notifications/initialized went out before the GET stream".into(),
     )?;
     ensure(
         get.header("accept") == Some("text/event-stream")

@@ -1,4 +1,4 @@
-//! The replay transport: a recorded session stands in for the server. Each frame the
+//! The replay link: a recorded session stands in for the server. Each frame the
 //! page sends is looked up in the recording (in order); the frames the server sent
 //! after it, up to the next sent frame, come back as its answer. Nothing touches the
 //! network.
@@ -53,6 +53,11 @@ impl ReplayLink {
     /// Frames from the "server", oldest first.
     pub fn take_incoming(&mut self) -> Vec<String> {
         self.inbox.drain(..).collect()
+    }
+
+    /// The next frame from the "server".
+    pub fn pop(&mut self) -> Option<String> {
+        self.inbox.pop_front()
     }
 }
 

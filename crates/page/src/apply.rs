@@ -1,0 +1,64 @@
+//! One input applied: a command, a link's event (recognised as stale when it names
+//! an older connection), a model reply, or the timer.
+
+use crate::driver::PageDriver;
+use crate::input::Input;
+use crate::links::Link;
+use crate::log::LogRow;
+
+impl PageDriver {
+    /// Applies one input (the pump runs after it).
+    pub(crate) fn apply(&mut self, input: Input) {
+        let now = self.now;
+        match input {
+            Input::Command(c) => self.command(c),
+            Input::Frame { conn, .. }
+            | Input::LinkOpened { conn }
+            | Input::LinkClosed { conn, .. }
+            | Input::SendFailed { conn, .. }
+            | Input::BridgeEvent { conn, .. }
+                if conn != self.conn =>
+            {
+                self.note(format!(
+                    "ignored: something arrived for connection #{conn}, which was replaced by #{}",
+                    self.conn
+                ));
+            }
+            Input::Frame { text, .. } => self.client.handle_text(now, &text),
+            Input::LinkOpened { .. } => self.link_opened(),
+            Input::LinkClosed { why, .. } => self.client.handle_closed(now, &why),
+            Input::SendFailed { id, failure, .. } => self.send_failed(id.as_ref(), failure),
+            Input::BridgeEvent { event, .. } => {
+                let seq = self.log.next_seq();
+                self.log.push(match event.describe() {
+                    None => LogRow::Stderr {
+                        seq,
+                        line: match event {
+                            crate::BridgeEvent::Side(mcpg_wire::SideEvent::Stderr { line }) => line,
+                            _ => String::new(),
+                        },
+                    },
+                    Some(text) => LogRow::Note { seq, text },
+                });
+            }
+            Input::ModelReply { loop_id, reply } => self.model_answered(loop_id, reply),
+            Input::Timer => self.timer(),
+        }
+    }
+
+    fn timer(&mut self) {
+        let now = self.now;
+        if let Link::Memory(m) = &mut self.link
+            && m.poll_timeout().is_some_and(|t| t <= now)
+        {
+            m.handle_timeout(now);
+        }
+        self.client.handle_timeout(now);
+        if self.pace_due.is_some_and(|t| t <= now) {
+            self.pace_due = None;
+            if self.running {
+                self.perform();
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! The page's sans-IO driver (`PageDriver`): everything the playground page does
+//! that is not a browser API. It owns the core's client session, the host's tool
+//! loop, the model script, the links (the embedded demo and a replayed recording run
+//! inside it; a bridge WebSocket and Streamable HTTP are executed by the shell), the
+//! wire log and what a shared session records.
+//!
+//! In the style of the core's `Client`: the shell hands in one [`Input`] at a time
+//! with the current time ([`PageDriver::handle`]), then drains [`Output`]s
+//! ([`PageDriver::poll_output`]) and arms one timer for
+//! [`PageDriver::poll_timeout`]. The driver does no I/O and reads no clock, so the
+//! same code runs natively under a virtual clock in tests and as wasm in the page.
+//!
+//! Invariants: no input is dropped (a late one for an old connection or loop is
+//! recorded as such in the log, not applied); no API key ever enters the driver
+//! (only a masked hint for display); Run and Step never start a second loop while
+//! one runs.
+
+mod apply;
+mod bridge_event;
+mod driver;
+mod input;
+mod links;
+mod log;
+mod loop_ops;
+mod mailbox;
+mod on_event;
+mod output;
+mod record;
+mod replay;
+mod session_ops;
+mod settings;
+mod shared;
+mod shown;
+mod view;
+
+pub use bridge_event::{BridgeEvent, parse_bridge_event};
+pub use driver::{PageDriver, RUN_PACE};
+pub use input::{Command, ConnId, HttpFailure, Input, LoopId, ModelReply};
+pub use links::{HttpTarget, LinkSpec};
+pub use log::{LOG_CAPACITY, LogRow, WireLog};
+pub use mailbox::Mailbox;
+pub use mcpg_wire::SideEvent;
+pub use output::{ModelRequest, Output};
+pub use record::{connection, link_session, public_url, source_of};
+pub use replay::ReplayLink;
+pub use settings::{LlmSettings, ModelChoice, Pin, slot};
+pub use view::{CallView, Conn, LogMeta, Notice, ReplayInfo, ServerInfo, Source, ViewChange};

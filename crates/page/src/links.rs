@@ -1,0 +1,90 @@
+//! The state of each kind of link. The embedded demo and a replay are pure and run
+//! here; a WebSocket and Streamable HTTP are executed by the shell from outputs.
+
+use std::collections::VecDeque;
+
+use mcpg_core::Timestamp;
+use mcpg_demo::DemoServer;
+
+use crate::replay::ReplayLink;
+
+/// Which HTTP endpoint a Streamable HTTP link posts to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HttpTarget {
+    /// The bridge's relay for this remote name (the shell adds its token).
+    Relay(String),
+    /// A URL, straight from the browser.
+    Url(String),
+}
+
+/// A transport the shell opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkSpec {
+    /// The bridge's WebSocket for this stdio server name, and its side channel.
+    Bridge(String),
+    /// Streamable HTTP.
+    Http(HttpTarget),
+}
+
+/// A link's state inside the driver.
+#[derive(Debug, Default)]
+pub(crate) enum Link {
+    /// Nothing connected.
+    #[default]
+    None,
+    /// The embedded demo server and the frames it sent not yet read.
+    Memory(Box<Memory>),
+    /// A recording standing in for the server.
+    Replay(Box<ReplayLink>),
+    /// A bridge WebSocket: frames wait until it opened.
+    Ws {
+        /// Whether the shell said it opened.
+        open: bool,
+        /// Frames sent before it opened.
+        queue: VecDeque<String>,
+    },
+    /// Streamable HTTP: every message is a POST the shell makes.
+    Http {
+        /// The URL a CORS notice names (direct URLs only).
+        url: Option<String>,
+    },
+}
+
+/// The demo server joined to the client in memory.
+#[derive(Debug, Default)]
+pub(crate) struct Memory {
+    server: DemoServer,
+    inbox: VecDeque<String>,
+}
+
+impl Memory {
+    /// Delivers one client frame to the server.
+    pub(crate) fn send(&mut self, now: Timestamp, raw: &str) {
+        self.server.handle_text(now, raw);
+        self.drain();
+    }
+
+    /// Lets the server's slow jobs advance to `now`.
+    pub(crate) fn handle_timeout(&mut self, now: Timestamp) {
+        self.server.handle_timeout(now);
+        self.drain();
+    }
+
+    /// When the server next needs [`Memory::handle_timeout`].
+    pub(crate) fn poll_timeout(&self) -> Option<Timestamp> {
+        self.server.poll_timeout()
+    }
+
+    /// The next frame from the server.
+    pub(crate) fn pop(&mut self) -> Option<String> {
+        self.inbox.pop_front()
+    }
+
+    fn drain(&mut self) {
+        while let Some(m) = self.server.poll_transmit() {
+            self.inbox.push_back(m.raw().to_owned());
+        }
+        // The server's own view of the wire is not shown: the client's log has it all.
+        while self.server.poll_event().is_some() {}
+    }
+}

@@ -1,0 +1,142 @@
+//! What a shared session is built from, recorded as the page runs, and the pure
+//! halves of sharing: the connection a source maps to (never a secret), and the
+//! shortened document a link carries.
+
+use std::sync::Arc;
+
+use mcpg_demo::DemoServer;
+use mcpg_session::{Connection, Direction, Session, WireRecord, rehydrate_with};
+
+use crate::view::Source;
+
+/// What a shared session needs from the live connection.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Recorder {
+    /// The user's message of every loop, in order.
+    pub(crate) prompts: Vec<String>,
+    /// Model turns of the loops before the current one, as script entries.
+    pub(crate) played: Vec<serde_json::Value>,
+    /// Every wire message: sent by the page, ms since the connection started, text.
+    /// Unbounded (a session is every message), but each text is shared with the log.
+    pub(crate) wire: Vec<(bool, u64, Arc<str>)>,
+}
+
+impl Recorder {
+    /// The wire as session records.
+    pub(crate) fn wire_records(&self) -> Vec<WireRecord> {
+        self.wire
+            .iter()
+            .map(|(sent, at, raw)| WireRecord {
+                direction: if *sent {
+                    Direction::Sent
+                } else {
+                    Direction::Received
+                },
+                at_ms: *at,
+                text: Some(raw.to_string()),
+                hash: None,
+            })
+            .collect()
+    }
+}
+
+/// The session's connection for a page source. A URL keeps no user name, password
+/// or secret-looking query parameter.
+pub fn connection(source: &Source) -> Connection {
+    match source {
+        Source::Demo => Connection::Embedded,
+        Source::Bridge(n) => Connection::Bridge { server: n.clone() },
+        Source::Relay(n) => Connection::Relay { remote: n.clone() },
+        Source::Url(u) => Connection::Url { url: public_url(u) },
+    }
+}
+
+/// The page source a session's connection names.
+pub fn source_of(c: &Connection) -> Source {
+    match c {
+        Connection::Embedded => Source::Demo,
+        Connection::Bridge { server } => Source::Bridge(server.clone()),
+        Connection::Relay { remote } => Source::Relay(remote.clone()),
+        Connection::Url { url } => Source::Url(url.clone()),
+    }
+}
+
+/// `url` without credentials or secret-looking query parameters.
+pub fn public_url(url: &str) -> String {
+    let (url, _fragment) = url.split_once('#').unwrap_or((url, ""));
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let base = match base.split_once("://") {
+        Some((scheme, rest)) => {
+            let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+            let slash = if rest.contains('/') { "/" } else { "" };
+            [scheme, "://", host, slash, path].concat()
+        }
+        None => base.to_owned(),
+    };
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|p| {
+            let k = p.split('=').next().unwrap_or("").to_ascii_lowercase();
+            !p.is_empty()
+                && !["key", "token", "secret", "password", "auth", "sig"]
+                    .iter()
+                    .any(|s| k.contains(s))
+        })
+        .collect();
+    if kept.is_empty() {
+        base
+    } else {
+        [base.as_str(), "?", &kept.join("&")].concat()
+    }
+}
+
+/// A fresh embedded demo server, answering as `rehydrate_with` asks.
+pub(crate) fn demo_exchange() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
+    let mut server = DemoServer::new();
+    move |at, sent| server.exchange(at, sent)
+}
+
+/// The session a link carries: the embedded demo's answers are left out when
+/// re-running the demo reproduces them exactly (checked here, before sharing).
+pub fn link_session(session: &Session) -> Session {
+    if session.connection == Connection::Embedded {
+        let mut short = session.clone();
+        short.elide_received(|_, _| true);
+        let mut check = short.clone();
+        if rehydrate_with(&mut check, demo_exchange()).is_ok() && check.wire == session.wire {
+            return short;
+        }
+    }
+    session.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_lose_credentials_and_secret_parameters() {
+        assert_eq!(
+            public_url("https://user:pw@example.com/mcp?api_key=1&x=2&Token=3#frag"),
+            "https://example.com/mcp?x=2"
+        );
+        assert_eq!(public_url("http://127.0.0.1:3000"), "http://127.0.0.1:3000");
+        assert_eq!(
+            public_url("https://example.com/a/b?auth=z"),
+            "https://example.com/a/b"
+        );
+    }
+
+    #[test]
+    fn sources_and_connections_map_both_ways() {
+        for s in [
+            Source::Demo,
+            Source::Bridge("everything".into()),
+            Source::Relay("remote".into()),
+            Source::Url("https://example.com/mcp".into()),
+        ] {
+            assert_eq!(source_of(&connection(&s)), s);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Commands about the connection and the page's settings: connecting (and pinning a
+//! revision), the links' own inputs, opening a shared session, and recording one.
+
+use mcpg_core::client::{Client, ClientConfig, Outgoing, SendFailure};
+use mcpg_core::jsonrpc::RequestId;
+use mcpg_host::script::Script;
+
+use crate::driver::PageDriver;
+use crate::input::{Command, HttpFailure};
+use crate::links::{HttpTarget, Link, LinkSpec, Memory};
+use crate::output::Output;
+use crate::record::Recorder;
+use crate::replay::ReplayLink;
+use crate::settings::Pin;
+use crate::settings::slot;
+use crate::shown::Shown;
+use crate::view::{Conn, Notice, Source, ViewChange};
+
+impl PageDriver {
+    pub(crate) fn command(&mut self, c: Command) {
+        match c {
+            Command::Connect(source) => self.connect(source),
+            Command::Step => self.step(),
+            Command::Run => self.run_all(),
+            Command::Pause => self.set_running(false),
+            Command::Reset => self.reset(),
+            Command::Cancel => self.cancel(),
+            Command::ListTools => self.list_tools(),
+            Command::PlayCall { name, arguments } => self.play_call(name, arguments),
+            Command::PlayAnswer(text) => self.play(crate::driver::Manual::Answer(text)),
+            // Settings are echoed as view changes: the driver is the one source of
+            // truth, and the shell writes its signals only from view changes.
+            Command::SetPrompt(p) => {
+                self.prompt.clone_from(&p);
+                self.emit(ViewChange::Prompt(p));
+            }
+            Command::SetScript(turns) => {
+                self.script_values.clone_from(&turns);
+                // Taken afresh at the next loop.
+                self.script = Script::default();
+                self.emit(ViewChange::Script(turns));
+            }
+            Command::SetProvider(p) => {
+                self.provider = p;
+                self.emit(ViewChange::Provider(p));
+            }
+            Command::SetModel(m) => {
+                self.model = m;
+                self.emit(ViewChange::Model(m));
+            }
+            Command::SetLlm { provider, settings } => {
+                if let Some(s) = self.llm.get_mut(slot(provider)) {
+                    s.clone_from(&settings);
+                }
+                self.emit(ViewChange::Llm { provider, settings });
+            }
+            Command::SetKeyHint { provider, masked } => {
+                if let Some(h) = self.key_hints.get_mut(slot(provider)) {
+                    *h = masked;
+                }
+            }
+            Command::Pin(pin) => self.set_pin(pin),
+            Command::OpenShared { session, from } => self.open_shared(*session, &from),
+            Command::RunLive => self.run_live(),
+            Command::ShowNotice(text) => self.notice(text),
+            Command::DismissNotice => self.emit(ViewChange::Notice(None)),
+            Command::ClearLog => self.log.clear(),
+            Command::ListToolsTimes(n) => {
+                for _ in 0..n {
+                    self.list_tools();
+                    self.pump();
+                }
+            }
+        }
+    }
+
+    /// Replaces the connection with one to `source`, ending any replay.
+    fn connect(&mut self, source: Source) {
+        if self.replay.take().is_some() {
+            self.emit(ViewChange::Replay(None));
+        }
+        self.open(source, None);
+    }
+
+    /// Replaces the connection with one to `source`, or, given `replay`, with the
+    /// recording standing in for the server.
+    pub(crate) fn open(&mut self, source: Source, replay: Option<ReplayLink>) {
+        self.close_link();
+        self.conn += 1;
+        let conn = self.conn;
+        self.started = self.now;
+        self.source = source.clone();
+        self.recorder = Recorder::default();
+        self.methods.clear();
+        self.pages.clear();
+        self.list_op = None;
+        self.script = Script::default();
+        self.log.clear();
+        self.emit(ViewChange::Source(source.clone()));
+        self.emit(ViewChange::Conn(Conn::Connecting));
+        self.emit(ViewChange::Server(None));
+        self.pages_dirty = true;
+        self.emit(ViewChange::Notice(None));
+        self.reset();
+        self.link = match (replay, &source) {
+            (Some(r), _) => Link::Replay(Box::new(r)),
+            (None, Source::Demo) => Link::Memory(Box::<Memory>::default()),
+            (None, Source::Bridge(name)) => {
+                self.output(Output::OpenLink {
+                    conn,
+                    link: LinkSpec::Bridge(name.clone()),
+                });
+                Link::Ws {
+                    open: false,
+                    queue: Default::default(),
+                }
+            }
+            (None, Source::Relay(name)) => {
+                self.output(Output::OpenLink {
+                    conn,
+                    link: LinkSpec::Http(HttpTarget::Relay(name.clone())),
+                });
+                Link::Http { url: None }
+            }
+            (None, Source::Url(url)) => {
+                self.output(Output::OpenLink {
+                    conn,
+                    link: LinkSpec::Http(HttpTarget::Url(url.clone())),
+                });
+                Link::Http {
+                    url: Some(url.clone()),
+                }
+            }
+        };
+        let mut cfg = ClientConfig {
+            // A list_changed stream is cheap in memory and over the bridge; over plain
+            // HTTP it would hold a request open, which some servers refuse. (Decided
+            // by the source, so a replay sends what the recorded session sent.)
+            listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
+            ..ClientConfig::default()
+        };
+        if let Pin::Revision(v) = self.pin {
+            cfg.pin_version(v);
+        }
+        self.client = Client::new(cfg);
+        self.client.connect(self.now);
+    }
+
+    fn close_link(&mut self) {
+        if matches!(self.link, Link::Ws { .. } | Link::Http { .. }) {
+            let conn = self.conn;
+            self.output(Output::CloseLink { conn });
+        }
+        self.link = Link::None;
+    }
+
+    /// Pins a revision (or auto): a live connection reconnects so the wire shows it.
+    fn set_pin(&mut self, pin: Pin) {
+        if pin == self.pin {
+            return;
+        }
+        self.pin = pin;
+        self.emit(ViewChange::Pin(pin));
+        if self.replay.is_none() && !matches!(self.link, Link::None) {
+            let source = self.source.clone();
+            self.open(source, None);
+        }
+    }
+
+    pub(crate) fn transmit(&mut self, out: Outgoing) {
+        if let (Some(id), Some(m)) = (out.message.id(), out.message.method()) {
+            self.methods.insert(id.clone(), m.to_owned());
+        }
+        let conn = self.conn;
+        match &mut self.link {
+            Link::None => {}
+            Link::Memory(m) => m.send(self.now, out.message.raw()),
+            Link::Ws { open: true, .. } => self.output(Output::SendFrame {
+                conn,
+                text: out.message.raw().to_owned(),
+            }),
+            Link::Ws { queue, .. } => queue.push_back(out.message.raw().to_owned()),
+            Link::Http { .. } => self.output(Output::HttpPost { conn, message: out }),
+            Link::Replay(r) => {
+                if !r.send(out.message.raw()) {
+                    self.replay_diverged();
+                }
+            }
+        }
+    }
+
+    pub(crate) fn link_opened(&mut self) {
+        let conn = self.conn;
+        if let Link::Ws { open, queue } = &mut self.link {
+            *open = true;
+            let frames: Vec<String> = queue.drain(..).collect();
+            for text in frames {
+                self.output(Output::SendFrame { conn, text });
+            }
+        }
+    }
+
+    pub(crate) fn send_failed(&mut self, id: Option<&RequestId>, e: HttpFailure) {
+        let failure = match e {
+            HttpFailure::Network {
+                detail,
+                cross_origin,
+            } => {
+                if cross_origin {
+                    self.cors_notice();
+                    SendFailure::Network(format!(
+                        "the browser refused the request ({detail}); the server probably sends no CORS headers, or is not running"
+                    ))
+                } else {
+                    SendFailure::Network(format!("the request failed ({detail})"))
+                }
+            }
+            HttpFailure::Status(f) => f,
+        };
+        match id {
+            Some(id) => self.client.handle_send_failed(self.now, id, failure),
+            None => self.note(format!("a notification was not delivered: {failure:?}")),
+        }
+    }
+
+    fn cors_notice(&mut self) {
+        let Link::Http { url: Some(url) } = &self.link else {
+            return;
+        };
+        let url = url.clone();
+        // The advice depends on the bridge's remotes, which the shell knows: the notice
+        // keeps the URL and the shell works the advice out when it is shown.
+        self.emit(ViewChange::Notice(Some(Notice {
+            text: format!(
+                "The browser blocked the request to {url}. This is most likely CORS: the server does not send Access-Control-Allow-Origin, so a web page may not call it directly (or the server is not reachable)."
+            ),
+            relay: None,
+            blocked_url: Some(url),
+        })));
+    }
+
+    /// The page sent something the recording does not have: say so (the request
+    /// stays unanswered, as no server is there to answer it).
+    fn replay_diverged(&mut self) {
+        let text = "This request is not in the recorded session, so the replay cannot answer it (a replay only repeats what was recorded, in order). Use \"Run it live\" to run the session against a real server.";
+        self.note(text);
+        self.notice(text);
+    }
+
+    /// Forgets the loop and what the loop panels show (a reply for it arriving later
+    /// is recognised by its loop id).
+    pub(crate) fn reset(&mut self) {
+        self.run = None;
+        self.manual = None;
+        self.loop_id += 1;
+        self.model_pending = false;
+        self.pending_head = None;
+        self.pace_due = None;
+        self.running = false;
+        self.shown = Shown::default();
+        for change in Shown::default().all() {
+            self.emit(change);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Sharing: opening a shared session as a replay (no network), "Run it live", and
+//! recording the page into a session document (never a key or a token).
+
+use mcpg_host::provider::Provider;
+use mcpg_host::script::Script;
+use mcpg_session::{Connection, Session, rehydrate_with};
+
+use crate::driver::PageDriver;
+use crate::record::{connection, demo_exchange, public_url, source_of};
+use crate::replay::ReplayLink;
+use crate::settings::{ModelChoice, slot};
+use crate::view::{ReplayInfo, ViewChange};
+
+impl PageDriver {
+    /// Replays `session` with no network: the recording answers for the server (the
+    /// embedded demo's elided answers are regenerated first) and its script for the
+    /// model. A session that cannot be replayed gives one notice and nothing else.
+    pub(crate) fn open_shared(&mut self, mut session: Session, from: &str) {
+        let why = if session.connection == Connection::Embedded
+            && let Err(e) = rehydrate_with(&mut session, demo_exchange())
+        {
+            Some(e.to_string())
+        } else if let Some(i) = session.wire.iter().position(|w| w.text.is_none()) {
+            Some(format!(
+                "message {i} was left out and only the embedded demo server can regenerate it"
+            ))
+        } else if let Err(e) = Script::from_values(&session.script) {
+            Some(format!("its model script is invalid ({e})"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.notice(format!(
+                "This session {from} cannot be replayed: {why}. Nothing was loaded or connected."
+            ));
+            return;
+        }
+        if let Some(p) = session.model.format.as_deref().and_then(Provider::from_id) {
+            self.provider = p;
+            self.emit(ViewChange::Provider(p));
+            // The model name only: never the base URL (a hostile link could otherwise
+            // point the learner's key at its own server).
+            let name = session.model.settings.get("model").and_then(|v| v.as_str());
+            if session.model.kind == p.id()
+                && let Some(name) = name
+                && let Some(s) = self.llm.get_mut(slot(p))
+            {
+                name.clone_into(&mut s.model);
+                self.emit(ViewChange::LlmModel {
+                    provider: p,
+                    model: name.to_owned(),
+                });
+            }
+        }
+        if let Some(m) = session.messages.first() {
+            self.prompt = m.clone();
+            self.emit(ViewChange::Prompt(m.clone()));
+        }
+        self.script_values = session.script.clone();
+        self.emit(ViewChange::Script(session.script.clone()));
+        let link = ReplayLink::new(&session);
+        let source = source_of(&session.connection);
+        let info = ReplayInfo {
+            source: source.clone(),
+            wire: session.wire.len(),
+            steps: session.cursor,
+        };
+        self.open(source, Some(link));
+        self.replay = Some(session);
+        self.emit(ViewChange::Replay(Some(info)));
+    }
+
+    /// "Run it live": the same kind of server, the same first message.
+    pub(crate) fn run_live(&mut self) {
+        let Some(session) = self.replay.take() else {
+            return;
+        };
+        self.emit(ViewChange::Replay(None));
+        self.open(source_of(&session.connection), None);
+        if let Some(m) = session.messages.first() {
+            self.prompt = m.clone();
+            self.emit(ViewChange::Prompt(m.clone()));
+        }
+    }
+
+    /// The page as a session document: connection, model choice (non-secret settings
+    /// only), messages, script, every wire frame, the steps of the current loop.
+    pub fn record(&self) -> Session {
+        let mut s = Session::new(connection(&self.source));
+        s.model = self.model_choice();
+        let mut script = self.recorder.played.clone();
+        if let Some(run) = &self.run {
+            script.extend(run.played().iter().map(|t| t.to_value()));
+        }
+        s.messages = if self.recorder.prompts.is_empty() {
+            vec![self.prompt.clone()]
+        } else {
+            self.recorder.prompts.clone()
+        };
+        s.script = if script.is_empty() {
+            self.script_values.clone()
+        } else {
+            script
+        };
+        s.wire = self.recorder.wire_records();
+        s.steps = self.run.as_ref().map_or_else(Vec::new, |run| {
+            run.steps()
+                .iter()
+                .map(|x| serde_json::json!({"n": x.number, "status": x.status.as_str()}))
+                .collect()
+        });
+        s.cursor = s.steps.len();
+        s.redact();
+        s
+    }
+
+    /// Who answered for the model, with a real model's non-secret settings.
+    fn model_choice(&self) -> mcpg_session::ModelChoice {
+        let provider = self.provider;
+        let mut m = mcpg_session::ModelChoice {
+            kind: match self.model {
+                ModelChoice::Mock => "mock".into(),
+                ModelChoice::Play => "player".into(),
+                ModelChoice::Real => provider.id().into(),
+            },
+            format: Some(provider.id().into()),
+            ..Default::default()
+        };
+        if self.model == ModelChoice::Real
+            && let Some(l) = self.llm.get(slot(provider))
+        {
+            m.settings
+                .insert("base_url".into(), public_url(&l.base).into());
+            m.settings.insert("model".into(), l.model.clone().into());
+        }
+        m
+    }
+}

@@ -1,0 +1,148 @@
+//! A test shell for the driver: a virtual clock, every output kept, and the views
+//! folded into plain fields the way the page folds them into signals.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use mcpg_core::Timestamp;
+use mcpg_host::{Step, StepStatus};
+use mcpg_page::{Command, Conn, Input, LogRow, Output, PageDriver, Source, ViewChange, WireLog};
+
+/// The driver under a virtual clock, with what the view would show.
+pub struct Shell {
+    pub d: PageDriver,
+    pub now: Timestamp,
+    /// Every output other than a view change, in order.
+    pub effects: Vec<Output>,
+    pub steps: Vec<Step>,
+    pub answer: Option<String>,
+    pub running: bool,
+    pub conn: Conn,
+    pub notice: Option<String>,
+    pub next_step: Option<u8>,
+    pub view_changes: usize,
+}
+
+impl Shell {
+    pub fn new() -> Shell {
+        Shell::with_log(WireLog::default())
+    }
+
+    pub fn with_log(log: WireLog) -> Shell {
+        Shell {
+            d: PageDriver::with_log(log),
+            now: Timestamp::from_millis(1_000),
+            effects: Vec::new(),
+            steps: Vec::new(),
+            answer: None,
+            running: false,
+            conn: Conn::Idle,
+            notice: None,
+            next_step: Some(1),
+            view_changes: 0,
+        }
+    }
+
+    /// A shell connected to the embedded demo.
+    pub fn demo() -> Shell {
+        let mut s = Shell::new();
+        s.cmd(Command::Connect(Source::Demo));
+        assert_eq!(s.conn, Conn::Ready);
+        s
+    }
+
+    pub fn input(&mut self, input: Input) {
+        self.d.handle(self.now, input);
+        self.collect();
+    }
+
+    pub fn cmd(&mut self, c: Command) {
+        self.input(Input::Command(c));
+    }
+
+    fn collect(&mut self) {
+        while let Some(out) = self.d.poll_output() {
+            match out {
+                Output::View(v) => self.apply(v),
+                other => self.effects.push(other),
+            }
+        }
+    }
+
+    fn apply(&mut self, v: ViewChange) {
+        self.view_changes += 1;
+        match v {
+            ViewChange::Steps(s) => self.steps = s,
+            ViewChange::Answer(a) => self.answer = a,
+            ViewChange::Running(r) => self.running = r,
+            ViewChange::Conn(c) => self.conn = c,
+            ViewChange::Notice(n) => self.notice = n.map(|n| n.text),
+            ViewChange::NextStep(n) => self.next_step = n,
+            _ => {}
+        }
+    }
+
+    /// Moves the clock to `until`, firing every deadline on the way.
+    pub fn advance_to(&mut self, until: Timestamp) {
+        while let Some(due) = self.d.poll_timeout() {
+            if due > until {
+                break;
+            }
+            self.now = due.max(self.now);
+            self.input(Input::Timer);
+        }
+        self.now = until.max(self.now);
+    }
+
+    /// Moves the clock by `ms`.
+    pub fn advance(&mut self, ms: u64) {
+        self.advance_to(Timestamp::from_millis(self.now.as_millis() + ms));
+    }
+
+    pub fn numbers(&self) -> Vec<u8> {
+        self.steps.iter().map(|s| s.number).collect()
+    }
+
+    pub fn all_done(&self) -> bool {
+        self.steps.iter().all(|s| s.status == StepStatus::Done)
+    }
+
+    /// Wire texts of the log, in order, with their direction.
+    pub fn wire(&self) -> Vec<(bool, String)> {
+        self.d
+            .log()
+            .iter()
+            .filter_map(|r| match r {
+                LogRow::Wire { sent, raw, .. } => Some((*sent, raw.to_string())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Notes of the log.
+    pub fn notes(&self) -> Vec<String> {
+        self.d
+            .log()
+            .iter()
+            .filter_map(|r| match r {
+                LogRow::Note { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Outputs that would touch the network.
+    pub fn network(&self) -> Vec<&Output> {
+        self.effects
+            .iter()
+            .filter(|o| {
+                matches!(
+                    o,
+                    Output::OpenLink { .. }
+                        | Output::SendFrame { .. }
+                        | Output::HttpPost { .. }
+                        | Output::ModelRequest(_)
+                )
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,66 @@
+//! The one place the driver's view changes become signals. Components read the
+//! signals; nothing else writes what the driver owns.
+
+use leptos::prelude::*;
+use mcpg_page::{ViewChange, slot};
+
+use super::clock::now_ms;
+use crate::state::{AppState, Tab};
+
+/// Writes one change into the page's signals.
+pub fn apply(st: AppState, change: ViewChange) {
+    match change {
+        ViewChange::Source(s) => st.source.set(s),
+        ViewChange::Conn(c) => st.conn.set(c),
+        ViewChange::Server(s) => st.server.set(s.map(|b| *b)),
+        ViewChange::Pages(p) => st.pages.set(p),
+        ViewChange::FirstToolList => first_tool_list(),
+        ViewChange::Log(meta) => st.log.set(meta),
+        ViewChange::Steps(s) => st.steps.set(s),
+        ViewChange::NextStep(n) => st.next_step.set(n),
+        ViewChange::LoopActive(a) => st.loop_active.set(a),
+        ViewChange::Answer(a) => st.answer.set(a),
+        ViewChange::Running(r) => st.running.set(r),
+        ViewChange::Call(c) => st.call.set(c.map(|b| *b)),
+        ViewChange::Progress(p) => st.progress.set(p),
+        ViewChange::ShowResult => st.tab.set(Tab::Result),
+        ViewChange::ModelBusy(b) => st.model_busy.set(b),
+        ViewChange::Turns(t) => st.turns.set(t),
+        ViewChange::Rounds(r) => st.rounds.set(r),
+        ViewChange::Notice(n) => st.notice.set(n),
+        ViewChange::Prompt(p) => {
+            if st.prompt.with_untracked(|old| *old != p) {
+                st.prompt.set(p);
+            }
+        }
+        ViewChange::Script(s) => st.script.set(s),
+        ViewChange::Provider(p) => st.provider.set(p),
+        ViewChange::Model(m) => st.model.set(m),
+        ViewChange::Llm { provider, settings } => st.llm.update(|l| {
+            if let Some(s) = l.get_mut(slot(provider)) {
+                *s = settings;
+            }
+        }),
+        ViewChange::LlmModel { provider, model } => st.llm.update(|l| {
+            if let Some(s) = l.get_mut(slot(provider)) {
+                s.model = model;
+            }
+        }),
+        ViewChange::Pin(p) => st.pin.set(p),
+        ViewChange::Replay(r) => st.replay.set(r),
+    }
+}
+
+/// The first complete listing on the embedded server marks the page as usable:
+/// recorded on `<body data-first-tool-list-ms>` for the e2e run to print.
+fn first_tool_list() {
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let _ = body.set_attribute(
+            "data-first-tool-list-ms",
+            &mcpg_text::num::fmt_rounded(now_ms(), 1),
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! The shell: executes the driver's outputs. Links it opens (a WebSocket, a
+//! Streamable HTTP endpoint) live here by connection id; the one timer is re-armed
+//! for the driver's deadline after every input; view changes go to `apply`.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::time::Duration;
+
+use leptos::prelude::*;
+use mcpg_page::{ConnId, HttpTarget, Input, LinkSpec, Output};
+
+use super::apply::apply;
+use super::clock::now;
+use super::http::HttpLink;
+use super::inbox;
+use super::ws::{WsLink, encode};
+use crate::state::AppState;
+
+/// A transport the shell holds for the driver.
+enum ShellLink {
+    Ws(WsLink),
+    Http(HttpLink),
+}
+
+thread_local! {
+    static STATE: Cell<Option<AppState>> = const { Cell::new(None) };
+    static LINKS: RefCell<HashMap<ConnId, ShellLink>> = RefCell::new(HashMap::new());
+    static TIMER: RefCell<Option<TimeoutHandle>> = const { RefCell::new(None) };
+}
+
+/// Starts the shell for the page's state: from now on every input's outputs run here.
+pub fn start(st: AppState) {
+    STATE.with(|s| s.set(Some(st)));
+    inbox::set_executor(execute);
+}
+
+fn execute(outs: Vec<Output>) {
+    let Some(st) = STATE.with(Cell::get) else {
+        return;
+    };
+    for out in outs {
+        match out {
+            Output::View(change) => apply(st, change),
+            Output::OpenLink { conn, link } => open(st, conn, link),
+            Output::CloseLink { conn } => {
+                let link = LINKS.with(|l| l.borrow_mut().remove(&conn));
+                if let Some(ShellLink::Http(h)) = &link {
+                    h.close();
+                }
+                // Dropping a WebSocket link closes it and detaches its callbacks.
+            }
+            Output::SendFrame { conn, text } => LINKS.with(|l| {
+                if let Some(ShellLink::Ws(w)) = l.borrow().get(&conn) {
+                    w.send(&text);
+                }
+            }),
+            Output::HttpPost { conn, message } => LINKS.with(|l| {
+                if let Some(ShellLink::Http(h)) = l.borrow().get(&conn) {
+                    h.send(message);
+                }
+            }),
+            Output::ModelRequest(req) => super::llm::send(st, req),
+        }
+    }
+    arm_timer();
+}
+
+fn open(st: AppState, conn: ConnId, link: LinkSpec) {
+    let token = st
+        .bridge
+        .with_untracked(|b| b.token.clone())
+        .unwrap_or_default();
+    let made = match link {
+        LinkSpec::Bridge(name) => WsLink::open(conn, &name, &token).map(ShellLink::Ws),
+        LinkSpec::Http(HttpTarget::Relay(name)) => Ok(ShellLink::Http(HttpLink::new(
+            conn,
+            &format!("/relay/{}?token={}", encode(&name), encode(&token)),
+        ))),
+        LinkSpec::Http(HttpTarget::Url(url)) => Ok(ShellLink::Http(HttpLink::new(conn, &url))),
+    };
+    match made {
+        Ok(l) => LINKS.with(|links| {
+            links.borrow_mut().insert(conn, l);
+        }),
+        // Told to the driver after this batch of outputs (it is free by then).
+        Err(why) => {
+            set_timeout(
+                move || inbox::send(Input::LinkClosed { conn, why }),
+                Duration::ZERO,
+            );
+        }
+    }
+}
+
+/// One timer, for the driver's one deadline.
+fn arm_timer() {
+    let due = inbox::read(mcpg_page::PageDriver::poll_timeout).flatten();
+    TIMER.with(|t| {
+        if let Some(old) = t.borrow_mut().take() {
+            old.clear();
+        }
+        let Some(due) = due else { return };
+        let wait = due.as_millis().saturating_sub(now().as_millis());
+        *t.borrow_mut() =
+            set_timeout_with_handle(|| inbox::send(Input::Timer), Duration::from_millis(wait)).ok();
+    });
+}
