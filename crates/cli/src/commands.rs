@@ -78,7 +78,11 @@ pub async fn list(conn: &Connection, json: bool) -> Result<(), Failure> {
                 let all: Vec<Value> = list
                     .responses
                     .iter()
-                    .filter_map(|m| m.value().pointer("/result/tools").and_then(Value::as_array))
+                    .filter_map(|m| {
+                        m.result()
+                            .and_then(|r| r.get("tools"))
+                            .and_then(Value::as_array)
+                    })
                     .flatten()
                     .cloned()
                     .collect();
@@ -115,11 +119,7 @@ pub async fn call(
         .await
         .map_err(Failure::from)
         .and_then(|report| {
-            let raw = report
-                .response
-                .as_ref()
-                .and_then(|m| m.value().get("result"))
-                .cloned();
+            let raw = report.response.as_ref().and_then(|m| m.result()).cloned();
             match report.outcome {
                 CallOutcome::Success(r) | CallOutcome::ToolError(r) => {
                     match (&raw, json) {

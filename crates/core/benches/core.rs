@@ -7,8 +7,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcpg_core::Timestamp;
 use mcpg_core::client::{CallOptions, Client, ClientConfig, Event, GenerationMode};
-use mcpg_core::jsonrpc::Message;
-use mcpg_core::model::{CallToolResult, Tool};
+use mcpg_core::jsonrpc::{Body, Message};
+use mcpg_core::model::{CallToolResult, ListToolsResult, Tool};
 use mcpg_core::server::{Server, ServerConfig, ServerEvent};
 use serde_json::json;
 use std::hint::black_box;
@@ -59,6 +59,33 @@ fn bench_list(cr: &mut Criterion) {
     g.throughput(Throughput::Bytes(page.len() as u64));
     g.bench_function("decode_only", |b| {
         b.iter(|| black_box(Message::decode(black_box(&page)).unwrap()))
+    });
+    // The same bytes into typed tools, ours and rmcp's, side by side. (The raw text
+    // is kept too, as the page shows it; rmcp keeps none.)
+    g.bench_function("typed_mcpg", |b| {
+        b.iter(|| {
+            let m = Message::decode(black_box(&page)).unwrap();
+            let Body::Response { result, .. } = m.into_body() else {
+                unreachable!()
+            };
+            let r = ListToolsResult::from_value(result).unwrap();
+            assert_eq!(r.tools.len(), 1000);
+            black_box(r)
+        })
+    });
+    g.bench_function("typed_rmcp", |b| {
+        b.iter(|| {
+            let m: rmcp::model::ServerJsonRpcMessage =
+                serde_json::from_str(black_box(&page)).unwrap();
+            let rmcp::model::JsonRpcMessage::Response(r) = &m else {
+                unreachable!()
+            };
+            let rmcp::model::ServerResult::ListToolsResult(l) = &r.result else {
+                unreachable!()
+            };
+            assert_eq!(l.tools.len(), 1000);
+            black_box(m)
+        })
     });
     g.bench_function("decode_and_dispatch", |b| {
         b.iter_batched(

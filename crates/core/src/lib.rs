@@ -11,16 +11,13 @@
 //!   progress, cancellation, timeouts, server-to-client requests, diagnostics).
 //! - [`server`]: the server session (enough to host the demo server in the page).
 //! - [`diag`] and [`validate`]: spec checks that name the rule and section.
-//! - [`num`]: numbers as text through serde_json's printer (page size).
-//! - [`text`]: letter case and word characters without Unicode tables (page size).
 
 pub mod client;
 pub mod diag;
+mod fmt;
 pub mod jsonrpc;
 pub mod model;
-pub mod num;
 pub mod server;
-pub mod text;
 pub mod time;
 pub mod validate;
 pub mod version;

@@ -86,15 +86,17 @@ fn check_object_schema(
 /// Checks names across a whole list (duplicates), keeping `seen` between pages.
 pub fn check_unique(tool: &Tool, seen: &mut HashSet<String>, out: &mut Vec<Diagnostic>) {
     if !seen.insert(tool.name.clone()) {
-        out.push(Diagnostic::new(
-            Rule::DuplicateToolName,
-            Severity::Error,
-            format!(
-                "tool name {:?} appears more than once; names must be unique per server",
-                tool.name
-            ),
-        ));
+        out.push(duplicate_name(&tool.name));
     }
+}
+
+/// The diagnostic for a tool name seen a second time in one listing.
+pub fn duplicate_name(name: &str) -> Diagnostic {
+    Diagnostic::new(
+        Rule::DuplicateToolName,
+        Severity::Error,
+        format!("tool name {name:?} appears more than once; names must be unique per server"),
+    )
 }
 
 /// Checks a `CallToolResult` as received (`raw` is the `result` JSON).

@@ -109,7 +109,7 @@ fn stateless_requests_carry_the_meta_keys_and_results_their_type() {
     p.connect();
     let op = p.client.list_tools(p.now);
     let out = p.client.poll_transmit().unwrap();
-    let meta = &out.message.value()["params"]["_meta"];
+    let meta = &out.message.params().unwrap()["_meta"];
     assert_eq!(
         meta["io.modelcontextprotocol/protocolVersion"],
         "2026-07-28"

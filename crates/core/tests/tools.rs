@@ -537,7 +537,7 @@ fn server_requests_are_surfaced_and_never_left_unanswered() {
         s.sent
             .iter()
             .find(|m| m.id() == Some(&RequestId::String(id.into())) && m.method().is_none())
-            .map(|m| m.value().clone())
+            .map(|m| m.to_value())
     };
     assert_eq!(answer_to(&s, "p1").unwrap()["result"], json!({}));
     assert_eq!(

@@ -66,7 +66,7 @@ fn int_arg(args: &JsonObject, key: &str, default: i64, min: i64, max: i64) -> Re
 
 /// A result number: rounded to two decimals, no trailing zeros ("37.78", "3.5", "4").
 fn num(x: f64) -> String {
-    mcpg_core::num::fmt_rounded(x, 2)
+    mcpg_text::num::fmt_rounded(x, 2)
 }
 
 fn now(r: CallToolResult) -> Reply {
@@ -183,7 +183,7 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
                 .count()
                 .to_string(),
         ),
-        "shout" => text(mcpg_core::text::to_upper(string_arg(args, "text")?)),
+        "shout" => text(mcpg_text::case::to_upper(string_arg(args, "text")?)),
         "celsius_to_fahrenheit" => text(format!(
             "{}F",
             num(number_arg(args, "celsius")? * 9.0 / 5.0 + 32.0)

@@ -52,6 +52,29 @@ pub struct Field {
     pub hint: Option<String>,
 }
 
+/// Why raw argument text (the form's JSON mode) cannot be sent at all, whatever
+/// the schema says. The page tells these apart from schema problems, which a
+/// learner may send anyway to see the server's answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArgumentsError {
+    /// The text does not parse as JSON (serde_json's reason).
+    #[error("not valid JSON: {0}")]
+    NotJson(String),
+    /// It parses, but `tools/call` arguments are an object.
+    #[error("the arguments must be a JSON object")]
+    NotAnObject,
+}
+
+/// Reads raw argument text: a JSON object, or why not.
+pub fn parse_arguments(raw: &str) -> Result<JsonObject, ArgumentsError> {
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(_) => Err(ArgumentsError::NotAnObject),
+        Err(e) => Err(ArgumentsError::NotJson(e.to_string())),
+    }
+}
+
 /// A problem with one field, or with the whole form (empty path).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {

@@ -144,15 +144,38 @@ fn check_type(s: &Map<String, Value>, v: &Value, path: &str, out: &mut Vec<Schem
     }
 }
 
+/// Equality as JSON Schema defines it for `enum` and `const`: numbers by value
+/// (`1` equals `1.0`, which `Value`'s `==` denies), arrays and objects member-wise.
+fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(i), Some(j)) => i == j,
+            _ => match (x.as_u64(), y.as_u64()) {
+                (Some(i), Some(j)) => i == j,
+                _ => x.as_f64() == y.as_f64(),
+            },
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, a)| y.get(k).is_some_and(|b| json_equal(a, b)))
+        }
+        _ => a == b,
+    }
+}
+
 fn check_values(s: &Map<String, Value>, v: &Value, path: &str, out: &mut Vec<SchemaError>) {
     if let Some(Value::Array(allowed)) = s.get("enum")
-        && !allowed.contains(v)
+        && !allowed.iter().any(|a| json_equal(a, v))
     {
         let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
         push(out, path, format!("must be one of {}", list.join(", ")));
     }
     if let Some(c) = s.get("const")
-        && c != v
+        && !json_equal(c, v)
     {
         push(out, path, format!("must be {c}"));
     }
@@ -306,9 +329,9 @@ fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-/// A number without a trailing `.0` when whole (the core's printer, see
-/// [`mcpg_core::num`]).
-pub use mcpg_core::num::fmt_num;
+/// A number without a trailing `.0` when whole (the shared printer, see
+/// [`mcpg_text::num`]).
+pub use mcpg_text::num::fmt_num;
 
 /// Checks a result's `structuredContent` against the tool's `outputSchema`: `None`
 /// when there is nothing to check (no schema, or a tool error without structured

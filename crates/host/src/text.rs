@@ -2,7 +2,7 @@
 //! quoted strings and capitalised names. No regex crate: every byte of the page's
 //! wasm counts, and these few scanners are enough for a deterministic mock.
 
-use mcpg_core::text::{is_lower, is_upper, is_word_char, lower_char, to_lower, upper_char};
+use mcpg_text::case::{is_lower, is_upper, is_word_char, lower_char, to_lower, upper_char};
 
 /// Words that say nothing about which tool fits ("what is the weather in…").
 const STOP_WORDS: &[&str] = &[

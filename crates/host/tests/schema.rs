@@ -210,3 +210,27 @@ fn form_starts_from_given_arguments() {
     assert_eq!(values.get("city").map(String::as_str), Some("Tokyo"));
     assert_eq!(values.get("days").map(String::as_str), Some("3"));
 }
+
+#[test]
+fn raw_arguments_say_why_they_cannot_be_sent() {
+    use mcpg_host::form::{ArgumentsError, parse_arguments};
+    assert_eq!(
+        parse_arguments(r#"{"city": "Austin"}"#).unwrap(),
+        *json!({"city": "Austin"}).as_object().unwrap()
+    );
+    let e = parse_arguments("{\"city\": ").unwrap_err();
+    assert!(matches!(e, ArgumentsError::NotJson(_)), "{e:?}");
+    // The wording the page showed before the error was typed.
+    assert!(e.to_string().starts_with("not valid JSON: "), "{e}");
+    let e = parse_arguments("[1, 2]").unwrap_err();
+    assert_eq!(e, ArgumentsError::NotAnObject);
+    assert_eq!(e.to_string(), "the arguments must be a JSON object");
+}
+
+#[test]
+fn enum_and_const_compare_numbers_by_value() {
+    // JSON Schema equality: 1 and 1.0 are the same number (found against `jsonschema`).
+    assert!(messages(json!({"enum": [1, "a"]}), json!(1.0)).is_empty());
+    assert!(messages(json!({"const": {"n": [2.0]}}), json!({"n": [2]})).is_empty());
+    assert_eq!(messages(json!({"const": 2}), json!(2.5)), ["must be 2"]);
+}

@@ -239,3 +239,21 @@ fn a_hand_written_script_steers_the_loop_then_the_mock_takes_over() {
     assert!(answer.contains("Paris"), "{answer}");
     assert!(d.script.as_ref().unwrap().ran_out());
 }
+
+#[test]
+fn step_status_has_a_word_for_shared_sessions() {
+    use mcpg_host::StepStatus;
+    let all = [
+        StepStatus::Running,
+        StepStatus::Done,
+        StepStatus::Failed,
+        StepStatus::Skipped,
+    ];
+    let words: Vec<String> = all.iter().map(ToString::to_string).collect();
+    assert_eq!(words, ["running", "done", "failed", "skipped"]);
+    // The same words the page recorded from the Debug form before (lower-cased), so
+    // sessions shared earlier read the same.
+    for s in all {
+        assert_eq!(s.as_str(), format!("{s:?}").to_ascii_lowercase());
+    }
+}

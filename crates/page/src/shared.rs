@@ -106,7 +106,7 @@ impl PageDriver {
         s.steps = self.run.as_ref().map_or_else(Vec::new, |run| {
             run.steps()
                 .iter()
-                .map(|x| serde_json::json!({"n": x.number, "status": format!("{:?}", x.status).to_ascii_lowercase()}))
+                .map(|x| serde_json::json!({"n": x.number, "status": x.status.as_str()}))
                 .collect()
         });
         s.cursor = s.steps.len();

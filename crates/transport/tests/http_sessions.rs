@@ -114,7 +114,9 @@ async fn session_resume_expiry_and_delete() {
         .expect("the ping was answered");
     assert_eq!(pong.body["result"], json!({}));
     assert_eq!(pong.header("mcp-session-id"), Some("session-2"));
-    // Everything else, in order (the pong's place depends on timing).
+    // Everything else, in order (the pong's place depends on timing). The GET
+    // stream opens before `initialized` goes, so it can carry what the server
+    // pushes while it handles `initialized`.
     let trail: Vec<String> = seen
         .iter()
         .filter(|s| s.body["id"] != "srv-1")
@@ -132,14 +134,14 @@ async fn session_resume_expiry_and_delete() {
         [
             "POST server/discover -",
             "POST initialize -",
-            "POST notifications/initialized session-1",
             "GET  session-1",
+            "POST notifications/initialized session-1",
             "POST tools/list session-1",
             "GET  session-1",
             "POST tools/call session-1",
             "POST initialize -",
-            "POST notifications/initialized session-2",
             "GET  session-2",
+            "POST notifications/initialized session-2",
             "POST tools/call session-2",
             "DELETE  session-2",
         ]

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 use mcpg_core::client::CallOutcome;
-use mcpg_core::num::fmt_num;
 use mcpg_host::tool_loop::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
+use mcpg_text::num::fmt_num;
 use serde_json::Value;
 
 use super::content_block::ContentView;

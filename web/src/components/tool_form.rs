@@ -99,11 +99,10 @@ pub fn ToolForm() -> impl IntoView {
         };
         // Unparseable JSON cannot be sent at all, checked or not.
         let parse_failed = raw_mode.get_untracked()
-            && errs.iter().any(|e| {
-                e.path.is_empty()
-                    && (e.message.starts_with("not valid JSON")
-                        || e.message.starts_with("the arguments must"))
-            });
+            && matches!(
+                raw.with_untracked(|r| form::parse_arguments(r)),
+                Err(form::ArgumentsError::NotJson(_) | form::ArgumentsError::NotAnObject)
+            );
         if (check && !errs.is_empty()) || parse_failed {
             return;
         }

@@ -2,7 +2,7 @@
 //! lesson), a filter, titles and annotations.
 
 use leptos::prelude::*;
-use mcpg_core::text::to_lower;
+use mcpg_text::case::to_lower;
 
 use super::tool_row::ToolRow;
 use crate::effects;

@@ -60,7 +60,7 @@ fn first_tool_list() {
     {
         let _ = body.set_attribute(
             "data-first-tool-list-ms",
-            &mcpg_core::num::fmt_rounded(now_ms(), 1),
+            &mcpg_text::num::fmt_rounded(now_ms(), 1),
         );
     }
 }

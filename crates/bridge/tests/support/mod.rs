@@ -208,8 +208,9 @@ impl Events {
                 for line in block.lines() {
                     if let Some(data) = line.strip_prefix("data:") {
                         let v: Value = serde_json::from_str(data.trim()).unwrap();
-                        // Every event must be one of the documented shapes.
-                        let _: SideEventShape = serde_json::from_value(v.clone()).unwrap();
+                        // Every event must be exactly one of the documented shapes.
+                        let ev = mcpg_wire::SideEvent::from_json(&v).unwrap();
+                        assert_eq!(ev.to_json(), v, "a documented shape, nothing more");
                         self.seen.push(v);
                     }
                 }
@@ -224,30 +225,6 @@ impl Events {
     pub async fn of_type(&mut self, ty: &str) -> Value {
         self.until(ty, |v| v["type"] == ty).await
     }
-}
-
-/// The side events' JSON shapes, for checking what arrives.
-#[derive(serde::Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
-#[allow(dead_code)]
-enum SideEventShape {
-    Spawned {
-        server: String,
-        pid: u32,
-    },
-    Stderr {
-        line: String,
-    },
-    Exit {
-        code: Option<i32>,
-        signal: Option<i32>,
-    },
-    Error {
-        message: String,
-    },
-    Dropped {
-        count: u64,
-    },
 }
 
 /// Keeps the real enum in step with the shapes above.

@@ -65,7 +65,7 @@ pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
                         let live_tools: Vec<Value> = live
                             .responses
                             .iter()
-                            .filter_map(|m| m.value().pointer("/result/tools").and_then(Value::as_array))
+                            .filter_map(|m| m.result().and_then(|r| r.get("tools")).and_then(Value::as_array))
                             .flatten()
                             .cloned()
                             .collect();
@@ -77,7 +77,7 @@ pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
                         let live = match d.call_tool(name, arguments.clone(), false).await {
                             Ok(rep) => match (rep.outcome, rep.response) {
                                 (CallOutcome::ProtocolError(e), _) => Answer::Error(e.code, e.message),
-                                (_, Some(m)) => m.value().get("result").cloned().map_or(Answer::Missing, Answer::Result),
+                                (_, Some(m)) => m.result().cloned().map_or(Answer::Missing, Answer::Result),
                                 (_, None) => Answer::Missing,
                             },
                             Err(e) if e.is_rpc() => Answer::Error(0, e.to_string()),

@@ -71,7 +71,7 @@ impl Negotiated {
 pub enum Failure {
     /// No answer within the timeout; the core sent `notifications/cancelled`.
     /// Displays in seconds, as people read it ("no answer within 0.3 s").
-    #[error("no answer within {} s", crate::num::fmt_secs(*.0))]
+    #[error("no answer within {} s", crate::fmt::fmt_secs(*.0))]
     Timeout(Duration),
     /// The host cancelled it.
     #[error("cancelled: {0}")]

@@ -53,7 +53,7 @@ pub(crate) fn headers(
         && let Some(method) = msg.method()
     {
         h.push(("Mcp-Method", header_value(method)));
-        let params = msg.value().get("params");
+        let params = msg.params();
         let name = match method {
             "tools/call" | "prompts/get" => params.and_then(|p| p.get("name")),
             "resources/read" => params.and_then(|p| p.get("uri")),

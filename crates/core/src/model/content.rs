@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::JsonObject;
 use super::json::{Members, Out, via_json};
+use super::resource::{EmbeddedResource, ResourceLink};
 
 /// `Annotations` on content: audience, priority, lastModified.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -50,83 +51,6 @@ pub struct ImageContent {
 
 /// `AudioContent` (2025-03-26+): base64 data and a MIME type.
 pub type AudioContent = ImageContent;
-
-/// `ResourceLink` (2025-06-18+): a pointer to a resource the client may read.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ResourceLink {
-    /// The resource URI.
-    pub uri: String,
-    /// Programmatic name.
-    pub name: String,
-    /// Display name.
-    pub title: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// MIME type.
-    pub mime_type: Option<String>,
-    /// Size in bytes.
-    pub size: Option<u64>,
-    /// Optional annotations.
-    pub annotations: Option<Annotations>,
-    /// `_meta`.
-    pub meta: Option<JsonObject>,
-    /// Unknown members.
-    pub extra: JsonObject,
-}
-
-/// `TextResourceContents`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TextResourceContents {
-    /// Resource URI.
-    pub uri: String,
-    /// MIME type.
-    pub mime_type: Option<String>,
-    /// The text.
-    pub text: String,
-    /// `_meta`.
-    pub meta: Option<JsonObject>,
-    /// Unknown members.
-    pub extra: JsonObject,
-}
-
-/// `BlobResourceContents`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct BlobResourceContents {
-    /// Resource URI.
-    pub uri: String,
-    /// MIME type.
-    pub mime_type: Option<String>,
-    /// Base64-encoded bytes.
-    pub blob: String,
-    /// `_meta`.
-    pub meta: Option<JsonObject>,
-    /// Unknown members.
-    pub extra: JsonObject,
-}
-
-/// The `resource` member of an embedded resource: text or blob.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ResourceContents {
-    /// Text contents.
-    Text(TextResourceContents),
-    /// Binary contents.
-    Blob(BlobResourceContents),
-    /// Neither shape fits; the JSON is kept.
-    Unknown(Value),
-}
-
-/// `EmbeddedResource`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EmbeddedResource {
-    /// The contents.
-    pub resource: ResourceContents,
-    /// Optional annotations.
-    pub annotations: Option<Annotations>,
-    /// `_meta`.
-    pub meta: Option<JsonObject>,
-    /// Unknown members.
-    pub extra: JsonObject,
-}
 
 /// `ContentBlock`, tagged by `type`.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,15 +123,23 @@ impl ContentBlock {
         }
         Value::Object(out)
     }
+}
 
-    /// Never fails: see [`ContentBlock::from_value`].
-    fn from_json(v: &Value) -> Result<Self, String> {
-        Ok(ContentBlock::from_value(v.clone()))
+// By hand rather than through `via_json!`: reading a block never fails.
+impl serde::Serialize for ContentBlock {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.to_json(), s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ContentBlock {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <Value as serde::Deserialize>::deserialize(d).map(ContentBlock::from_value)
     }
 }
 
 /// The members of a content block, without its `type` tag.
-fn block_members(v: &Value) -> Result<Members, String> {
+pub(super) fn block_members(v: Value) -> Result<Members, String> {
     let mut m = Members::of(v)?;
     m.value("type");
     Ok(m)
@@ -215,7 +147,7 @@ fn block_members(v: &Value) -> Result<Members, String> {
 
 impl Out {
     /// The members every content block ends with: `annotations`, `_meta`, the rest.
-    fn block_tail(
+    pub(super) fn block_tail(
         &mut self,
         annotations: &Option<Annotations>,
         meta: &Option<JsonObject>,
@@ -231,16 +163,16 @@ impl Out {
 }
 
 /// Optional `annotations`.
-fn annotations(m: &mut Members) -> Result<Option<Annotations>, String> {
+pub(super) fn annotations(m: &mut Members) -> Result<Option<Annotations>, String> {
     m.value("annotations")
-        .map(|a| Annotations::from_json(&a))
+        .map(Annotations::from_value)
         .transpose()
         .map_err(|e| format!("annotations: {e}"))
 }
 
 impl Annotations {
     /// Reads annotations from JSON.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(Annotations {
             audience: m.opt("audience", super::json::strings, "an array of strings")?,
@@ -260,7 +192,7 @@ impl Annotations {
 
 impl TextContent {
     /// Reads a text block's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(TextContent {
             text: m.req_string("text")?,
@@ -282,7 +214,7 @@ impl TextContent {
 
 impl ImageContent {
     /// Reads an image or audio block's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = block_members(v)?;
         Ok(ImageContent {
             data: m.req_string("data")?,
@@ -302,149 +234,12 @@ impl ImageContent {
     }
 }
 
-impl ResourceLink {
-    /// Reads a resource link's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
-        let mut m = block_members(v)?;
-        Ok(ResourceLink {
-            uri: m.req_string("uri")?,
-            name: m.string("name")?.unwrap_or_default(),
-            title: m.string("title")?,
-            description: m.string("description")?,
-            mime_type: m.string("mimeType")?,
-            size: m.opt("size", |v| v.as_u64().ok_or(v), "a whole number")?,
-            annotations: annotations(&mut m)?,
-            meta: m.meta()?,
-            extra: m.rest(),
-        })
-    }
-
-    /// The link's members as JSON, without `type`.
-    pub fn to_json(&self) -> Value {
-        Out::default()
-            .str("uri", &self.uri)
-            .str("name", &self.name)
-            .string("title", &self.title)
-            .string("description", &self.description)
-            .string("mimeType", &self.mime_type)
-            .opt("size", self.size.map(Value::from))
-            .block_tail(&self.annotations, &self.meta, &self.extra)
-    }
-}
-
-impl TextResourceContents {
-    /// Reads text resource contents.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
-        let mut m = Members::of(v)?;
-        Ok(TextResourceContents {
-            uri: m.req_string("uri")?,
-            mime_type: m.string("mimeType")?,
-            text: m.req_string("text")?,
-            meta: m.meta()?,
-            extra: m.rest(),
-        })
-    }
-
-    /// The contents as JSON.
-    pub fn to_json(&self) -> Value {
-        Out::default()
-            .str("uri", &self.uri)
-            .string("mimeType", &self.mime_type)
-            .str("text", &self.text)
-            .meta(&self.meta)
-            .with(&self.extra)
-    }
-}
-
-impl BlobResourceContents {
-    /// Reads binary resource contents.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
-        let mut m = Members::of(v)?;
-        Ok(BlobResourceContents {
-            uri: m.req_string("uri")?,
-            mime_type: m.string("mimeType")?,
-            blob: m.req_string("blob")?,
-            meta: m.meta()?,
-            extra: m.rest(),
-        })
-    }
-
-    /// The contents as JSON.
-    pub fn to_json(&self) -> Value {
-        Out::default()
-            .str("uri", &self.uri)
-            .string("mimeType", &self.mime_type)
-            .str("blob", &self.blob)
-            .meta(&self.meta)
-            .with(&self.extra)
-    }
-}
-
-impl ResourceContents {
-    /// Text when it has `text`, a blob when it has `blob`, else kept as JSON.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
-        let parsed = if v.get("text").is_some() {
-            TextResourceContents::from_json(v)
-                .map(ResourceContents::Text)
-                .ok()
-        } else if v.get("blob").is_some() {
-            BlobResourceContents::from_json(v)
-                .map(ResourceContents::Blob)
-                .ok()
-        } else {
-            None
-        };
-        Ok(parsed.unwrap_or_else(|| ResourceContents::Unknown(v.clone())))
-    }
-
-    /// The contents as JSON.
-    pub fn to_json(&self) -> Value {
-        match self {
-            ResourceContents::Text(t) => t.to_json(),
-            ResourceContents::Blob(b) => b.to_json(),
-            ResourceContents::Unknown(v) => v.clone(),
-        }
-    }
-}
-
-impl EmbeddedResource {
-    /// Reads an embedded resource's members (a `type` member is ignored).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
-        let mut m = block_members(v)?;
-        let resource = m
-            .value("resource")
-            .ok_or_else(|| "missing field `resource`".to_owned())?;
-        Ok(EmbeddedResource {
-            resource: ResourceContents::from_json(&resource)?,
-            annotations: annotations(&mut m)?,
-            meta: m.meta()?,
-            extra: m.rest(),
-        })
-    }
-
-    /// The block's members as JSON, without `type`.
-    pub fn to_json(&self) -> Value {
-        Out::default()
-            .put("resource", self.resource.to_json())
-            .block_tail(&self.annotations, &self.meta, &self.extra)
-    }
-}
-
-via_json!(
-    Annotations,
-    TextContent,
-    ImageContent,
-    ResourceLink,
-    TextResourceContents,
-    BlobResourceContents,
-    ResourceContents,
-    EmbeddedResource,
-    ContentBlock
-);
+via_json!(Annotations, TextContent, ImageContent);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ResourceContents;
     use serde_json::json;
 
     #[test]

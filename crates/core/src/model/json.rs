@@ -6,6 +6,8 @@
 //! kilobytes of the page's wasm. These few helpers over `serde_json::Value`, which the
 //! page has anyway, do the same job once. The serde traits stay (implemented through
 //! [`via_json!`]), so `serde_json::from_value::<Tool>` and friends work as before.
+//! Readers take the JSON by value (`from_value`): a decoded message's result moves
+//! into the typed view instead of being copied.
 
 use serde_json::Value;
 
@@ -16,11 +18,12 @@ use crate::validate::kind_of as kind;
 pub(crate) struct Members(JsonObject);
 
 impl Members {
-    /// The members of `v`, which must be an object.
-    pub(crate) fn of(v: &Value) -> Result<Self, String> {
+    /// The members of `v`, which must be an object. Taken by value: each member then
+    /// moves into its typed field, so reading copies nothing.
+    pub(crate) fn of(v: Value) -> Result<Self, String> {
         match v {
-            Value::Object(m) => Ok(Members(m.clone())),
-            other => Err(format!("expected an object, found {}", kind(other))),
+            Value::Object(m) => Ok(Members(m)),
+            other => Err(format!("expected an object, found {}", kind(&other))),
         }
     }
 
@@ -174,9 +177,18 @@ impl Out {
     }
 }
 
-/// Implements serde's traits for a model type through its `from_json` / `to_json`.
+/// Implements `from_json` (borrowed: one copy, then `from_value`) and serde's traits
+/// for a model type through its `from_value` / `to_json`.
 macro_rules! via_json {
     ($($t:ty),*) => {$(
+        impl $t {
+            /// Reads it from borrowed JSON: one copy, then `from_value` (which takes
+            /// the JSON by value and copies nothing).
+            pub fn from_json(v: &Value) -> Result<Self, String> {
+                <$t>::from_value(v.clone())
+            }
+        }
+
         impl serde::Serialize for $t {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 serde::Serialize::serialize(&self.to_json(), s)
@@ -186,7 +198,7 @@ macro_rules! via_json {
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let v = <Value as serde::Deserialize>::deserialize(d)?;
-                <$t>::from_json(&v).map_err(serde::de::Error::custom)
+                <$t>::from_value(v).map_err(serde::de::Error::custom)
             }
         }
     )*};

@@ -69,7 +69,7 @@ pub struct DiscoverResult {
 
 impl Implementation {
     /// Reads a name and version from JSON.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(Implementation {
             name: m.string("name")?.unwrap_or_default(),
@@ -91,14 +91,14 @@ impl Implementation {
 
 impl InitializeResult {
     /// Reads an `initialize` result.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(InitializeResult {
             protocol_version: m.string("protocolVersion")?.unwrap_or_default(),
             capabilities: m.object("capabilities")?.unwrap_or_default(),
             server_info: m
                 .value("serverInfo")
-                .map(|i| Implementation::from_json(&i))
+                .map(Implementation::from_value)
                 .transpose()
                 .map_err(|e| format!("serverInfo: {e}"))?
                 .unwrap_or_default(),
@@ -125,7 +125,7 @@ impl InitializeResult {
 
 impl DiscoverResult {
     /// Reads a `server/discover` result.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(DiscoverResult {
             supported_versions: m

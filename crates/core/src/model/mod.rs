@@ -5,13 +5,14 @@
 mod content;
 mod json;
 mod lifecycle;
+mod resource;
 mod tool;
 
-pub use content::{
-    Annotations, AudioContent, BlobResourceContents, ContentBlock, EmbeddedResource, ImageContent,
-    ResourceContents, ResourceLink, TextContent, TextResourceContents,
-};
+pub use content::{Annotations, AudioContent, ContentBlock, ImageContent, TextContent};
 pub use lifecycle::{DiscoverResult, Implementation, InitializeResult};
+pub use resource::{
+    BlobResourceContents, EmbeddedResource, ResourceContents, ResourceLink, TextResourceContents,
+};
 pub use tool::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 
 use serde_json::{Map, Value};

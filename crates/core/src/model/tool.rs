@@ -115,7 +115,7 @@ impl CallToolResult {
 
 impl ToolAnnotations {
     /// Reads tool annotations from JSON.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(ToolAnnotations {
             title: m.string("title")?,
@@ -141,7 +141,7 @@ impl ToolAnnotations {
 
 impl Tool {
     /// Reads a tool definition from JSON.
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         Ok(Tool {
             name: m.req_string("name")?,
@@ -151,7 +151,7 @@ impl Tool {
             output_schema: m.value("outputSchema"),
             annotations: m
                 .value("annotations")
-                .map(|a| ToolAnnotations::from_json(&a))
+                .map(ToolAnnotations::from_value)
                 .transpose()
                 .map_err(|e| format!("annotations: {e}"))?,
             icons: m.value("icons"),
@@ -182,14 +182,14 @@ impl Tool {
 
 impl ListToolsResult {
     /// Reads one page of `tools/list` (every tool must be readable).
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         let tools = m.opt("tools", array, "an array")?.unwrap_or_default();
         Ok(ListToolsResult {
             tools: tools
-                .iter()
+                .into_iter()
                 .enumerate()
-                .map(|(i, t)| Tool::from_json(t).map_err(|e| format!("tools[{i}]: {e}")))
+                .map(|(i, t)| Tool::from_value(t).map_err(|e| format!("tools[{i}]: {e}")))
                 .collect::<Result<_, _>>()?,
             next_cursor: m.string("nextCursor")?,
             meta: m.meta()?,
@@ -213,7 +213,7 @@ impl ListToolsResult {
 impl CallToolResult {
     /// Reads a `tools/call` result; content blocks that do not fit their type are kept
     /// as [`ContentBlock::Unknown`].
-    pub fn from_json(v: &Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         let content = m.opt("content", array, "an array")?.unwrap_or_default();
         Ok(CallToolResult {

@@ -12,7 +12,7 @@ mod args;
 pub use args::{Filled, fill_arguments};
 
 use mcpg_core::model::{JsonObject, Tool};
-use mcpg_core::text::{is_word_char, to_lower};
+use mcpg_text::case::{is_word_char, to_lower};
 
 use crate::provider::{ModelTurn, ToolCall, Turn};
 use crate::text::{self, identifier_words, is_stop_word, same_word};

@@ -3,7 +3,7 @@
 
 use mcpg_core::client::{CallOutcome, Failure, OpError};
 use mcpg_core::jsonrpc::RpcError;
-use mcpg_core::num::fmt_num;
+use mcpg_text::num::fmt_num;
 
 /// One line on the difference, shown next to a tool failure.
 pub const TOOL_ERROR_LINE: &str = "Tool failure (isError: true): the tool ran and reported a problem; it is a normal result, and the model should see it.";
@@ -168,7 +168,7 @@ pub fn http_failed(provider_label: &str, status: u16, said: &str) -> String {
         401 | 403 => {
             " The key was refused: check the API key (and that it belongs to this provider)."
         }
-        400 if mcpg_core::text::to_lower(said).contains("key") => {
+        400 if mcpg_text::case::to_lower(said).contains("key") => {
             " The key was refused: check the API key."
         }
         404 => " Check the base URL and the model name.",

@@ -15,6 +15,25 @@ pub enum StepStatus {
     Skipped,
 }
 
+impl StepStatus {
+    /// The status as one lower-case word, as recorded in shared sessions:
+    /// "running", "done", "failed", "skipped".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepStatus::Running => "running",
+            StepStatus::Done => "done",
+            StepStatus::Failed => "failed",
+            StepStatus::Skipped => "skipped",
+        }
+    }
+}
+
+impl std::fmt::Display for StepStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A labelled piece of JSON: exactly what crossed the wire or what the host built.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsonBlock {
