@@ -80,8 +80,45 @@ pub fn parse_arguments(raw: &str) -> Result<JsonObject, ArgumentsError> {
 pub struct FieldError {
     /// Dotted path, `""` for the whole object.
     pub path: String,
-    /// What is wrong.
+    /// What kind of problem, for callers that treat them apart.
+    pub kind: FieldErrorKind,
+    /// What is wrong, in words.
     pub message: String,
+}
+
+/// The kinds of [`FieldError`] a form treats apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FieldErrorKind {
+    /// A required field is empty (a form shows this only after a send attempt:
+    /// an empty new form is not a mistake).
+    Required,
+    /// The text does not read as the field's type, or the value breaks the schema.
+    Invalid,
+    /// The raw arguments are not a JSON object ([`ArgumentsError`]): nothing can be
+    /// sent, checked or not.
+    Unreadable,
+}
+
+impl FieldError {
+    /// A [`FieldErrorKind::Invalid`] problem at `path`.
+    pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldError {
+            path: path.into(),
+            kind: FieldErrorKind::Invalid,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ArgumentsError> for FieldError {
+    fn from(e: ArgumentsError) -> Self {
+        FieldError {
+            path: String::new(),
+            kind: FieldErrorKind::Unreadable,
+            message: e.to_string(),
+        }
+    }
 }
 
 /// The form input: text per dotted path.
@@ -220,10 +257,7 @@ pub fn build(schema: &Value, fields: &[Field], values: &Values) -> (JsonObject, 
     let args = build_object(fields, values, &mut errors);
     if errors.is_empty() {
         for e in schema::validate(schema, &Value::Object(args.clone())) {
-            errors.push(FieldError {
-                path: pointer_to_path(&e.path),
-                message: e.message,
-            });
+            errors.push(FieldError::invalid(pointer_to_path(&e.path), e.message));
         }
     }
     (args, errors)
@@ -245,6 +279,7 @@ fn build_object(fields: &[Field], values: &Values, errors: &mut Vec<FieldError>)
             if f.required {
                 errors.push(FieldError {
                     path: f.path.clone(),
+                    kind: FieldErrorKind::Required,
                     message: "required".into(),
                 });
             }
@@ -254,10 +289,7 @@ fn build_object(fields: &[Field], values: &Values, errors: &mut Vec<FieldError>)
             Ok(v) => {
                 obj.insert(f.key.clone(), v);
             }
-            Err(message) => errors.push(FieldError {
-                path: f.path.clone(),
-                message,
-            }),
+            Err(message) => errors.push(FieldError::invalid(f.path.clone(), message)),
         }
     }
     obj

@@ -9,7 +9,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::model::{CallToolResult, Tool};
-use mcpg_host::form::{self, FieldKind, Values};
+use mcpg_host::form::{self, FieldError, FieldErrorKind, FieldKind, Values};
 use mcpg_host::schema::{check_structured, validate};
 use serde_json::{Value, json};
 
@@ -158,6 +158,7 @@ fn form_input_becomes_checked_arguments() {
     let (_, errors) = form::build(&book.input_schema, &fields, &values);
     let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, ["restaurant", "date"]);
+    assert!(errors.iter().all(|e| e.kind == FieldErrorKind::Required));
     values.insert("restaurant".into(), "Luigi".into());
     values.insert("date".into(), "2026-05-01".into());
     values.insert("party.adults".into(), "0".into());
@@ -165,6 +166,7 @@ fn form_input_becomes_checked_arguments() {
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].path, "party.adults");
     assert_eq!(errors[0].message, "must be at least 1");
+    assert_eq!(errors[0].kind, FieldErrorKind::Invalid);
     values.insert("party.adults".into(), "3".into());
     let (args, errors) = form::build(&book.input_schema, &fields, &values);
     assert!(errors.is_empty(), "{errors:?}");
@@ -192,6 +194,18 @@ fn form_parses_each_kind() {
     let (_, errors) = form::build(&s, &fields, &v);
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].path, "i");
+    assert_eq!(errors[0].kind, FieldErrorKind::Invalid);
+    for (raw, message) in [
+        ("[1]", "the arguments must be a JSON object"),
+        (
+            "{oops",
+            "not valid JSON: key must be a string at line 1 column 2",
+        ),
+    ] {
+        let e = FieldError::from(form::parse_arguments(raw).unwrap_err());
+        assert_eq!(e.kind, FieldErrorKind::Unreadable);
+        assert_eq!(e.message, message);
+    }
     v.insert("i".into(), "7".into());
     let (args, errors) = form::build(&s, &fields, &v);
     assert!(errors.is_empty(), "{errors:?}");

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use mcpg_core::model::{JsonObject, Tool};
-use mcpg_host::form::{self, FieldError, Values};
+use mcpg_host::form::{self, FieldError, FieldErrorKind, Values};
 use mcpg_host::provider::{ModelTurn, NameMap, ToolCall};
 use mcpg_host::schema;
 use serde_json::Value;
@@ -21,31 +21,15 @@ fn evaluate(
     values: &Values,
 ) -> (JsonObject, Vec<FieldError>) {
     if raw_mode {
-        match serde_json::from_str::<Value>(raw) {
-            Ok(Value::Object(o)) => {
+        match form::parse_arguments(raw) {
+            Ok(o) => {
                 let errors = schema::validate(&tool.input_schema, &Value::Object(o.clone()))
                     .into_iter()
-                    .map(|e| FieldError {
-                        path: e.path,
-                        message: e.message,
-                    })
+                    .map(|e| FieldError::invalid(e.path, e.message))
                     .collect();
                 (o, errors)
             }
-            Ok(_) => (
-                JsonObject::new(),
-                vec![FieldError {
-                    path: String::new(),
-                    message: "the arguments must be a JSON object".into(),
-                }],
-            ),
-            Err(e) => (
-                JsonObject::new(),
-                vec![FieldError {
-                    path: String::new(),
-                    message: format!("not valid JSON: {e}"),
-                }],
-            ),
+            Err(e) => (JsonObject::new(), vec![FieldError::from(e)]),
         }
     } else {
         let fields = form::fields(&tool.input_schema);
@@ -85,7 +69,7 @@ pub fn ToolForm() -> impl IntoView {
             errs
         } else {
             errs.into_iter()
-                .filter(|e| e.message != "required")
+                .filter(|e| e.kind != FieldErrorKind::Required)
                 .collect()
         }
     });
@@ -97,13 +81,9 @@ pub fn ToolForm() -> impl IntoView {
         let Some((args, errs)) = result.get_untracked() else {
             return;
         };
-        // Unparseable JSON cannot be sent at all, checked or not.
-        let parse_failed = raw_mode.get_untracked()
-            && matches!(
-                raw.with_untracked(|r| form::parse_arguments(r)),
-                Err(form::ArgumentsError::NotJson(_) | form::ArgumentsError::NotAnObject)
-            );
-        if (check && !errs.is_empty()) || parse_failed {
+        // Unreadable arguments cannot be sent at all, checked or not.
+        let unreadable = errs.iter().any(|e| e.kind == FieldErrorKind::Unreadable);
+        if (check && !errs.is_empty()) || unreadable {
             return;
         }
         effects::play_model(tool.name, args);

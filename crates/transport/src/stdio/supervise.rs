@@ -139,6 +139,19 @@ async fn write_lines(
             Ok(()) => stdin.flush().await,
             Err(e) => Err(e),
         };
+        // A broken pipe means the server closed its stdin, which in practice means
+        // it is exiting: its exit status, reported when it is reaped, says more than
+        // the write error (and a request failed here would race that report).
+        if let Err(e) = &written
+            && e.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            let _ = events
+                .send(TransportEvent::Notice(
+                    "the server closed its stdin; nothing more can be sent".into(),
+                ))
+                .await;
+            break;
+        }
         if let Err(e) = written
             && let Body::Request { id, .. } = out.message.body()
         {
