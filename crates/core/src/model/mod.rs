@@ -2,13 +2,15 @@
 //! spec's `schema.ts`. Every struct keeps members it does not know in `extra`, so a
 //! view re-serializes to what the server sent, and `_meta` is always preserved.
 
+mod annotations;
 mod content;
 mod json;
 mod lifecycle;
 mod resource;
 mod tool;
 
-pub use content::{Annotations, AudioContent, ContentBlock, ImageContent, TextContent};
+pub use annotations::Annotations;
+pub use content::{AudioContent, ContentBlock, ImageContent, TextContent};
 pub use lifecycle::{DiscoverResult, Implementation, InitializeResult};
 pub use resource::{
     BlobResourceContents, EmbeddedResource, ResourceContents, ResourceLink, TextResourceContents,

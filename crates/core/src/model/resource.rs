@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::content::{annotations, block_members};
+use super::JsonObject;
+use super::annotations::{Annotations, annotations, block_members};
 use super::json::{Members, Out, via_json};
-use super::{Annotations, JsonObject};
 
 /// `ResourceLink` (2025-06-18+): a pointer to a resource the client may read.
 #[derive(Clone, Debug, Default, PartialEq)]
