@@ -6,12 +6,26 @@ use mcpg_core::client::SendFailure;
 use crate::headers;
 use crate::machine::{Kind, Phase, Stream, Timer};
 use crate::sse::{HEAD_KEPT, SseParser};
-use crate::{HttpMachine, NetFailure, ReqId};
+use crate::{HttpMachine, NetEvent, NetFailure, ReqId};
 
 /// How much of a refused request's body is kept for the failure.
 const MAX_ERROR_BODY: usize = 64 << 10;
 
 impl HttpMachine {
+    /// What the network did with one request, whichever step it is.
+    pub fn handle_net(&mut self, now: Timestamp, ev: NetEvent) {
+        match ev {
+            NetEvent::Head {
+                id,
+                status,
+                headers,
+            } => self.handle_head(now, id, status, &headers),
+            NetEvent::Chunk(id, bytes) => self.handle_body(now, id, &bytes),
+            NetEvent::End(id) => self.handle_end(now, id),
+            NetEvent::Failed(id, failure) => self.handle_failed(now, id, failure),
+        }
+    }
+
     /// The status line and headers of request `req` arrived.
     pub fn handle_head(
         &mut self,

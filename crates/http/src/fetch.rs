@@ -1,6 +1,6 @@
 //! The browser's executor for [`HttpRequest`]s (wasm32 only): `fetch` with an
 //! `AbortController`, the body streamed with a `ReadableStreamDefaultReader`, each
-//! step reported to a callback as a [`FetchEvent`]. It knows nothing of MCP: a
+//! step reported to a callback as a [`NetEvent`]. It knows nothing of MCP: a
 //! driver hands the events to [`crate::HttpMachine`] (`handle_head`, `handle_body`,
 //! `handle_end`, `handle_failed`) and calls [`Fetch::abort`] for `poll_abort`.
 //!
@@ -14,27 +14,7 @@ use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
 
-use crate::{HttpRequest, NetFailure, ReqId};
-
-/// One step of a request, as the network delivered it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FetchEvent {
-    /// Status and the headers the page may read (CORS hides the rest).
-    Head {
-        /// The request.
-        id: ReqId,
-        /// HTTP status.
-        status: u16,
-        /// Headers (names in lower case).
-        headers: Vec<(String, String)>,
-    },
-    /// Body bytes.
-    Chunk(ReqId, Vec<u8>),
-    /// The body ended.
-    End(ReqId),
-    /// The request failed below HTTP.
-    Failed(ReqId, NetFailure),
-}
+use crate::{HttpRequest, NetEvent, NetFailure};
 
 /// A running request; [`Fetch::abort`] stops it (no further events follow).
 #[derive(Debug)]
@@ -52,7 +32,7 @@ impl Fetch {
 }
 
 /// Starts `req`; `on` hears every step (not after an abort).
-pub fn execute(req: HttpRequest, on: Rc<dyn Fn(FetchEvent)>) -> Fetch {
+pub fn execute(req: HttpRequest, on: Rc<dyn Fn(NetEvent)>) -> Fetch {
     let id = req.id;
     let controller = AbortController::new().ok();
     let signal = controller.as_ref().map(AbortController::signal);
@@ -62,7 +42,7 @@ pub fn execute(req: HttpRequest, on: Rc<dyn Fn(FetchEvent)>) -> Fetch {
         if let Err(f) = result
             && !aborted()
         {
-            on(FetchEvent::Failed(id, f));
+            on(NetEvent::Failed(id, f));
         }
     });
     Fetch { controller }
@@ -71,7 +51,7 @@ pub fn execute(req: HttpRequest, on: Rc<dyn Fn(FetchEvent)>) -> Fetch {
 async fn run(
     req: HttpRequest,
     signal: Option<&web_sys::AbortSignal>,
-    on: &dyn Fn(FetchEvent),
+    on: &dyn Fn(NetEvent),
 ) -> Result<(), NetFailure> {
     let id = req.id;
     let init = RequestInit::new();
@@ -112,13 +92,13 @@ async fn run(
             }
         }
     }
-    on(FetchEvent::Head {
+    on(NetEvent::Head {
         id,
         status: resp.status(),
         headers: head,
     });
     let Some(body) = resp.body() else {
-        on(FetchEvent::End(id));
+        on(NetEvent::End(id));
         return Ok(());
     };
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
@@ -131,11 +111,11 @@ async fn run(
             .and_then(|d| d.as_bool())
             .unwrap_or(true);
         if done {
-            on(FetchEvent::End(id));
+            on(NetEvent::End(id));
             return Ok(());
         }
         if let Ok(value) = Reflect::get(&step, &JsValue::from_str("value")) {
-            on(FetchEvent::Chunk(id, Uint8Array::new(&value).to_vec()));
+            on(NetEvent::Chunk(id, Uint8Array::new(&value).to_vec()));
         }
     }
 }

@@ -51,6 +51,44 @@ impl Method {
     }
 }
 
+/// What the network did with one request, as every driver reports it (the browser's
+/// `fetch`, the native reqwest tasks): fed back with [`HttpMachine::handle_net`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetEvent {
+    /// Status and the headers the driver may read (in a browser, CORS hides some).
+    Head {
+        /// The request.
+        id: ReqId,
+        /// HTTP status.
+        status: u16,
+        /// Headers (names in lower case).
+        headers: Vec<(String, String)>,
+    },
+    /// Body bytes.
+    Chunk(ReqId, Vec<u8>),
+    /// The body ended.
+    End(ReqId),
+    /// The request failed below HTTP.
+    Failed(ReqId, NetFailure),
+}
+
+impl NetEvent {
+    /// The request it is about.
+    pub fn id(&self) -> ReqId {
+        match self {
+            NetEvent::Head { id, .. }
+            | NetEvent::Chunk(id, _)
+            | NetEvent::End(id)
+            | NetEvent::Failed(id, _) => *id,
+        }
+    }
+
+    /// Whether nothing more follows for the request (it ended or failed).
+    pub fn is_last(&self) -> bool {
+        matches!(self, NetEvent::End(_) | NetEvent::Failed(..))
+    }
+}
+
 /// One HTTP request to make, with every header it needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpRequest {

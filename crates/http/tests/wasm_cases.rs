@@ -12,8 +12,8 @@ use std::rc::Rc;
 
 use mcpg_core::Timestamp;
 use mcpg_http::cases::{self, Case, Seen, Step};
-use mcpg_http::fetch::{self, Fetch, FetchEvent};
-use mcpg_http::{HttpEvent, HttpMachine, HttpRequest, Method, ReqId};
+use mcpg_http::fetch::{self, Fetch};
+use mcpg_http::{HttpEvent, HttpMachine, HttpRequest, Method, NetEvent, ReqId};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -37,7 +37,7 @@ async fn sleep(ms: i32) {
 /// The machine driven by `fetch`: requests executed, steps fed back, aborts done.
 struct Run {
     m: HttpMachine,
-    inbox: Rc<RefCell<VecDeque<FetchEvent>>>,
+    inbox: Rc<RefCell<VecDeque<NetEvent>>>,
     running: HashMap<ReqId, Fetch>,
     events: Vec<HttpEvent>,
 }
@@ -62,18 +62,9 @@ impl Run {
     /// One turn: feed what the network did, act on what the machine wants.
     fn turn(&mut self) {
         let t = now();
-        let arrived: Vec<FetchEvent> = self.inbox.borrow_mut().drain(..).collect();
+        let arrived: Vec<NetEvent> = self.inbox.borrow_mut().drain(..).collect();
         for e in arrived {
-            match e {
-                FetchEvent::Head {
-                    id,
-                    status,
-                    headers,
-                } => self.m.handle_head(t, id, status, &headers),
-                FetchEvent::Chunk(id, c) => self.m.handle_body(t, id, &c),
-                FetchEvent::End(id) => self.m.handle_end(t, id),
-                FetchEvent::Failed(id, f) => self.m.handle_failed(t, id, f),
-            }
+            self.m.handle_net(t, e);
         }
         if self.m.poll_timeout().is_some_and(|at| at <= t) {
             self.m.handle_timeout(t);
@@ -105,7 +96,7 @@ impl Run {
 
 /// A plain request through the same executor (for the server's log).
 async fn plain(method: Method, url: String) -> Result<Vec<u8>, String> {
-    let inbox: Rc<RefCell<VecDeque<FetchEvent>>> = Rc::default();
+    let inbox: Rc<RefCell<VecDeque<NetEvent>>> = Rc::default();
     let sink = inbox.clone();
     let req = HttpRequest {
         id: ReqId(0),
@@ -119,10 +110,10 @@ async fn plain(method: Method, url: String) -> Result<Vec<u8>, String> {
     for _ in 0..500 {
         while let Some(e) = inbox.borrow_mut().pop_front() {
             match e {
-                FetchEvent::Chunk(_, c) => body.extend(c),
-                FetchEvent::End(_) => return Ok(body),
-                FetchEvent::Failed(_, f) => return Err(f.to_string()),
-                FetchEvent::Head { .. } => {}
+                NetEvent::Chunk(_, c) => body.extend(c),
+                NetEvent::End(_) => return Ok(body),
+                NetEvent::Failed(_, f) => return Err(f.to_string()),
+                NetEvent::Head { .. } => {}
             }
         }
         sleep(5).await;

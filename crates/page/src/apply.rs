@@ -3,7 +3,6 @@
 //! reply, or the timer.
 
 use crate::driver::PageDriver;
-use crate::http_link::NetStep;
 use crate::input::Input;
 use crate::links::Link;
 use crate::log::LogRow;
@@ -28,17 +27,7 @@ impl PageDriver {
             Input::Frame { text, .. } => self.client.handle_text(now, &text),
             Input::LinkOpened { .. } => self.link_opened(),
             Input::LinkClosed { why, .. } => self.client.handle_closed(now, &why),
-            Input::HttpHead {
-                conn,
-                req,
-                status,
-                headers,
-            } => self.http_step(conn, req, NetStep::Head(status, headers)),
-            Input::HttpBody { conn, req, chunk } => self.http_step(conn, req, NetStep::Body(chunk)),
-            Input::HttpEnd { conn, req } => self.http_step(conn, req, NetStep::End),
-            Input::HttpFailed { conn, req, failure } => {
-                self.http_step(conn, req, NetStep::Failed(failure));
-            }
+            Input::Http { conn, event } => self.http_step(conn, event),
             Input::BridgeEvent { event, .. } => {
                 let seq = self.log.next_seq();
                 self.log.push(match event.describe() {

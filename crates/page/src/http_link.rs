@@ -5,7 +5,7 @@
 //! A replaced connection's machine lives on until its DELETE is answered, so that
 //! answer is not mistaken for a stray input of the new connection.
 
-use mcpg_http::{HttpEvent, HttpMachine, NetFailure, ReqId};
+use mcpg_http::{HttpEvent, HttpMachine, NetEvent, NetFailure};
 
 use crate::driver::PageDriver;
 use crate::input::ConnId;
@@ -13,22 +13,9 @@ use crate::links::{HttpLink, Link};
 use crate::output::Output;
 use crate::view::{Notice, ViewChange};
 
-/// What the network did for one request of an HTTP link (the shell's fetch events).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum NetStep {
-    /// Status and headers.
-    Head(u16, Vec<(String, String)>),
-    /// Body bytes.
-    Body(Vec<u8>),
-    /// The body ended.
-    End,
-    /// The request failed below HTTP.
-    Failed(NetFailure),
-}
-
 impl PageDriver {
-    /// One network step for request `req` of connection `conn` (current or closing).
-    pub(crate) fn http_step(&mut self, conn: ConnId, req: ReqId, step: NetStep) {
+    /// What the network did for a request of connection `conn` (current or closing).
+    pub(crate) fn http_step(&mut self, conn: ConnId, event: NetEvent) {
         let now = self.now;
         if conn != self.conn {
             let Some(m) = self.closing.get_mut(&conn) else {
@@ -38,7 +25,7 @@ impl PageDriver {
                 ));
                 return;
             };
-            feed(m, now, req, step);
+            m.handle_net(now, event);
             self.drain_closing(conn);
             return;
         }
@@ -50,11 +37,11 @@ impl PageDriver {
         };
         // The browser cannot tell "unreachable" from "blocked by CORS"; on a direct
         // cross-origin URL the CORS block is the likely one, so the page says so.
-        let cors = match (&step, &link.cors_url) {
-            (NetStep::Failed(NetFailure::Unreachable(_)), Some(url)) => Some(url.clone()),
+        let cors = match (&event, &link.cors_url) {
+            (NetEvent::Failed(_, NetFailure::Unreachable(_)), Some(url)) => Some(url.clone()),
             _ => None,
         };
-        feed(&mut link.machine, now, req, step);
+        link.machine.handle_net(now, event);
         if let Some(url) = cors {
             self.cors_notice(url);
         }
@@ -182,14 +169,5 @@ impl PageDriver {
             relay: None,
             blocked_url: Some(url),
         })));
-    }
-}
-
-fn feed(m: &mut HttpMachine, now: mcpg_core::Timestamp, req: ReqId, step: NetStep) {
-    match step {
-        NetStep::Head(status, headers) => m.handle_head(now, req, status, &headers),
-        NetStep::Body(chunk) => m.handle_body(now, req, &chunk),
-        NetStep::End => m.handle_end(now, req),
-        NetStep::Failed(f) => m.handle_failed(now, req, f),
     }
 }

@@ -2,7 +2,7 @@
 
 use mcpg_core::model::JsonObject;
 use mcpg_host::provider::Provider;
-use mcpg_http::{NetFailure, ReqId};
+use mcpg_http::NetEvent;
 use serde_json::Value;
 
 use crate::bridge_event::BridgeEvent;
@@ -39,42 +39,14 @@ pub enum Input {
         /// Why, in words.
         why: String,
     },
-    /// The status and headers of request `req` of HTTP link `conn` arrived.
-    HttpHead {
+    /// What the network did with a request of HTTP link `conn` (its head, body
+    /// bytes, end, or a failure below HTTP: a `TypeError` from `fetch` is
+    /// [`mcpg_http::NetFailure::Unreachable`], down or blocked by CORS).
+    Http {
         /// The connection.
         conn: ConnId,
-        /// The request, as [`crate::Output::Http`] named it.
-        req: ReqId,
-        /// HTTP status.
-        status: u16,
-        /// The headers the page may read (names in any case).
-        headers: Vec<(String, String)>,
-    },
-    /// Body bytes of request `req` of HTTP link `conn`.
-    HttpBody {
-        /// The connection.
-        conn: ConnId,
-        /// The request.
-        req: ReqId,
-        /// The bytes, as they came.
-        chunk: Vec<u8>,
-    },
-    /// The body of request `req` of HTTP link `conn` ended.
-    HttpEnd {
-        /// The connection.
-        conn: ConnId,
-        /// The request.
-        req: ReqId,
-    },
-    /// Request `req` of HTTP link `conn` failed below HTTP (a `TypeError` from
-    /// `fetch` is [`NetFailure::Unreachable`]: down, or blocked by CORS).
-    HttpFailed {
-        /// The connection.
-        conn: ConnId,
-        /// The request.
-        req: ReqId,
-        /// How.
-        failure: NetFailure,
+        /// The step, naming the request as [`crate::Output::Http`] did.
+        event: NetEvent,
     },
     /// The bridge's side channel said something about `conn`'s server process.
     BridgeEvent {

@@ -41,7 +41,7 @@ pub use input::{Command, ConnId, Input, LoopId, ModelReply};
 pub use links::{HttpTarget, LinkSpec};
 pub use log::{LOG_CAPACITY, LogRow, WireLog};
 pub use mailbox::Mailbox;
-pub use mcpg_http::{HttpRequest, Method, NetFailure, ReqId};
+pub use mcpg_http::{HttpRequest, Method, NetEvent, NetFailure, ReqId};
 pub use mcpg_wire::SideEvent;
 pub use output::{ModelRequest, Output};
 pub use record::{connection, link_session, public_url, source_of};

@@ -52,7 +52,7 @@ pub enum Output {
     },
     /// Make one HTTP request for `conn`'s Streamable HTTP link (the machine wrote
     /// it whole: method, URL, every header, body) and report what happens with
-    /// `Input::HttpHead`, `HttpBody`, `HttpEnd`, `HttpFailed` naming `request.id`.
+    /// `Input::Http` events naming `request.id`.
     /// For a relay link the shell appends the bridge's token to the URL.
     Http {
         /// The connection.

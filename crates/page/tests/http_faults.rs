@@ -14,7 +14,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use mcpg_core::{ProtocolVersion, Timestamp};
 use mcpg_demo::DemoServer;
 use mcpg_host::StepStatus;
-use mcpg_page::{Command, Conn, HttpRequest, Input, LogRow, Method, Output, Pin, Source};
+use mcpg_page::{Command, Conn, HttpRequest, Input, LogRow, Method, NetEvent, Output, Pin, Source};
 use serde_json::{Value, json};
 use support::Shell;
 use support::http::{Peer, Reply, demo, event, header, rpc_method};
@@ -264,10 +264,9 @@ fn replacing_the_link_mid_call_aborts_it_and_late_bytes_are_harmless() {
     assert_eq!(header(&delete, "Mcp-Session-Id"), Some("s"));
     assert_eq!(header(&delete, "MCP-Protocol-Version"), Some("2025-11-25"));
     // A late chunk of the aborted call reaches the closing machine, which drops it.
-    s.input(Input::HttpBody {
+    s.input(Input::Http {
         conn: old,
-        req: call,
-        chunk: b"data: {}\n\n".to_vec(),
+        event: NetEvent::Chunk(call, b"data: {}\n\n".to_vec()),
     });
     assert_eq!(s.conn, Conn::Ready, "the demo is connected");
     assert!(
@@ -285,9 +284,9 @@ fn replacing_the_link_mid_call_aborts_it_and_late_bytes_are_harmless() {
         s.effects
     );
     let old_after = s.d.conn();
-    s.input(Input::HttpEnd {
+    s.input(Input::Http {
         conn: old,
-        req: call,
+        event: NetEvent::End(call),
     });
     assert!(
         s.notes()

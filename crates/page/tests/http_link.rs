@@ -1,5 +1,5 @@
 //! Streamable HTTP inside the driver: the `HttpMachine` writes every request
-//! (`Output::Http`), the shell reports what the network did (`Input::Http*`). The
+//! (`Output::Http`), the shell reports what the network did (`Input::Http`). The
 //! peer is the demo server behind a scripted HTTP server, under a virtual clock.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -15,7 +15,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use mcpg_core::ProtocolVersion;
 use mcpg_demo::DemoServer;
 use mcpg_page::{
-    Command, Conn, HttpTarget, Input, LinkSpec, Method, NetFailure, Output, Pin, Source,
+    Command, Conn, HttpTarget, Input, LinkSpec, Method, NetEvent, NetFailure, Output, Pin, Source,
 };
 use support::Shell;
 use support::http::{Peer, Reply, demo, event, header, rpc_method};
@@ -125,12 +125,11 @@ fn an_unreachable_cross_origin_url_names_the_blocked_url_and_fails_the_step() {
     s.cmd(Command::Step);
     let (conn, list) = peer_next(&mut s, "tools/list");
     drop(peer);
-    s.input(Input::HttpFailed {
+    s.input(Input::Http {
         conn,
-        req: list.id,
-        failure: NetFailure::Unreachable(
+        event: NetEvent::Failed(list.id, NetFailure::Unreachable(
             "could not reach https://mcp.example.com/mcp (Failed to fetch): the server is down, or the browser blocked the request (CORS)".into(),
-        ),
+        )),
     });
     assert!(
         s.notice
@@ -188,10 +187,12 @@ fn a_call_whose_stream_breaks_without_an_event_id_fails_at_once() {
     }
     let call = peer.posts("tools/call")[0].id;
     let (conn, _) = *peer.held.iter().find(|(_, r)| *r == call).expect("held");
-    s.input(Input::HttpFailed {
+    s.input(Input::Http {
         conn,
-        req: call,
-        failure: NetFailure::Broken("reading the response failed: network error".into()),
+        event: NetEvent::Failed(
+            call,
+            NetFailure::Broken("reading the response failed: network error".into()),
+        ),
     });
     let step5 = s.steps.iter().find(|st| st.number == 5).expect("step 5");
     assert_eq!(step5.status, mcpg_host::StepStatus::Failed, "{step5:?}");

@@ -1,6 +1,6 @@
 //! Streamable HTTP's executor: the driver's `HttpMachine` writes every request
 //! (method, URL, headers, body) and this runs it with `mcpg_http::fetch` (streamed
-//! body, `AbortController`), reporting each step back as `Input::Http*`. No protocol
+//! body, `AbortController`), reporting each step back as `Input::Http`. No protocol
 //! decision lives here: no status mapping, no SSE parsing, no headers of its own.
 //!
 //! For the bridge's relay the driver writes `/relay/NAME` and the token is added
@@ -10,10 +10,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use mcpg_page::{ConnId, HttpRequest, Input, ReqId};
+use mcpg_page::{ConnId, HttpRequest, Input, NetEvent, ReqId};
 
 use super::inbox::send;
-use exec::{Fetch, FetchEvent, execute};
+use exec::{Fetch, execute};
 
 /// The fetches of one Streamable HTTP connection.
 #[derive(Debug)]
@@ -40,23 +40,9 @@ impl HttpLink {
         request.url.push_str(&self.query);
         let (conn, id) = (self.conn, request.id);
         let fetches = Rc::downgrade(&self.fetches);
-        let on = Rc::new(move |ev: FetchEvent| {
-            let done = matches!(ev, FetchEvent::End(_) | FetchEvent::Failed(..));
-            send(match ev {
-                FetchEvent::Head {
-                    id,
-                    status,
-                    headers,
-                } => Input::HttpHead {
-                    conn,
-                    req: id,
-                    status,
-                    headers,
-                },
-                FetchEvent::Chunk(req, chunk) => Input::HttpBody { conn, req, chunk },
-                FetchEvent::End(req) => Input::HttpEnd { conn, req },
-                FetchEvent::Failed(req, failure) => Input::HttpFailed { conn, req, failure },
-            });
+        let on = Rc::new(move |event: NetEvent| {
+            let done = event.is_last();
+            send(Input::Http { conn, event });
             if done && let Some(f) = fetches.upgrade() {
                 f.borrow_mut().remove(&id);
             }
@@ -82,7 +68,7 @@ impl HttpLink {
 
 #[cfg(target_arch = "wasm32")]
 mod exec {
-    pub use mcpg_http::fetch::{Fetch, FetchEvent, execute};
+    pub use mcpg_http::fetch::{Fetch, execute};
 }
 
 /// The page runs in a browser only; a native build (clippy, docs) gets an executor
@@ -91,27 +77,7 @@ mod exec {
 mod exec {
     use std::rc::Rc;
 
-    use mcpg_page::{HttpRequest, NetFailure, ReqId};
-
-    /// A step of a request (the shape of `mcpg_http::fetch::FetchEvent`).
-    #[allow(dead_code, reason = "a native build never runs a fetch")]
-    pub enum FetchEvent {
-        /// Status and headers.
-        Head {
-            /// The request.
-            id: ReqId,
-            /// HTTP status.
-            status: u16,
-            /// Headers.
-            headers: Vec<(String, String)>,
-        },
-        /// Body bytes.
-        Chunk(ReqId, Vec<u8>),
-        /// The body ended.
-        End(ReqId),
-        /// The request failed.
-        Failed(ReqId, NetFailure),
-    }
+    use mcpg_page::{HttpRequest, NetEvent};
 
     /// A request that never runs.
     #[derive(Debug)]
@@ -123,7 +89,7 @@ mod exec {
     }
 
     /// Runs nothing: there is no `fetch` outside a browser.
-    pub fn execute(_req: HttpRequest, _on: Rc<dyn Fn(FetchEvent)>) -> Fetch {
+    pub fn execute(_req: HttpRequest, _on: Rc<dyn Fn(NetEvent)>) -> Fetch {
         Fetch
     }
 }

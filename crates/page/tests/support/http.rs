@@ -1,12 +1,12 @@
 //! A scripted Streamable HTTP server at the level of the driver's `Output::Http`
-//! and `Input::Http*`: each request the driver asks for is answered by a script
+//! and `Input::Http`: each request the driver asks for is answered by a script
 //! function, at once or (held streams) later by the test.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use mcpg_core::Timestamp;
 use mcpg_demo::DemoServer;
-use mcpg_page::{ConnId, HttpRequest, Input, Method, Output, ReqId};
+use mcpg_page::{ConnId, HttpRequest, Input, Method, NetEvent, Output, ReqId};
 
 use super::Shell;
 
@@ -105,11 +105,13 @@ impl Peer {
             Reply::Bytes(b) => (200, "application/json", b, true),
         };
         headers.push(("content-type".to_owned(), ctype.to_owned()));
-        s.input(Input::HttpHead {
+        s.input(Input::Http {
             conn,
-            req,
-            status,
-            headers,
+            event: NetEvent::Head {
+                id: req,
+                status,
+                headers,
+            },
         });
         // Like the page's shell: a closed link's fetches are aborted, nothing follows.
         if s.effects
@@ -119,14 +121,16 @@ impl Peer {
             return;
         }
         if !body.is_empty() {
-            s.input(Input::HttpBody {
+            s.input(Input::Http {
                 conn,
-                req,
-                chunk: body,
+                event: NetEvent::Chunk(req, body),
             });
         }
         if end {
-            s.input(Input::HttpEnd { conn, req });
+            s.input(Input::Http {
+                conn,
+                event: NetEvent::End(req),
+            });
         } else {
             self.held.push((conn, req));
         }
@@ -134,10 +138,9 @@ impl Peer {
 
     /// More bytes on a held stream.
     pub fn push(&mut self, s: &mut Shell, conn: ConnId, req: ReqId, text: &str) {
-        s.input(Input::HttpBody {
+        s.input(Input::Http {
             conn,
-            req,
-            chunk: text.as_bytes().to_vec(),
+            event: NetEvent::Chunk(req, text.as_bytes().to_vec()),
         });
     }
 }

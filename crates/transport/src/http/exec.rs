@@ -1,28 +1,11 @@
 //! Executing one [`HttpRequest`] with reqwest and reporting what happened.
 
-use mcpg_http::{HttpRequest, Method, NetFailure, ReqId};
+use mcpg_http::{HttpRequest, Method, NetEvent, NetFailure};
 use reqwest::header::{HeaderName, HeaderValue};
 use tokio::sync::mpsc;
 
-/// What a request task saw.
-#[derive(Debug)]
-pub(crate) enum Net {
-    /// Status and headers.
-    Head {
-        id: ReqId,
-        status: u16,
-        headers: Vec<(String, String)>,
-    },
-    /// Body bytes.
-    Chunk(ReqId, Vec<u8>),
-    /// The body ended.
-    End(ReqId),
-    /// The request failed below HTTP.
-    Failed(ReqId, NetFailure),
-}
-
 /// Makes `req` and streams its answer to `tx` until it ends, fails or is aborted.
-pub(crate) async fn execute(http: reqwest::Client, req: HttpRequest, tx: mpsc::Sender<Net>) {
+pub(crate) async fn execute(http: reqwest::Client, req: HttpRequest, tx: mpsc::Sender<NetEvent>) {
     let id = req.id;
     let mut rb = match req.method {
         Method::Get => http.get(&req.url),
@@ -49,7 +32,7 @@ pub(crate) async fn execute(http: reqwest::Client, req: HttpRequest, tx: mpsc::S
             } else {
                 NetFailure::Broken(describe(&e))
             };
-            let _ = tx.send(Net::Failed(id, f)).await;
+            let _ = tx.send(NetEvent::Failed(id, f)).await;
             return;
         }
     };
@@ -63,7 +46,7 @@ pub(crate) async fn execute(http: reqwest::Client, req: HttpRequest, tx: mpsc::S
             )
         })
         .collect();
-    let head = Net::Head {
+    let head = NetEvent::Head {
         id,
         status: resp.status().as_u16(),
         headers,
@@ -73,14 +56,14 @@ pub(crate) async fn execute(http: reqwest::Client, req: HttpRequest, tx: mpsc::S
     }
     loop {
         let ev = match resp.chunk().await {
-            Ok(Some(c)) => Net::Chunk(id, c.to_vec()),
-            Ok(None) => Net::End(id),
-            Err(e) => Net::Failed(
+            Ok(Some(c)) => NetEvent::Chunk(id, c.to_vec()),
+            Ok(None) => NetEvent::End(id),
+            Err(e) => NetEvent::Failed(
                 id,
                 NetFailure::Broken(format!("reading the response failed: {}", describe(&e))),
             ),
         };
-        let last = !matches!(ev, Net::Chunk(..));
+        let last = !matches!(ev, NetEvent::Chunk(..));
         if tx.send(ev).await.is_err() || last {
             return;
         }

@@ -17,7 +17,6 @@ use tokio::time::Instant;
 
 use crate::error::TransportError;
 use crate::link::{CloseReport, Link, LinkCommand, TransportEvent};
-use exec::Net;
 
 pub use mcpg_http::sse;
 
@@ -107,7 +106,7 @@ async fn run(
     let start = Instant::now();
     let now =
         || Timestamp::from_millis(u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX));
-    let (net_tx, mut net_rx) = mpsc::channel::<Net>(64);
+    let (net_tx, mut net_rx) = mpsc::channel::<mcpg_http::NetEvent>(64);
     let mut tasks: HashMap<ReqId, JoinHandle<()>> = HashMap::new();
     let mut accepting = true;
     loop {
@@ -173,18 +172,12 @@ async fn run(
                     m.close(now());
                 }
             },
-            Some(net) = net_rx.recv() => match net {
-                Net::Head { id, status, headers } => m.handle_head(now(), id, status, &headers),
-                Net::Chunk(id, bytes) => m.handle_body(now(), id, &bytes),
-                Net::End(id) => {
-                    tasks.remove(&id);
-                    m.handle_end(now(), id);
+            Some(net) = net_rx.recv() => {
+                if net.is_last() {
+                    tasks.remove(&net.id());
                 }
-                Net::Failed(id, failure) => {
-                    tasks.remove(&id);
-                    m.handle_failed(now(), id, failure);
-                }
-            },
+                m.handle_net(now(), net);
+            }
             () = sleep_until(wake) => m.handle_timeout(now()),
         }
     }
