@@ -31,9 +31,14 @@ describe('Streamable HTTP', () => {
     try {
       const notice = p.page.locator(tid('notice'));
       await notice.waitFor();
-      const text = await notice.textContent();
-      assert.match(text, /most likely CORS/);
-      assert.match(text, /"plain"/);
+      assert.match(await notice.textContent(), /most likely CORS/);
+      // The advice names the relay once the bridge's list of remotes has loaded,
+      // which may come after the blocked request (the notice follows it live).
+      await p.page.waitForFunction(
+        (sel) => /"plain"/.test(document.querySelector(sel)?.textContent ?? ''),
+        tid('notice'),
+        { timeout: 10000 },
+      );
       await shot(p.page, 'cors-notice.png');
       await p.page.click(tid('use-relay'));
       await connected(p.page, 'plain-http');
