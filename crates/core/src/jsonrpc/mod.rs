@@ -214,7 +214,5 @@ pub fn decode_frame(text: &str) -> Frame {
 }
 
 mod message;
-#[cfg(test)]
-mod tests;
 
 pub use message::Message;

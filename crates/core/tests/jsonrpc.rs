@@ -1,6 +1,15 @@
-//! Decoding and building messages.
+//! JSON-RPC messages: decoding keeps the exact text, building round-trips.
 
-use super::*;
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+// The same suite runs natively and, through wasm-bindgen-test, in headless Chromium.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use mcpg_core::jsonrpc::*;
+use serde_json::Value;
 
 #[test]
 fn keeps_raw_text_and_unknown_members() {
