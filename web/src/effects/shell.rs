@@ -73,21 +73,20 @@ fn execute(outs: Vec<Output>) {
     arm_timer();
 }
 
+/// Why a bridge server or a relay cannot be opened on a page that no bridge served
+/// (a static host): said in the connection status instead of asking the page's own
+/// host for `/ws` or `/relay/`, which it does not have.
+const NEEDS_BRIDGE: &str = "this server needs the bridge: run `mcpg serve` (or `cargo xtask play`) and open the link it prints";
+
 fn open(st: AppState, conn: ConnId, link: LinkSpec) {
-    let token = st
-        .bridge
-        .with_untracked(|b| b.token.clone())
-        .unwrap_or_default();
-    let made = match link {
-        LinkSpec::Bridge(name) => WsLink::open(conn, &name, &token).map(ShellLink::Ws),
-        // The driver's machine writes `/relay/NAME`; the token goes on here only.
-        LinkSpec::Http(HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
-            conn,
-            format!("?token={}", encode(&token)),
-        ))),
-        LinkSpec::Http(HttpTarget::Url(_)) => {
-            Ok(ShellLink::Http(HttpLink::new(conn, String::new())))
-        }
+    let token = st.bridge.with_untracked(|b| b.token.clone());
+    let needs_bridge = matches!(
+        link,
+        LinkSpec::Bridge(_) | LinkSpec::Http(HttpTarget::Relay(_))
+    );
+    let made = match (link, token) {
+        (_, None) if needs_bridge => Err(NEEDS_BRIDGE.to_owned()),
+        (link, token) => open_link(conn, link, &token.unwrap_or_default()),
     };
     match made {
         Ok(l) => LINKS.with(|links| {
@@ -99,6 +98,21 @@ fn open(st: AppState, conn: ConnId, link: LinkSpec) {
                 move || inbox::send(Input::LinkClosed { conn, why }),
                 Duration::ZERO,
             );
+        }
+    }
+}
+
+/// Makes the transport for `link`; `token` is the bridge's (empty for a direct URL).
+fn open_link(conn: ConnId, link: LinkSpec, token: &str) -> Result<ShellLink, String> {
+    match link {
+        LinkSpec::Bridge(name) => WsLink::open(conn, &name, token).map(ShellLink::Ws),
+        // The driver's machine writes `/relay/NAME`; the token goes on here only.
+        LinkSpec::Http(HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
+            conn,
+            format!("?token={}", encode(token)),
+        ))),
+        LinkSpec::Http(HttpTarget::Url(_)) => {
+            Ok(ShellLink::Http(HttpLink::new(conn, String::new())))
         }
     }
 }
