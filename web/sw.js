@@ -10,6 +10,8 @@
 // other origins (MCP servers, LLM APIs), any method but GET, the bridge's routes
 // (`api/`, `ws`, `relay/`, `events`), event streams (`Accept: text/event-stream`),
 // range requests, and any other path. It never serves a cached answer to those.
+// Nor sw.js itself: the browser fetches it for its update checks without going
+// through any worker, and offline the installed worker simply stays in charge.
 //
 // Strategies:
 // - the page: network first (a new version shows on the next online load), the
