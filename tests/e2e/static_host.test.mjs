@@ -13,6 +13,7 @@ import {
 } from './support.mjs';
 
 const everythingUrl = process.env.MCPG_E2E_EVERYTHING_URL;
+const plainUrl = process.env.MCPG_E2E_PLAIN_URL;
 const SIDES = ['mcp', 'host', 'host', 'mcp', 'mcp', 'host'];
 
 describe('the page on a plain static host under /playground/, no bridge', () => {
@@ -76,6 +77,25 @@ describe('the page on a plain static host under /playground/, no bridge', () => 
       // server-everything answers the server/discover probe with an HTTP error before
       // the client falls back to initialize: the browser logs that one.
       assert.deepEqual(p.errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a server without CORS headers: the notice says a bridge would relay it, naming `mcpg serve`', async () => {
+    assert.ok(plainUrl, 'MCPG_E2E_PLAIN_URL is set by the e2e stage');
+    const p = await openHostPage(`${host.url}?url=${encodeURIComponent(plainUrl)}`);
+    try {
+      const notice = p.page.locator(tid('notice'));
+      await notice.waitFor();
+      const text = await notice.textContent();
+      assert.match(text, /most likely CORS/);
+      assert.match(text, /No bridge serves this page: run `mcpg serve`/);
+      // No relay to offer without a bridge.
+      assert.equal(await p.page.locator(tid('use-relay')).count(), 0);
+      onlyOwnFiles();
+      // The browser itself logs the blocked request.
+      assert.deepEqual(p.errors.filter((e) => !/CORS|ERR_FAILED/.test(e)), []);
     } finally {
       await p.close();
     }
