@@ -111,14 +111,21 @@ describe('the page on a plain static host under /playground/, no bridge', () => 
       assert.match(choice.text, /need `mcpg serve`/);
       await expectNoSeriousA11y(p.page, 'static host, no bridge');
       // A link naming a bridge server or a relayed remote, as `cargo xtask play` makes.
-      for (const query of ['server=everything', 'relay=plain']) {
+      for (const [query, what] of [['server=everything', /"everything" is a stdio server of the bridge/], ['relay=plain', /"plain" is a remote the bridge relays/]]) {
         await p.page.goto(`${host.url}?${query}`);
         await p.page.waitForFunction(
           (sel) => /needs the bridge/.test(document.querySelector(sel)?.textContent ?? ''),
           tid('conn-status'),
         );
-        assert.match(await p.page.textContent(tid('conn-status')), /not connected: .*run `mcpg serve`/);
+        assert.equal(await p.page.textContent(tid('conn-status')), 'not connected: needs the bridge: `mcpg serve`');
+        // The notice says it whole: which server, why, and the command.
+        const notice = await p.page.textContent(tid('notice'));
+        assert.match(notice, what);
+        assert.match(notice, /no bridge serves this page\. Run `mcpg serve`/);
+        // The status line shows its text whole (not cut by an ellipsis).
+        assert.ok(await p.page.$eval(tid('conn-status'), (e) => e.scrollWidth <= e.clientWidth), 'status not cut');
       }
+      await expectNoSeriousA11y(p.page, 'static host, a bridge server asked for');
       await shot(p.page, 'static-host-needs-bridge.png');
       assert.deepEqual(p.sockets, [], 'no WebSocket to the static host');
       assert.deepEqual(p.requests.filter((u) => !u.startsWith(host.url)), []);

@@ -10,6 +10,7 @@ mod download;
 mod http;
 mod inbox;
 pub mod llm;
+mod no_bridge;
 pub mod offline;
 pub mod share;
 mod shell;

@@ -7,12 +7,13 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use leptos::prelude::*;
-use mcpg_page::{ConnId, HttpTarget, Input, LinkSpec, Output};
+use mcpg_page::{Command, ConnId, HttpTarget, Input, LinkSpec, Output};
 
 use super::apply::apply;
 use super::clock::now;
 use super::http::HttpLink;
 use super::inbox;
+use super::no_bridge;
 use super::ws::{WsLink, encode};
 use crate::state::AppState;
 
@@ -73,20 +74,35 @@ fn execute(outs: Vec<Output>) {
     arm_timer();
 }
 
-/// Why a bridge server or a relay cannot be opened on a page that no bridge served
-/// (a static host): said in the connection status instead of asking the page's own
-/// host for `/ws` or `/relay/`, which it does not have.
-const NEEDS_BRIDGE: &str = "this server needs the bridge: run `mcpg serve` (or `cargo xtask play`) and open the link it prints";
-
 fn open(st: AppState, conn: ConnId, link: LinkSpec) {
-    let token = st.bridge.with_untracked(|b| b.token.clone());
-    let needs_bridge = matches!(
-        link,
-        LinkSpec::Bridge(_) | LinkSpec::Http(HttpTarget::Relay(_))
-    );
-    let made = match (link, token) {
-        (_, None) if needs_bridge => Err(NEEDS_BRIDGE.to_owned()),
-        (link, token) => open_link(conn, link, &token.unwrap_or_default()),
+    let has_bridge = st.bridge.with_untracked(|b| b.token.is_some());
+    if let Some(notice) = no_bridge::refusal(&link, has_bridge) {
+        set_timeout(
+            move || {
+                inbox::send(Input::LinkClosed {
+                    conn,
+                    why: no_bridge::STATUS.to_owned(),
+                });
+                inbox::command(Command::ShowNotice(notice));
+            },
+            Duration::ZERO,
+        );
+        return;
+    }
+    let token = st
+        .bridge
+        .with_untracked(|b| b.token.clone())
+        .unwrap_or_default();
+    let made = match link {
+        LinkSpec::Bridge(name) => WsLink::open(conn, &name, &token).map(ShellLink::Ws),
+        // The driver's machine writes `/relay/NAME`; the token goes on here only.
+        LinkSpec::Http(HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
+            conn,
+            format!("?token={}", encode(&token)),
+        ))),
+        LinkSpec::Http(HttpTarget::Url(_)) => {
+            Ok(ShellLink::Http(HttpLink::new(conn, String::new())))
+        }
     };
     match made {
         Ok(l) => LINKS.with(|links| {
@@ -98,21 +114,6 @@ fn open(st: AppState, conn: ConnId, link: LinkSpec) {
                 move || inbox::send(Input::LinkClosed { conn, why }),
                 Duration::ZERO,
             );
-        }
-    }
-}
-
-/// Makes the transport for `link`; `token` is the bridge's (empty for a direct URL).
-fn open_link(conn: ConnId, link: LinkSpec, token: &str) -> Result<ShellLink, String> {
-    match link {
-        LinkSpec::Bridge(name) => WsLink::open(conn, &name, token).map(ShellLink::Ws),
-        // The driver's machine writes `/relay/NAME`; the token goes on here only.
-        LinkSpec::Http(HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
-            conn,
-            format!("?token={}", encode(token)),
-        ))),
-        LinkSpec::Http(HttpTarget::Url(_)) => {
-            Ok(ShellLink::Http(HttpLink::new(conn, String::new())))
         }
     }
 }
