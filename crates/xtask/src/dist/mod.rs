@@ -1,0 +1,270 @@
+//! `cargo xtask dist [--out DIR]`: the release page as static files.
+//!
+//! cargo builds `mcpg-web` for wasm32, `wasm-bindgen --target web` writes the JS
+//! glue, binaryen's `wasm-opt -Oz` shrinks the module; the files get
+//! content-hashed names, `web/index.html` (a template) becomes `index.html` with
+//! relative URLs only, and every compressible file gets `.gz` and `.br` siblings.
+//! The build prints each file's raw/gzip/brotli size, writes them to
+//! `build-info.json`, and fails when the brotli bytes loaded before the first
+//! tool list exceed `web/first-load-ceiling.txt`. No Trunk: only the tools the
+//! tests install anyway.
+
+mod figures;
+mod page;
+mod tools;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::util::{self, Result, command};
+use figures::FileFigure;
+use page::Assets;
+
+/// The flags `wasm-opt` needs besides `-Oz`: `strip = true` in the release
+/// profile removes the target-features section, so the module's features must be
+/// named (otherwise: "bulk memory is disabled").
+const WASM_OPT_FEATURES: [&str; 6] = [
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-reference-types",
+    "--enable-multivalue",
+];
+
+/// What `wasm-bindgen --out-name` calls the glue and the module.
+const OUT_NAME: &str = "mcpg-web";
+
+/// The file that marks a folder as a build of ours, safe to replace.
+const BUILD_INFO: &str = "build-info.json";
+
+/// `cargo xtask dist [--out DIR]`.
+pub fn command_line(root: &Path, args: &[String]) -> Result<()> {
+    let out = match args {
+        [] => default_out(root),
+        // Relative to where the command was typed, as a person expects.
+        [flag, dir] if flag == "--out" => std::env::current_dir()
+            .map_err(|e| format!("no current directory: {e}"))?
+            .join(dir),
+        _ => return Err("usage: cargo xtask dist [--out DIR]".to_owned()),
+    };
+    build(root, &out)
+}
+
+/// `dist/` at the repository root, where `mcpg serve` looks by default.
+pub fn default_out(root: &Path) -> PathBuf {
+    root.join("dist")
+}
+
+/// Installs what is missing, then builds the page into `out`.
+pub fn build(root: &Path, out: &Path) -> Result<()> {
+    tools::prepare(root)?;
+    let start = Instant::now();
+    let stage = util::target_dir(root).join("dist-stage");
+    reset(&stage, Replace::Always)?;
+    let wasm = compile(root)?;
+    bindgen(root, &wasm, &stage)?;
+    let optimized = stage.join(format!("{OUT_NAME}.opt.wasm"));
+    util::run(
+        command(tools::wasm_opt(root), root)
+            .arg("-Oz")
+            .args(WASM_OPT_FEATURES)
+            .arg(stage.join(format!("{OUT_NAME}_bg.wasm")))
+            .arg("-o")
+            .arg(&optimized),
+    )?;
+    let replace = if out == default_out(root) {
+        Replace::Always
+    } else {
+        Replace::IfEmptyOrBuilt
+    };
+    reset(out, replace)?;
+    let first_load = assemble(root, &stage, &optimized, out)?;
+    let ceiling = figures::parse_ceiling(&read_text(&root.join("web/first-load-ceiling.txt"))?)?;
+    let files = compress_all(out, &first_load)?;
+    print!("{}", figures::table(&files, ceiling));
+    let info = figures::build_info(&files, ceiling);
+    let text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
+    write(&out.join(BUILD_INFO), text.as_bytes())?;
+    siblings(&out.join(BUILD_INFO))?;
+    println!(
+        "dist: {} built in {}",
+        out.display(),
+        util::format_duration(start.elapsed())
+    );
+    figures::check_ceiling(&files, ceiling)
+}
+
+/// `cargo build --release` of the page for wasm32; returns the module.
+fn compile(root: &Path) -> Result<PathBuf> {
+    util::run(command(util::cargo(), root).args([
+        "build",
+        "--release",
+        "--locked",
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        "mcpg-web",
+    ]))?;
+    let wasm = util::target_dir(root)
+        .join("wasm32-unknown-unknown")
+        .join("release")
+        .join("mcpg_web.wasm");
+    if wasm.is_file() {
+        Ok(wasm)
+    } else {
+        Err(format!("{} was not built", wasm.display()))
+    }
+}
+
+/// `wasm-bindgen --target web` into `stage`: `mcpg-web.js`, `mcpg-web_bg.wasm`,
+/// and `snippets/` if a crate ships inline JS.
+fn bindgen(root: &Path, wasm: &Path, stage: &Path) -> Result<()> {
+    util::run(
+        command(tools::wasm_bindgen(root)?, root)
+            .args(["--target", "web", "--no-typescript", "--out-name", OUT_NAME])
+            .arg("--out-dir")
+            .arg(stage)
+            .arg(wasm),
+    )
+}
+
+/// Writes the page into `out` under hashed names and returns the files the
+/// browser loads before the first tool list (relative to `out`).
+fn assemble(root: &Path, stage: &Path, optimized: &Path, out: &Path) -> Result<Vec<String>> {
+    let css = fs::read(root.join("web/style.css")).map_err(|e| format!("web/style.css: {e}"))?;
+    let js = fs::read(stage.join(format!("{OUT_NAME}.js"))).map_err(|e| e.to_string())?;
+    let wasm = fs::read(optimized).map_err(|e| e.to_string())?;
+    let assets = Assets {
+        css: page::hashed_name("style", "css", &css),
+        js: page::hashed_name(OUT_NAME, "js", &js),
+        wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),
+    };
+    let html = page::render(&read_text(&root.join("web/index.html"))?, &assets)?;
+    write(&out.join("index.html"), html.as_bytes())?;
+    write(&out.join(&assets.css), &css)?;
+    write(&out.join(&assets.js), &js)?;
+    write(&out.join(&assets.wasm), &wasm)?;
+    let mut first_load = vec!["index.html".to_owned(), assets.css, assets.js, assets.wasm];
+    // The glue imports its snippets statically, so they load with it.
+    let snippets = stage.join("snippets");
+    if snippets.is_dir() {
+        for rel in files_under(&snippets)? {
+            let to = out.join("snippets").join(&rel);
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            fs::copy(snippets.join(&rel), &to).map_err(|e| format!("{}: {e}", to.display()))?;
+            first_load.push(format!("snippets/{rel}"));
+        }
+    }
+    // The service worker keeps its name (browsers look it up by URL) and is
+    // registered after the page runs, so it is not part of the first load.
+    let sw = root.join("web/sw.js");
+    if sw.is_file() {
+        fs::copy(&sw, out.join("sw.js")).map_err(|e| format!("web/sw.js: {e}"))?;
+    }
+    Ok(first_load)
+}
+
+/// Writes `.gz` and `.br` beside every compressible file and returns every
+/// file's figures, sorted by name.
+fn compress_all(out: &Path, first_load: &[String]) -> Result<Vec<FileFigure>> {
+    let mut files = Vec::new();
+    for name in files_under(out)? {
+        let path = out.join(&name);
+        let raw = fs::metadata(&path).map_err(|e| e.to_string())?.len();
+        let (gzip, brotli) = if figures::compressible(&name) {
+            siblings(&path)?
+        } else {
+            (raw, raw)
+        };
+        let first_load = first_load.contains(&name);
+        files.push(FileFigure {
+            name,
+            raw,
+            gzip,
+            brotli,
+            first_load,
+        });
+    }
+    Ok(files)
+}
+
+/// Writes `path.gz` and `path.br`; returns their sizes.
+fn siblings(path: &Path) -> Result<(u64, u64)> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let gz = figures::gzip(&bytes)?;
+    let br = figures::brotli(&bytes)?;
+    let with = |ext: &str, data: &[u8]| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(ext);
+        write(Path::new(&name), data)
+    };
+    with(".gz", &gz)?;
+    with(".br", &br)?;
+    Ok((gz.len() as u64, br.len() as u64))
+}
+
+/// Every file below `dir`, as `/`-separated relative paths, sorted.
+fn files_under(dir: &Path) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    let mut todo = vec![(dir.to_path_buf(), String::new())];
+    while let Some((path, rel)) = todo.pop() {
+        let entries = fs::read_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| e.to_string())?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let child = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            if entry.path().is_dir() {
+                todo.push((entry.path(), child));
+            } else {
+                found.push(child);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// When [`reset`] may delete what a folder holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Replace {
+    /// The folder is ours (the stage, the default `dist/`, which Trunk also wrote).
+    Always,
+    /// Only an empty folder or an earlier build (`build-info.json` in it):
+    /// `--out` must never wipe someone's folder by a typo.
+    IfEmptyOrBuilt,
+}
+
+/// Empties `dir` (creating it), when `replace` allows.
+fn reset(dir: &Path, replace: Replace) -> Result<()> {
+    if dir.exists() {
+        let empty = fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .next()
+            .is_none();
+        let built = dir.join(BUILD_INFO).is_file();
+        if !(replace == Replace::Always || empty || built) {
+            return Err(format!(
+                "{} is not empty and holds no earlier page build; pick another --out",
+                dir.display()
+            ));
+        }
+        fs::remove_dir_all(dir).map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
+    }
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
+}
+
+fn read_text(path: &Path) -> Result<String> {
+    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
