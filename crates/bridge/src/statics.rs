@@ -17,8 +17,8 @@ use tower_http::services::ServeDir;
 use crate::state::AppState;
 
 const NOT_BUILT: &str = "MCP Playground bridge\n\n\
-The page is not built yet: run `cargo xtask play` in the workspace (it builds web/ \
-into dist/), or pass --dist DIR pointing at a built copy.\n\n\
+The page is not built yet: run `cargo xtask play` (or `cargo xtask dist`) in the \
+workspace (it builds web/ into dist/), or pass --dist DIR pointing at a built copy.\n\n\
 The bridge API works meanwhile: /api/servers, /ws, /api/events, /relay/NAME.\n";
 
 /// For content-hashed files: a new build gives them new names.
