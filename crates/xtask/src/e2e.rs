@@ -52,7 +52,7 @@ fn test_files(e2e: &Path) -> Result<Vec<String>> {
 /// Builds the page, starts the servers, runs the Playwright tests, stops the servers.
 pub fn e2e(root: &Path) -> Result<()> {
     let dist = dist::default_out(root);
-    dist::build(root, &dist)?;
+    dist::build(root, &dist, dist::Ceiling::Enforce)?;
     let mcpg = play::build_mcpg(root)?;
     let mut children = Vec::new();
     let outcome = with_servers(root, &mcpg, &dist, &mut children);

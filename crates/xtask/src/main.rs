@@ -41,8 +41,8 @@ commands:
                 binaryen's wasm-opt from npm) and build the release page into
                 dist/ (or DIR): hashed names, relative URLs, .gz and .br
                 beside each file; fails above web/first-load-ceiling.txt
-  play [ARGS]   `dist`, then start `mcpg serve` on it (ARGS go to it, e.g.
-                --config bridge.toml)
+  play [ARGS]   `dist` (above the ceiling it only warns), then start
+                `mcpg serve` on it (ARGS go to it, e.g. --config bridge.toml)
   e2e           the e2e stage alone: release page, mcpg serve with a test
                 config, Playwright tests in headless Chromium
   help          this text

@@ -9,7 +9,7 @@ use crate::util::{self, Result, command};
 /// Builds, and runs `mcpg serve` with `args` passed on (`--config`, `--port`).
 pub fn play(root: &Path, args: &[String]) -> Result<()> {
     let page = dist::default_out(root);
-    dist::build(root, &page)?;
+    dist::build(root, &page, dist::Ceiling::Warn)?;
     let mcpg = build_mcpg(root)?;
     println!();
     println!("starting the bridge: open the URL below (Ctrl-C stops it)");
