@@ -10,6 +10,7 @@
 //! tests install anyway.
 
 mod figures;
+mod files;
 mod page;
 mod tools;
 
@@ -19,6 +20,7 @@ use std::time::Instant;
 
 use crate::util::{self, Result, command};
 use figures::FileFigure;
+use files::{BUILD_INFO, Replace, files_under, read_text, reset, write};
 use page::Assets;
 
 /// The flags `wasm-opt` needs besides `-Oz`: `strip = true` in the release
@@ -35,9 +37,6 @@ const WASM_OPT_FEATURES: [&str; 6] = [
 
 /// What `wasm-bindgen --out-name` calls the glue and the module.
 const OUT_NAME: &str = "mcpg-web";
-
-/// The file that marks a folder as a build of ours, safe to replace.
-const BUILD_INFO: &str = "build-info.json";
 
 /// `cargo xtask dist [--out DIR]`.
 pub fn command_line(root: &Path, args: &[String]) -> Result<()> {
@@ -74,15 +73,7 @@ pub fn build(root: &Path, out: &Path, ceiling_rule: Ceiling) -> Result<()> {
     reset(&stage, Replace::Always)?;
     let wasm = compile(root)?;
     bindgen(root, &wasm, &stage)?;
-    let optimized = stage.join(format!("{OUT_NAME}.opt.wasm"));
-    util::run(
-        command(tools::wasm_opt(root), root)
-            .arg("-Oz")
-            .args(WASM_OPT_FEATURES)
-            .arg(stage.join(format!("{OUT_NAME}_bg.wasm")))
-            .arg("-o")
-            .arg(&optimized),
-    )?;
+    let optimized = optimize(root, &stage.join(format!("{OUT_NAME}_bg.wasm")))?;
     let replace = if out == default_out(root) {
         Replace::Always
     } else {
@@ -143,6 +134,37 @@ fn bindgen(root: &Path, wasm: &Path, stage: &Path) -> Result<()> {
             .arg(stage)
             .arg(wasm),
     )
+}
+
+/// `wasm-opt -Oz` of `input`, kept in `target/dist-cache` under a hash of its
+/// input and flags: it takes ~30 s, and `play` or `e2e` often rebuild an
+/// unchanged page. Only the newest result is kept.
+fn optimize(root: &Path, input: &Path) -> Result<PathBuf> {
+    let bytes = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let mut key = bytes;
+    key.extend_from_slice(WASM_OPT_FEATURES.join(" ").as_bytes());
+    let cache = util::target_dir(root).join("dist-cache");
+    let optimized = cache.join(format!("{}.wasm", util::fingerprint(&key)));
+    if optimized.is_file() {
+        println!(
+            "dist: wasm-opt skipped, {} is up to date",
+            optimized.display()
+        );
+        return Ok(optimized);
+    }
+    reset(&cache, Replace::Always)?;
+    // Renamed once complete, so an interrupted run never leaves a hit behind.
+    let partial = cache.join("partial.wasm");
+    util::run(
+        command(tools::wasm_opt(root), root)
+            .arg("-Oz")
+            .args(WASM_OPT_FEATURES)
+            .arg(input)
+            .arg("-o")
+            .arg(&partial),
+    )?;
+    fs::rename(&partial, &optimized).map_err(|e| format!("{}: {e}", optimized.display()))?;
+    Ok(optimized)
 }
 
 /// Writes the page into `out` under hashed names and returns the files the
@@ -220,66 +242,4 @@ fn siblings(path: &Path) -> Result<(u64, u64)> {
     with(".gz", &gz)?;
     with(".br", &br)?;
     Ok((gz.len() as u64, br.len() as u64))
-}
-
-/// Every file below `dir`, as `/`-separated relative paths, sorted.
-fn files_under(dir: &Path) -> Result<Vec<String>> {
-    let mut found = Vec::new();
-    let mut todo = vec![(dir.to_path_buf(), String::new())];
-    while let Some((path, rel)) = todo.pop() {
-        let entries = fs::read_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| e.to_string())?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let child = if rel.is_empty() {
-                name
-            } else {
-                format!("{rel}/{name}")
-            };
-            if entry.path().is_dir() {
-                todo.push((entry.path(), child));
-            } else {
-                found.push(child);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
-
-/// When [`reset`] may delete what a folder holds.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Replace {
-    /// The folder is ours (the stage, the default `dist/`, which Trunk also wrote).
-    Always,
-    /// Only an empty folder or an earlier build (`build-info.json` in it):
-    /// `--out` must never wipe someone's folder by a typo.
-    IfEmptyOrBuilt,
-}
-
-/// Empties `dir` (creating it), when `replace` allows.
-fn reset(dir: &Path, replace: Replace) -> Result<()> {
-    if dir.exists() {
-        let empty = fs::read_dir(dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?
-            .next()
-            .is_none();
-        let built = dir.join(BUILD_INFO).is_file();
-        if !(replace == Replace::Always || empty || built) {
-            return Err(format!(
-                "{} is not empty and holds no earlier page build; pick another --out",
-                dir.display()
-            ));
-        }
-        fs::remove_dir_all(dir).map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
-    }
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
-}
-
-fn read_text(path: &Path) -> Result<String> {
-    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
