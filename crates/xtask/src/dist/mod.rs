@@ -170,20 +170,28 @@ fn optimize(root: &Path, input: &Path) -> Result<PathBuf> {
 /// Writes the page into `out` under hashed names and returns the files the
 /// browser loads before the first tool list (relative to `out`).
 fn assemble(root: &Path, stage: &Path, optimized: &Path, out: &Path) -> Result<Vec<String>> {
-    let css = fs::read(root.join("web/style.css")).map_err(|e| format!("web/style.css: {e}"))?;
     let js = fs::read(stage.join(format!("{OUT_NAME}.js"))).map_err(|e| e.to_string())?;
     let wasm = fs::read(optimized).map_err(|e| e.to_string())?;
     let assets = Assets {
-        css: page::hashed_name("style", "css", &css),
         js: page::hashed_name(OUT_NAME, "js", &js),
         wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),
     };
-    let html = page::render(&read_text(&root.join("web/index.html"))?, &assets)?;
-    write(&out.join("index.html"), html.as_bytes())?;
-    write(&out.join(&assets.css), &css)?;
     write(&out.join(&assets.js), &js)?;
     write(&out.join(&assets.wasm), &wasm)?;
-    let mut first_load = vec!["index.html".to_owned(), assets.css, assets.js, assets.wasm];
+    let mut first_load = vec![
+        "index.html".to_owned(),
+        assets.js.clone(),
+        assets.wasm.clone(),
+    ];
+    // `{{file:PATH}}`: web/PATH copied under a hashed name; index.html loads it.
+    let web = root.join("web");
+    let copy = |path: &str| -> Result<String> {
+        let rel = copy_hashed(&web, out, path)?;
+        first_load.push(rel.clone());
+        Ok(rel)
+    };
+    let html = page::render(&read_text(&web.join("index.html"))?, &assets, copy)?;
+    write(&out.join("index.html"), html.as_bytes())?;
     // The glue imports its snippets statically, so they load with it.
     let snippets = stage.join("snippets");
     if snippets.is_dir() {
@@ -203,6 +211,29 @@ fn assemble(root: &Path, stage: &Path, optimized: &Path, out: &Path) -> Result<V
         fs::copy(&sw, out.join("sw.js")).map_err(|e| format!("web/sw.js: {e}"))?;
     }
     Ok(first_load)
+}
+
+/// Copies `web/PATH` into `out` under its hashed name (same folder); returns
+/// that name relative to `out`.
+fn copy_hashed(web: &Path, out: &Path, path: &str) -> Result<String> {
+    page::check_file_path(path)?;
+    let bytes = fs::read(web.join(path)).map_err(|e| format!("web/{path}: {e}"))?;
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let (stem, ext) = name
+        .rsplit_once('.')
+        .ok_or_else(|| format!("web/{path}: a file needs an extension to be hashed"))?;
+    let hashed = page::hashed_name(stem, ext, &bytes);
+    let rel = if dir.is_empty() {
+        hashed
+    } else {
+        format!("{dir}/{hashed}")
+    };
+    let to = out.join(&rel);
+    if let Some(parent) = to.parent() {
+        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    write(&to, &bytes)?;
+    Ok(rel)
 }
 
 /// Writes `.gz` and `.br` beside every compressible file and returns every
