@@ -274,3 +274,41 @@ fn siblings(path: &Path) -> Result<(u64, u64)> {
     with(".br", &br)?;
     Ok((gz.len() as u64, br.len() as u64))
 }
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_linked_file_is_copied_under_its_hashed_name_in_its_folder() {
+        let tmp = std::env::temp_dir().join(format!("xtask-dist-copy-{}", std::process::id()));
+        let (web, out) = (tmp.join("web"), tmp.join("out"));
+        fs::create_dir_all(web.join("img")).unwrap();
+        fs::create_dir_all(&out).unwrap();
+        fs::write(web.join("img/logo.svg"), "<svg/>").unwrap();
+        fs::write(web.join("LICENSE"), "x").unwrap();
+        let rel = copy_hashed(&web, &out, "img/logo.svg").unwrap();
+        assert_eq!(
+            rel,
+            format!("img/{}", page::hashed_name("logo", "svg", b"<svg/>"))
+        );
+        assert_eq!(fs::read(out.join(&rel)).unwrap(), b"<svg/>");
+        assert!(
+            copy_hashed(&web, &out, "LICENSE")
+                .unwrap_err()
+                .contains("extension")
+        );
+        assert!(
+            copy_hashed(&web, &out, "missing.css")
+                .unwrap_err()
+                .contains("web/missing.css")
+        );
+        assert!(copy_hashed(&web, &out, "../web/LICENSE").is_err());
+        fs::remove_dir_all(&tmp).unwrap();
+    }
+}
