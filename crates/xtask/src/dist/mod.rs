@@ -137,12 +137,16 @@ fn compile(root: &Path) -> Result<PathBuf> {
     }
 }
 
-/// `wasm-bindgen --target web` into `stage`: `mcpg-web.js`, `mcpg-web_bg.wasm`,
+/// `wasm-bindgen --target web` of the split's main module into `stage`:
+/// `mcpg-web.js`, `mcpg-web_bg.wasm`,
 /// and `snippets/` if a crate ships inline JS.
 fn bindgen(root: &Path, wasm: &Path, stage: &Path) -> Result<()> {
     util::run(
         command(tools::wasm_bindgen(root)?, root)
             .args(["--target", "web", "--no-typescript", "--out-name", OUT_NAME])
+            // The split's chunks import the main module's function table, which
+            // wasm-bindgen otherwise un-exports as an unused linker export.
+            .arg("--keep-lld-exports")
             .arg("--out-dir")
             .arg(stage)
             .arg(wasm),
@@ -215,6 +219,12 @@ fn assemble(
     let assets = Assets {
         js: renamed.glue.0.clone(),
         wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),
+        link: renamed.link.as_ref().map(|(name, _)| name.clone()),
+        chunks: renamed
+            .chunks
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect(),
     };
     write(&out.join(&assets.js), &renamed.glue.1)?;
     write(&out.join(&assets.wasm), &wasm)?;

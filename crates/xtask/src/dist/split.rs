@@ -128,3 +128,80 @@ fn replace_once(text: &str, from: &str, to: &str) -> Result<String> {
         )),
     }
 }
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+mod tests {
+    use super::*;
+
+    const GLUE: &str = "import * as import1 from \"./__wasm_split.js\"\n\
+        import * as import2 from \"./__wasm_split.js\"\n\
+        imports = { \"./__wasm_split.js\": import1 };\n";
+    const LINK: &str = "import { initSync } from \"./mcpg-web.js\";\n\
+        fetch(new URL(\"./chunk_1.wasm\", import.meta.url));\n\
+        fetch(new URL(\"./split_share_9.wasm\", import.meta.url));\n";
+
+    fn chunks() -> Vec<(String, Vec<u8>)> {
+        vec![
+            ("chunk_1.wasm".into(), b"one".to_vec()),
+            ("split_share_9.wasm".into(), b"two".to_vec()),
+        ]
+    }
+
+    #[test]
+    fn every_reference_follows_the_hashed_names() {
+        let r = rename("mcpg-web", GLUE, Some(LINK), chunks()).unwrap();
+        let (glue_name, glue) = (&r.glue.0, String::from_utf8(r.glue.1.clone()).unwrap());
+        let (link_name, link) = r.link.clone().unwrap();
+        let link = String::from_utf8(link).unwrap();
+        assert!(glue_name.starts_with("mcpg-web-") && glue_name.ends_with(".js"));
+        assert_eq!(
+            link_name,
+            glue_name.replace("mcpg-web-", "__wasm_split-"),
+            "one hash over both"
+        );
+        // Both `from`s point at the hashed link module; the imports object keeps
+        // the wasm's own module name.
+        assert_eq!(glue.matches(&format!("from \"./{link_name}\"")).count(), 2);
+        assert!(
+            glue.contains("{ \"./__wasm_split.js\": import1 }"),
+            "{glue}"
+        );
+        assert!(link.contains(&format!("from \"./{glue_name}\"")), "{link}");
+        let names: Vec<&str> = r.chunks.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names[0],
+            super::super::page::hashed_name("chunk_1", "wasm", b"one")
+        );
+        for name in names {
+            assert!(link.contains(&format!("new URL(\"./{name}\"")), "{link}");
+        }
+        let other = rename(
+            "mcpg-web",
+            GLUE,
+            Some(&LINK.replace("URL", "URL ")),
+            chunks(),
+        );
+        assert_ne!(
+            other.unwrap().glue.0,
+            *glue_name,
+            "the link's text is hashed too"
+        );
+    }
+
+    #[test]
+    fn output_of_an_unexpected_shape_fails_the_build() {
+        let no_import = rename("mcpg-web", "nothing", Some(LINK), chunks()).unwrap_err();
+        assert!(no_import.contains("does not import"), "{no_import}");
+        let mut missing = chunks();
+        missing.push(("chunk_2.wasm".into(), b"x".to_vec()));
+        let err = rename("mcpg-web", GLUE, Some(LINK), missing).unwrap_err();
+        assert!(err.contains("found it 0 times"), "{err}");
+        let plain = rename("mcpg-web", GLUE, None, Vec::new()).unwrap();
+        assert!(plain.link.is_none() && plain.chunks.is_empty());
+    }
+}
