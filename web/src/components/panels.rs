@@ -1,7 +1,16 @@
 //! The right column: Tools, the tool form, Result, Server and the wire log, as tabs
-//! (all stay mounted, so a half-filled form survives a look at the wire log).
+//! (all stay mounted once shown, so a half-filled form survives a look at the wire
+//! log).
+//!
+//! Only Tools is on the first screen. The other panels are `#[lazy]`: their code
+//! sits in wasm chunks, fetched the first time their tab opens, so the first tool
+//! list shows after fewer bytes on a slow link.
 
+use std::future::Future;
+
+use leptos::lazy;
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 
 use super::result_panel::ResultPanel;
 use super::server_panel::ServerPanel;
@@ -54,17 +63,54 @@ pub fn Panels() -> impl IntoView {
                 <ToolsPanel/>
             </div>
             <div role="tabpanel" id="panel-form" aria-labelledby="tab-form" hidden=hidden(Tab::Form)>
-                <ToolForm/>
+                {once_shown(move || st.tab.get() == Tab::Form, form_panel)}
             </div>
             <div role="tabpanel" id="panel-result" aria-labelledby="tab-result" hidden=hidden(Tab::Result)>
-                <ResultPanel/>
+                {once_shown(move || st.tab.get() == Tab::Result, result_panel)}
             </div>
             <div role="tabpanel" id="panel-server" aria-labelledby="tab-server" hidden=hidden(Tab::Server)>
-                <ServerPanel/>
+                {once_shown(move || st.tab.get() == Tab::Server, server_panel)}
             </div>
             <div role="tabpanel" id="panel-wire" aria-labelledby="tab-wire" hidden=hidden(Tab::Wire)>
-                <WireLog/>
+                {once_shown(move || st.tab.get() == Tab::Wire, wire_panel)}
             </div>
         </section>
     }
+}
+
+/// Mounts what `load` gives the first time `shown` is true, and keeps it.
+fn once_shown<F>(shown: impl Fn() -> bool + Send + Sync + 'static, load: fn() -> F) -> impl IntoView
+where
+    F: Future<Output = AnyView> + 'static,
+{
+    let opened = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || shown());
+    move || {
+        opened.get().then(|| {
+            view! { <Suspense fallback=|| ()>{Suspend::new(SendWrapper::new(load()))}</Suspense> }
+        })
+    }
+}
+
+/// The tool form (lazy).
+#[lazy]
+fn form_panel() -> AnyView {
+    view! { <ToolForm/> }.into_any()
+}
+
+/// The Result panel (lazy).
+#[lazy]
+fn result_panel() -> AnyView {
+    view! { <ResultPanel/> }.into_any()
+}
+
+/// The Server panel (lazy).
+#[lazy]
+fn server_panel() -> AnyView {
+    view! { <ServerPanel/> }.into_any()
+}
+
+/// The wire log (lazy).
+#[lazy]
+fn wire_panel() -> AnyView {
+    view! { <WireLog/> }.into_any()
 }
