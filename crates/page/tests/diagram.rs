@@ -1,0 +1,323 @@
+//! The picture of the loop, drawn from the steps the driver really produces against
+//! the embedded demo: lanes, labels and kinds of every arrow, the current step,
+//! pages, parallel calls, and the two kinds of failure.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use mcpg_host::{Step, StepStatus};
+use mcpg_page::Command;
+use mcpg_page::diagram::{
+    ArrowKind, Diagram, DiagramInput, HEAD, Lane, ROW, Target, WIDTH, diagram,
+};
+use support::Shell;
+
+/// The diagram of the shell's steps as the page draws it (the last step current).
+fn draw(s: &Shell, prompt: &str) -> Diagram {
+    diagram(&DiagramInput {
+        steps: &s.steps,
+        prompt: (!s.steps.is_empty()).then_some(prompt),
+        answered: s.answer.is_some(),
+        provider: "Anthropic",
+        next_step: s.next_step,
+        current: s.steps.len().checked_sub(1),
+    })
+}
+
+/// Each arrow as (from, to, kind, label).
+fn arrows(d: &Diagram) -> Vec<(Lane, Lane, ArrowKind, String)> {
+    d.arrows
+        .iter()
+        .map(|a| (a.from, a.to, a.kind, a.label.clone()))
+        .collect()
+}
+
+/// A loop for `prompt`, run to the end.
+fn run(prompt: &str) -> Shell {
+    let mut s = Shell::demo();
+    s.cmd(Command::SetPrompt(prompt.into()));
+    s.cmd(Command::Run);
+    s.advance(10_000);
+    assert!(s.answer.is_some(), "the loop ends: {:?}", s.numbers());
+    s
+}
+
+use ArrowKind::{Host as H, Mcp as M, User as U};
+use Lane::{Host, Model, Server, User};
+
+#[test]
+fn the_walkthrough_draws_one_arrow_per_message_between_the_right_lanes() {
+    let s = run("What's the weather in Austin?");
+    let d = draw(&s, "What's the weather in Austin?");
+    let expected = [
+        (User, Host, U, "“What's the weather in Austin?”"),
+        (Host, Server, M, "tools/list ×4"),
+        (Server, Host, M, "tools, 4 pages"),
+        (Host, Host, H, "reshape for Anthropic"),
+        (Host, Model, H, "tools + message"),
+        (Model, Host, H, "picks get_weather"),
+        (Host, Server, M, "tools/call get_weather"),
+        (Server, Host, M, "result"),
+        (Host, Model, H, "feed back the result"),
+        (Model, Host, H, "answers"),
+        (Host, User, U, "answer"),
+    ];
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(f, t, k, l)| (*f, *t, *k, (*l).to_owned()))
+        .collect();
+    assert_eq!(arrows(&d), expected);
+    // Every step's arrows lead to that step's card; the answer to the answer.
+    let numbers: Vec<Option<u8>> = d.arrows.iter().map(|a| a.number).collect();
+    let steps = [1, 1, 2, 3, 3, 4, 5, 6, 6].map(Some);
+    assert_eq!(numbers[1..10], steps);
+    for a in &d.arrows[1..10] {
+        let Some(Target::Step(i)) = a.target else {
+            panic!("{a:?}")
+        };
+        assert_eq!(Some(s.steps[i].number), a.number);
+    }
+    assert_eq!(d.arrows[0].target, None, "the message leads nowhere");
+    assert_eq!(d.arrows[10].target, Some(Target::Answer));
+    // One number per step, on its first row.
+    let shown: Vec<u8> = d
+        .arrows
+        .iter()
+        .filter(|a| a.shows_number)
+        .filter_map(|a| a.number)
+        .collect();
+    assert_eq!(shown, [1, 2, 3, 4, 5, 6]);
+    // The last step is current: both of step 6's arrows, and they say so in words.
+    let current: Vec<&str> = d
+        .arrows
+        .iter()
+        .filter(|a| a.current)
+        .map(|a| a.label.as_str())
+        .collect();
+    assert_eq!(current, ["feed back the result", "answers"]);
+    assert!(d.status.starts_with("Current: Step 6, inside the host"), "{}", d.status);
+    assert!(d.frames.is_empty());
+}
+
+#[test]
+fn arrows_follow_the_loop_step_by_step() {
+    let mut s = Shell::demo();
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        s.cmd(Command::Step);
+        let d = draw(&s, "q");
+        let current: Vec<String> = d
+            .arrows
+            .iter()
+            .filter(|a| a.current)
+            .map(|a| a.label.clone())
+            .collect();
+        seen.push((d.arrows.len(), current));
+    }
+    let owned = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        seen,
+        [
+            (3, owned(&["tools/list ×4", "tools, 4 pages"])),
+            (4, owned(&["reshape for Anthropic"])),
+            // Step 4 comes next: the model picked a tool, not yet sent.
+            (6, owned(&["tools + message", "picks a tool"])),
+            (8, owned(&["result"])),
+            (11, owned(&["feed back the result", "answers"])),
+        ]
+    );
+}
+
+#[test]
+fn the_current_step_is_the_one_asked_for() {
+    let s = run("What's the weather in Austin?");
+    let mut input = DiagramInput {
+        steps: &s.steps,
+        prompt: None,
+        answered: false,
+        provider: "Gemini",
+        next_step: None,
+        current: Some(3),
+    };
+    let d = diagram(&input);
+    let current: Vec<_> = d.arrows.iter().filter(|a| a.current).collect();
+    assert_eq!(current.len(), 1);
+    assert_eq!(current[0].label, "tools/call get_weather");
+    assert_eq!(current[0].target, Some(Target::Step(3)));
+    assert!(
+        d.status
+            .contains("Step 4, over MCP, from the host to the MCP server"),
+        "{}",
+        d.status
+    );
+    input.current = None;
+    assert!(diagram(&input).arrows.iter().all(|a| !a.current));
+}
+
+#[test]
+fn parallel_calls_sit_in_one_par_frame() {
+    let s = run("weather in Paris and Austin");
+    let d = draw(&s, "weather in Paris and Austin");
+    let labels: Vec<String> = d.arrows.iter().map(|a| a.label.clone()).collect();
+    assert!(labels.contains(&"picks 2 tools".to_owned()), "{labels:?}");
+    assert!(labels.contains(&"feed back 2 results".to_owned()), "{labels:?}");
+    let calls: Vec<&mcpg_page::diagram::Arrow> = d
+        .arrows
+        .iter()
+        .filter(|a| a.label.starts_with("tools/call"))
+        .collect();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(d.frames.len(), 1);
+    let f = &d.frames[0];
+    assert_eq!((f.calls, f.label.as_str()), (2, "par · 2 calls"));
+    // The frame holds both calls and both results, and nothing else.
+    let inside: Vec<&str> = d
+        .arrows
+        .iter()
+        .filter(|a| a.y > f.y && a.y < f.y + f.height)
+        .map(|a| a.label.as_str())
+        .collect();
+    assert_eq!(
+        inside,
+        [
+            "tools/call get_weather",
+            "result",
+            "tools/call get_weather",
+            "result"
+        ]
+    );
+    assert!(f.x < Diagram::lane_x(Host) && f.x + f.width > Diagram::lane_x(Server));
+}
+
+#[test]
+fn a_parallel_turn_in_step_mode_opens_its_frame_before_the_second_call() {
+    let mut s = Shell::demo();
+    s.cmd(Command::SetPrompt("weather in Paris and Austin".into()));
+    for _ in 0..4 {
+        s.cmd(Command::Step);
+    }
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5]);
+    assert_eq!(s.next_step, Some(4), "the second call is still to come");
+    let d = draw(&s, "q");
+    assert_eq!(d.frames.len(), 1);
+    assert_eq!((d.frames[0].calls, d.frames[0].label.as_str()), (2, "par"));
+    assert!(d.arrows.iter().any(|a| a.label == "picks tools"));
+}
+
+#[test]
+fn is_error_and_json_rpc_errors_are_drawn_as_different_failures() {
+    let tool = run("What's the weather in Atlantis?");
+    let d = draw(&tool, "");
+    let result = d.arrows.iter().find(|a| a.number == Some(5)).unwrap();
+    assert_eq!(result.kind, ArrowKind::ToolError);
+    assert_eq!(result.label, "result isError: true");
+    assert!(result.kind.is_error());
+    assert_eq!((result.from, result.to), (Server, Host));
+
+    let rpc = run("call no_such_tool");
+    let d = draw(&rpc, "");
+    let result = d.arrows.iter().find(|a| a.number == Some(5)).unwrap();
+    assert_eq!(result.kind, ArrowKind::ProtocolError);
+    assert_eq!(result.label, "JSON-RPC error -32602");
+    assert!(result.description.contains("a JSON-RPC error"));
+    assert_ne!(ArrowKind::ToolError.as_str(), ArrowKind::ProtocolError.as_str());
+}
+
+#[test]
+fn a_cancelled_call_is_drawn_as_no_response_and_a_running_one_as_waiting() {
+    let mut s = Shell::demo();
+    s.cmd(Command::SetPrompt("Count slowly to 20".into()));
+    for _ in 0..4 {
+        s.cmd(Command::Step);
+    }
+    let d = draw(&s, "");
+    let waiting = d.arrows.last().unwrap();
+    assert_eq!((waiting.label.as_str(), waiting.running), ("result (waiting)", true));
+    assert!(d.status.ends_with("(under way)."), "{}", d.status);
+    s.cmd(Command::Cancel);
+    s.advance(1_000);
+    let d = draw(&s, "");
+    let result = d.arrows.iter().find(|a| a.number == Some(5)).unwrap();
+    assert_eq!(result.kind, ArrowKind::Failed, "{result:?}");
+    assert!(!result.running);
+}
+
+#[test]
+fn a_failed_model_turn_and_a_failed_listing_are_red() {
+    let mut steps = vec![
+        Step::new(1, StepStatus::Failed, "no"),
+        Step::new(2, StepStatus::Done, ""),
+        Step::new(3, StepStatus::Failed, "HTTP 401"),
+    ];
+    steps[0]
+        .blocks
+        .push(mcpg_host::tool_loop::JsonBlock::wire("→ tools/list", "{}"));
+    let d = diagram(&DiagramInput {
+        steps: &steps,
+        prompt: None,
+        answered: false,
+        provider: "OpenAI Chat Completions",
+        next_step: Some(3),
+        current: Some(2),
+    });
+    let kinds: Vec<_> = d.arrows.iter().map(|a| (a.kind, a.label.as_str())).collect();
+    assert_eq!(
+        kinds,
+        [
+            (M, "tools/list"),
+            (ArrowKind::Failed, "list failed"),
+            (H, "reshape for OpenAI Chat Com…"),
+            (H, "tools + message"),
+            (ArrowKind::Failed, "model error"),
+        ]
+    );
+}
+
+#[test]
+fn geometry_keeps_every_arrow_inside_the_view_box_and_between_its_lanes() {
+    let s = run("weather in Paris and Austin");
+    let d = draw(&s, &"a very long message ".repeat(10));
+    let mut last = 0;
+    for a in &d.arrows {
+        assert!(a.y > last, "rows go down: {a:?}");
+        assert!(a.y < d.height);
+        last = a.y;
+        let (x1, x2) = (Diagram::lane_x(a.from), Diagram::lane_x(a.to));
+        assert!(a.path.starts_with(&format!("M {x1} ")), "{a:?}");
+        assert!(a.head.starts_with(&format!("{x2},")), "{a:?}");
+        let room = if x1 == x2 {
+            WIDTH - x1
+        } else {
+            x1.abs_diff(x2)
+        };
+        let chars = u32::try_from(a.label.chars().count()).unwrap();
+        assert!(chars * 7 <= room, "{} does not fit in {room}", a.label);
+    }
+    assert!(d.arrows[0].label.ends_with('…'), "{}", d.arrows[0].label);
+    assert!(d.arrows[0].description.contains(&"a very long message ".repeat(10)));
+    // Rows are at least a row apart, frames add their own room.
+    let gaps: Vec<u32> = d.arrows.windows(2).map(|w| w[1].y - w[0].y).collect();
+    assert!(gaps.iter().all(|g| *g >= ROW), "{gaps:?}");
+    assert!(HEAD < ROW);
+}
+
+#[test]
+fn no_steps_draw_no_arrows_and_say_what_to_do() {
+    let d = diagram(&DiagramInput {
+        steps: &[],
+        prompt: Some("hello"),
+        answered: false,
+        provider: "Anthropic",
+        next_step: Some(1),
+        current: None,
+    });
+    assert!(d.arrows.is_empty());
+    assert!(d.status.contains("Step or Run"), "{}", d.status);
+    assert!(d.height > 0);
+}
