@@ -10,6 +10,7 @@ mod download;
 mod http;
 mod inbox;
 pub mod llm;
+pub mod picture;
 pub mod share;
 mod shell;
 mod ws;

@@ -9,7 +9,7 @@ pub const WIDTH: u32 = 640;
 /// Where the first row starts (below the lane headings).
 pub const LANE_TOP: u32 = 40;
 /// The height of one arrow's row.
-pub const ROW: u32 = 26;
+pub const ROW: u32 = 27;
 /// The length of an arrowhead.
 pub const HEAD: u32 = 8;
 /// Room for a `par` frame's tag above its first row.
@@ -20,16 +20,17 @@ const FRAME_GAP: u32 = 6;
 const FRAME_MARGIN: u32 = 26;
 /// How far a self-arrow (host work) reaches to the right.
 const LOOP_WIDTH: u32 = 26;
-/// What one character of a label takes, on average, at the page's label size.
-const CHAR_WIDTH: u32 = 7;
+/// What ten characters of a label take, on average, at the page's label size (13
+/// units, semi-bold): measured in Chromium on "tools/call get_weather".
+const TEN_CHARS: u32 = 75;
 
 /// The x of a lane's lifeline. The host gets the middle; the user lane only carries
 /// the message and the answer.
 pub(super) fn lane_x(lane: Lane) -> u32 {
     match lane {
         Lane::User => 70,
-        Lane::Model => 230,
-        Lane::Host => 400,
+        Lane::Model => 225,
+        Lane::Host => 385,
         Lane::Server => 570,
     }
 }
@@ -99,7 +100,7 @@ fn frame(top: u32, bottom: u32, calls: usize, complete: bool) -> Frame {
 /// One row's arrow, in the row starting at `top`.
 fn arrow(row: &Row, top: u32) -> Arrow {
     // The shaft sits low in the row, the label above it.
-    let y = top + ROW - 8;
+    let y = top + ROW - 7;
     let (x1, x2) = (lane_x(row.from), lane_x(row.to));
     let (path, head, label_at, room) = if x1 == x2 {
         // Host work: out to the right, down, and back into the same lane.
@@ -117,20 +118,20 @@ fn arrow(row: &Row, top: u32) -> Arrow {
             bottom + 5
         );
         let at = (x1 + LOOP_WIDTH + 8, y - 3, Anchor::Start);
-        (path, head, at, WIDTH - (x1 + LOOP_WIDTH + 12))
+        (path, head, at, WIDTH - (x1 + LOOP_WIDTH + 14))
     } else {
         // The shaft stops where the head's base starts.
         let base = if x2 > x1 { x2 - HEAD } else { x2 + HEAD };
         let path = format!("M {x1} {y} H {base}");
         let head = format!("{x2},{y} {base},{} {base},{}", y - 5, y + 5);
         let at = ((x1 + x2) / 2, y - 7, Anchor::Middle);
-        (path, head, at, x1.abs_diff(x2) - 12)
+        (path, head, at, x1.abs_diff(x2) - 8)
     };
     Arrow {
         from: row.from,
         to: row.to,
         kind: row.kind,
-        label: shorten(&row.label, (room / CHAR_WIDTH) as usize),
+        label: shorten(&row.label, (room * 10 / TEN_CHARS) as usize),
         description: row.description.clone(),
         number: row.number,
         shows_number: row.shows_number,

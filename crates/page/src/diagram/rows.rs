@@ -27,7 +27,10 @@ pub(super) struct Row {
 pub(super) enum Item {
     Row(Row),
     /// A frame opens: `calls` calls drawn so far, `complete` when no more are coming.
-    OpenPar { calls: usize, complete: bool },
+    OpenPar {
+        calls: usize,
+        complete: bool,
+    },
     ClosePar,
 }
 
@@ -74,11 +77,7 @@ fn chat(from: Lane, to: Lane, label: String, what: &str, target: Option<Target>)
         from,
         to,
         kind: ArrowKind::User,
-        description: format!(
-            "{what}, from {} to {}: {label}",
-            from.phrase(),
-            to.phrase()
-        ),
+        description: format!("{what}, from {} to {}: {label}", from.phrase(), to.phrase()),
         label,
         number: None,
         shows_number: false,
@@ -108,9 +107,21 @@ impl Rows<'_, '_> {
                 } else {
                     String::new()
                 };
-                self.push(i, Lane::Host, Lane::Server, ArrowKind::Mcp, format!("tools/list{times}"));
+                self.push(
+                    i,
+                    Lane::Host,
+                    Lane::Server,
+                    ArrowKind::Mcp,
+                    format!("tools/list{times}"),
+                );
                 if failed {
-                    self.push(i, Lane::Server, Lane::Host, ArrowKind::Failed, "list failed".into());
+                    self.push(
+                        i,
+                        Lane::Server,
+                        Lane::Host,
+                        ArrowKind::Failed,
+                        "list failed".into(),
+                    );
                 } else if pages > 0 {
                     let label = match pages {
                         1 => "tools".to_owned(),
@@ -120,7 +131,7 @@ impl Rows<'_, '_> {
                 }
             }
             2 => {
-                let label = format!("reshape for {}", self.input.provider);
+                let label = format!("reshape → {}", self.input.provider);
                 self.push(i, Lane::Host, Lane::Host, ArrowKind::Host, label);
             }
             3 | 6 => {
@@ -134,7 +145,13 @@ impl Rows<'_, '_> {
                 };
                 self.push(i, Lane::Host, Lane::Model, ArrowKind::Host, ask);
                 if failed {
-                    self.push(i, Lane::Model, Lane::Host, ArrowKind::Failed, "model error".into());
+                    self.push(
+                        i,
+                        Lane::Model,
+                        Lane::Host,
+                        ArrowKind::Failed,
+                        "model error".into(),
+                    );
                 } else if !running {
                     let reply = self.pick(i);
                     self.push(i, Lane::Model, Lane::Host, ArrowKind::Host, reply);
@@ -156,7 +173,13 @@ impl Rows<'_, '_> {
                 } else {
                     (ArrowKind::Mcp, format!("tools/call {}", tool_name(step)))
                 };
-                self.push(i, Lane::Host, Lane::Server, kind, label.trim_end().to_owned());
+                self.push(
+                    i,
+                    Lane::Host,
+                    Lane::Server,
+                    kind,
+                    label.trim_end().to_owned(),
+                );
             }
             5 => {
                 let (kind, label) = result(step);
