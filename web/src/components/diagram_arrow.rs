@@ -25,20 +25,23 @@ pub fn DiagramArrow(
         }
     };
     let (lx, ly, anchor) = arrow.label_at;
+    let kind = arrow.kind.as_str();
+    let step = arrow.number.map(|n| n.to_string());
+    // The number sits beside the arrow, not in it: an arrow's visible text is its
+    // label alone, which its accessible name contains (WCAG's "label in name").
     let badge = (arrow.shows_number)
         .then_some(arrow.number)
         .flatten()
         .map(|n| {
             view! {
-                <g class="num-badge" aria-hidden="true">
+                <g class=format!("arrow-num {kind}") aria-hidden="true">
                     <circle cx=14 cy=arrow.y - 4 r=10/>
                     <text x=14 y=arrow.y text-anchor="middle">{n.to_string()}</text>
                 </g>
             }
         });
-    let kind = arrow.kind.as_str();
-    let step = arrow.number.map(|n| n.to_string());
     view! {
+        {badge}
         <g class=format!("arrow {kind}") class:current=move || is_current.get()
             class:running=arrow.running class:error=arrow.kind.is_error()
             data-testid="diagram-arrow" data-kind=kind data-step=step
@@ -60,7 +63,6 @@ pub fn DiagramArrow(
             }>
             <title>{arrow.description.clone()}</title>
             <rect class="hit" x=2 y=arrow.top width=WIDTH - 4 height=ROW rx=5/>
-            {badge}
             <path class="shaft" d=arrow.path.clone()/>
             <polygon class="head" points=arrow.head.clone()/>
             <text class="label" x=lx y=ly text-anchor=anchor.as_str()
