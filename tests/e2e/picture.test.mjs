@@ -34,6 +34,21 @@ async function stepsSettled(page, count) {
   }, count);
 }
 
+/**
+ * Every label of the diagram in `scope` as drawn (its SVG box, measured by the
+ * browser) inside the view box: shortened labels fit, whatever the font.
+ */
+async function labelsFit(page, scope = '.side') {
+  const outside = await page.$$eval(`${scope} [data-testid=diagram] svg`, (svgs) => svgs.flatMap((svg) => {
+    const width = svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('text')]
+      .map((t) => ({ text: t.textContent, box: t.getBBox() }))
+      .filter(({ box }) => box.x < 0 || box.x + box.width > width)
+      .map(({ text, box }) => `${text}: ${Math.round(box.x)}..${Math.round(box.x + box.width)} of ${width}`);
+  }));
+  assert.deepEqual(outside, []);
+}
+
 const labels = (list) => list.map((a) => a.label);
 const current = (list) => list.filter((a) => a.current).map((a) => a.label);
 
@@ -43,6 +58,12 @@ function publish(path, name) {
     mkdirSync(join(root, 'docs'), { recursive: true });
     copyFileSync(path, join(root, 'docs', name));
   }
+}
+
+/** A screenshot with the mouse out of the way (no hover highlight in it). */
+async function cleanShot(page, name) {
+  await page.mouse.move(0, 0);
+  return shot(page, name);
 }
 
 /** Whether the element's box lies inside the 1280×720 viewport. */
@@ -62,7 +83,7 @@ describe('the picture of the loop', () => {
     await page.fill(tid('prompt'), AUSTIN);
     const expected = [
       [1, ['tools/list ×4', 'tools, 4 pages']],
-      [2, ['reshape → Anthropic Messages']],
+      [2, ['reshape → Anthropic']],
       [3, ['tools + message', 'picks a tool']],
       [5, ['result']],
       [6, ['feed back the result', 'answers']],
@@ -82,7 +103,7 @@ describe('the picture of the loop', () => {
     await page.waitForSelector(`#loop ${tid('answer')}`);
     const list = await arrows(page);
     assert.deepEqual(labels(list), [
-      `“${AUSTIN}”`, 'tools/list ×4', 'tools, 4 pages', 'reshape → Anthropic Messages',
+      `“${AUSTIN}”`, 'tools/list ×4', 'tools, 4 pages', 'reshape → Anthropic',
       'tools + message', 'picks get_weather', 'tools/call get_weather', 'result',
       'feed back the result', 'answers', 'answer',
     ]);
@@ -107,8 +128,9 @@ describe('the picture of the loop', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     assert.ok(await inFirstScreen(page, `.side ${tid('diagram')} svg`), 'the diagram is on the first screen');
     assert.match(await page.textContent(`.side ${tid('diagram-status')}`), /Current: Step 6, inside the host/);
+    await labelsFit(page);
     await expectNoSeriousA11y(page, 'diagram result');
-    const path = await shot(page, 'diagram-first-screen.png');
+    const path = await cleanShot(page, 'diagram-first-screen.png');
     publish(path, 'diagram.png');
     assert.deepEqual(p.errors, []);
   });
@@ -170,7 +192,21 @@ describe('the picture of the loop', () => {
     }));
     const inside = boxes.filter((b) => b.y > frame.y && b.y < frame.y + frame.height).map((b) => b.label);
     assert.deepEqual(inside, ['tools/call get_weather', 'result', 'tools/call get_weather', 'result']);
-    await shot(page, 'diagram-parallel.png');
+    await labelsFit(page);
+    await cleanShot(page, 'diagram-parallel.png');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('labels fit for the longest API format name', async () => {
+    const { page } = p;
+    try {
+      await page.selectOption(tid('provider-select'), 'openai-responses');
+      await runLoop(page, AUSTIN);
+      assert.ok(labels(await arrows(page)).includes('reshape → OpenAI Responses'));
+      await labelsFit(page);
+    } finally {
+      await page.selectOption(tid('provider-select'), 'anthropic');
+    }
     assert.deepEqual(p.errors, []);
   });
 
@@ -198,7 +234,7 @@ describe('the picture of the loop', () => {
     assert.equal(tool.label, 'result isError: true');
     assert.equal(tool.stroke, bad);
     assert.match(tool.name, /a tool error \(isError\)/);
-    await shot(page, 'diagram-is-error.png');
+    await cleanShot(page, 'diagram-is-error.png');
 
     await runLoop(page, 'call no_such_tool');
     const rpc = await look();
@@ -207,7 +243,7 @@ describe('the picture of the loop', () => {
     assert.equal(rpc.stroke, bad);
     assert.match(rpc.name, /a JSON-RPC error/);
     assert.notEqual(rpc.dash, tool.dash, 'drawn differently, not only labelled differently');
-    await shot(page, 'diagram-json-rpc-error.png');
+    await cleanShot(page, 'diagram-json-rpc-error.png');
     assert.deepEqual(p.errors, []);
   });
 });
@@ -257,32 +293,47 @@ describe('presenter mode', () => {
       (e) => parseFloat(getComputedStyle(e).fontSize));
     assert.ok(size >= 24, `explanations are ${size}px`);
 
-    // D shows the diagram beside the step, its current arrow the shown step's.
-    assert.equal(await page.locator(`${tid('presenter')} ${tid('diagram')}`).count(), 0);
+    // D shows the diagram, its current arrows the shown step's. At 1280 px it takes
+    // the step's place (the step's title stays); at 1920 px it sits beside it.
+    const diagram = `${tid('presenter')} ${tid('diagram')}`;
+    const stepCard = `${tid('presenter')} ${tid('step')}`;
+    assert.equal(await page.locator(diagram).count(), 0);
     await page.keyboard.press('d');
-    await page.waitForSelector(`${tid('presenter')} ${tid('diagram')}`);
+    await page.waitForSelector(diagram);
     assert.deepEqual(current(await arrows(page, tid('presenter'))), ['tools + message', 'picks get_weather']);
+    assert.equal(await page.isVisible(stepCard), false);
+    assert.equal(await page.textContent(tid('present-title')), '3. The model picks a tool and arguments');
+    const labelSize = await page.$eval(`${diagram} [data-testid=diagram-label]`,
+      (e) => e.getBoundingClientRect().height);
+    assert.ok(labelSize >= 15, `diagram labels are ${labelSize}px high`);
+    await labelsFit(page, tid('presenter'));
     await expectNoSeriousA11y(page, 'presenter with the diagram');
-    await shot(page, 'presenter-diagram.png');
+    await cleanShot(page, 'presenter-diagram-720.png');
+    await page.keyboard.press('d');
+    await page.waitForSelector(diagram, { state: 'detached' });
+    assert.equal(await page.isVisible(stepCard), true);
 
     // R runs the loop to its end; presenter mode follows it to the answer.
     await page.keyboard.press('r');
     await page.waitForSelector(tid('present-answer'));
     assert.equal(await position(page), 'Step 6 of 6 so far');
     assert.match(await page.textContent(tid('present-answer')), /Austin: 91F, sunny/);
-    assert.deepEqual(current(await arrows(page, tid('presenter'))), ['feed back the result', 'answers']);
-    await page.keyboard.press('d');
-    await page.waitForFunction(() => !document.querySelector('[data-testid=presenter] [data-testid=diagram]'));
     await expectNoSeriousA11y(page, 'presenter, result');
-    const small = await shot(page, 'presenter-720.png');
+    await cleanShot(page, 'presenter-720.png');
+
+    // A projector at 1920×1080: the step and the diagram side by side.
     await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.keyboard.press('d');
+    await page.waitForSelector(diagram);
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     assert.equal(await shownStep(page), '4');
-    const big = await shot(page, 'presenter-1080.png');
-    await page.setViewportSize({ width: 1280, height: 720 });
+    assert.equal(await page.isVisible(stepCard), true);
+    assert.deepEqual(current(await arrows(page, tid('presenter'))), ['tools/call get_weather']);
+    const big = await cleanShot(page, 'presenter-1080.png');
     publish(big, 'presenter.png');
-    assert.ok(small);
+    await page.keyboard.press('d');
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // Esc leaves, back to the page with focus on the button that entered.
     await page.keyboard.press('Escape');

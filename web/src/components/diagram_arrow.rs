@@ -40,8 +40,8 @@ pub fn DiagramArrow(
                 </g>
             }
         });
+    // Drawn after the arrow, so the row's highlight does not cover it.
     view! {
-        {badge}
         <g class=format!("arrow {kind}") class:current=move || is_current.get()
             class:running=arrow.running class:error=arrow.kind.is_error()
             data-testid="diagram-arrow" data-kind=kind data-step=step
@@ -68,5 +68,6 @@ pub fn DiagramArrow(
             <text class="label" x=lx y=ly text-anchor=anchor.as_str()
                 data-testid="diagram-label">{arrow.label.clone()}</text>
         </g>
+        {badge}
     }
 }

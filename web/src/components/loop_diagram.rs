@@ -37,7 +37,7 @@ pub fn LoopDiagram(
                 _ => None,
             })
         });
-        let provider = st.provider.get().label();
+        let provider = st.provider.get();
         let answered = st.answer.with(Option::is_some);
         let next_step = st.next_step.get();
         let current = current.get();

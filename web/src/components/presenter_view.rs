@@ -1,7 +1,8 @@
 //! Presenter mode: one step at a time at full width in large type, for a projector.
 //! → and ← move through the steps (→ on the newest performs the next, like Step),
-//! R runs, D shows the diagram beside the step, Esc leaves; the buttons do the same
-//! for a mouse. It shows the page's own steps: nothing here runs a loop of its own.
+//! R runs, D shows the diagram (beside the step on a wide screen, instead of it on
+//! a narrower one, so both stay large), Esc leaves; the buttons do the same for a
+//! mouse. It shows the page's own steps: nothing here runs a loop of its own.
 
 use leptos::prelude::*;
 use mcpg_host::provider::Turn;
@@ -44,8 +45,8 @@ pub fn PresenterView() -> impl IntoView {
     };
     view! {
         <Show when=move || pr.on.get()>
-            <section class="presenter" data-testid="presenter" role="region"
-                aria-label="Presenter mode" tabindex="-1">
+            <section class="presenter" class:with-diagram=move || pr.diagram.get()
+                data-testid="presenter" role="region" aria-label="Presenter mode" tabindex="-1">
                 <div class="present-bar">
                     <p class="present-pos" data-testid="present-position" aria-live="polite">
                         {position}
@@ -70,7 +71,12 @@ pub fn PresenterView() -> impl IntoView {
                 {move || prompt().map(|p| view! {
                     <p class="present-prompt"><span class="who">"User: "</span>{p}</p>
                 })}
-                <div class="present-body" class:with-diagram=move || pr.diagram.get()>
+                // On a narrow screen the diagram takes the step's place; the step's
+                // title stays.
+                <p class="present-title" data-testid="present-title">
+                    {move || step.get().map(|s| format!("{}. {}", s.number, s.title))}
+                </p>
+                <div class="present-body">
                     <div class="present-step" data-testid="present-step">
                         {move || match step.get() {
                             Some(s) => view! { <ol class="steps"><StepCard step=s/></ol> }.into_any(),

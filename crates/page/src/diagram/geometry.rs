@@ -23,6 +23,9 @@ const LOOP_WIDTH: u32 = 26;
 /// What ten characters of a label take, on average, at the page's label size (13
 /// units, semi-bold): measured in Chromium on "tools/call get_weather".
 const TEN_CHARS: u32 = 75;
+/// The same beside a self-arrow, whose labels carry a capitalised name
+/// ("reshape → OpenAI Responses").
+const TEN_CHARS_NAMES: u32 = 82;
 
 /// The x of a lane's lifeline. The host gets the middle; the user lane only carries
 /// the message and the answer.
@@ -117,8 +120,9 @@ fn arrow(row: &Row, top: u32) -> Arrow {
             x1 + HEAD,
             bottom + 5
         );
-        let at = (x1 + LOOP_WIDTH + 8, y - 3, Anchor::Start);
-        (path, head, at, WIDTH - (x1 + LOOP_WIDTH + 14))
+        let at = (x1 + LOOP_WIDTH + 6, y - 3, Anchor::Start);
+        let room = WIDTH - (x1 + LOOP_WIDTH + 10);
+        (path, head, at, room * TEN_CHARS / TEN_CHARS_NAMES)
     } else {
         // The shaft stops where the head's base starts.
         let base = if x2 > x1 { x2 - HEAD } else { x2 + HEAD };

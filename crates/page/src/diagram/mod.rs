@@ -29,6 +29,7 @@ mod rows;
 pub use geometry::{HEAD, LANE_TOP, ROW, WIDTH};
 
 use mcpg_host::Step;
+use mcpg_host::provider::Provider;
 
 /// A participant of the loop: one vertical lane of the diagram, left to right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -219,8 +220,8 @@ pub struct DiagramInput<'a> {
     pub prompt: Option<&'a str>,
     /// Whether the model's final answer is shown (the last arrow).
     pub answered: bool,
-    /// The model API format's name, for step 2's label.
-    pub provider: &'a str,
+    /// The model API format, for step 2's label.
+    pub provider: Provider,
     /// The step the loop performs next (`PageDriver`'s `next_step`): a model turn
     /// that is the last step so far "picks a tool" when step 4 comes next.
     pub next_step: Option<u8>,

@@ -1,6 +1,7 @@
 //! Steps to rows: which arrows a step draws, between which lanes, labelled how, of
 //! which kind. No coordinates here (`geometry` places the rows).
 
+use mcpg_host::provider::Provider;
 use mcpg_host::{Step, StepStatus};
 use serde_json::Value;
 
@@ -131,7 +132,7 @@ impl Rows<'_, '_> {
                 }
             }
             2 => {
-                let label = format!("reshape → {}", self.input.provider);
+                let label = format!("reshape → {}", short_name(self.input.provider));
                 self.push(i, Lane::Host, Lane::Host, ArrowKind::Host, label);
             }
             3 | 6 => {
@@ -253,6 +254,18 @@ impl Rows<'_, '_> {
         let calls = run.iter().filter(|s| s.number == 4).count();
         let pending = i + run.len() == steps.len() && self.input.next_step == Some(4);
         (calls, pending)
+    }
+}
+
+/// The API format's name, short enough for step 2's label ("Anthropic" for
+/// Anthropic Messages); the step's card names it in full.
+fn short_name(p: Provider) -> &'static str {
+    match p {
+        Provider::Anthropic => "Anthropic",
+        Provider::OpenAiChat => "OpenAI Chat",
+        Provider::OpenAiResponses => "OpenAI Responses",
+        Provider::Gemini => "Gemini",
+        Provider::Ollama => "Ollama",
     }
 }
 
