@@ -24,6 +24,7 @@
 //! ```
 
 mod geometry;
+mod read;
 mod rows;
 
 pub use geometry::{HEAD, LANE_TOP, ROW, WIDTH};
