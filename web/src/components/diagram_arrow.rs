@@ -40,7 +40,6 @@ pub fn DiagramArrow(
                 </g>
             }
         });
-    // Drawn after the arrow, so the row's highlight does not cover it.
     view! {
         <g class=format!("arrow {kind}") class:current=move || is_current.get()
             class:running=arrow.running class:error=arrow.kind.is_error()
@@ -68,6 +67,7 @@ pub fn DiagramArrow(
             <text class="label" x=lx y=ly text-anchor=anchor.as_str()
                 data-testid="diagram-label">{arrow.label.clone()}</text>
         </g>
+        // After the arrow, so the row's highlight does not cover it.
         {badge}
     }
 }
