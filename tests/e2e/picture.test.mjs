@@ -271,6 +271,8 @@ describe('presenter mode', () => {
     await page.waitForFunction(() => document.activeElement?.dataset.testid === 'presenter');
     assert.equal(await page.isVisible('#loop'), false, 'the page behind is hidden');
     assert.match(await position(page), /No step yet/);
+    assert.equal(await page.isDisabled(tid('present-prev')), true, 'nothing before the first step');
+    assert.equal(await page.isDisabled(tid('present-next')), false);
     await expectNoSeriousA11y(page, 'presenter, empty');
 
     // → takes the loop's next step and shows it; on step 4, both 4 and 5 arrived,
@@ -317,6 +319,8 @@ describe('presenter mode', () => {
     await page.keyboard.press('r');
     await page.waitForSelector(tid('present-answer'));
     assert.equal(await position(page), 'Step 6 of 6 so far');
+    assert.equal(await page.isDisabled(tid('present-next')), true, 'the loop is over');
+    assert.equal(await page.isDisabled(tid('present-prev')), false);
     assert.match(await page.textContent(tid('present-answer')), /Austin: 91F, sunny/);
     await expectNoSeriousA11y(page, 'presenter, result');
     await cleanShot(page, 'presenter-720.png');

@@ -53,8 +53,10 @@ pub fn PresenterView() -> impl IntoView {
                     </p>
                     <div class="present-buttons">
                         <button data-testid="present-prev" aria-keyshortcuts="ArrowLeft"
+                            disabled=move || !picture::can_go_back(st, pr)
                             on:click=move |_| picture::previous(st, pr)>"← Previous"</button>
                         <button class="primary" data-testid="present-next" aria-keyshortcuts="ArrowRight"
+                            disabled=move || !picture::can_go_next(st, pr)
                             on:click=move |_| picture::next(st, pr)>"Next →"</button>
                         <button data-testid="present-run" aria-keyshortcuts="R"
                             on:click=move |_| {

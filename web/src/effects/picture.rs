@@ -133,15 +133,39 @@ pub fn previous(st: AppState, pr: Presenter) {
 }
 
 /// Whether Step would do something now: a loop to start, or one that is not
-/// waiting for the server or the model (the Step button's own rule).
-fn can_step(st: AppState) -> bool {
-    let active = st.loop_active.get_untracked();
-    let steps = st.steps.with_untracked(Vec::len);
-    if !active {
+/// waiting for the server or the model (the Step button's own rule). `tracked`: a
+/// view is reading (and follows the signals), not a handler.
+fn can_step_by(st: AppState, tracked: bool) -> bool {
+    let get = |s: RwSignal<bool>| if tracked { s.get() } else { s.get_untracked() };
+    let steps = if tracked {
+        st.steps.with(Vec::len)
+    } else {
+        st.steps.with_untracked(Vec::len)
+    };
+    let next = if tracked {
+        st.next_step.get()
+    } else {
+        st.next_step.get_untracked()
+    };
+    if !get(st.loop_active) {
         return steps == 0;
     }
-    let waiting_server = st.next_step.get_untracked() == Some(5);
-    !(waiting_server || st.model_busy.get_untracked() || st.running.get_untracked())
+    !(next == Some(5) || get(st.model_busy) || get(st.running))
+}
+
+fn can_step(st: AppState) -> bool {
+    can_step_by(st, false)
+}
+
+/// Whether → would show or do something, for the Next button (tracked, for a view).
+pub fn can_go_next(st: AppState, pr: Presenter) -> bool {
+    let len = st.steps.with(Vec::len);
+    pr.shown(len).is_some_and(|i| i + 1 < len) || can_step_by(st, true)
+}
+
+/// Whether ← would show something, for the Previous button (tracked, for a view).
+pub fn can_go_back(st: AppState, pr: Presenter) -> bool {
+    pr.shown(st.steps.with(Vec::len)).is_some_and(|i| i > 0)
 }
 
 /// In presenter mode, an arrow shows its step.
