@@ -10,6 +10,8 @@ mod download;
 mod http;
 mod inbox;
 pub mod llm;
+mod no_bridge;
+pub mod offline;
 pub mod picture;
 pub mod share;
 mod shell;
