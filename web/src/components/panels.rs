@@ -6,13 +6,11 @@
 //! sits in wasm chunks, fetched the first time their tab opens, so the first tool
 //! list shows after fewer bytes on a slow link.
 
-use std::future::Future;
-
 use leptos::lazy;
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
 
 use super::loop_diagram::LoopDiagram;
+use super::once_shown::once_shown;
 use super::result_panel::ResultPanel;
 use super::server_panel::ServerPanel;
 use super::tool_form::ToolForm;
@@ -79,19 +77,6 @@ pub fn Panels() -> impl IntoView {
                 {once_shown(move || st.tab.get() == Tab::Wire, wire_panel)}
             </div>
         </section>
-    }
-}
-
-/// Mounts what `load` gives the first time `shown` is true, and keeps it.
-fn once_shown<F>(shown: impl Fn() -> bool + Send + Sync + 'static, load: fn() -> F) -> impl IntoView
-where
-    F: Future<Output = AnyView> + 'static,
-{
-    let opened = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || shown());
-    move || {
-        opened.get().then(|| {
-            view! { <Suspense fallback=|| ()>{Suspend::new(SendWrapper::new(load()))}</Suspense> }
-        })
     }
 }
 
