@@ -148,7 +148,7 @@ mod tests {
         let template = include_str!("../../../../web/index.html");
         let mut asked = Vec::new();
         let html = render(template, &assets(), files(&mut asked)).unwrap();
-        assert_eq!(asked, ["style.css"]);
+        assert_eq!(asked, ["style.css", "picture.css"]);
         assert!(html.contains("href=\"./style-1.css\""), "{html}");
         assert!(html.contains("from './mcpg-web-2.js'"), "{html}");
         assert!(
