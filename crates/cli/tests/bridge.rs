@@ -255,7 +255,7 @@ fn the_demo_passes_the_cli_natively() {
     let demo = format!("'{}' demo", mcpg());
     let (code, out, err) = run(&["tools", "list", "--stdio", &demo]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(out.lines().last(), Some("20 tools in 4 pages"));
+    assert_eq!(out.lines().last(), Some("21 tools in 4 pages"));
     let austin = r#"{"city":"Austin"}"#;
     let (code, out, err) = run(&[
         "tools",
