@@ -9,6 +9,7 @@ mod clock;
 mod download;
 mod http;
 mod inbox;
+pub mod lessons;
 pub mod llm;
 pub mod share;
 mod shell;
