@@ -170,7 +170,10 @@ pub fn show_step(ls: Lessons, n: u8) {
     };
     if let Ok(old) = doc.query_selector_all("[data-highlight]") {
         for i in 0..old.length() {
-            if let Some(e) = old.item(i).and_then(|e| e.dyn_into::<web_sys::Element>().ok()) {
+            if let Some(e) = old
+                .item(i)
+                .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
+            {
                 let _ = e.remove_attribute("data-highlight");
             }
         }
@@ -190,7 +193,10 @@ pub fn show_step(ls: Lessons, n: u8) {
     let _ = card.set_attribute("tabindex", "-1");
     if let Ok(blocks) = card.query_selector_all("details") {
         for i in 0..blocks.length() {
-            if let Some(d) = blocks.item(i).and_then(|d| d.dyn_into::<web_sys::Element>().ok()) {
+            if let Some(d) = blocks
+                .item(i)
+                .and_then(|d| d.dyn_into::<web_sys::Element>().ok())
+            {
                 let _ = d.set_attribute("open", "");
             }
         }
