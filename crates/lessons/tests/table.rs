@@ -54,11 +54,20 @@ fn every_check_has_exactly_one_right_answer() {
                 assert_eq!(choices.iter().filter(|c| c.right).count(), 1, "{}", l.slug);
                 for (i, c) in choices.iter().enumerate() {
                     assert!(!c.feedback.is_empty(), "{}: choice {i}", l.slug);
+                    // The page shows a right answer's feedback as it is, and puts
+                    // "Not quite." before a wrong one's.
+                    assert_eq!(c.feedback.starts_with("Right"), c.right, "{}: {i}", l.slug);
                     assert_eq!(l.check.judge(Some(i), "").right, c.right);
                 }
                 assert!(!l.check.judge(Some(choices.len()), "").right);
             }
-            Check::Short { answer, also, .. } => {
+            Check::Short {
+                answer,
+                also,
+                right,
+                ..
+            } => {
+                assert!(right.starts_with("Right"), "{}", l.slug);
                 assert!(l.check.judge(None, answer).right, "{}", l.slug);
                 for a in also {
                     assert!(l.check.judge(None, a).right, "{}: {a}", l.slug);
