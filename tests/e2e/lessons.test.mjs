@@ -56,6 +56,9 @@ describe('lessons', () => {
       assert.match(await page.textContent(tid('lesson-title')), /isError vs a JSON-RPC error/);
       assert.match(await page.textContent(tid('lesson-goal')), /Tell a tool that ran and failed/);
       assert.match(await progressText(page), new RegExp(`^0 of ${TOTAL} done$`));
+      // An open lesson folds the list away; the toggle shows it.
+      assert.equal(await page.isVisible(tid('lesson-list')), false);
+      assert.equal(await page.getAttribute(tid('lessons-toggle'), 'aria-expanded'), 'false');
 
       // Pointing at a step before it happened says so.
       await page.click(`${tid('lesson-pointer')}[data-step="5"] >> ${tid('lesson-show-step')} >> nth=0`);
@@ -100,7 +103,9 @@ describe('lessons', () => {
       await connected(page, 'mcpg-demo');
       await page.waitForSelector(`${tid('lesson')}[data-slug="is-error"]`);
       assert.match(await progressText(page), new RegExp(`^1 of ${TOTAL} done$`));
+      assert.equal(await page.isVisible(tid('lesson-list')), false);
       await page.click(tid('lessons-toggle'));
+      assert.equal(await page.isVisible(tid('lesson-list')), true);
       const item = `${tid('lesson-item')}[data-slug="is-error"]`;
       assert.equal(await page.getAttribute(item, 'data-done'), 'true');
       assert.match(await page.textContent(item), /✓/);
@@ -165,9 +170,11 @@ describe('lessons', () => {
     const { page } = p;
     try {
       await connected(page, 'mcpg-demo');
+      assert.equal(await page.isVisible(tid('lesson-list')), false, 'the list starts folded');
       await page.keyboard.press('Tab');
       await tabTo(page, 'lessons-toggle');
       await page.keyboard.press('Enter');
+      assert.equal(await page.isVisible(tid('lesson-list')), true);
       await tabTo(page, 'lesson-item', { slug: 'six-steps' });
       await page.keyboard.press('Enter');
       await page.waitForSelector(`${tid('lesson')}[data-slug="six-steps"]`);

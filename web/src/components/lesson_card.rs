@@ -92,25 +92,29 @@ pub fn LessonCard(
             <h3 id="lesson-title" data-testid="lesson-title">
                 {format!("Lesson {} of {}: {}", index + 1, LESSONS.len(), lesson.title)}
             </h3>
-            <p class="lesson-goal" data-testid="lesson-goal"><strong>"Goal: "</strong>{lesson.goal}</p>
-            <p class="lesson-setup" data-testid="lesson-setup">{setup_text(lesson)}</p>
-            <p data-testid="lesson-task"><strong>"Do: "</strong>{lesson.task}</p>
-            <h4>"What to notice"</h4>
-            <ul class="lesson-notice">{pointers}</ul>
-            <p class="hint" role="status" data-testid="lesson-step-note">
-                {move || ls.step_note.get().unwrap_or_default()}
-            </p>
-            <LessonCheck lesson=lesson ls=ls/>
-            <div class="lesson-nav">
-                <button data-testid="lesson-prev" disabled=prev.is_none() on:click=go(prev)>
-                    "← Previous lesson"
-                </button>
-                <button data-testid="lesson-close" class="quiet" on:click=move |_| lessons::close(ls)>
-                    "Close the lesson"
-                </button>
-                <button class="primary" data-testid="lesson-next" disabled=next.is_none() on:click=go(next)>
-                    "Next lesson →"
-                </button>
+            <div class="lesson-main">
+                <p class="lesson-goal" data-testid="lesson-goal"><strong>"Goal: "</strong>{lesson.goal}</p>
+                <p class="lesson-setup" data-testid="lesson-setup">{setup_text(lesson)}</p>
+                <p data-testid="lesson-task"><strong>"Do: "</strong>{lesson.task}</p>
+                <h4>"What to notice"</h4>
+                <ul class="lesson-notice">{pointers}</ul>
+                <p class="hint" role="status" data-testid="lesson-step-note">
+                    {move || ls.step_note.get().unwrap_or_default()}
+                </p>
+            </div>
+            <div class="lesson-side">
+                <LessonCheck lesson=lesson ls=ls/>
+                <div class="lesson-nav">
+                    <button data-testid="lesson-prev" disabled=prev.is_none() on:click=go(prev)>
+                        "← Previous lesson"
+                    </button>
+                    <button data-testid="lesson-close" class="quiet" on:click=move |_| lessons::close(ls)>
+                        "Close the lesson"
+                    </button>
+                    <button class="primary" data-testid="lesson-next" disabled=next.is_none() on:click=go(next)>
+                        "Next lesson →"
+                    </button>
+                </div>
             </div>
         </article>
     }
