@@ -49,19 +49,21 @@ pub struct Verdict {
 /// Words that carry no answer ("steps 1, 4 and 5" is "1 4 5").
 const FILLER: [&str; 7] = ["step", "steps", "and", "the", "a", "an", "it"];
 
-/// A short answer reduced to what matters: lower-case ASCII words and numbers,
-/// filler words dropped, sorted and deduplicated. Everything else is a separator
-/// except `.`, `_` and `/` inside a word (tool names such as `math.square`).
+/// A short answer reduced to what matters: lower-case ASCII words and numbers, in
+/// order, with filler words dropped. Everything else is a separator except `.`,
+/// `_` and `/` inside a word (tool names such as `math.square`).
 pub fn normalize(text: &str) -> Vec<String> {
-    let mut words: Vec<String> = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/')))
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/')))
         .map(|w| w.trim_matches(|c| matches!(c, '.' | '_' | '/')))
         .map(str::to_ascii_lowercase)
         .filter(|w| !w.is_empty() && !FILLER.contains(&w.as_str()))
-        .collect();
-    words.sort();
-    words.dedup();
-    words
+        .collect()
+}
+
+/// Whether two normalized answers hold the same words, in any order and however
+/// often each comes (compared as sets: no sort, whose code the page would carry).
+fn same_words(a: &[String], b: &[String]) -> bool {
+    a.iter().all(|w| b.contains(w)) && b.iter().all(|w| a.contains(w))
 }
 
 impl Check {
@@ -98,7 +100,7 @@ impl Check {
                 let ok = !given.is_empty()
                     && std::iter::once(answer)
                         .chain(also.iter())
-                        .any(|a| normalize(a) == given);
+                        .any(|a| same_words(&normalize(a), &given));
                 Verdict {
                     right: ok,
                     feedback: if ok { right } else { wrong },

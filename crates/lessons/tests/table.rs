@@ -92,6 +92,7 @@ fn short_answers_are_compared_leniently() {
         assert!(v.feedback.contains("badges"), "the hint: {}", v.feedback);
     }
     assert_eq!(normalize("The math.square tool."), ["math.square", "tool"]);
+    assert!(six.judge(None, "5, 5, 1, 4").right, "repeats do not matter");
 }
 
 #[test]
