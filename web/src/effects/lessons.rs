@@ -121,6 +121,8 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
     ls.expanded.set(false);
     set_hash(&link(lesson.slug));
     let setup = lesson.setup;
+    // The only server a lesson names today: a new kind stops the build here until
+    // the page knows how to set it up.
     let mcpg_lessons::Server::Demo = setup.server;
     if st.source.get_untracked() != Source::Demo || st.replay.with_untracked(Option::is_some) {
         super::connect(Source::Demo);
