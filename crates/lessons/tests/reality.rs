@@ -6,6 +6,12 @@
 
 mod support;
 
+// The same suite runs natively and, through wasm-bindgen-test, in headless Chromium.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use mcpg_host::StepStatus;
 use mcpg_lessons::{Check, LESSONS, find};
 use serde_json::json;

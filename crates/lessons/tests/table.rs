@@ -5,6 +5,12 @@
 
 use std::collections::HashSet;
 
+// The same suite runs natively and, through wasm-bindgen-test, in headless Chromium.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use mcpg_lessons::hash::{LessonLink, link, parse};
 use mcpg_lessons::progress::{Loaded, Progress};
 use mcpg_lessons::{Check, LESSONS, find, normalize};
