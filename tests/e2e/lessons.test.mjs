@@ -178,6 +178,8 @@ describe('lessons', () => {
       await tabTo(page, 'lesson-item', { slug: 'six-steps' });
       await page.keyboard.press('Enter');
       await page.waitForSelector(`${tid('lesson')}[data-slug="six-steps"]`);
+      // The focus lands on what opened, not at the top of the page.
+      await page.waitForFunction(() => document.activeElement?.id === 'lesson-title');
 
       await tabTo(page, 'step-button');
       for (let n = 1; n <= 6; n++) {
@@ -207,6 +209,7 @@ describe('lessons', () => {
       await tabTo(page, 'lesson-next');
       await page.keyboard.press('Enter');
       await page.waitForSelector(`${tid('lesson')}[data-slug="pagination"]`);
+      await page.waitForFunction(() => document.activeElement?.textContent.includes('Lesson 2 of'));
       // A radio group: Tab in, arrows choose, Space picks.
       await tabTo(page, 'lesson-choice');
       await page.keyboard.press('Space');

@@ -84,12 +84,13 @@ pub fn LessonCard(
         move |_| {
             if let Some(i) = to {
                 lessons::open(st, ls, i);
+                lessons::focus_title();
             }
         }
     };
     view! {
         <article class="lesson" data-testid="lesson" data-slug=lesson.slug aria-labelledby="lesson-title">
-            <h3 id="lesson-title" data-testid="lesson-title">
+            <h3 id="lesson-title" data-testid="lesson-title" tabindex="-1">
                 {format!("Lesson {} of {}: {}", index + 1, LESSONS.len(), lesson.title)}
             </h3>
             <div class="lesson-main">

@@ -26,7 +26,10 @@ fn LessonItem(
             <button class="lesson-item" data-testid="lesson-item" data-slug=slug
                 data-done=move || done().to_string()
                 aria-current=move || (ls.current.get() == Some(index)).then_some("true")
-                on:click=move |_| lessons::open(st, ls, index)>
+                on:click=move |_| {
+                    lessons::open(st, ls, index);
+                    lessons::focus_title();
+                }>
                 <span class="tick" aria-hidden="true">{move || if done() { "✓" } else { "" }}</span>
                 {format!("{}. {title}", index + 1)}
                 <span class="visually-hidden">{move || if done() { " (done)" } else { "" }}</span>

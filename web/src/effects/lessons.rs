@@ -135,6 +135,21 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
     use_message(setup.prompt);
 }
 
+/// Moves the focus to the open lesson's title once it is drawn: the button that
+/// opened it (in the list, or "Next lesson") is gone or folded away, and a keyboard
+/// user should land on what it opened, not at the top of the page.
+pub fn focus_title() {
+    request_animation_frame(|| {
+        let title = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("lesson-title"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(t) = title {
+            let _ = t.focus();
+        }
+    });
+}
+
 /// Puts `prompt` in the message box and clears the loop.
 pub fn use_message(prompt: &str) {
     super::set_prompt(prompt.to_owned());
