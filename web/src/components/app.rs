@@ -4,6 +4,7 @@ use leptos::lazy;
 use leptos::prelude::*;
 
 use super::header::Header;
+use super::lessons_panel::LessonsPanel;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
 use super::once_shown::once_shown;
@@ -37,6 +38,7 @@ pub fn App() -> impl IntoView {
         <Header/>
         <NoticeBar/>
         <ReplayBanner/>
+        <LessonsPanel/>
         <main class="layout">
             <LoopPanel/>
             <Panels/>
