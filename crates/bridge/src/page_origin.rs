@@ -9,6 +9,7 @@
 use std::fmt;
 use std::net::SocketAddr;
 
+use mcpg_wire::BridgeLink;
 use reqwest::Url;
 
 use crate::config::Config;
@@ -83,9 +84,10 @@ impl PageOrigin {
         &self.page
     }
 
-    /// The link to print: the page with `#bridge=http://ADDR&token=TOKEN`.
-    pub fn link(&self, bridge: &str, token: &str) -> String {
-        format!("{}#bridge={bridge}&token={token}", self.page)
+    /// The link to print: the page with `#bridge=http://ADDR&token=TOKEN` (the
+    /// format the page reads, [`BridgeLink`]).
+    pub fn link(&self, bridge: &BridgeLink) -> String {
+        format!("{}#{}", self.page, bridge.to_fragment())
     }
 }
 
@@ -189,7 +191,7 @@ mod tests {
     #[test]
     fn the_link_carries_address_and_token_in_the_fragment_only() {
         let p = PageOrigin::parse("https://example.org/playground/").unwrap();
-        let link = p.link("http://127.0.0.1:4000", "abc");
+        let link = p.link(&BridgeLink::new("http://127.0.0.1:4000", "abc").unwrap());
         assert_eq!(
             link,
             "https://example.org/playground/#bridge=http://127.0.0.1:4000&token=abc"

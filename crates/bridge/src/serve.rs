@@ -4,6 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use mcpg_wire::BridgeLink;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
@@ -84,7 +85,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
     let token = Token::generate()?;
     let state = AppState::new(config, token, local, opts.dist.clone())?;
 
-    let lines = printed_lines(local, state.token(), &opts.page_origins);
+    let lines = printed_lines(local, state.token(), &opts.page_origins)?;
     let mut out = tokio::io::stdout();
     out.write_all(lines.as_bytes())
         .await
@@ -117,18 +118,25 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
 /// which only ever goes to the bridge itself), then one line per hosted page whose
 /// link carries the bridge's address and token in the fragment, which the browser
 /// never sends to the page's host.
-fn printed_lines(local: SocketAddr, token: &Token, pages: &[PageOrigin]) -> String {
+fn printed_lines(
+    local: SocketAddr,
+    token: &Token,
+    pages: &[PageOrigin],
+) -> Result<String, BridgeError> {
     let base = bridge_base(local);
-    let token = token.as_str();
-    let mut out = format!("MCP Playground: open {base}/?token={token}\n");
+    let mut out = format!("MCP Playground: open {base}/?token={}\n", token.as_str());
+    if pages.is_empty() {
+        return Ok(out);
+    }
+    let link = BridgeLink::new(&base, token.as_str()).map_err(BridgeError::HostedLink)?;
     for page in pages {
         out.push_str(&format!(
             "MCP Playground (hosted page, {}): open {}\n",
             page.origin(),
-            page.link(&base, token)
+            page.link(&link)
         ));
     }
-    out
+    Ok(out)
 }
 
 async fn wait_for_signal() {
@@ -155,16 +163,24 @@ mod tests {
         let local: SocketAddr = "0.0.0.0:8080".parse().unwrap();
         let token = Token::from_string("t0k");
         assert_eq!(
-            printed_lines(local, &token, &[]),
+            printed_lines(local, &token, &[]).unwrap(),
             "MCP Playground: open http://127.0.0.1:8080/?token=t0k\n"
         );
         let pages = [PageOrigin::parse("https://example.org/playground/").unwrap()];
-        let text = printed_lines(local, &token, &pages);
+        let text = printed_lines(local, &token, &pages).unwrap();
         let hosted = text.lines().nth(1).unwrap();
         assert_eq!(
             hosted,
             "MCP Playground (hosted page, https://example.org): open \
              https://example.org/playground/#bridge=http://127.0.0.1:8080&token=t0k"
         );
+        // A bridge other machines reach (--allow-remote-bind on a LAN address) has
+        // no hosted link: the page would refuse an address off this machine.
+        let lan: SocketAddr = "192.168.1.5:8080".parse().unwrap();
+        assert!(matches!(
+            printed_lines(lan, &token, &pages),
+            Err(BridgeError::HostedLink(_))
+        ));
+        assert!(printed_lines(lan, &token, &[]).is_ok());
     }
 }

@@ -47,7 +47,8 @@ pub async fn serve(args: &ServeArgs) -> Result<(), Failure> {
     mcpg_bridge::serve(opts).await.map_err(|e| match e {
         BridgeError::NonLoopback { .. }
         | BridgeError::InvalidConfig { .. }
-        | BridgeError::ReadConfig { .. } => Failure::usage(e.to_string()),
+        | BridgeError::ReadConfig { .. }
+        | BridgeError::HostedLink(_) => Failure::usage(e.to_string()),
         other => Failure::transport(other.to_string()),
     })
 }
