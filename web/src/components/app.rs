@@ -18,6 +18,9 @@ pub fn App() -> impl IntoView {
     provide_context(st);
     effects::start(st);
     effects::llm::load_keys(st);
+    // A hosted page's bridge link (`#bridge=…&token=…`) is read and removed from the
+    // address bar first, so it is never taken for a session link nor left visible.
+    effects::take_bridge_address(st);
     // A session link opens as a replay (or, when bad, as a notice): then nothing
     // else is loaded or connected.
     if !effects::share::open_from_hash() {

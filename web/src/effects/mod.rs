@@ -5,6 +5,7 @@
 
 mod apply;
 mod bridge;
+mod bridge_addr;
 mod clock;
 mod download;
 mod http;
@@ -15,6 +16,7 @@ mod shell;
 mod ws;
 
 pub use bridge::{cors_advice, load_bridge, source_from_url};
+pub use bridge_addr::take as take_bridge_address;
 
 use mcpg_core::model::JsonObject;
 use mcpg_host::provider::Provider;
