@@ -9,25 +9,24 @@
 //!
 //! The token leaves this module only towards the bridge's own URLs.
 
-use mcpg_page::Command;
 use mcpg_wire::BridgeLink;
 use wasm_bindgen::JsValue;
 use web_sys::UrlSearchParams;
 
 use leptos::prelude::*;
 
-use super::inbox::command;
 use crate::state::{AppState, BridgeInfo};
 
 /// The sessionStorage key for this tab's hosted bridge (its fragment form).
 const KEPT: &str = "mcpg.bridge";
 
 /// Finds the bridge's address and token and puts them in `st.bridge`. Runs before
-/// the fragment is read as a session link, so the two never mix.
-pub fn take(st: AppState) {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return;
-    };
+/// the fragment is read as a session link, so the two never mix. Returns the notice
+/// for a bridge link that cannot be used, for the caller to show once the first
+/// connection is open (opening one clears the notice).
+pub fn take(st: AppState) -> Option<String> {
+    let loc = web_sys::window()?.location();
+    let mut notice = None;
     let hash = loc.hash().unwrap_or_default();
     let (base, token) = match BridgeLink::read_fragment(&hash) {
         Some(read) => {
@@ -39,10 +38,10 @@ pub fn take(st: AppState) {
                     (Some(link.base().to_owned()), Some(link.token().to_owned()))
                 }
                 Err(e) => {
-                    command(Command::ShowNotice(format!(
+                    notice = Some(format!(
                         "This link's bridge part cannot be used: {e}. Start the bridge with `mcpg serve --page-origin {}` and open the link it prints. The embedded demo server works meanwhile.",
                         page_url()
-                    )));
+                    ));
                     (None, None)
                 }
             }
@@ -60,6 +59,7 @@ pub fn take(st: AppState) {
         token,
         ..BridgeInfo::default()
     });
+    notice
 }
 
 /// This page's address without query or fragment: what `--page-origin` should name

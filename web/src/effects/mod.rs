@@ -105,6 +105,11 @@ pub fn set_pin(pin: Pin) {
     inbox::command(Command::Pin(pin));
 }
 
+/// Shows a notice the page worked out itself.
+pub fn show_notice(text: String) {
+    inbox::command(Command::ShowNotice(text));
+}
+
 /// Hides the notice.
 pub fn dismiss_notice() {
     inbox::command(Command::DismissNotice);
