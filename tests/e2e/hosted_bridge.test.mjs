@@ -8,15 +8,14 @@
 // (http://127.0.0.1:A) is refused by the bridge, and the page says so.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import {
   closeBrowser, connected, distDir, launch, runLoop, shot, tid,
 } from './support.mjs';
+import {
+  freePort, httpsStatic, launchAsPublic, pythonStatic, siteWithPlayground, startUntil, stopAll,
+} from './hosted_support.mjs';
 
 const mcpg = process.env.MCPG_E2E_MCPG;
 const config = process.env.MCPG_E2E_CONFIG;
@@ -24,44 +23,12 @@ if (!mcpg || !config) {
   throw new Error('MCPG_E2E_MCPG and MCPG_E2E_CONFIG are not set: run this with `cargo xtask e2e`');
 }
 
-/** How long a child may take to say it is ready. */
-const STARTUP_MS = 30_000;
-
-/** A port nobody listens on right now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * Spawns `cmd args` and resolves with the first stdout line matching `re` (its
- * match); `quiet` drops its stderr (the static server logs every request there).
- */
-function startUntil(cmd, args, re, children, quiet = false) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${cmd}: no ${re} within ${STARTUP_MS} ms`)), STARTUP_MS);
-    child.once('exit', (code) => reject(new Error(`${cmd} exited (${code}) before ${re}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = line.match(re);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
-  });
-}
+/** The line `mcpg serve` prints per `--page-origin`. */
+const HOSTED_LINE = /^MCP Playground \(hosted page, (\S+)\): open (\S+)$/;
 
 /** A fresh context at `url`; records console errors and every request's and WebSocket's URL. */
-async function open(url) {
-  const b = await launch();
+async function open(url, browser) {
+  const b = browser ?? await launch();
   const context = await b.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const errors = [];
@@ -97,7 +64,7 @@ describe('a hosted page with a local bridge', () => {
   const children = [];
   let staticPort;
   let hosted; // http://localhost:A/playground/
-  let link; // what the bridge printed
+  let link; // what the bridge printed for it
   let token;
   let bridgeBase; // http://127.0.0.1:B
   let tmp;
@@ -105,21 +72,14 @@ describe('a hosted page with a local bridge', () => {
   before(async () => {
     // The page under a path prefix, served by a static file server that knows
     // nothing about the playground.
-    tmp = mkdtempSync(join(tmpdir(), 'mcpg-hosted-'));
-    symlinkSync(distDir, join(tmp, 'playground'));
+    tmp = siteWithPlayground(distDir);
     staticPort = await freePort();
-    await startUntil(
-      'python3',
-      ['-u', '-m', 'http.server', String(staticPort), '--bind', '127.0.0.1', '--directory', tmp],
-      /Serving HTTP/,
-      children,
-      true,
-    );
+    await pythonStatic(tmp, staticPort, children);
     hosted = `http://localhost:${staticPort}/playground/`;
-    const m = await startUntil(
+    const [m] = await startUntil(
       mcpg,
       ['serve', '--config', config, '--port', '0', '--dist', join(tmp, 'no-page-here'), '--page-origin', hosted],
-      /^MCP Playground \(hosted page, (\S+)\): open (\S+)$/,
+      HOSTED_LINE,
       children,
     );
     assert.equal(m[1], `http://localhost:${staticPort}`);
@@ -133,8 +93,7 @@ describe('a hosted page with a local bridge', () => {
 
   after(async () => {
     await closeBrowser();
-    for (const c of children.reverse()) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+    await stopAll(children);
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -244,6 +203,83 @@ describe('a hosted page with a local bridge', () => {
     const text = await noticeText(page, /not on this machine/);
     assert.ok(text.includes(`mcpg serve --page-origin ${hosted}`), text);
     assert.deepEqual(requests.filter((u) => u.includes('evil.example')), []);
+    await close();
+  });
+});
+
+// A page the browser takes for a public https site (as GitHub Pages would be), whose
+// requests to the bridge on 127.0.0.1 fall under Chromium's Local Network Access:
+// refused until the user allows the site to reach this device, then working,
+// WebSocket included. (Headless Chromium cannot show the prompt: a denial is what it
+// does without the permission, and the test grants it as the user's click would.)
+describe('a public https page and Local Network Access (Chromium)', () => {
+  const children = [];
+  let tmp;
+  let https;
+  let browser;
+  let link;
+
+  before(async () => {
+    tmp = siteWithPlayground(distDir);
+    https = await httpsStatic(distDir, tmp);
+    const hosted = `https://localhost:${https.port}/playground/`;
+    const [m] = await startUntil(
+      mcpg,
+      ['serve', '--config', config, '--port', '0', '--dist', join(tmp, 'no-page-here'), '--page-origin', hosted],
+      HOSTED_LINE,
+      children,
+    );
+    link = m[2];
+    browser = await launchAsPublic(https.port);
+  });
+
+  after(async () => {
+    await browser?.close();
+    https?.server.close();
+    await stopAll(children);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** A context that accepts the throwaway certificate, with `permissions` granted. */
+  async function openPublic(permissions) {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    if (permissions.length > 0) {
+      const cdp = await context.newCDPSession(page);
+      const { targetInfo } = await cdp.send('Target.getTargetInfo');
+      await cdp.send('Browser.grantPermissions', { permissions, browserContextId: targetInfo.browserContextId });
+    }
+    const errors = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    await page.goto(link);
+    await page.waitForSelector(tid('share-bar'));
+    return { page, errors, close: () => context.close() };
+  }
+
+  it('without the local network permission the bridge is out of reach, and the page says what to allow', async () => {
+    const { page, errors, close } = await openPublic([]);
+    const text = await noticeText(page, /cannot be reached/);
+    assert.match(text, /access devices on your local network, allow it/);
+    assert.ok(errors.some((e) => /Permission was denied for this request to access the .loopback. address space/.test(e)), errors.join('\n'));
+    await connected(page, 'mcpg-demo');
+    await close();
+  });
+
+  it('with it, the https page lists and uses the stdio servers over ws://127.0.0.1', async () => {
+    const { page, errors, close } = await openPublic(['loopbackNetwork']);
+    assert.equal(await page.evaluate(() => window.isSecureContext), true);
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid=source-select] option')].some((o) => o.value === 'bridge:everything'),
+    );
+    await page.selectOption(tid('source-select'), 'bridge:everything');
+    await page.click(tid('connect-button'));
+    await connected(page, 'mcp-servers/everything');
+    await runLoop(page, 'get the sum of 2 and 3');
+    await page.click(tid('tab-result'));
+    assert.match(await page.textContent(tid('result-content')), /The sum of 2 and 3 is 5/);
+    assert.deepEqual(errors, []);
     await close();
   });
 });
