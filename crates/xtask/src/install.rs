@@ -41,6 +41,9 @@ pub fn install(root: &Path) -> Result<()> {
             npm_folder(&root.join("tests").join("peers").join(folder), name)
         })?;
     }
+    item("npm e2e tools in tests/e2e (axe-core)", |name| {
+        npm_folder(&root.join("tests").join("e2e"), name)
+    })?;
     item("python venv tests/peers/python/.venv", |name| {
         python_venv(&root.join("tests").join("peers").join("python"), name)
     })?;

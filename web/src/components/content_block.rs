@@ -38,7 +38,7 @@ pub fn ContentView(
     match block {
         ContentBlock::Text(t) => view! {
             <div class="block text"><span class="block-kind">"text"</span>
-                <pre data-testid="content-text">{t.text}</pre></div>
+                <pre tabindex="0" data-testid="content-text">{t.text}</pre></div>
         }
         .into_any(),
         ContentBlock::Image(i) => {
@@ -85,14 +85,14 @@ pub fn ContentView(
             let inner = match e.resource {
                 ResourceContents::Text(t) => view! {
                     <p><code>{t.uri}</code>" "{t.mime_type.unwrap_or_default()}</p>
-                    <pre>{t.text}</pre>
+                    <pre tabindex="0">{t.text}</pre>
                 }
                 .into_any(),
                 ResourceContents::Blob(b) => view! {
                     <p><code>{b.uri}</code>" "{format!("{}, about {} bytes of binary", b.mime_type.unwrap_or_default(), bytes_of(&b.blob))}</p>
                 }
                 .into_any(),
-                ResourceContents::Unknown(v) => view! { <pre>{pretty(&v)}</pre> }.into_any(),
+                ResourceContents::Unknown(v) => view! { <pre tabindex="0">{pretty(&v)}</pre> }.into_any(),
             };
             view! {
                 <div class="block resource" data-testid="content-resource">
@@ -104,7 +104,7 @@ pub fn ContentView(
         }
         ContentBlock::Unknown(v) => view! {
             <div class="block bad"><span class="block-kind">"unknown content type"</span>
-                <pre>{pretty(&v)}</pre></div>
+                <pre tabindex="0">{pretty(&v)}</pre></div>
         }
         .into_any(),
     }

@@ -37,7 +37,7 @@ pub fn JsonBlock(
                         effects::copy(&text.get_value());
                         copied.set(true);
                     }>{move || if copied.get() { "Copied" } else { "Copy" }}</button>
-                    <pre data-testid="json">{text.get_value()}</pre>
+                    <pre tabindex="0" data-testid="json">{text.get_value()}</pre>
                 </div>
             </Show>
         </details>

@@ -46,7 +46,7 @@ pub fn PlayBox() -> impl IntoView {
                     on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                 <details class="json">
                     <summary>"The reply this makes, in the chosen API's format"</summary>
-                    <pre data-testid="play-preview">{preview}</pre>
+                    <pre tabindex="0" data-testid="play-preview">{preview}</pre>
                 </details>
                 <div class="buttons">
                     <button class="primary" data-testid="play-send"

@@ -63,7 +63,7 @@ fn body(c: CallView) -> AnyView {
                     <div class="structured">
                         <h4>"structuredContent"</h4>
                         <p class=format!("check {}", check.0) data-testid="structured-check">{check.1}</p>
-                        <pre>{pretty(&sc)}</pre>
+                        <pre tabindex="0">{pretty(&sc)}</pre>
                     </div>
                 }
             });
@@ -86,7 +86,7 @@ fn body(c: CallView) -> AnyView {
             <dl class="rpc-error" data-testid="rpc-error">
                 <dt>"code"</dt><dd>{e.code}</dd>
                 <dt>"message"</dt><dd>{e.message}</dd>
-                {e.data.map(|d: Value| view! { <dt>"data"</dt><dd><pre>{pretty(&d)}</pre></dd> })}
+                {e.data.map(|d: Value| view! { <dt>"data"</dt><dd><pre tabindex="0">{pretty(&d)}</pre></dd> })}
             </dl>
         }
         .into_any(),
@@ -128,7 +128,7 @@ pub fn ResultPanel() -> impl IntoView {
                     let args = pretty(&Value::Object(c.arguments.clone()));
                     view! {
                         <h3 class="call-title"><code>{c.tool.clone()}</code></h3>
-                        <pre class="args">{args}</pre>
+                        <pre tabindex="0" class="args">{args}</pre>
                         <p class=format!("kind {class}") data-testid="result-kind" data-kind=class>{label}</p>
                         <p class="kind-line" data-testid="result-line">{line}</p>
                         {other.map(|o| view! { <p class="kind-other">"Not to be confused with: "{o}</p> })}

@@ -44,7 +44,7 @@ pub fn ServerPanel() -> impl IntoView {
                     <dt>"Instructions"</dt><dd class="prose">{field(|s| s.instructions.clone().unwrap_or_else(|| "(none)".into()))}</dd>
                 </dl>
                 <h3>"Capabilities"</h3>
-                <pre data-testid="server-capabilities">{field(|s| s.capabilities.clone())}</pre>
+                <pre tabindex="0" data-testid="server-capabilities">{field(|s| s.capabilities.clone())}</pre>
             </Show>
         </div>
     }

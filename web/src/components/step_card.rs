@@ -57,11 +57,11 @@ fn Reshape() -> impl IntoView {
             <div class="reshape" data-testid="reshape">
                 <div class="reshape-col">
                     <h4>"MCP tools"</h4>
-                    <pre class="reshape-json" data-testid="mcp-tools">{mcp}</pre>
+                    <pre tabindex="0" class="reshape-json" data-testid="mcp-tools">{mcp}</pre>
                 </div>
                 <div class="reshape-col">
                     <h4 data-testid="provider-tools-label">{format!("{label} tools")}</h4>
-                    <pre class="reshape-json" data-testid="provider-tools">{tools}</pre>
+                    <pre tabindex="0" class="reshape-json" data-testid="provider-tools">{tools}</pre>
                 </div>
             </div>
             {list("Names rewritten", "name-changes", names)}

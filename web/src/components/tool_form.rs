@@ -169,7 +169,7 @@ pub fn ToolForm() -> impl IntoView {
                 </ul>
                 <details class="json">
                     <summary>"The reply this makes, in the chosen API's format"</summary>
-                    <pre data-testid="form-preview">{preview}</pre>
+                    <pre tabindex="0" data-testid="form-preview">{preview}</pre>
                 </details>
                 <div class="buttons">
                     <button class="primary" data-testid="form-send" on:click=move |_| send(true)>"Send as the model"</button>
