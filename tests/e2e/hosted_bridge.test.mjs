@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import {
   closeBrowser, connected, distDir, launch, runLoop, shot, tid,
 } from './support.mjs';
+import { expectNoSeriousA11y } from './axe.mjs';
 import {
   freePort, httpsStatic, launchAsPublic, pythonStatic, siteWithPlayground, startUntil, stopAll,
 } from './hosted_support.mjs';
@@ -121,6 +122,7 @@ describe('a hosted page with a local bridge', () => {
     await page.click(tid('tab-wire'));
     assert.ok(await page.locator(tid('stderr-row')).count() > 0, 'the side channel reached the page');
     await shot(page, 'hosted-bridge.png');
+    await expectNoSeriousA11y(page, 'hosted page, a bridge server connected');
 
     // A remote through the bridge's relay (preflighted POSTs from the other origin).
     await page.selectOption(tid('source-select'), 'relay:everything-http');
@@ -177,6 +179,7 @@ describe('a hosted page with a local bridge', () => {
     assert.ok(!text.includes(token));
     assert.deepEqual(await options(page).then((o) => o.filter((v) => v.startsWith('bridge:'))), []);
     await shot(page, 'hosted-bridge-refused.png');
+    await expectNoSeriousA11y(page, 'hosted page, the bridge refused it');
     // The embedded server still runs the loop.
     await connected(page, 'mcpg-demo');
     await runLoop(page, "What's the weather in Austin?");
