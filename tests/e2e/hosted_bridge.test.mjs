@@ -8,15 +8,17 @@
 // (http://127.0.0.1:A) is refused by the bridge, and the page says so.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   closeBrowser, connected, distDir, launch, runLoop, shot, tid,
 } from './support.mjs';
 import { expectNoSeriousA11y } from './axe.mjs';
 import {
-  freePort, httpsStatic, launchAsPublic, pythonStatic, siteWithPlayground, startUntil, stopAll,
+  freePort, httpsStatic, launchAsPublic, startUntil, stopAll,
 } from './hosted_support.mjs';
+import { startStaticHost } from './static_host.mjs';
 
 const mcpg = process.env.MCPG_E2E_MCPG;
 const config = process.env.MCPG_E2E_CONFIG;
@@ -68,18 +70,17 @@ describe('a hosted page with a local bridge', () => {
   let link; // what the bridge printed for it
   let token;
   let bridgeBase; // http://127.0.0.1:B
-  let tmp;
+  let host; // the static host (python's http.server), with its request log
 
   before(async () => {
     // The page under a path prefix, served by a static file server that knows
     // nothing about the playground.
-    tmp = siteWithPlayground(distDir);
-    staticPort = await freePort();
-    await pythonStatic(tmp, staticPort, children);
+    host = await startStaticHost(distDir);
+    staticPort = new URL(host.url).port;
     hosted = `http://localhost:${staticPort}/playground/`;
     const [m] = await startUntil(
       mcpg,
-      ['serve', '--config', config, '--port', '0', '--dist', join(tmp, 'no-page-here'), '--page-origin', hosted],
+      ['serve', '--config', config, '--port', '0', '--dist', join(host.site, 'no-page-here'), '--page-origin', hosted],
       HOSTED_LINE,
       children,
     );
@@ -95,7 +96,7 @@ describe('a hosted page with a local bridge', () => {
   after(async () => {
     await closeBrowser();
     await stopAll(children);
-    rmSync(tmp, { recursive: true, force: true });
+    await host?.stop();
   });
 
   it('opens from the printed link, uses the stdio servers and the relay, and keeps the token out of sight', async () => {
@@ -147,6 +148,9 @@ describe('a hosted page with a local bridge', () => {
     const toHost = requests.filter((u) => u.startsWith(`http://localhost:${staticPort}/`));
     assert.ok(toHost.length > 0);
     assert.deepEqual(toHost.filter((u) => u.includes(token)), []);
+    // And as the host itself logged them.
+    assert.ok(host.requests.length > 0);
+    assert.deepEqual(host.requests.filter((r) => r.path.includes(token)), []);
     const bridgeHost = new URL(bridgeBase).host;
     const toBridge = requests.filter((u) => new URL(u).host === bridgeHost);
     for (const path of ['/api/servers', '/ws', '/api/events', '/relay/everything-http']) {
@@ -223,7 +227,7 @@ describe('a public https page and Local Network Access (Chromium)', () => {
   let link;
 
   before(async () => {
-    tmp = siteWithPlayground(distDir);
+    tmp = mkdtempSync(join(tmpdir(), 'mcpg-https-'));
     https = await httpsStatic(distDir, tmp);
     const hosted = `https://localhost:${https.port}/playground/`;
     const [m] = await startUntil(

@@ -1,13 +1,13 @@
 // Helpers for hosted_bridge.test.mjs: free ports, children that announce themselves
-// on stdout, a plain static file server (python's http.server) and an https one with
-// a throwaway self-signed certificate, each serving the built page under
-// /playground/ and knowing nothing about the playground.
+// on stdout, an https static file server with a throwaway self-signed certificate
+// (serving the built page under /playground/, knowing nothing about the playground;
+// the plain http one is static_host.mjs's), and a Chromium that takes it for a
+// public site.
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { root } from './support.mjs';
@@ -56,24 +56,6 @@ export async function stopAll(children) {
   for (const c of [...children].reverse()) c.kill('SIGTERM');
   await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null
     ? new Promise((r) => c.once('exit', r)) : null)));
-}
-
-/** A temp folder holding `playground` -> `dist`, for a static server's root. */
-export function siteWithPlayground(dist) {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpg-hosted-'));
-  symlinkSync(dist, join(dir, 'playground'));
-  return dir;
-}
-
-/** `python3 -m http.server` on 127.0.0.1:`port` serving `dir`. */
-export async function pythonStatic(dir, port, children) {
-  await startUntil(
-    'python3',
-    ['-u', '-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir],
-    /Serving HTTP/,
-    children,
-    { quiet: true },
-  );
 }
 
 const TYPES = {

@@ -75,6 +75,9 @@ describe('figures', () => {
       console.log(`figure: ${f}: ${kb(bytes.length)} raw, ${kb(z)} gzip, ${kb(b)} brotli`);
     }
     console.log(`figure: the built page: ${kb(raw)} raw, ${kb(gz)} gzip -9, ${kb(br)} brotli`);
+    // What `cargo xtask dist` measured and checked against web/first-load-ceiling.txt.
+    const info = JSON.parse(readFileSync(join(distDir, 'build-info.json'), 'utf8')).firstLoad;
+    console.log(`figure: first load as built (index.html + what it loads): ${kb(info.brotli)} brotli, ${kb(info.gzip)} gzip -9, ${kb(info.raw)} raw; ceiling ${kb(info.ceiling)}`);
   });
 
   it('bytes over the wire and time to the first tool list, localhost', async () => {

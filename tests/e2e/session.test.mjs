@@ -38,7 +38,9 @@ async function stepThrough(page) {
  */
 async function offlinePage() {
   const b = await launch();
-  const context = await b.newContext({ viewport: { width: 1280, height: 720 } });
+  // No service worker: requests it answered would bypass `context.route`, and this
+  // context exists to see every request (offline.test.mjs tests the worker).
+  const context = await b.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
   const blocked = [];
   await context.route('**/*', (route) => {
     const u = new URL(route.request().url());

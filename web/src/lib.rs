@@ -21,4 +21,5 @@ use wasm_bindgen::prelude::wasm_bindgen;
 #[wasm_bindgen(start)]
 pub fn start() {
     leptos::mount::mount_to_body(components::app::App);
+    effects::offline::register_service_worker();
 }

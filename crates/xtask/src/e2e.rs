@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::play;
 use crate::util::{self, Result, command};
+use crate::{dist, play};
 
 /// The line `mcpg serve` prints once it listens.
 const READY: &str = "MCP Playground: open ";
@@ -53,8 +53,8 @@ fn test_files(e2e: &Path) -> Result<Vec<String>> {
 
 /// Builds the page, starts the servers, runs the Playwright tests, stops the servers.
 pub fn e2e(root: &Path) -> Result<()> {
-    play::prepare(root)?;
-    let dist = play::build_page(root)?;
+    let dist = dist::default_out(root);
+    dist::build(root, &dist, dist::Ceiling::Enforce)?;
     let mcpg = play::build_mcpg(root)?;
     let mut children = Vec::new();
     let outcome = with_servers(root, &mcpg, &dist, &mut children);

@@ -4,14 +4,16 @@
 //! - `cargo xtask test`: install, then fmt, clippy, native tests, wasm tests
 //!   in headless Chromium, and the conformance stage, failing fast.
 //! - `cargo xtask conformance`: the conformance stage alone.
+//! - `cargo xtask dist [--out DIR]`: build the release page as static files.
 //! - `cargo xtask play`: build the page and start the playground.
 //! - `cargo xtask e2e`: the e2e stage alone (release page, bridge, Playwright).
 //!
-//! Kept to the standard library and serde_json so it builds first and fast on a
-//! fresh machine.
+//! Kept to the standard library, serde_json, flate2 and brotli so it builds
+//! first and fast on a fresh machine.
 
 mod cases_server;
 mod conformance;
+mod dist;
 mod e2e;
 mod install;
 mod play;
@@ -34,9 +36,13 @@ commands:
   conformance   run the official conformance suite's client scenarios
                 against target/debug/mcpg (results: target/conformance.md);
                 MCPG_CONFORMANCE_CLIENT=PATH tests another client binary
-  play [ARGS]   install what the page needs (wasm32 target, trunk, wasm-bindgen,
-                binaryen's wasm-opt), build it in release mode, and start
-                `mcpg serve` (ARGS go to it, e.g. --config bridge.toml)
+  dist [--out DIR]
+                install what the page needs (wasm32 target, wasm-bindgen-cli,
+                binaryen's wasm-opt from npm) and build the release page into
+                dist/ (or DIR): hashed names, relative URLs, .gz and .br
+                beside each file; fails above web/first-load-ceiling.txt
+  play [ARGS]   `dist` (above the ceiling it only warns), then start
+                `mcpg serve` on it (ARGS go to it, e.g. --config bridge.toml)
   e2e           the e2e stage alone: release page, mcpg serve with a test
                 config, Playwright tests in headless Chromium
   help          this text
@@ -54,6 +60,10 @@ fn main() -> ExitCode {
         ["install"] => install::install(&root),
         ["test"] => test::test(&root),
         ["conformance"] => conformance::conformance(&root),
+        ["dist", rest @ ..] => dist::command_line(
+            &root,
+            &rest.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
+        ),
         ["play", rest @ ..] => play::play(
             &root,
             &rest.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),

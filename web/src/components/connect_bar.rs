@@ -6,6 +6,9 @@ use leptos::prelude::*;
 use crate::effects;
 use crate::state::{Conn, Source, use_app};
 
+/// The disabled choice that stands for the bridge's servers when there is no bridge.
+const NEEDS_BRIDGE: &str = "Bridge servers (stdio) and relays: need `mcpg serve`";
+
 fn choice_of(s: &Source) -> String {
     match s {
         Source::Demo => "demo".to_owned(),
@@ -68,17 +71,22 @@ pub fn ConnectBar() -> impl IntoView {
                 on:change=move |ev| choice.set(event_target_value(&ev))>
                 {move || {
                     let chosen = choice.get();
-                    let mut options = vec![("demo".to_owned(), "Embedded demo server (in this page)".to_owned())];
+                    let mut options = vec![("demo".to_owned(), "Embedded demo server (in this page)".to_owned(), false)];
                     st.bridge.with(|b| {
-                        options.extend(b.servers.iter().map(|n| (format!("bridge:{n}"), format!("Bridge: {n} (stdio)"))));
-                        options.extend(b.remotes.iter().map(|(n, u)| (format!("relay:{n}"), format!("Relay: {n} ({u})"))));
+                        options.extend(b.servers.iter().map(|n| (format!("bridge:{n}"), format!("Bridge: {n} (stdio)"), false)));
+                        options.extend(b.remotes.iter().map(|(n, u)| (format!("relay:{n}"), format!("Relay: {n} ({u})"), false)));
+                        // Without a bridge the bridge's choices are shown, disabled,
+                        // with the reason, rather than missing without a word.
+                        if b.token.is_none() {
+                            options.push(("needs-bridge".to_owned(), NEEDS_BRIDGE.to_owned(), true));
+                        }
                     });
-                    options.push(("url".to_owned(), "Streamable HTTP URL (direct from the browser)".to_owned()));
+                    options.push(("url".to_owned(), "Streamable HTTP URL (direct from the browser)".to_owned(), false));
                     options
                         .into_iter()
-                        .map(|(value, label)| {
+                        .map(|(value, label, disabled)| {
                             let selected = value == chosen;
-                            view! { <option value=value selected=selected>{label}</option> }
+                            view! { <option value=value selected=selected disabled=disabled>{label}</option> }
                         })
                         .collect_view()
                 }}
@@ -92,7 +100,7 @@ pub fn ConnectBar() -> impl IntoView {
             <button type="submit" data-testid="connect-button">"Connect"</button>
             <span class=status_class data-testid="conn-status" role="status" title=status>{status}</span>
             <Show when=move || st.bridge.with(|b| b.token.is_none())>
-                <span class="hint" title="Bridge servers appear when the page is opened from the URL that `cargo xtask play` prints.">"No bridge: open the URL `cargo xtask play` prints for stdio servers."</span>
+                <span class="hint" data-testid="bridge-needed">"No bridge: stdio servers and relayed remotes need `mcpg serve` (or `cargo xtask play`); open the link it prints. The embedded server and direct URLs work here."</span>
             </Show>
             <Show when=move || st.bridge.with(|b| b.error.is_some())>
                 <span class="hint bad">{move || st.bridge.with(|b| b.error.clone().unwrap_or_default())}</span>

@@ -11,6 +11,8 @@ mod download;
 mod http;
 mod inbox;
 pub mod llm;
+mod no_bridge;
+pub mod offline;
 pub mod share;
 mod shell;
 mod ws;

@@ -7,13 +7,14 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use leptos::prelude::*;
-use mcpg_page::{ConnId, HttpTarget, Input, LinkSpec, Output};
+use mcpg_page::{Command, ConnId, HttpTarget, Input, LinkSpec, Output};
 
 use super::apply::apply;
 use super::bridge_addr;
 use super::clock::now;
 use super::http::HttpLink;
 use super::inbox;
+use super::no_bridge;
 use super::ws::{WsLink, encode};
 use crate::state::AppState;
 
@@ -75,6 +76,20 @@ fn execute(outs: Vec<Output>) {
 }
 
 fn open(st: AppState, conn: ConnId, link: LinkSpec) {
+    let has_bridge = st.bridge.with_untracked(|b| b.token.is_some());
+    if let Some(notice) = no_bridge::refusal(&link, has_bridge) {
+        set_timeout(
+            move || {
+                inbox::send(Input::LinkClosed {
+                    conn,
+                    why: no_bridge::STATUS.to_owned(),
+                });
+                inbox::command(Command::ShowNotice(notice));
+            },
+            Duration::ZERO,
+        );
+        return;
+    }
     let (token, base, root) = st.bridge.with_untracked(|b| {
         (
             b.token.clone().unwrap_or_default(),

@@ -1,0 +1,314 @@
+//! `cargo xtask dist [--out DIR]`: the release page as static files.
+//!
+//! cargo builds `mcpg-web` for wasm32, `wasm-bindgen --target web` writes the JS
+//! glue, binaryen's `wasm-opt -Oz` shrinks the module; the files get
+//! content-hashed names, `web/index.html` (a template) becomes `index.html` with
+//! relative URLs only, and every compressible file gets `.gz` and `.br` siblings.
+//! The build prints each file's raw/gzip/brotli size, writes them to
+//! `build-info.json`, and fails when the brotli bytes loaded before the first
+//! tool list exceed `web/first-load-ceiling.txt`. No Trunk: only the tools the
+//! tests install anyway.
+
+mod figures;
+mod files;
+mod page;
+mod tools;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::util::{self, Result, command};
+use figures::FileFigure;
+use files::{BUILD_INFO, Replace, files_under, read_text, reset, write};
+use page::Assets;
+
+/// The flags `wasm-opt` needs besides `-Oz`: `strip = true` in the release
+/// profile removes the target-features section, so the module's features must be
+/// named (otherwise: "bulk memory is disabled").
+const WASM_OPT_FEATURES: [&str; 6] = [
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-reference-types",
+    "--enable-multivalue",
+];
+
+/// What `wasm-bindgen --out-name` calls the glue and the module.
+const OUT_NAME: &str = "mcpg-web";
+
+/// `cargo xtask dist [--out DIR]`.
+pub fn command_line(root: &Path, args: &[String]) -> Result<()> {
+    let out = match args {
+        [] => default_out(root),
+        // Relative to where the command was typed, as a person expects.
+        [flag, dir] if flag == "--out" => std::env::current_dir()
+            .map_err(|e| format!("no current directory: {e}"))?
+            .join(dir),
+        _ => return Err("usage: cargo xtask dist [--out DIR]".to_owned()),
+    };
+    build(root, &out, Ceiling::Enforce)
+}
+
+/// What a first load above `web/first-load-ceiling.txt` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ceiling {
+    /// Fails the build (`dist`, and `e2e`, which CI runs).
+    Enforce,
+    /// Says so and goes on (`play`: a contributor mid-change still gets a page).
+    Warn,
+}
+
+/// `dist/` at the repository root, where `mcpg serve` looks by default.
+pub fn default_out(root: &Path) -> PathBuf {
+    root.join("dist")
+}
+
+/// Installs what is missing, then builds the page into `out`.
+pub fn build(root: &Path, out: &Path, ceiling_rule: Ceiling) -> Result<()> {
+    tools::prepare(root)?;
+    let start = Instant::now();
+    let stage = util::target_dir(root).join("dist-stage");
+    reset(&stage, Replace::Always)?;
+    let wasm = compile(root)?;
+    bindgen(root, &wasm, &stage)?;
+    let optimized = optimize(root, &stage.join(format!("{OUT_NAME}_bg.wasm")))?;
+    let replace = if out == default_out(root) {
+        Replace::Always
+    } else {
+        Replace::IfEmptyOrBuilt
+    };
+    reset(out, replace)?;
+    let first_load = assemble(root, &stage, &optimized, out)?;
+    let ceiling = figures::parse_ceiling(&read_text(&root.join("web/first-load-ceiling.txt"))?)?;
+    let files = compress_all(out, &first_load)?;
+    print!("{}", figures::table(&files, ceiling));
+    let info = figures::build_info(&files, ceiling);
+    let text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
+    write(&out.join(BUILD_INFO), text.as_bytes())?;
+    siblings(&out.join(BUILD_INFO))?;
+    println!(
+        "dist: {} built in {}",
+        out.display(),
+        util::format_duration(start.elapsed())
+    );
+    match (figures::check_ceiling(&files, ceiling), ceiling_rule) {
+        (Err(message), Ceiling::Warn) => {
+            println!("dist: WARNING: {message}");
+            Ok(())
+        }
+        (outcome, _) => outcome,
+    }
+}
+
+/// `cargo build --release` of the page for wasm32; returns the module.
+fn compile(root: &Path) -> Result<PathBuf> {
+    util::run(command(util::cargo(), root).args([
+        "build",
+        "--release",
+        "--locked",
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        "mcpg-web",
+    ]))?;
+    let wasm = util::target_dir(root)
+        .join("wasm32-unknown-unknown")
+        .join("release")
+        .join("mcpg_web.wasm");
+    if wasm.is_file() {
+        Ok(wasm)
+    } else {
+        Err(format!("{} was not built", wasm.display()))
+    }
+}
+
+/// `wasm-bindgen --target web` into `stage`: `mcpg-web.js`, `mcpg-web_bg.wasm`,
+/// and `snippets/` if a crate ships inline JS.
+fn bindgen(root: &Path, wasm: &Path, stage: &Path) -> Result<()> {
+    util::run(
+        command(tools::wasm_bindgen(root)?, root)
+            .args(["--target", "web", "--no-typescript", "--out-name", OUT_NAME])
+            .arg("--out-dir")
+            .arg(stage)
+            .arg(wasm),
+    )
+}
+
+/// `wasm-opt -Oz` of `input`, kept in `target/dist-cache` under a hash of its
+/// input and flags: it takes ~30 s, and `play` or `e2e` often rebuild an
+/// unchanged page. Only the newest result is kept.
+fn optimize(root: &Path, input: &Path) -> Result<PathBuf> {
+    let bytes = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let mut key = bytes;
+    key.extend_from_slice(WASM_OPT_FEATURES.join(" ").as_bytes());
+    let cache = util::target_dir(root).join("dist-cache");
+    let optimized = cache.join(format!("{}.wasm", util::fingerprint(&key)));
+    if optimized.is_file() {
+        println!(
+            "dist: wasm-opt skipped, {} is up to date",
+            optimized.display()
+        );
+        return Ok(optimized);
+    }
+    reset(&cache, Replace::Always)?;
+    // Renamed once complete, so an interrupted run never leaves a hit behind.
+    let partial = cache.join("partial.wasm");
+    util::run(
+        command(tools::wasm_opt(root), root)
+            .arg("-Oz")
+            .args(WASM_OPT_FEATURES)
+            .arg(input)
+            .arg("-o")
+            .arg(&partial),
+    )?;
+    fs::rename(&partial, &optimized).map_err(|e| format!("{}: {e}", optimized.display()))?;
+    Ok(optimized)
+}
+
+/// Writes the page into `out` under hashed names and returns the files the
+/// browser loads before the first tool list (relative to `out`).
+fn assemble(root: &Path, stage: &Path, optimized: &Path, out: &Path) -> Result<Vec<String>> {
+    let js = fs::read(stage.join(format!("{OUT_NAME}.js"))).map_err(|e| e.to_string())?;
+    let wasm = fs::read(optimized).map_err(|e| e.to_string())?;
+    let assets = Assets {
+        js: page::hashed_name(OUT_NAME, "js", &js),
+        wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),
+    };
+    write(&out.join(&assets.js), &js)?;
+    write(&out.join(&assets.wasm), &wasm)?;
+    let mut first_load = vec![
+        "index.html".to_owned(),
+        assets.js.clone(),
+        assets.wasm.clone(),
+    ];
+    // `{{file:PATH}}`: web/PATH copied under a hashed name; index.html loads it.
+    let web = root.join("web");
+    let copy = |path: &str| -> Result<String> {
+        let rel = copy_hashed(&web, out, path)?;
+        first_load.push(rel.clone());
+        Ok(rel)
+    };
+    let html = page::render(&read_text(&web.join("index.html"))?, &assets, copy)?;
+    write(&out.join("index.html"), html.as_bytes())?;
+    // The glue imports its snippets statically, so they load with it.
+    let snippets = stage.join("snippets");
+    if snippets.is_dir() {
+        for rel in files_under(&snippets)? {
+            let to = out.join("snippets").join(&rel);
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            fs::copy(snippets.join(&rel), &to).map_err(|e| format!("{}: {e}", to.display()))?;
+            first_load.push(format!("snippets/{rel}"));
+        }
+    }
+    // The service worker keeps its name (browsers look it up by URL) and is
+    // registered after the page runs, so it is not part of the first load.
+    let sw = root.join("web/sw.js");
+    if sw.is_file() {
+        fs::copy(&sw, out.join("sw.js")).map_err(|e| format!("web/sw.js: {e}"))?;
+    }
+    Ok(first_load)
+}
+
+/// Copies `web/PATH` into `out` under its hashed name (same folder); returns
+/// that name relative to `out`.
+fn copy_hashed(web: &Path, out: &Path, path: &str) -> Result<String> {
+    page::check_file_path(path)?;
+    let bytes = fs::read(web.join(path)).map_err(|e| format!("web/{path}: {e}"))?;
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let (stem, ext) = name
+        .rsplit_once('.')
+        .ok_or_else(|| format!("web/{path}: a file needs an extension to be hashed"))?;
+    let hashed = page::hashed_name(stem, ext, &bytes);
+    let rel = if dir.is_empty() {
+        hashed
+    } else {
+        format!("{dir}/{hashed}")
+    };
+    let to = out.join(&rel);
+    if let Some(parent) = to.parent() {
+        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    write(&to, &bytes)?;
+    Ok(rel)
+}
+
+/// Writes `.gz` and `.br` beside every compressible file and returns every
+/// file's figures, sorted by name.
+fn compress_all(out: &Path, first_load: &[String]) -> Result<Vec<FileFigure>> {
+    let mut files = Vec::new();
+    for name in files_under(out)? {
+        let path = out.join(&name);
+        let raw = fs::metadata(&path).map_err(|e| e.to_string())?.len();
+        let (gzip, brotli) = if figures::compressible(&name) {
+            siblings(&path)?
+        } else {
+            (raw, raw)
+        };
+        let first_load = first_load.contains(&name);
+        files.push(FileFigure {
+            name,
+            raw,
+            gzip,
+            brotli,
+            first_load,
+        });
+    }
+    Ok(files)
+}
+
+/// Writes `path.gz` and `path.br`; returns their sizes.
+fn siblings(path: &Path) -> Result<(u64, u64)> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let gz = figures::gzip(&bytes)?;
+    let br = figures::brotli(&bytes)?;
+    let with = |ext: &str, data: &[u8]| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(ext);
+        write(Path::new(&name), data)
+    };
+    with(".gz", &gz)?;
+    with(".br", &br)?;
+    Ok((gz.len() as u64, br.len() as u64))
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_linked_file_is_copied_under_its_hashed_name_in_its_folder() {
+        let tmp = std::env::temp_dir().join(format!("xtask-dist-copy-{}", std::process::id()));
+        let (web, out) = (tmp.join("web"), tmp.join("out"));
+        fs::create_dir_all(web.join("img")).unwrap();
+        fs::create_dir_all(&out).unwrap();
+        fs::write(web.join("img/logo.svg"), "<svg/>").unwrap();
+        fs::write(web.join("LICENSE"), "x").unwrap();
+        let rel = copy_hashed(&web, &out, "img/logo.svg").unwrap();
+        assert_eq!(
+            rel,
+            format!("img/{}", page::hashed_name("logo", "svg", b"<svg/>"))
+        );
+        assert_eq!(fs::read(out.join(&rel)).unwrap(), b"<svg/>");
+        assert!(
+            copy_hashed(&web, &out, "LICENSE")
+                .unwrap_err()
+                .contains("extension")
+        );
+        assert!(
+            copy_hashed(&web, &out, "missing.css")
+                .unwrap_err()
+                .contains("web/missing.css")
+        );
+        assert!(copy_hashed(&web, &out, "../web/LICENSE").is_err());
+        fs::remove_dir_all(&tmp).unwrap();
+    }
+}

@@ -1,0 +1,185 @@
+//! The page's file names and its `index.html`, as pure functions of the built
+//! bytes, so they are tested without building anything.
+
+use crate::util::{Result, fingerprint};
+
+/// The content-hashed name of a file: `stem-HASH.ext` (`HASH` is 16 hex digits
+/// of FNV-1a over the bytes). A new build that changes a file changes its name,
+/// so browsers may cache every hashed file forever (`mcpg serve` says so).
+pub fn hashed_name(stem: &str, ext: &str, bytes: &[u8]) -> String {
+    format!("{stem}-{}.{ext}", fingerprint(bytes))
+}
+
+/// The names of wasm-bindgen's two files once hashed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assets {
+    /// wasm-bindgen's JS glue (`mcpg-web-HASH.js`).
+    pub js: String,
+    /// The optimized module (`mcpg-web-HASH.wasm`).
+    pub wasm: String,
+}
+
+/// Fills the template's placeholders: `{{js}}` and `{{wasm}}` (both required)
+/// with `assets`, and `{{file:PATH}}` with `file(PATH)`, the hashed name of
+/// `web/PATH` once copied (stylesheets, images: any number). Anything else in
+/// double braces, or a URL that is not relative, is an error: a page that works
+/// on one host and not under a path prefix must not build.
+pub fn render(
+    template: &str,
+    assets: &Assets,
+    mut file: impl FnMut(&str) -> Result<String>,
+) -> Result<String> {
+    for key in ["js", "wasm"] {
+        if !template.contains(&format!("{{{{{key}}}}}")) {
+            return Err(format!("web/index.html has no {{{{{key}}}}} placeholder"));
+        }
+    }
+    let mut html = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find("{{") {
+        html.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after
+            .find("}}")
+            .ok_or("web/index.html: a {{ is never closed")?;
+        let key = &after[..end];
+        match key {
+            "js" => html.push_str(&assets.js),
+            "wasm" => html.push_str(&assets.wasm),
+            _ => match key.strip_prefix("file:") {
+                Some(path) => html.push_str(&file(path)?),
+                None => return Err(format!("web/index.html: unknown placeholder {{{{{key}}}}}")),
+            },
+        }
+        rest = &after[end + 2..];
+    }
+    html.push_str(rest);
+    check_relative(&html)?;
+    Ok(html)
+}
+
+/// A `{{file:PATH}}` path must stay inside `web/`.
+pub fn check_file_path(path: &str) -> Result<()> {
+    let inside = !path.is_empty()
+        && !path.starts_with('/')
+        && path.split('/').all(|part| !part.is_empty() && part != "..");
+    if inside {
+        Ok(())
+    } else {
+        Err(format!(
+            "web/index.html: {{{{file:{path}}}}} must name a file inside web/"
+        ))
+    }
+}
+
+/// Every `href`, `src` and module path must be relative (`./x`) or a `data:` URL:
+/// a leading `/` would break a host that serves the page under a prefix, and a
+/// scheme would be an external fetch.
+fn check_relative(html: &str) -> Result<()> {
+    for attr in ["href=\"", "src=\"", "from '", "module_or_path: '"] {
+        for (at, _) in html.match_indices(attr) {
+            let url = &html[at + attr.len()..];
+            let ok = url.starts_with("./") || url.starts_with("data:");
+            if !ok {
+                let shown: String = url.chars().take(40).collect();
+                return Err(format!(
+                    "web/index.html: `{attr}{shown}` is not a relative URL (start it with ./)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+mod tests {
+    use super::*;
+
+    fn assets() -> Assets {
+        Assets {
+            js: "mcpg-web-2.js".into(),
+            wasm: "mcpg-web-3.wasm".into(),
+        }
+    }
+
+    /// Names `web/PATH` as the build would, recording what was asked for.
+    fn files(asked: &mut Vec<String>) -> impl FnMut(&str) -> Result<String> + '_ {
+        |path| {
+            check_file_path(path)?;
+            asked.push(path.to_owned());
+            Ok(path.replace(".css", "-1.css"))
+        }
+    }
+
+    #[test]
+    fn the_real_template_renders_with_relative_urls_only() {
+        let template = include_str!("../../../../web/index.html");
+        let mut asked = Vec::new();
+        let html = render(template, &assets(), files(&mut asked)).unwrap();
+        assert_eq!(asked, ["style.css"]);
+        assert!(html.contains("href=\"./style-1.css\""), "{html}");
+        assert!(html.contains("from './mcpg-web-2.js'"), "{html}");
+        assert!(
+            html.contains("module_or_path: './mcpg-web-3.wasm'"),
+            "{html}"
+        );
+        assert!(html.contains("<noscript>"), "{html}");
+        assert!(html.contains("name=\"description\""), "{html}");
+        assert!(!html.contains("http"), "no external fetch: {html}");
+        assert!(!html.contains("{{"), "{html}");
+    }
+
+    #[test]
+    fn placeholders_must_be_known_and_js_and_wasm_there() {
+        let mut asked = Vec::new();
+        let all = "./{{js}} ./{{wasm}} ./{{file:a.css}} ./{{file:b/c.css}}";
+        let html = render(all, &assets(), files(&mut asked)).unwrap();
+        assert_eq!(
+            html,
+            "./mcpg-web-2.js ./mcpg-web-3.wasm ./a-1.css ./b/c-1.css"
+        );
+        assert_eq!(asked, ["a.css", "b/c.css"]);
+        assert!(render("./{{js}}", &assets(), files(&mut asked)).is_err());
+        let err = render(
+            &format!("{all} {{{{other}}}}"),
+            &assets(),
+            files(&mut asked),
+        );
+        assert!(err.unwrap_err().contains("unknown placeholder"));
+        let err = render(&format!("{all} {{{{js"), &assets(), files(&mut asked));
+        assert!(err.unwrap_err().contains("never closed"));
+        for bad in ["../Cargo.toml", "/etc/passwd", "a//b.css", ""] {
+            let t = format!("./{{{{js}}}} ./{{{{wasm}}}} ./{{{{file:{bad}}}}}");
+            let err = render(&t, &assets(), files(&mut asked)).unwrap_err();
+            assert!(err.contains("inside web/"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn an_absolute_url_fails_the_build() {
+        let base = "<script src=\"./{{js}}\"></script>./{{wasm}}";
+        let mut asked = Vec::new();
+        assert!(render(base, &assets(), files(&mut asked)).is_ok());
+        for bad in [
+            "<link href=\"/{{file:a.css}}\">",
+            "<script src=\"https://cdn.example/x.js\"></script>",
+            "import x from '/{{js}}';",
+        ] {
+            let err = render(&format!("{base}{bad}"), &assets(), files(&mut asked)).unwrap_err();
+            assert!(err.contains("not a relative URL"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn names_follow_the_content() {
+        let a = hashed_name("style", "css", b"a{}");
+        assert_eq!(a, hashed_name("style", "css", b"a{}"));
+        assert_ne!(a, hashed_name("style", "css", b"b{}"));
+        assert!(a.starts_with("style-") && a.ends_with(".css") && a.len() == 26);
+    }
+}

@@ -1,0 +1,121 @@
+// Offline after one load: the page from a plain static host (under /playground/),
+// loaded once online; the service worker takes charge of that very page once it
+// has cached the page's files (no second load needed), then the browser goes
+// offline, the page reloads and the loop runs on the embedded server with the mock
+// model. And a new version on the host replaces the cached one on the next online
+// load, old files forgotten.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { controlled, openHostPage, startStaticHost } from './static_host.mjs';
+import { closeBrowser, connected, distDir, runLoop, shot, steps, tid } from './support.mjs';
+
+/** The URLs the page's origin keeps in Cache Storage (all caches). */
+const cachedUrls = (page) => page.evaluate(async () => {
+  const urls = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    urls.push(...(await cache.keys()).map((r) => r.url));
+  }
+  return urls;
+});
+
+/** The version marker a test writes into index.html (null in the built page). */
+const marker = (page) => page.evaluate(() => document.querySelector('meta[name="mcpg-e2e-version"]')?.content ?? null);
+
+/** The custom property the new stylesheet sets ('' with the built one). */
+const styleMark = (page) => page.evaluate(
+  () => getComputedStyle(document.documentElement).getPropertyValue('--mcpg-e2e-version').trim(),
+);
+
+describe('offline after one load', () => {
+  let host;
+  before(async () => {
+    host = await startStaticHost(distDir);
+  });
+  after(async () => {
+    await closeBrowser();
+    await host?.stop();
+  });
+
+  it('loaded once online, then offline: a reload still runs the loop', async () => {
+    const p = await openHostPage(host.url);
+    try {
+      await connected(p.page, 'mcpg-demo');
+      await controlled(p.page);
+      const cached = await cachedUrls(p.page);
+      for (const f of readdirSync(distDir).filter((n) => /\.(js|wasm|css)$/.test(n) && n !== 'sw.js')) {
+        assert.ok(cached.includes(`${host.url}${f}`), `${f} is cached: ${cached.join(', ')}`);
+      }
+      assert.ok(cached.includes(host.url), 'the page itself is cached');
+      assert.ok(cached.every((u) => !u.includes('?')), 'no query (and so no token) in a cache key');
+
+      await p.context.setOffline(true);
+      const seen = host.requests.length;
+      await p.page.reload();
+      await connected(p.page, 'mcpg-demo');
+      assert.equal(await p.page.evaluate(() => navigator.onLine), false);
+      await runLoop(p.page, "What's the weather in Austin?");
+      assert.deepEqual((await steps(p.page)).map((s) => s.n), [1, 2, 3, 4, 5, 6]);
+      assert.match(await p.page.textContent(tid('answer')), /Austin: 91F, sunny/);
+      assert.equal(host.requests.length, seen, 'the host heard nothing while offline');
+      await shot(p.page, 'offline-loop.png');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a new version on the host replaces the cached one on the next online load', async () => {
+    const p = await openHostPage(host.url);
+    try {
+      await connected(p.page, 'mcpg-demo');
+      await controlled(p.page);
+      assert.equal(await marker(p.page), null);
+      assert.equal(await styleMark(p.page), '');
+
+      // Version 2: a marker in index.html and the stylesheet under a new hashed name
+      // with one more rule (its integrity attribute, if any, dropped with the old name).
+      const index = join(host.site, 'index.html');
+      const oldCss = readdirSync(host.site).find((f) => /^style-[0-9a-f]+\.css$/.test(f));
+      assert.ok(oldCss, 'the build has a hashed stylesheet');
+      const newCss = 'style-00000000e2e00002.css';
+      const css = readFileSync(join(host.site, oldCss), 'utf8');
+      writeFileSync(join(host.site, newCss), `${css}\n:root { --mcpg-e2e-version: 2; }\n`);
+      const html = readFileSync(index, 'utf8')
+        .replace(new RegExp(`<link[^>]*${oldCss.replace('.', '\\.')}[^>]*>`), (tag) =>
+          tag.replace(oldCss, newCss).replace(/\s+integrity="[^"]*"/, ''))
+        .replace('</head>', '<meta name="mcpg-e2e-version" content="2"></head>');
+      assert.ok(html.includes(newCss));
+      writeFileSync(index, html);
+      // http.server answers If-Modified-Since to the second: make the change newer.
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(index, later, later);
+
+      await p.page.reload();
+      await connected(p.page, 'mcpg-demo');
+      assert.equal(await marker(p.page), '2');
+      assert.equal(await styleMark(p.page), '2');
+      // The worker keeps the new stylesheet and has forgotten the old one.
+      await p.page.waitForFunction(async ([o, n]) => {
+        const urls = [];
+        for (const name of await caches.keys()) {
+          const cache = await caches.open(name);
+          urls.push(...(await cache.keys()).map((r) => r.url));
+        }
+        return urls.some((u) => u.endsWith(n)) && !urls.some((u) => u.endsWith(o));
+      }, [oldCss, newCss]);
+
+      // Offline, the new version is the one that opens.
+      await p.context.setOffline(true);
+      await p.page.reload();
+      await connected(p.page, 'mcpg-demo');
+      assert.equal(await marker(p.page), '2');
+      assert.equal(await styleMark(p.page), '2');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+});
