@@ -6,7 +6,6 @@
 //! removes it from the address bar as soon as it has read it.
 
 use std::fmt;
-use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// The longest token accepted (the bridge's is 64 hex digits).
 const MAX_TOKEN: usize = 256;
@@ -138,17 +137,31 @@ fn loopback_base(given: &str) -> Result<String, BridgeLinkError> {
     } else if !port.is_empty() {
         return Err(bad());
     }
-    let loopback = host == "localhost"
-        || host.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
-        || host
-            .strip_prefix('[')
-            .and_then(|h| h.strip_suffix(']'))
-            .and_then(|h| h.parse::<Ipv6Addr>().ok())
-            .is_some_and(|ip| ip.is_loopback());
+    // By hand, not `Ipv4Addr`/`Ipv6Addr` parsing: std's address parsers cost the page
+    // ~7 KB (brotli), and a browser writes loopback in these forms only.
+    let loopback = host == "localhost" || host == "[::1]" || is_127(&host);
     if !loopback {
         return Err(BridgeLinkError::NotLoopback(given.to_owned()));
     }
     Ok(format!("{scheme}://{authority}"))
+}
+
+/// `127.a.b.c` in dotted decimal, each part 0-255 without leading zeros.
+fn is_127(host: &str) -> bool {
+    let Some(rest) = host.strip_prefix("127.") else {
+        return false;
+    };
+    let octet = |p: &str| {
+        let b = p.as_bytes();
+        if b.is_empty() || b.len() > 3 || !b.iter().all(u8::is_ascii_digit) {
+            return false;
+        }
+        // Integer parsing by hand, like the rest: the page carries no `FromStr`.
+        let value = b.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+        !(b.len() > 1 && b[0] == b'0') && value <= 255
+    };
+    let mut parts = rest.split('.');
+    (0..3).all(|_| parts.next().is_some_and(octet)) && parts.next().is_none()
 }
 
 /// `%XX` escapes decoded (a link may have been escaped on its way); `None` for a
@@ -159,11 +172,9 @@ fn percent_decode(s: &str) -> Option<String> {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         if b == b'%' {
-            let hex = bytes.get(i + 1..i + 3)?;
-            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                return None;
-            }
-            out.push(u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?);
+            let hi = hex_value(*bytes.get(i + 1)?)?;
+            let lo = hex_value(*bytes.get(i + 2)?)?;
+            out.push(hi << 4 | lo);
             i += 3;
         } else {
             out.push(b);
@@ -171,4 +182,13 @@ fn percent_decode(s: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
 }

@@ -86,6 +86,22 @@ fn a_fragment_meant_for_the_bridge_but_unusable_says_why() {
             format!("bridge=http://[2001:db8::1]:4000&token={TOKEN}"),
             E::NotLoopback("http://[2001:db8::1]:4000".into()),
         ),
+        (
+            format!("bridge=http://127.0.0.256:4000&token={TOKEN}"),
+            E::NotLoopback("http://127.0.0.256:4000".into()),
+        ),
+        (
+            format!("bridge=http://127.0.0.1.evil.example:4000&token={TOKEN}"),
+            E::NotLoopback("http://127.0.0.1.evil.example:4000".into()),
+        ),
+        (
+            format!("bridge=http://128.0.0.1:4000&token={TOKEN}"),
+            E::NotLoopback("http://128.0.0.1:4000".into()),
+        ),
+        (
+            format!("bridge=http://127.01.0.1:4000&token={TOKEN}"),
+            E::NotLoopback("http://127.01.0.1:4000".into()),
+        ),
     ];
     for (f, want) in cases {
         assert_eq!(BridgeLink::read_fragment(&f), Some(Err(want)), "{f}");
@@ -113,6 +129,11 @@ proptest! {
     #[test]
     fn any_fragment_reads_without_panicking(f in ".{0,200}") {
         let _ = BridgeLink::read_fragment(&f);
+    }
+
+    #[test]
+    fn any_loopback_looking_host_reads_without_panicking(host in "127\\.[0-9a-z.%]{0,12}", port in "[0-9a-z]{0,6}") {
+        let _ = BridgeLink::read_fragment(&format!("bridge=http://{host}:{port}&token=t"));
     }
 
     #[test]
