@@ -180,7 +180,10 @@ pub fn cors_advice(url: &str, b: &BridgeInfo) -> (String, Option<String>) {
     let advice = match (&relay, b.token.is_some()) {
         (Some(n), _) => format!("The bridge can relay it: it is configured as the remote {n:?}."),
         (None, true) => "The bridge can relay it: add it to the bridge's config as a [[remote]] (name and url), restart `mcpg serve`, then pick it in the server list.".to_owned(),
-        (None, false) => "No bridge serves this page: run `mcpg serve` (or `cargo xtask play`) with the server in its config as a [[remote]] and open the link it prints; the bridge relays it without CORS.".to_owned(),
+        (None, false) => format!(
+            "No bridge serves this page: run `mcpg serve --page-origin {}` (or `cargo xtask play` in a checkout) with the server in its config as a [[remote]] and open the link it prints; the bridge relays it without CORS.",
+            bridge_addr::page_url()
+        ),
     };
     (advice, relay)
 }

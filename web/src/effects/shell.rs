@@ -77,7 +77,7 @@ fn execute(outs: Vec<Output>) {
 
 fn open(st: AppState, conn: ConnId, link: LinkSpec) {
     let has_bridge = st.bridge.with_untracked(|b| b.token.is_some());
-    if let Some(notice) = no_bridge::refusal(&link, has_bridge) {
+    if let Some(notice) = no_bridge::refusal(&link, has_bridge, &bridge_addr::page_url()) {
         set_timeout(
             move || {
                 inbox::send(Input::LinkClosed {
