@@ -6,6 +6,7 @@
 //! - [`effects`]: side effects as named functions (connections, timers, the loop).
 //! - [`components`]: one component per file; they render state and call effects.
 //! - [`model_state`]: who answers for the model, and a real model's settings.
+//! - [`presenter`]: presenter mode's state (on, which step it shows, the diagram).
 //!
 //! Nothing a server sends is ever parsed as HTML: every piece of untrusted text
 //! becomes a text node (no `inner_html` anywhere).
@@ -13,6 +14,7 @@
 pub mod components;
 pub mod effects;
 pub mod model_state;
+pub mod presenter;
 pub mod state;
 
 use wasm_bindgen::prelude::wasm_bindgen;

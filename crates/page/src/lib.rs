@@ -15,9 +15,13 @@
 //! recorded as such in the log, not applied); no API key ever enters the driver
 //! (only a masked hint for display); Run and Step never start a second loop while
 //! one runs.
+//!
+//! [`diagram`] is the picture of the loop: a pure projection of the steps into a
+//! sequence diagram's arrows, which the page draws as SVG.
 
 mod apply;
 mod bridge_event;
+pub mod diagram;
 mod driver;
 mod http_link;
 mod input;

@@ -6,9 +6,11 @@ use super::header::Header;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
 use super::panels::Panels;
+use super::presenter_view::PresenterView;
 use super::replay_banner::ReplayBanner;
 use super::share_bar::ShareBar;
 use crate::effects;
+use crate::presenter::Presenter;
 use crate::state::AppState;
 
 /// The app root: creates the state, opens the connection the URL asks for.
@@ -16,6 +18,9 @@ use crate::state::AppState;
 pub fn App() -> impl IntoView {
     let st = AppState::new();
     provide_context(st);
+    let presenter = Presenter::new();
+    provide_context(presenter);
+    effects::picture::listen_keys(st, presenter);
     effects::start(st);
     effects::llm::load_keys(st);
     // A hosted page's bridge link (`#bridge=…&token=…`) is read and removed from the
@@ -44,5 +49,7 @@ pub fn App() -> impl IntoView {
         // Below the loop: the loop is what a learner comes for, so it gets the top of
         // the screen (a replay's banner still shows above it).
         <ShareBar/>
+        // Over everything else while presenter mode is on (the rest is hidden then).
+        <PresenterView/>
     }
 }

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::loop_diagram::LoopDiagram;
 use super::result_panel::ResultPanel;
 use super::server_panel::ServerPanel;
 use super::tool_form::ToolForm;
@@ -49,6 +50,9 @@ pub fn Panels() -> impl IntoView {
     let hidden = move |tab: Tab| move || st.tab.get() != tab;
     view! {
         <section class="panel side" aria-label="Panels">
+            // The picture of the loop heads the sticky column, so it stays in sight
+            // while the steps scroll by on the left.
+            <LoopDiagram/>
             <div role="tablist" class="tabs" aria-label="Panels">{tabs}</div>
             <div role="tabpanel" id="panel-tools" aria-labelledby="tab-tools" hidden=hidden(Tab::Tools)>
                 <ToolsPanel/>

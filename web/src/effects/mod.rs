@@ -13,6 +13,7 @@ mod inbox;
 pub mod llm;
 mod no_bridge;
 pub mod offline;
+pub mod picture;
 pub mod share;
 mod shell;
 mod ws;
