@@ -72,8 +72,8 @@ describe('the tool loop on the embedded demo server', () => {
     await page.click(tid('tab-tools'));
     const pages = await page.$$eval(tid('tools-page'), (els) => els.map((e) => e.dataset.page));
     assert.deepEqual(pages, ['1', '2', '3', '4']);
-    assert.equal(await page.locator(tid('tool-row')).count(), 20);
-    assert.match(await page.textContent(tid('tools-summary')), /20 tools in 4 page/);
+    assert.equal(await page.locator(tid('tool-row')).count(), 21);
+    assert.match(await page.textContent(tid('tools-summary')), /21 tools in 4 page/);
     const boundaries = await page.$$eval('.page-boundary', (els) => els.map((e) => e.textContent));
     assert.match(boundaries[0], /nextCursor/);
     assert.match(boundaries[3], /no nextCursor: the last page/);
@@ -161,10 +161,10 @@ describe('the tool loop on the embedded demo server', () => {
     await runLoop(page, 'Toggle the bonus tool');
     await page.click(tid('tab-tools'));
     await page.waitForSelector('[data-tool="secret_recipe"]');
-    assert.match(await page.textContent(tid('tools-summary')), /21 tools/);
+    assert.match(await page.textContent(tid('tools-summary')), /22 tools/);
     await page.click(tid('tab-wire'));
     assert.match(await page.textContent(tid('wire-log')), /notifications\/tools\/list_changed/);
-    // Toggle back, so the other tests see the usual 20 tools.
+    // Toggle back, so the other tests see the usual 21 tools.
     await runLoop(page, 'Toggle the bonus tool');
     await page.click(tid('tab-tools'));
     await page.waitForFunction(() => !document.querySelector('[data-tool="secret_recipe"]'));

@@ -176,6 +176,10 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
         crate::catalogue::BONUS => text("Secret recipe: equal parts curiosity and JSON.".into()),
         "add_numbers" => text(num(number_arg(args, "a")? + number_arg(args, "b")?)),
         "multiply_numbers" => text(num(number_arg(args, "a")? * number_arg(args, "b")?)),
+        "math.square" => {
+            let x = number_arg(args, "x")?;
+            text(num(x * x))
+        }
         "reverse_text" => text(string_arg(args, "text")?.chars().rev().collect()),
         "count_words" => text(
             string_arg(args, "text")?

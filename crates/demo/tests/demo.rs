@@ -145,12 +145,12 @@ fn tools_list_spans_several_pages() {
                 }
             })
             .collect();
-        assert_eq!(pages, [6, 6, 6, 2], "{mode:?}");
+        assert_eq!(pages, [6, 6, 6, 3], "{mode:?}");
         assert!(s.events.iter().any(|e| matches!(
             e,
             Event::ToolsListed {
                 pages: 4,
-                tools: 20,
+                tools: 21,
                 ..
             }
         )));
@@ -293,7 +293,7 @@ fn toggling_the_bonus_tool_announces_a_list_change() {
         assert!(
             s.events
                 .iter()
-                .any(|e| matches!(e, Event::ToolsListed { tools: 21, .. }))
+                .any(|e| matches!(e, Event::ToolsListed { tools: 22, .. }))
         );
         assert_eq!(
             text_of(&s.call("secret_recipe", json!({}))),

@@ -20,7 +20,7 @@ use serde_json::json;
 use support::{Driver, Model};
 
 /// A message for every demo tool, and what the answer must say.
-const CASES: [(&str, &str, &str); 20] = [
+const CASES: [(&str, &str, &str); 21] = [
     (
         "get_weather",
         "What's the weather in Austin?",
@@ -42,6 +42,7 @@ const CASES: [(&str, &str, &str); 20] = [
     ),
     ("add_numbers", "add 2 and 3", "5"),
     ("multiply_numbers", "multiply 6 by 7", "42"),
+    ("math.square", "square 12", "144"),
     ("reverse_text", "reverse the text: hello", "olleh"),
     (
         "count_words",
@@ -130,7 +131,7 @@ fn is_error_and_no_tool_fits_in_every_format() {
                 d.run
                     .answer()
                     .unwrap()
-                    .contains("None of the 20 tools fits")
+                    .contains("None of the 21 tools fits")
             );
         }
     }

@@ -16,6 +16,7 @@ pub const WASM_PACKAGES: &[&str] = &[
     "mcpg-session",
     "mcpg-http",
     "mcpg-page",
+    "mcpg-lessons",
 ];
 
 /// Installs what is needed, then runs fmt, clippy, native tests, wasm tests

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::header::Header;
+use super::lessons_panel::LessonsPanel;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
 use super::panels::Panels;
@@ -42,6 +43,7 @@ pub fn App() -> impl IntoView {
         <Header/>
         <NoticeBar/>
         <ReplayBanner/>
+        <LessonsPanel/>
         <main class="layout">
             <LoopPanel/>
             <Panels/>

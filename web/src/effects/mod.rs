@@ -10,6 +10,7 @@ mod clock;
 mod download;
 mod http;
 mod inbox;
+pub mod lessons;
 pub mod llm;
 mod no_bridge;
 pub mod offline;

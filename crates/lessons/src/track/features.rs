@@ -1,0 +1,182 @@
+//! What a result can carry and what a session can do besides one call:
+//! structured output, progress and cancel, `list_changed`, and playing the model.
+
+use crate::{Check, Choice, Lesson, Model, Pointer, Provider, Server, Setup};
+
+const fn setup(prompt: &'static str, model: Model) -> Setup {
+    Setup {
+        server: Server::Demo,
+        prompt,
+        model,
+        provider: Provider::Anthropic,
+    }
+}
+
+const fn at(step: u8, field: &'static str, note: &'static str) -> Pointer {
+    Pointer {
+        step,
+        field,
+        note,
+        prompt: None,
+    }
+}
+
+/// Structured output.
+pub const STRUCTURED: Lesson = Lesson {
+    slug: "structured",
+    title: "Structured output",
+    goal: "See a result carry typed JSON checked against the tool's outputSchema, next to text for everyone else.",
+    setup: setup("Forecast for Paris for 3 days", Model::Mock),
+    task: "Run the loop and open step 5, then the Result panel.",
+    notice: &[
+        at(
+            5,
+            "result.structuredContent",
+            "Typed data: it must fit the outputSchema the tool listed (the Result panel shows the check).",
+        ),
+        at(
+            5,
+            "result.content[0].text",
+            "The same data as text, for clients and models that read only content.",
+        ),
+    ],
+    check: Check::Choice {
+        question: "Why does the result also carry the forecast as text in content[0]?",
+        choices: &[
+            Choice {
+                text: "So a client that does not read structuredContent still gets the data",
+                right: true,
+                feedback: "Right: the spec asks a tool with structured output to send it as text too, for older clients and for models.",
+            },
+            Choice {
+                text: "Because structuredContent is only for errors",
+                right: false,
+                feedback: "structuredContent holds the normal result; isError says whether it failed.",
+            },
+            Choice {
+                text: "It is a mistake of the demo server",
+                right: false,
+                feedback: "It is on purpose: the text twin is what the spec recommends.",
+            },
+        ],
+    },
+};
+
+/// Progress and cancel.
+pub const PROGRESS: Lesson = Lesson {
+    slug: "progress",
+    title: "Progress and cancel",
+    goal: "See a slow call report progress, and stop one with Cancel.",
+    setup: setup("Count slowly to 10", Model::Mock),
+    task: "Run the loop and watch the progress bar in the Result panel; run it again and press Cancel while it counts.",
+    notice: &[
+        at(
+            4,
+            "params._meta.progressToken",
+            "The host asks for progress: the server's notifications/progress carry this token back (see the wire log).",
+        ),
+        at(
+            5,
+            "result.content[0].text",
+            "Without a cancel, the call ends with a normal result.",
+        ),
+    ],
+    check: Check::Choice {
+        question: "How does the host know which call a notifications/progress is about?",
+        choices: &[
+            Choice {
+                text: "It carries the progressToken the host sent in the call's _meta",
+                right: true,
+                feedback: "Right: the token ties progress to the request; cancelling sends notifications/cancelled with the request's id.",
+            },
+            Choice {
+                text: "It carries the tool's name",
+                right: false,
+                feedback: "Two calls of one tool could run at once; the token tells them apart.",
+            },
+            Choice {
+                text: "It is the response, sent several times",
+                right: false,
+                feedback: "A request gets exactly one response; progress comes as notifications before it.",
+            },
+        ],
+    },
+};
+
+/// `list_changed`.
+pub const LIST_CHANGED: Lesson = Lesson {
+    slug: "list-changed",
+    title: "list_changed",
+    goal: "See a server announce that its tools changed, and the host list them again.",
+    setup: setup("Toggle the bonus tool", Model::Mock),
+    task: "Run the loop, then look at the wire log and the Tools panel's count. Run it again to take the bonus tool away.",
+    notice: &[
+        at(
+            5,
+            "result.content[0].text",
+            "The tool added secret_recipe; the server then sent notifications/tools/list_changed (wire log).",
+        ),
+        at(
+            4,
+            "params.name",
+            "Nothing in the call asked for a new list: the notification did.",
+        ),
+    ],
+    check: Check::Choice {
+        question: "What did the host do when notifications/tools/list_changed arrived?",
+        choices: &[
+            Choice {
+                text: "Sent tools/list again and read every page",
+                right: true,
+                feedback: "Right: the notification carries no tools, only the news; the Tools panel now counts 22.",
+            },
+            Choice {
+                text: "Nothing until the page is reloaded",
+                right: false,
+                feedback: "Look at the wire log: a new tools/list followed the notification at once.",
+            },
+            Choice {
+                text: "Read the new tool from the notification",
+                right: false,
+                feedback: "The notification has no params worth reading; the host must list again.",
+            },
+        ],
+    },
+};
+
+/// Playing the model.
+pub const PLAY_MODEL: Lesson = Lesson {
+    slug: "play-model",
+    title: "Playing the model",
+    goal: "Be the model: pick the tool and write the answer yourself, and see what the host does with it.",
+    setup: setup("What's the weather in Austin?", Model::Play),
+    task: "Step to step 3, pick get_weather in the box below the steps and call it with city Austin; at step 6 write the answer.",
+    notice: &[
+        at(
+            3,
+            "content[0].input.city",
+            "Your choice, written as the model's reply in the chosen API's format.",
+        ),
+        at(4, "params.name", "The host, not you, sends tools/call."),
+    ],
+    check: Check::Choice {
+        question: "Playing the model, who sent tools/call to the server?",
+        choices: &[
+            Choice {
+                text: "I did, from the box",
+                right: false,
+                feedback: "You only said which tool and which arguments, as a model does.",
+            },
+            Choice {
+                text: "The host, from the call I picked",
+                right: true,
+                feedback: "Right: a model never talks to an MCP server; the host reads its reply and makes the call.",
+            },
+            Choice {
+                text: "The server called itself",
+                right: false,
+                feedback: "Servers answer requests; the host made one in step 4.",
+            },
+        ],
+    },
+};

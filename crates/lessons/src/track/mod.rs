@@ -1,0 +1,21 @@
+//! The track, in order. To add a lesson: write a `pub const` [`Lesson`] in one of
+//! these files (or a new one), add it to [`LESSONS`], and run this crate's tests:
+//! they play its loop against the embedded demo server and check every pointer.
+
+mod basics;
+mod features;
+
+use crate::Lesson;
+
+/// Every lesson, in the order the page offers them.
+pub static LESSONS: &[&Lesson] = &[
+    &basics::SIX_STEPS,
+    &basics::PAGINATION,
+    &basics::IS_ERROR,
+    &basics::RESHAPE,
+    &basics::PARALLEL,
+    &features::STRUCTURED,
+    &features::PROGRESS,
+    &features::LIST_CHANGED,
+    &features::PLAY_MODEL,
+];

@@ -1,0 +1,137 @@
+//! Plays a lesson's loop the way the page does: the page's own driver, the
+//! embedded demo server and the host's mock model (or scripted play for "play the
+//! model"), under a virtual clock, and keeps the steps the page would show.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use mcpg_core::Timestamp;
+use mcpg_host::Step;
+use mcpg_lessons::{Model, Setup};
+use mcpg_page::{Command, Input, ModelChoice, Output, PageDriver, Source, ViewChange};
+use serde_json::{Map, Value, json};
+
+/// What one loop showed.
+pub struct Played {
+    /// Every step card, in order.
+    pub steps: Vec<Step>,
+    /// The wire log's JSON-RPC texts.
+    pub wire: Vec<String>,
+    /// The tools the Tools panel lists at the end.
+    pub tools: usize,
+}
+
+struct Page {
+    d: PageDriver,
+    now: Timestamp,
+    steps: Vec<Step>,
+    next: Option<u8>,
+    tools: usize,
+}
+
+impl Page {
+    fn cmd(&mut self, c: Command) {
+        self.d.handle(self.now, Input::Command(c));
+        self.drain();
+    }
+
+    fn drain(&mut self) {
+        while let Some(o) = self.d.poll_output() {
+            match o {
+                Output::View(ViewChange::Steps(s)) => self.steps = s,
+                Output::View(ViewChange::NextStep(n)) => self.next = n,
+                Output::View(ViewChange::Pages(p)) => {
+                    self.tools = p.iter().map(|p| p.tools.len()).sum();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Fires deadlines (the slow tool's ticks) until nothing is due.
+    fn settle(&mut self) {
+        while let Some(due) = self.d.poll_timeout() {
+            self.now = due.max(self.now);
+            self.d.handle(self.now, Input::Timer);
+            self.drain();
+        }
+    }
+}
+
+/// Plays `prompt` with `setup`'s server, model and format, to the loop's end.
+pub fn play(setup: &Setup, prompt: &str) -> Played {
+    let mut p = Page {
+        d: PageDriver::default(),
+        now: Timestamp::from_millis(1_000),
+        steps: Vec::new(),
+        next: Some(1),
+        tools: 0,
+    };
+    p.cmd(Command::Connect(Source::Demo));
+    p.cmd(Command::SetProvider(setup.provider));
+    p.cmd(Command::SetModel(match setup.model {
+        Model::Mock => ModelChoice::Mock,
+        Model::Play => ModelChoice::Play,
+    }));
+    p.cmd(Command::SetPrompt(prompt.to_owned()));
+    p.cmd(Command::Reset);
+    for _ in 0..20 {
+        match (setup.model, p.next) {
+            (_, None) if !p.steps.is_empty() => break,
+            (Model::Play, Some(3)) if p.steps.len() >= 2 => {
+                let mut args = Map::new();
+                args.insert("city".into(), json!("Austin"));
+                p.cmd(Command::PlayCall {
+                    name: "get_weather".into(),
+                    arguments: args,
+                });
+            }
+            (Model::Play, Some(6)) if p.steps.iter().any(|s| s.number == 5) => {
+                p.cmd(Command::PlayAnswer("It is 91F and sunny in Austin.".into()));
+            }
+            _ => p.cmd(Command::Step),
+        }
+        p.settle();
+    }
+    assert_eq!(p.next, None, "the loop for {prompt:?} did not end");
+    p.settle();
+    let wire =
+        p.d.log()
+            .iter()
+            .filter_map(|r| match r {
+                mcpg_page::LogRow::Wire { raw, .. } => Some(raw.to_string()),
+                _ => None,
+            })
+            .collect();
+    Played {
+        steps: p.steps,
+        wire,
+        tools: p.tools,
+    }
+}
+
+/// The value at `path` (`a.b[0].c`, `[20].name`) in `v`.
+pub fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut cur = v;
+    for part in path.split('.') {
+        let (name, rest) = part.split_once('[').unwrap_or((part, ""));
+        if !name.is_empty() {
+            cur = cur.get(name)?;
+        }
+        for idx in rest.split('[').filter(|s| !s.is_empty()) {
+            let i: usize = idx.strip_suffix(']')?.parse().ok()?;
+            cur = cur.get(i)?;
+        }
+    }
+    Some(cur)
+}
+
+/// The first value at `path` in any block of any card of step `n`.
+pub fn field(played: &Played, n: u8, path: &str) -> Option<Value> {
+    played
+        .steps
+        .iter()
+        .filter(|s| s.number == n)
+        .flat_map(|s| &s.blocks)
+        .filter_map(|b| serde_json::from_str::<Value>(&b.json).ok())
+        .find_map(|v| at(&v, path).cloned())
+}

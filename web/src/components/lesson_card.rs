@@ -1,0 +1,123 @@
+//! The open lesson: its goal, its set-up, what to do, what to notice (each with a
+//! button that points at its step card), the check, and the way to the previous
+//! and next lessons. Every text is a text node.
+
+use leptos::prelude::*;
+use mcpg_lessons::{LESSONS, Lesson, Model, Pointer};
+
+use super::lesson_check::LessonCheck;
+use crate::effects::lessons::{self, Lessons};
+use crate::state::use_app;
+
+/// The set-up in words.
+fn setup_text(l: &Lesson) -> String {
+    let model = match l.setup.model {
+        Model::Mock => "the mock model",
+        Model::Play => "you play the model",
+    };
+    format!(
+        "Set up: the embedded demo server · message “{}” · {model} · {} format",
+        l.setup.prompt,
+        l.setup.provider.label()
+    )
+}
+
+/// One thing to notice.
+#[component]
+fn PointerRow(
+    /// The pointer.
+    p: Pointer,
+    /// The track's signals.
+    ls: Lessons,
+) -> impl IntoView {
+    let side = if matches!(p.step, 1 | 4 | 5) {
+        "mcp"
+    } else {
+        "host"
+    };
+    let step = p.step;
+    let try_it = p.prompt.map(|prompt| {
+        view! {
+            <button class="quiet" data-testid="lesson-try"
+                on:click=move |_| lessons::use_message(prompt)>
+                {format!("Use the message “{prompt}”")}
+            </button>
+        }
+    });
+    view! {
+        <li class="lesson-pointer" data-testid="lesson-pointer" data-step=step.to_string()>
+            <span class=format!("badge {side}")>{format!("Step {step}")}</span>
+            " "
+            <code data-testid="lesson-field">{p.field}</code>
+            " "
+            <span>{p.note}</span>
+            " "
+            {try_it}
+            <button class="quiet" data-testid="lesson-show-step"
+                on:click=move |_| lessons::show_step(ls, step)>
+                {format!("Show step {step}")}
+            </button>
+        </li>
+    }
+}
+
+/// The open lesson, by index in the track.
+#[component]
+pub fn LessonCard(
+    /// Index in [`LESSONS`].
+    index: usize,
+    /// The track's signals.
+    ls: Lessons,
+) -> impl IntoView {
+    let st = use_app();
+    let Some(lesson) = LESSONS.get(index).copied() else {
+        return ().into_any();
+    };
+    let pointers = lesson
+        .notice
+        .iter()
+        .map(|p| view! { <PointerRow p=*p ls=ls/> })
+        .collect_view();
+    let prev = index.checked_sub(1);
+    let next = (index + 1 < LESSONS.len()).then_some(index + 1);
+    let go = move |to: Option<usize>| {
+        move |_| {
+            if let Some(i) = to {
+                lessons::open(st, ls, i);
+                lessons::focus_title();
+            }
+        }
+    };
+    view! {
+        <article class="lesson" data-testid="lesson" data-slug=lesson.slug aria-labelledby="lesson-title">
+            <h3 id="lesson-title" data-testid="lesson-title" tabindex="-1">
+                {format!("Lesson {} of {}: {}", index + 1, LESSONS.len(), lesson.title)}
+            </h3>
+            <div class="lesson-main">
+                <p class="lesson-goal" data-testid="lesson-goal"><strong>"Goal: "</strong>{lesson.goal}</p>
+                <p class="lesson-setup" data-testid="lesson-setup">{setup_text(lesson)}</p>
+                <p data-testid="lesson-task"><strong>"Do: "</strong>{lesson.task}</p>
+                <h4>"What to notice"</h4>
+                <ul class="lesson-notice">{pointers}</ul>
+                <p class="hint" role="status" data-testid="lesson-step-note">
+                    {move || ls.step_note.get().unwrap_or_default()}
+                </p>
+            </div>
+            <div class="lesson-side">
+                <LessonCheck lesson=lesson ls=ls/>
+                <div class="lesson-nav">
+                    <button data-testid="lesson-prev" disabled=prev.is_none() on:click=go(prev)>
+                        "← Previous lesson"
+                    </button>
+                    <button data-testid="lesson-close" class="quiet" on:click=move |_| lessons::close(ls)>
+                        "Close the lesson"
+                    </button>
+                    <button class="primary" data-testid="lesson-next" disabled=next.is_none() on:click=go(next)>
+                        "Next lesson →"
+                    </button>
+                </div>
+            </div>
+        </article>
+    }
+    .into_any()
+}

@@ -1,0 +1,225 @@
+//! The lesson track in the page: which lesson is open, the learner's progress
+//! (kept in localStorage under a versioned key; a value that cannot be read is
+//! ignored), `#lesson=NAME` links, setting the page up for a lesson, and pointing
+//! at a step card. The lessons themselves are data (`mcpg_lessons`).
+
+use leptos::prelude::*;
+use mcpg_lessons::hash::{LessonLink, link, parse};
+use mcpg_lessons::progress::{Progress, STORAGE_KEY};
+use mcpg_lessons::{LESSONS, Model, Verdict};
+use mcpg_page::ModelChoice;
+use wasm_bindgen::JsCast as _;
+
+use crate::state::{AppState, Source};
+
+/// The lesson track's signals, provided by context.
+#[derive(Clone, Copy, Debug)]
+pub struct Lessons {
+    /// The list of lessons is shown.
+    pub expanded: RwSignal<bool>,
+    /// The open lesson, by index in [`LESSONS`].
+    pub current: RwSignal<Option<usize>>,
+    /// Lessons done.
+    pub progress: RwSignal<Progress>,
+    /// How the learner's latest answer to the open lesson's check was judged.
+    pub verdict: RwSignal<Option<Verdict>>,
+    /// A `#lesson=` name the track does not have.
+    pub unknown: RwSignal<Option<String>>,
+    /// What pointing at a step found (e.g. the step has not happened yet).
+    pub step_note: RwSignal<Option<String>>,
+}
+
+impl Lessons {
+    fn new() -> Self {
+        Lessons {
+            expanded: RwSignal::new(false),
+            current: RwSignal::new(None),
+            progress: RwSignal::new(Progress::new()),
+            verdict: RwSignal::new(None),
+            unknown: RwSignal::new(None),
+            step_note: RwSignal::new(None),
+        }
+    }
+}
+
+/// The lesson track's signals, from context.
+pub fn use_lessons() -> Lessons {
+    use_context::<Lessons>().unwrap_or_else(Lessons::new)
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn save(p: &Progress) {
+    if let Some(s) = storage() {
+        // A full or disabled storage only costs the learner their ticks.
+        let _ = s.set_item(STORAGE_KEY, &p.to_stored());
+    }
+}
+
+fn hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Puts `fragment` in the address bar without a history entry or a `hashchange`
+/// (an empty one leaves the path and query only).
+fn set_hash(fragment: &str) {
+    let Some(w) = web_sys::window() else { return };
+    let loc = w.location();
+    let url = [
+        loc.pathname().unwrap_or_default(),
+        loc.search().unwrap_or_default(),
+        fragment.to_owned(),
+    ]
+    .concat();
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Creates the signals, reads the stored progress, opens the lesson the URL names
+/// and follows later `#lesson=` changes. Call once, after the page has connected.
+pub fn init(st: AppState) -> Lessons {
+    let ls = Lessons::new();
+    provide_context(ls);
+    let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
+    ls.progress.set(Progress::load_or_new(stored.as_deref()));
+    open_from_hash(st, ls);
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| open_from_hash(st, ls));
+    ls
+}
+
+fn open_from_hash(st: AppState, ls: Lessons) {
+    match parse(&hash()) {
+        LessonLink::None => {}
+        LessonLink::Lesson(i, _) => {
+            if ls.current.get_untracked() != Some(i) {
+                open(st, ls, i);
+            }
+        }
+        LessonLink::Unknown(name) => {
+            ls.current.set(None);
+            ls.unknown.set(Some(name.to_owned()));
+            ls.expanded.set(true);
+        }
+    }
+}
+
+/// Opens lesson `index` and sets the page up for it: the embedded demo, the
+/// lesson's message, model and format, and a fresh loop.
+pub fn open(st: AppState, ls: Lessons, index: usize) {
+    let Some(lesson) = LESSONS.get(index) else {
+        return;
+    };
+    ls.current.set(Some(index));
+    ls.verdict.set(None);
+    ls.unknown.set(None);
+    ls.step_note.set(None);
+    ls.expanded.set(false);
+    set_hash(&link(lesson.slug));
+    let setup = lesson.setup;
+    // The only server a lesson names today: a new kind stops the build here until
+    // the page knows how to set it up.
+    let mcpg_lessons::Server::Demo = setup.server;
+    if st.source.get_untracked() != Source::Demo || st.replay.with_untracked(Option::is_some) {
+        super::connect(Source::Demo);
+    }
+    super::set_provider(setup.provider);
+    super::set_model(match setup.model {
+        Model::Mock => ModelChoice::Mock,
+        Model::Play => ModelChoice::Play,
+    });
+    use_message(setup.prompt);
+}
+
+/// Moves the focus to the open lesson's title once it is drawn: the button that
+/// opened it (in the list, or "Next lesson") is gone or folded away, and a keyboard
+/// user should land on what it opened, not at the top of the page.
+pub fn focus_title() {
+    request_animation_frame(|| {
+        let title = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("lesson-title"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(t) = title {
+            let _ = t.focus();
+        }
+    });
+}
+
+/// Puts `prompt` in the message box and clears the loop.
+pub fn use_message(prompt: &str) {
+    super::set_prompt(prompt.to_owned());
+    super::reset();
+}
+
+/// Closes the open lesson (the list stays).
+pub fn close(ls: Lessons) {
+    ls.current.set(None);
+    ls.verdict.set(None);
+    ls.step_note.set(None);
+    ls.expanded.set(true);
+    set_hash("");
+}
+
+/// Judges an answer to the open lesson's check; a right one marks the lesson done.
+pub fn answer(ls: Lessons, choice: Option<usize>, text: &str) {
+    let Some(i) = ls.current.get_untracked() else {
+        return;
+    };
+    let Some(lesson) = LESSONS.get(i) else { return };
+    let v = lesson.check.judge(choice, text);
+    ls.verdict.set(Some(v));
+    if v.right {
+        ls.progress.update(|p| p.mark_done(i));
+        ls.progress.with_untracked(save);
+    }
+}
+
+/// Scrolls to the first card of step `n`, highlights it and moves focus there (its
+/// JSON blocks opened), or says the step has not happened yet.
+pub fn show_step(ls: Lessons, n: u8) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Ok(old) = doc.query_selector_all("[data-highlight]") {
+        for i in 0..old.length() {
+            if let Some(e) = old
+                .item(i)
+                .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
+            {
+                let _ = e.remove_attribute("data-highlight");
+            }
+        }
+    }
+    let card = doc
+        .query_selector(&format!("[data-testid=\"step\"][data-step=\"{n}\"]"))
+        .ok()
+        .flatten();
+    let Some(card) = card else {
+        ls.step_note.set(Some(format!(
+            "Step {n} has not happened yet: step or run the loop first."
+        )));
+        return;
+    };
+    ls.step_note.set(None);
+    let _ = card.set_attribute("data-highlight", "true");
+    let _ = card.set_attribute("tabindex", "-1");
+    if let Ok(blocks) = card.query_selector_all("details") {
+        for i in 0..blocks.length() {
+            if let Some(d) = blocks
+                .item(i)
+                .and_then(|d| d.dyn_into::<web_sys::Element>().ok())
+            {
+                let _ = d.set_attribute("open", "");
+            }
+        }
+    }
+    card.scroll_into_view();
+    if let Some(h) = card.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = h.focus();
+    }
+}
