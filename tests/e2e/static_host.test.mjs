@@ -90,7 +90,7 @@ describe('the page on a plain static host under /playground/, no bridge', () => 
       await notice.waitFor();
       const text = await notice.textContent();
       assert.match(text, /most likely CORS/);
-      assert.match(text, /No bridge serves this page: run `mcpg serve`/);
+      assert.ok(text.includes(`No bridge serves this page: run \`mcpg serve --page-origin ${host.url}\``), text);
       // No relay to offer without a bridge.
       assert.equal(await p.page.locator(tid('use-relay')).count(), 0);
       onlyOwnFiles();
@@ -121,7 +121,7 @@ describe('the page on a plain static host under /playground/, no bridge', () => 
         // The notice says it whole: which server, why, and the command.
         const notice = await p.page.textContent(tid('notice'));
         assert.match(notice, what);
-        assert.match(notice, /no bridge serves this page\. Run `mcpg serve`/);
+        assert.ok(notice.includes(`no bridge serves this page. Run \`mcpg serve --page-origin ${host.url}\``), notice);
         // The status line shows its text whole (not cut by an ellipsis).
         assert.ok(await p.page.$eval(tid('conn-status'), (e) => e.scrollWidth <= e.clientWidth), 'status not cut');
       }

@@ -30,7 +30,11 @@ pub enum Tab {
 /// What the bridge offers (from `/api/servers`), when the page came from one.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BridgeInfo {
-    /// The per-launch token from the page's URL.
+    /// Where a hosted page's bridge is (`http://127.0.0.1:PORT`, from the link's
+    /// fragment); `None` when the bridge served this page (same origin) or there is
+    /// no bridge.
+    pub base: Option<String>,
+    /// The per-launch token from the page's link (fragment or query).
     pub token: Option<String>,
     /// stdio server names.
     pub servers: Vec<String>,

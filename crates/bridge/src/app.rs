@@ -4,7 +4,7 @@ use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::middleware::from_fn_with_state;
 use axum::routing::get;
-use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+use tower_http::cors::{AllowHeaders, AllowOrigin, AllowPrivateNetwork, CorsLayer};
 
 use crate::state::AppState;
 use crate::{events, guard, relay, servers, statics, ws};
@@ -19,11 +19,20 @@ pub fn app(state: AppState) -> Router {
         .iter()
         .filter_map(|o| HeaderValue::from_str(o).ok())
         .collect();
+    let pna_origins = origins.clone();
     // Outside the token check, so a browser's preflight (which never carries
     // credentials) is answered; the origin list is the same as the Origin check's.
+    // `AllowOrigin::list` answers with the request's own origin when it is listed
+    // (never `*`) and adds `Vary: Origin`.
     let cors = CorsLayer::new()
         .allow_origin(AllowOrigin::list(origins))
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
+        // Chrome's Private Network Access: a public page's preflight to 127.0.0.1
+        // asks `Access-Control-Request-Private-Network: true` and needs this answer
+        // (given only when asked, and only to a listed origin).
+        .allow_private_network(AllowPrivateNetwork::predicate(move |origin, _| {
+            pna_origins.contains(origin)
+        }))
         // Mirrored because `Mcp-Param-*` names cannot be listed in advance; the
         // origin is already restricted.
         .allow_headers(AllowHeaders::mirror_request())

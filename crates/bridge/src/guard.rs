@@ -1,6 +1,7 @@
 //! The security checks in front of every route (the lesson of CVE-2025-49596):
 //! a `Host` that names this machine (against DNS rebinding), an `Origin` that is the
-//! playground's own (against other sites), and the per-launch token (against
+//! playground's own or one it was told to trust (`--page-origin`, `allowed_origins`;
+//! against other sites), and the per-launch token (against
 //! anything else that can reach the port).
 
 use axum::extract::{Request, State};
@@ -44,7 +45,7 @@ pub(crate) async fn host_and_origin(
             return error(
                 StatusCode::FORBIDDEN,
                 format!(
-                    "Origin {:?} may not use this bridge; allowed: {} (add others with allowed_origins in the config)",
+                    "Origin {:?} may not use this bridge; allowed: {} (trust a hosted page with `mcpg serve --page-origin ORIGIN`, or allowed_origins in the config)",
                     String::from_utf8_lossy(origin.as_bytes()),
                     st.origins().join(", ")
                 ),

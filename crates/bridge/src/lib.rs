@@ -13,6 +13,11 @@
 //! - `GET /api/events?channel=ID`: the side channel (SSE): spawned, stderr, exit, errors.
 //! - `POST|GET|DELETE /relay/NAME`: Streamable HTTP to remote NAME, with CORS.
 //! - anything else: the built page from `dist/`.
+//!
+//! A page hosted elsewhere (`--page-origin`, [`PageOrigin`]) is trusted for its
+//! origin only: the Origin check lets it through, and `/api/*` and `/relay/*` answer
+//! it with CORS headers naming exactly that origin (never `*`), including Chrome's
+//! Private Network Access preflight.
 
 mod app;
 mod child;
@@ -21,6 +26,7 @@ mod demo_stdio;
 mod error;
 pub mod events;
 mod guard;
+mod page_origin;
 mod relay;
 mod reply;
 mod serve;
@@ -35,6 +41,7 @@ pub use config::{Config, Limits, RemoteSpec, ServerSpec};
 pub use demo_stdio::run_demo_stdio;
 pub use error::BridgeError;
 pub use events::SideEvent;
+pub use page_origin::{PageOrigin, PageOriginError, bridge_base};
 pub use serve::{ServeOptions, check_bind, serve};
 pub use state::AppState;
 pub use token::Token;

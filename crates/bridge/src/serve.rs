@@ -4,12 +4,14 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use mcpg_wire::BridgeLink;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 
 use crate::app::app;
 use crate::config::Config;
 use crate::error::BridgeError;
+use crate::page_origin::{PageOrigin, bridge_base};
 use crate::state::AppState;
 use crate::token::Token;
 
@@ -32,6 +34,8 @@ pub struct ServeOptions {
     pub dist: PathBuf,
     /// Allow a non-loopback `bind`.
     pub allow_remote_bind: bool,
+    /// Pages hosted elsewhere that may use this bridge (`--page-origin`).
+    pub page_origins: Vec<PageOrigin>,
 }
 
 impl Default for ServeOptions {
@@ -42,6 +46,7 @@ impl Default for ServeOptions {
             config: None,
             dist: PathBuf::from("dist"),
             allow_remote_bind: false,
+            page_origins: Vec::new(),
         }
     }
 }
@@ -55,14 +60,18 @@ pub fn check_bind(opts: &ServeOptions) -> Result<SocketAddr, BridgeError> {
     Ok(addr)
 }
 
-/// Binds, prints `MCP Playground: open http://127.0.0.1:PORT/?token=TOKEN`, and
-/// serves until Ctrl-C or SIGTERM; then closes connections and ends every server.
+/// Binds, prints `MCP Playground: open http://127.0.0.1:PORT/?token=TOKEN` (and,
+/// per `--page-origin`, a line with the hosted page's link), and serves until Ctrl-C
+/// or SIGTERM; then closes connections and ends every server.
 pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
     let addr = check_bind(&opts)?;
-    let config = match &opts.config {
+    let mut config = match &opts.config {
         Some(path) => Config::load(path)?,
         None => Config::default_for_demo()?,
     };
+    // A hosted page is trusted exactly like a config's `allowed_origins`: the same
+    // Origin check and the same CORS answers, for its origin only.
+    config.trust_pages(&opts.page_origins);
     let io = |what: &str| {
         let what = what.to_owned();
         move |source| BridgeError::Io { what, source }
@@ -76,13 +85,9 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
     let token = Token::generate()?;
     let state = AppState::new(config, token, local, opts.dist.clone())?;
 
-    let line = format!(
-        "MCP Playground: open http://{}/?token={}\n",
-        display_host(local),
-        state.token().as_str()
-    );
+    let lines = printed_lines(local, state.token(), &opts.page_origins)?;
     let mut out = tokio::io::stdout();
-    out.write_all(line.as_bytes())
+    out.write_all(lines.as_bytes())
         .await
         .map_err(io("could not print the URL"))?;
     out.flush().await.map_err(io("could not print the URL"))?;
@@ -109,12 +114,29 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
     served
 }
 
-/// The host part of the printed URL: what a browser on this machine should use.
-fn display_host(local: SocketAddr) -> String {
-    match local.ip() {
-        ip if ip.is_unspecified() => format!("127.0.0.1:{}", local.port()),
-        _ => local.to_string(),
+/// What `serve` prints once it listens: the same-origin URL (its token in the query,
+/// which only ever goes to the bridge itself), then one line per hosted page whose
+/// link carries the bridge's address and token in the fragment, which the browser
+/// never sends to the page's host.
+fn printed_lines(
+    local: SocketAddr,
+    token: &Token,
+    pages: &[PageOrigin],
+) -> Result<String, BridgeError> {
+    let base = bridge_base(local);
+    let mut out = format!("MCP Playground: open {base}/?token={}\n", token.as_str());
+    if pages.is_empty() {
+        return Ok(out);
     }
+    let link = BridgeLink::new(&base, token.as_str()).map_err(BridgeError::HostedLink)?;
+    for page in pages {
+        out.push_str(&format!(
+            "MCP Playground (hosted page, {}): open {}\n",
+            page.origin(),
+            page.link(&link)
+        ));
+    }
+    Ok(out)
 }
 
 async fn wait_for_signal() {
@@ -137,12 +159,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_printed_host_is_one_a_browser_here_can_open() {
-        let v4: SocketAddr = "127.0.0.1:8080".parse().unwrap();
-        assert_eq!(display_host(v4), "127.0.0.1:8080");
-        let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
-        assert_eq!(display_host(any), "127.0.0.1:8080");
-        let v6: SocketAddr = "[::1]:8080".parse().unwrap();
-        assert_eq!(display_host(v6), "[::1]:8080");
+    fn the_printed_lines_name_the_bridge_and_each_hosted_page() {
+        let local: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let token = Token::from_string("t0k");
+        assert_eq!(
+            printed_lines(local, &token, &[]).unwrap(),
+            "MCP Playground: open http://127.0.0.1:8080/?token=t0k\n"
+        );
+        let pages = [PageOrigin::parse("https://example.org/playground/").unwrap()];
+        let text = printed_lines(local, &token, &pages).unwrap();
+        let hosted = text.lines().nth(1).unwrap();
+        assert_eq!(
+            hosted,
+            "MCP Playground (hosted page, https://example.org): open \
+             https://example.org/playground/#bridge=http://127.0.0.1:8080&token=t0k"
+        );
+        // A bridge other machines reach (--allow-remote-bind on a LAN address) has
+        // no hosted link: the page would refuse an address off this machine.
+        let lan: SocketAddr = "192.168.1.5:8080".parse().unwrap();
+        assert!(matches!(
+            printed_lines(lan, &token, &pages),
+            Err(BridgeError::HostedLink(_))
+        ));
+        assert!(printed_lines(lan, &token, &[]).is_ok());
     }
 }

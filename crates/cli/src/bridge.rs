@@ -4,7 +4,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 
 use clap::Args;
-use mcpg_bridge::{BridgeError, ServeOptions};
+use mcpg_bridge::{BridgeError, PageOrigin, ServeOptions};
 
 use crate::exit::Failure;
 
@@ -27,6 +27,11 @@ pub struct ServeArgs {
     /// Allow an address other machines can reach (the token still guards the API).
     #[arg(long)]
     pub allow_remote_bind: bool,
+    /// Trust a page hosted elsewhere, e.g. https://example.org/playground/ (its
+    /// origin may use this bridge; the path is used in the printed link, which
+    /// carries the bridge's address and token in its fragment). Repeatable.
+    #[arg(long, value_name = "ORIGIN_OR_URL")]
+    pub page_origin: Vec<PageOrigin>,
 }
 
 /// Runs the bridge until Ctrl-C or SIGTERM.
@@ -37,11 +42,13 @@ pub async fn serve(args: &ServeArgs) -> Result<(), Failure> {
         config: args.config.clone(),
         dist: args.dist.clone(),
         allow_remote_bind: args.allow_remote_bind,
+        page_origins: args.page_origin.clone(),
     };
     mcpg_bridge::serve(opts).await.map_err(|e| match e {
         BridgeError::NonLoopback { .. }
         | BridgeError::InvalidConfig { .. }
-        | BridgeError::ReadConfig { .. } => Failure::usage(e.to_string()),
+        | BridgeError::ReadConfig { .. }
+        | BridgeError::HostedLink(_) => Failure::usage(e.to_string()),
         other => Failure::transport(other.to_string()),
     })
 }

@@ -2,7 +2,9 @@
 //! with a test config (server-everything and a hostile server over stdio, the demo,
 //! and two Streamable HTTP remotes: server-everything, which sends CORS headers, and
 //! a plain server, which does not; a server whose SSE answer breaks and must be
-//! resumed, `MCPG_E2E_RESUMABLE_URL`; the rmcp peer over HTTP, `MCPG_E2E_RMCP_URL`),
+//! resumed, `MCPG_E2E_RESUMABLE_URL`; the rmcp peer over HTTP, `MCPG_E2E_RMCP_URL`;
+//! the `mcpg` binary and that config, `MCPG_E2E_MCPG` and `MCPG_E2E_CONFIG`, for tests
+//! that start a bridge of their own),
 //! driven by Playwright in the system Chromium
 //! (`tests/e2e`, `node --test`; `MCPG_E2E_ONLY=a.test.mjs,b.test.mjs` runs only those files; a fake LLM provider
 //! is started too and its URL given as `MCPG_E2E_PROVIDER_URL`). Screenshots go to `target/e2e-screenshots/`; figures
@@ -131,6 +133,10 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         .env("MCPG_E2E_PROVIDER_URL", &provider_url)
         .env("MCPG_E2E_RESUMABLE_URL", &resumable_url)
         .env("MCPG_E2E_RMCP_URL", &rmcp_url)
+        // For tests that start a bridge of their own (`hosted_bridge.test.mjs`: a
+        // second `mcpg serve --page-origin` for a page on another origin).
+        .env("MCPG_E2E_MCPG", mcpg)
+        .env("MCPG_E2E_CONFIG", &config)
         .args([
             "--test",
             "--test-concurrency=1",

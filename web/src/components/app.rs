@@ -26,11 +26,18 @@ pub fn App() -> impl IntoView {
     effects::picture::listen_keys(st, presenter);
     effects::start(st);
     effects::llm::load_keys(st);
+    // A hosted page's bridge link (`#bridge=…&token=…`) is read and removed from the
+    // address bar first, so it is never taken for a session link nor left visible.
+    let bridge_notice = effects::take_bridge_address(st);
     // A session link opens as a replay (or, when bad, as a notice): then nothing
     // else is loaded or connected.
     if !effects::share::open_from_hash() {
         effects::load_bridge(st);
         effects::connect(effects::source_from_url());
+    }
+    // After the first connection opened, which clears the notice.
+    if let Some(text) = bridge_notice {
+        effects::show_notice(text);
     }
     effects::share::listen();
     view! {

@@ -3,8 +3,9 @@
 //! body, `AbortController`), reporting each step back as `Input::Http`. No protocol
 //! decision lives here: no status mapping, no SSE parsing, no headers of its own.
 //!
-//! For the bridge's relay the driver writes `/relay/NAME` and the token is added
-//! here, so it never enters the driver.
+//! For the bridge's relay the driver writes `/relay/NAME`; the bridge's address (a
+//! hosted page's bridge is on another origin) and the token are added here, so
+//! neither enters the driver.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,6 +20,8 @@ use exec::{Fetch, execute};
 #[derive(Debug)]
 pub struct HttpLink {
     conn: ConnId,
+    /// The bridge's root for the relay (empty for the same origin or a direct URL).
+    prefix: String,
     /// `?token=…` for the relay (already encoded), empty for a direct URL.
     query: String,
     /// Fetches running, by request (removed when they end, fail or are aborted).
@@ -26,10 +29,12 @@ pub struct HttpLink {
 }
 
 impl HttpLink {
-    /// A link for connection `conn`; `query` is appended to every URL.
-    pub fn new(conn: ConnId, query: String) -> HttpLink {
+    /// A link for connection `conn`; every URL gets `prefix` before it and `query`
+    /// after it.
+    pub fn new(conn: ConnId, prefix: String, query: String) -> HttpLink {
         HttpLink {
             conn,
+            prefix,
             query,
             fetches: Rc::default(),
         }
@@ -37,6 +42,7 @@ impl HttpLink {
 
     /// Runs `request`; what happens comes back as inputs for the driver.
     pub fn execute(&self, mut request: HttpRequest) {
+        request.url.insert_str(0, &self.prefix);
         request.url.push_str(&self.query);
         let (conn, id) = (self.conn, request.id);
         let fetches = Rc::downgrade(&self.fetches);

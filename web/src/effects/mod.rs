@@ -5,6 +5,7 @@
 
 mod apply;
 mod bridge;
+mod bridge_addr;
 mod clock;
 mod download;
 mod http;
@@ -19,6 +20,7 @@ mod shell;
 mod ws;
 
 pub use bridge::{cors_advice, load_bridge, source_from_url};
+pub use bridge_addr::take as take_bridge_address;
 
 use mcpg_core::model::JsonObject;
 use mcpg_host::provider::Provider;
@@ -105,6 +107,11 @@ pub fn set_script(turns: Vec<Value>) {
 /// Pins a protocol revision (or auto); a live connection reconnects.
 pub fn set_pin(pin: Pin) {
     inbox::command(Command::Pin(pin));
+}
+
+/// Shows a notice the page worked out itself.
+pub fn show_notice(text: String) {
+    inbox::command(Command::ShowNotice(text));
 }
 
 /// Hides the notice.

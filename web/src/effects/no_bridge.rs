@@ -9,8 +9,9 @@ use mcpg_page::{HttpTarget, LinkSpec};
 pub const STATUS: &str = "needs the bridge: `mcpg serve`";
 
 /// For a link that needs the bridge on a page without one: the notice that says so
-/// in full, naming the server. `None` when the link can be opened.
-pub fn refusal(link: &LinkSpec, has_bridge: bool) -> Option<String> {
+/// in full, naming the server and the command that makes a bridge trust `page`
+/// (this page's address). `None` when the link can be opened.
+pub fn refusal(link: &LinkSpec, has_bridge: bool, page: &str) -> Option<String> {
     if has_bridge {
         return None;
     }
@@ -22,8 +23,9 @@ pub fn refusal(link: &LinkSpec, has_bridge: bool) -> Option<String> {
         LinkSpec::Http(HttpTarget::Url(_)) => return None,
     };
     Some(format!(
-        "{what}, and no bridge serves this page. Run `mcpg serve` (or `cargo xtask play`) \
-         and open the link it prints. Here the embedded demo server and Streamable HTTP \
-         URLs (servers that send CORS headers) work without one."
+        "{what}, and no bridge serves this page. Run `mcpg serve --page-origin {page}` \
+         (or `cargo xtask play` in a checkout) and open the link it prints. Here the \
+         embedded demo server and Streamable HTTP URLs (servers that send CORS headers) \
+         work without one."
     ))
 }

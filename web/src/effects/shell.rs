@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use mcpg_page::{Command, ConnId, HttpTarget, Input, LinkSpec, Output};
 
 use super::apply::apply;
+use super::bridge_addr;
 use super::clock::now;
 use super::http::HttpLink;
 use super::inbox;
@@ -76,7 +77,7 @@ fn execute(outs: Vec<Output>) {
 
 fn open(st: AppState, conn: ConnId, link: LinkSpec) {
     let has_bridge = st.bridge.with_untracked(|b| b.token.is_some());
-    if let Some(notice) = no_bridge::refusal(&link, has_bridge) {
+    if let Some(notice) = no_bridge::refusal(&link, has_bridge, &bridge_addr::page_url()) {
         set_timeout(
             move || {
                 inbox::send(Input::LinkClosed {
@@ -89,20 +90,30 @@ fn open(st: AppState, conn: ConnId, link: LinkSpec) {
         );
         return;
     }
-    let token = st
-        .bridge
-        .with_untracked(|b| b.token.clone())
-        .unwrap_or_default();
+    let (token, base, root) = st.bridge.with_untracked(|b| {
+        (
+            b.token.clone().unwrap_or_default(),
+            b.base.clone().unwrap_or_default(),
+            bridge_addr::root(b, false),
+        )
+    });
     let made = match link {
-        LinkSpec::Bridge(name) => WsLink::open(conn, &name, &token).map(ShellLink::Ws),
-        // The driver's machine writes `/relay/NAME`; the token goes on here only.
+        LinkSpec::Bridge(name) => root
+            .ok_or_else(|| "the page has no location".to_owned())
+            .and_then(|root| WsLink::open(conn, &root, &name, &token))
+            .map(ShellLink::Ws),
+        // The driver's machine writes `/relay/NAME`; the bridge's address (for a
+        // hosted page) and the token go on here only.
         LinkSpec::Http(HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
             conn,
+            base,
             format!("?token={}", encode(&token)),
         ))),
-        LinkSpec::Http(HttpTarget::Url(_)) => {
-            Ok(ShellLink::Http(HttpLink::new(conn, String::new())))
-        }
+        LinkSpec::Http(HttpTarget::Url(_)) => Ok(ShellLink::Http(HttpLink::new(
+            conn,
+            String::new(),
+            String::new(),
+        ))),
     };
     match made {
         Ok(l) => LINKS.with(|links| {

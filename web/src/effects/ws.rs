@@ -21,31 +21,22 @@ pub struct WsLink {
     _on_side: Option<Closure<dyn FnMut(MessageEvent)>>,
 }
 
-fn base(scheme_ws: bool) -> Option<String> {
-    let loc = web_sys::window()?.location();
-    let host = loc.host().ok()?;
-    let secure = loc.protocol().ok()? == "https:";
-    let scheme = match (scheme_ws, secure) {
-        (true, true) => "wss",
-        (true, false) => "ws",
-        (false, true) => "https",
-        (false, false) => "http",
-    };
-    Some(format!("{scheme}://{host}"))
-}
-
 /// Percent-encodes a query value (names and tokens are plain, but be safe).
 pub fn encode(s: &str) -> String {
     js_sys::encode_uri_component(s).into()
 }
 
 impl WsLink {
-    /// Opens `/ws?server=NAME` and its side channel for connection `conn`.
-    pub fn open(conn: ConnId, server: &str, token: &str) -> Result<WsLink, String> {
+    /// Opens `/ws?server=NAME` and its side channel for connection `conn`, on the
+    /// bridge at `root` (`http://…`: this page's origin or a hosted page's bridge).
+    pub fn open(conn: ConnId, root: &str, server: &str, token: &str) -> Result<WsLink, String> {
         let channel = super::clock::channel_id();
-        let root = base(true).ok_or("the page has no location")?;
+        let ws_root = match root.strip_prefix("http") {
+            Some(rest) => ["ws", rest].concat(),
+            None => return Err(format!("cannot open a WebSocket to the bridge at {root}")),
+        };
         let url = format!(
-            "{root}/ws?server={}&channel={}&token={}",
+            "{ws_root}/ws?server={}&channel={}&token={}",
             encode(server),
             encode(&channel),
             encode(token)
@@ -74,8 +65,7 @@ impl WsLink {
         ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
         let side_url = format!(
-            "{}/api/events?channel={}&token={}",
-            base(false).unwrap_or_default(),
+            "{root}/api/events?channel={}&token={}",
             encode(&channel),
             encode(token)
         );

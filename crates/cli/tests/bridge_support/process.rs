@@ -30,6 +30,11 @@ pub fn mcpg() -> &'static str {
 impl Bridge {
     /// `mcpg serve` with `config` (TOML) or, when `None`, the built-in config.
     pub fn start(config: Option<&str>) -> Bridge {
+        Bridge::start_with(config, &[])
+    }
+
+    /// [`Bridge::start`] with more arguments for `mcpg serve`.
+    pub fn start_with(config: Option<&str>, args: &[&str]) -> Bridge {
         let file = config.map(|text| {
             let f = tempfile::NamedTempFile::new().unwrap();
             std::fs::write(f.path(), text).unwrap();
@@ -41,6 +46,7 @@ impl Bridge {
         if let Some(f) = &file {
             cmd.arg("--config").arg(f.path());
         }
+        cmd.args(args);
         let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
