@@ -33,6 +33,8 @@ describe('server-everything through the bridge', () => {
   it('shows the server process in the wire log (spawned, stderr)', async () => {
     const { page } = p;
     await page.click(tid('tab-wire'));
+    // The wire log's code loads when its tab first opens (a lazy wasm chunk).
+    await page.waitForSelector(tid('wire-row'));
     assert.ok(await page.locator(tid('stderr-row')).count() > 0);
     assert.ok(await page.locator(tid('wire-row')).count() > 4);
     assert.deepEqual(p.errors, []);
@@ -53,6 +55,7 @@ describe('a hostile server', () => {
     assert.match(await page.textContent(tid('result-content')), /Result <img src=x onerror=/);
     await page.click(tid('tab-server'));
     await page.click(tid('tab-wire'));
+    await page.waitForSelector(tid('wire-row'));
     // Give any injected handler every chance to fire.
     await page.waitForFunction(() => document.readyState === 'complete');
     const state = await page.evaluate(() => ({

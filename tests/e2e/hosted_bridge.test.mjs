@@ -121,6 +121,8 @@ describe('a hosted page with a local bridge', () => {
     assert.match(await page.textContent(tid('result-content')), /The sum of 2 and 3 is 5/);
     assert.match(await page.textContent('[data-step="4"] [data-testid=json]'), /"name": "get-sum"/);
     await page.click(tid('tab-wire'));
+    // The wire log's code loads when its tab first opens (a lazy wasm chunk).
+    await page.waitForSelector(tid('wire-row'));
     assert.ok(await page.locator(tid('stderr-row')).count() > 0, 'the side channel reached the page');
     await shot(page, 'hosted-bridge.png');
     await expectNoSeriousA11y(page, 'hosted page, a bridge server connected');

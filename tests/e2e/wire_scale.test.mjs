@@ -12,6 +12,8 @@ describe('the wire log at scale, and pinning a revision', () => {
   it('appends 10,000 messages, keeps the newest 5,000, shows a window, exports JSON', async () => {
     const { page } = p;
     await page.click(tid('tab-wire'));
+    // The wire log's code loads when its tab first opens (a lazy wasm chunk).
+    await page.waitForSelector(tid('wire-row'));
     const before = await page.$$eval(tid('wire-row'), (els) => els.length);
     assert.ok(before > 0);
     // 1,250 listings of the demo's four pages: 10,000 messages.

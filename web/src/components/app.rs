@@ -1,11 +1,13 @@
 //! The whole page: header, notice, the loop on the left, the panels on the right.
 
+use leptos::lazy;
 use leptos::prelude::*;
 
 use super::header::Header;
 use super::lessons_panel::LessonsPanel;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
+use super::once_shown::once_shown;
 use super::panels::Panels;
 use super::presenter_view::PresenterView;
 use super::replay_banner::ReplayBanner;
@@ -52,6 +54,13 @@ pub fn App() -> impl IntoView {
         // the screen (a replay's banner still shows above it).
         <ShareBar/>
         // Over everything else while presenter mode is on (the rest is hidden then).
-        <PresenterView/>
+        // Lazy: its code loads the first time presenter mode opens.
+        {once_shown(move || presenter.on.get(), presenter_view)}
     }
+}
+
+/// Presenter mode's screen (lazy).
+#[lazy]
+fn presenter_view() -> AnyView {
+    view! { <PresenterView/> }.into_any()
 }

@@ -18,6 +18,7 @@ pub mod loop_diagram;
 pub mod loop_panel;
 pub mod model_bar;
 pub mod notice_bar;
+pub mod once_shown;
 pub mod panels;
 pub mod play_box;
 pub mod presenter_view;

@@ -1,9 +1,16 @@
 //! The right column: Tools, the tool form, Result, Server and the wire log, as tabs
-//! (all stay mounted, so a half-filled form survives a look at the wire log).
+//! (all stay mounted once shown, so a half-filled form survives a look at the wire
+//! log).
+//!
+//! Only Tools is on the first screen. The other panels are `#[lazy]`: their code
+//! sits in wasm chunks, fetched the first time their tab opens, so the first tool
+//! list shows after fewer bytes on a slow link.
 
+use leptos::lazy;
 use leptos::prelude::*;
 
 use super::loop_diagram::LoopDiagram;
+use super::once_shown::once_shown;
 use super::result_panel::ResultPanel;
 use super::server_panel::ServerPanel;
 use super::tool_form::ToolForm;
@@ -58,17 +65,41 @@ pub fn Panels() -> impl IntoView {
                 <ToolsPanel/>
             </div>
             <div role="tabpanel" id="panel-form" aria-labelledby="tab-form" hidden=hidden(Tab::Form)>
-                <ToolForm/>
+                {once_shown(move || st.tab.get() == Tab::Form, form_panel)}
             </div>
             <div role="tabpanel" id="panel-result" aria-labelledby="tab-result" hidden=hidden(Tab::Result)>
-                <ResultPanel/>
+                {once_shown(move || st.tab.get() == Tab::Result, result_panel)}
             </div>
             <div role="tabpanel" id="panel-server" aria-labelledby="tab-server" hidden=hidden(Tab::Server)>
-                <ServerPanel/>
+                {once_shown(move || st.tab.get() == Tab::Server, server_panel)}
             </div>
             <div role="tabpanel" id="panel-wire" aria-labelledby="tab-wire" hidden=hidden(Tab::Wire)>
-                <WireLog/>
+                {once_shown(move || st.tab.get() == Tab::Wire, wire_panel)}
             </div>
         </section>
     }
+}
+
+/// The tool form (lazy).
+#[lazy]
+fn form_panel() -> AnyView {
+    view! { <ToolForm/> }.into_any()
+}
+
+/// The Result panel (lazy).
+#[lazy]
+fn result_panel() -> AnyView {
+    view! { <ResultPanel/> }.into_any()
+}
+
+/// The Server panel (lazy).
+#[lazy]
+fn server_panel() -> AnyView {
+    view! { <ServerPanel/> }.into_any()
+}
+
+/// The wire log (lazy).
+#[lazy]
+fn wire_panel() -> AnyView {
+    view! { <WireLog/> }.into_any()
 }

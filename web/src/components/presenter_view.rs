@@ -39,6 +39,11 @@ pub fn PresenterView() -> impl IntoView {
             })
         })
     };
+    // The first time, this view mounts after presenter mode was turned on (its
+    // code loads then), too late for `set_presenting`'s focus: take it here.
+    if pr.on.get_untracked() {
+        picture::focus_presenter();
+    }
     let at_end = move || {
         let len = st.steps.with(Vec::len);
         shown.get().is_some_and(|i| i + 1 == len) && st.answer.with(Option::is_some)

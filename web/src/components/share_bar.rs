@@ -30,9 +30,12 @@ pub fn ShareBar() -> impl IntoView {
         });
     };
     let on_export = move |_| {
-        if let Err(e) = effects::share::export() {
-            message.set(Some(format!("Export failed: {e}")));
-        }
+        // Lazy: the export code is fetched on first use.
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = effects::share::export().await {
+                message.set(Some(format!("Export failed: {e}")));
+            }
+        });
     };
     let on_import = move |ev: leptos::ev::Event| {
         let input = ev

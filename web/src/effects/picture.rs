@@ -222,6 +222,11 @@ pub fn jump_to(target: Target) {
     }
 }
 
+/// Focuses presenter mode's screen on the next frame (once it is rendered).
+pub fn focus_presenter() {
+    request_animation_frame(|| focus_selector("[data-testid=presenter]"));
+}
+
 fn focus_selector(selector: &str) {
     let el = web_sys::window()
         .and_then(|w| w.document())

@@ -13,6 +13,7 @@ use mcpg_session::{
 use wasm_bindgen::JsCast as _;
 use wasm_bindgen_futures::JsFuture;
 
+use leptos::lazy;
 use leptos::prelude::*;
 
 use super::inbox::{command, read};
@@ -88,7 +89,10 @@ async fn decode_file_in_browser(text: &str) -> Result<Session, LinkError> {
     }
 }
 
-/// What Share produced: the full link, or why there is none.
+/// What Share produced: the full link, or why there is none. Lazy (split into its
+/// own wasm chunk, fetched on first use), like every entry point here: the first
+/// screen never shares.
+#[lazy]
 pub async fn share() -> Result<String, String> {
     let payload = link_payload(&link_session(&record()));
     let packed = deflate_stream("CompressionStream", &payload, usize::MAX)
@@ -115,7 +119,8 @@ pub async fn share() -> Result<String, String> {
     Ok([base.as_str(), "#", &fragment].concat())
 }
 
-/// Downloads the session as a `.json` file.
+/// Downloads the session as a `.json` file (lazy: see [`share`]).
+#[lazy]
 pub fn export() -> Result<(), String> {
     super::download::download("mcp-session.json", &encode_file(&record()))
 }
@@ -150,23 +155,33 @@ pub fn open_from_hash() -> bool {
     });
     let f = f.to_owned();
     wasm_bindgen_futures::spawn_local(async move {
-        let result = match newer {
-            Some(e) => Err(e),
-            None => decode_link_in_browser(&f).await,
-        };
-        match result {
-            Ok(s) => start_replay(s, "link"),
-            Err(e) => notice(format!(
-                "This session link cannot be opened: {e}. Nothing was loaded or connected."
-            )),
+        match newer {
+            Some(e) => link_failed(e),
+            None => open_link(f).await,
         }
     });
     true
 }
 
-/// Imports a session from a file's (or a pasted link's) text.
-pub async fn import_text(text: &str) {
-    match decode_file_in_browser(text).await {
+/// Decodes and replays a `#s1.` link (lazy: see [`share`]).
+#[lazy]
+async fn open_link(fragment: String) {
+    match decode_link_in_browser(&fragment).await {
+        Ok(s) => start_replay(s, "link"),
+        Err(e) => link_failed(e),
+    }
+}
+
+fn link_failed(e: LinkError) {
+    notice(format!(
+        "This session link cannot be opened: {e}. Nothing was loaded or connected."
+    ));
+}
+
+/// Imports a session from a file's (or a pasted link's) text (lazy: see [`share`]).
+#[lazy]
+pub async fn import_text(text: String) {
+    match decode_file_in_browser(&text).await {
         Ok(s) => start_replay(s, "file"),
         Err(e) => notice(format!(
             "This session file cannot be opened: {e}. Nothing was loaded or connected."
@@ -188,7 +203,7 @@ pub fn import_file(file: web_sys::File) {
             .ok()
             .and_then(|v| v.as_string())
         {
-            Some(text) => import_text(&text).await,
+            Some(text) => import_text(text).await,
             None => notice(
                 "This session file cannot be opened: the browser could not read it as text."
                     .to_owned(),

@@ -12,6 +12,7 @@
 mod figures;
 mod files;
 mod page;
+mod split;
 mod tools;
 
 use std::fs;
@@ -72,15 +73,18 @@ pub fn build(root: &Path, out: &Path, ceiling_rule: Ceiling) -> Result<()> {
     let stage = util::target_dir(root).join("dist-stage");
     reset(&stage, Replace::Always)?;
     let wasm = compile(root)?;
-    bindgen(root, &wasm, &stage)?;
-    let optimized = optimize(root, &stage.join(format!("{OUT_NAME}_bg.wasm")))?;
+    let parts = split::split(&wasm, &stage.join("split"), &format!("{OUT_NAME}.js"))?;
+    bindgen(root, &parts.main, &stage)?;
+    let mut inputs = vec![stage.join(format!("{OUT_NAME}_bg.wasm"))];
+    inputs.extend(parts.chunks.iter().cloned());
+    let optimized = optimize(root, &inputs)?;
     let replace = if out == default_out(root) {
         Replace::Always
     } else {
         Replace::IfEmptyOrBuilt
     };
     reset(out, replace)?;
-    let first_load = assemble(root, &stage, &optimized, out)?;
+    let first_load = assemble(root, &stage, &parts, &optimized, out)?;
     let ceiling = figures::parse_ceiling(&read_text(&root.join("web/first-load-ceiling.txt"))?)?;
     let files = compress_all(out, &first_load)?;
     print!("{}", figures::table(&files, ceiling));
@@ -102,16 +106,25 @@ pub fn build(root: &Path, out: &Path, ceiling_rule: Ceiling) -> Result<()> {
     }
 }
 
-/// `cargo build --release` of the page for wasm32; returns the module.
+/// `cargo build --release` of the page for wasm32; returns the module. The
+/// split needs the linker's relocations and the symbols, so this build keeps
+/// both (`cargo rustc` passes the flags to the page crate only, where the link
+/// happens, so no dependency rebuilds); wasm-opt strips them afterwards.
 fn compile(root: &Path) -> Result<PathBuf> {
     util::run(command(util::cargo(), root).args([
-        "build",
+        "rustc",
         "--release",
         "--locked",
         "--target",
         "wasm32-unknown-unknown",
         "-p",
         "mcpg-web",
+        "--lib",
+        "--",
+        "-C",
+        "link-arg=--emit-relocs",
+        "-C",
+        "strip=none",
     ]))?;
     let wasm = util::target_dir(root)
         .join("wasm32-unknown-unknown")
@@ -124,65 +137,111 @@ fn compile(root: &Path) -> Result<PathBuf> {
     }
 }
 
-/// `wasm-bindgen --target web` into `stage`: `mcpg-web.js`, `mcpg-web_bg.wasm`,
+/// `wasm-bindgen --target web` of the split's main module into `stage`:
+/// `mcpg-web.js`, `mcpg-web_bg.wasm`,
 /// and `snippets/` if a crate ships inline JS.
 fn bindgen(root: &Path, wasm: &Path, stage: &Path) -> Result<()> {
     util::run(
         command(tools::wasm_bindgen(root)?, root)
             .args(["--target", "web", "--no-typescript", "--out-name", OUT_NAME])
+            // The split's chunks import the main module's function table, which
+            // wasm-bindgen otherwise un-exports as an unused linker export.
+            .arg("--keep-lld-exports")
             .arg("--out-dir")
             .arg(stage)
             .arg(wasm),
     )
 }
 
-/// `wasm-opt -Oz` of `input`, kept in `target/dist-cache` under a hash of its
-/// input and flags: it takes ~30 s, and `play` or `e2e` often rebuild an
-/// unchanged page. Only the newest result is kept.
-fn optimize(root: &Path, input: &Path) -> Result<PathBuf> {
-    let bytes = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
-    let mut key = bytes;
-    key.extend_from_slice(WASM_OPT_FEATURES.join(" ").as_bytes());
+/// `wasm-opt -Oz` of each input (the main module, then the chunks), kept in
+/// `target/dist-cache` under a hash of its input and flags: the main module
+/// takes ~30 s, and `play` or `e2e` often rebuild an unchanged page. Only this
+/// build's results are kept.
+fn optimize(root: &Path, inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let cache = util::target_dir(root).join("dist-cache");
-    let optimized = cache.join(format!("{}.wasm", util::fingerprint(&key)));
-    if optimized.is_file() {
-        println!(
-            "dist: wasm-opt skipped, {} is up to date",
-            optimized.display()
-        );
-        return Ok(optimized);
+    fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    let mut done = Vec::new();
+    for input in inputs {
+        let mut key = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+        key.extend_from_slice(WASM_OPT_FEATURES.join(" ").as_bytes());
+        let optimized = cache.join(format!("{}.wasm", util::fingerprint(&key)));
+        if !optimized.is_file() {
+            // Renamed once complete, so an interrupted run never leaves a hit behind.
+            let partial = cache.join("partial.wasm");
+            util::run(
+                command(tools::wasm_opt(root), root)
+                    .arg("-Oz")
+                    .args(WASM_OPT_FEATURES)
+                    .arg(input)
+                    .arg("-o")
+                    .arg(&partial),
+            )?;
+            fs::rename(&partial, &optimized)
+                .map_err(|e| format!("{}: {e}", optimized.display()))?;
+        }
+        done.push(optimized);
     }
-    reset(&cache, Replace::Always)?;
-    // Renamed once complete, so an interrupted run never leaves a hit behind.
-    let partial = cache.join("partial.wasm");
-    util::run(
-        command(tools::wasm_opt(root), root)
-            .arg("-Oz")
-            .args(WASM_OPT_FEATURES)
-            .arg(input)
-            .arg("-o")
-            .arg(&partial),
-    )?;
-    fs::rename(&partial, &optimized).map_err(|e| format!("{}: {e}", optimized.display()))?;
-    Ok(optimized)
+    for old in files_under(&cache)? {
+        let path = cache.join(&old);
+        if !done.contains(&path) {
+            fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(done)
 }
 
 /// Writes the page into `out` under hashed names and returns the files the
 /// browser loads before the first tool list (relative to `out`).
-fn assemble(root: &Path, stage: &Path, optimized: &Path, out: &Path) -> Result<Vec<String>> {
-    let js = fs::read(stage.join(format!("{OUT_NAME}.js"))).map_err(|e| e.to_string())?;
-    let wasm = fs::read(optimized).map_err(|e| e.to_string())?;
+/// `optimized` is the main module then the chunks, as `parts` lists them.
+fn assemble(
+    root: &Path,
+    stage: &Path,
+    parts: &split::Split,
+    optimized: &[PathBuf],
+    out: &Path,
+) -> Result<Vec<String>> {
+    let read = |path: &Path| fs::read(path).map_err(|e| format!("{}: {e}", path.display()));
+    let js = read_text(&stage.join(format!("{OUT_NAME}.js")))?;
+    let link = parts.link.as_deref().map(read_text).transpose()?;
+    let (main, chunk_files) = optimized
+        .split_first()
+        .ok_or("wasm-opt gave no main module")?;
+    let mut chunks = Vec::new();
+    for (split_path, optimized) in parts.chunks.iter().zip(chunk_files) {
+        let name = split_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or("a chunk without a file name")?;
+        chunks.push((name, read(optimized)?));
+    }
+    let renamed = split::rename(OUT_NAME, &js, link.as_deref(), chunks)?;
+    let wasm = read(main)?;
     let assets = Assets {
-        js: page::hashed_name(OUT_NAME, "js", &js),
+        js: renamed.glue.0.clone(),
         wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),
+        link: renamed.link.as_ref().map(|(name, _)| name.clone()),
+        chunks: renamed
+            .chunks
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect(),
     };
-    write(&out.join(&assets.js), &js)?;
+    write(&out.join(&assets.js), &renamed.glue.1)?;
     write(&out.join(&assets.wasm), &wasm)?;
     let mut first_load = vec![
         "index.html".to_owned(),
         assets.js.clone(),
         assets.wasm.clone(),
     ];
+    // The glue imports the link module statically, so it loads with it; the
+    // chunks load when a lazy function first runs.
+    if let Some((name, bytes)) = &renamed.link {
+        write(&out.join(name), bytes)?;
+        first_load.push(name.clone());
+    }
+    for (name, bytes) in &renamed.chunks {
+        write(&out.join(name), bytes)?;
+    }
     // `{{file:PATH}}`: web/PATH copied under a hashed name; index.html loads it.
     let web = root.join("web");
     let copy = |path: &str| -> Result<String> {

@@ -17,10 +17,34 @@ pub struct Assets {
     pub js: String,
     /// The optimized module (`mcpg-web-HASH.wasm`).
     pub wasm: String,
+    /// The wasm split's link module (`__wasm_split-HASH.js`), which the glue
+    /// imports, when the page has lazy chunks.
+    pub link: Option<String>,
+    /// The lazy chunks (`*.wasm`), fetched when first needed.
+    pub chunks: Vec<String>,
+}
+
+impl Assets {
+    /// What `{{lazy}}` becomes: a `modulepreload` of the link module (the glue
+    /// imports it, so the browser fetches it beside the glue, not after), and the
+    /// chunks' names in a JSON list that the browser does not fetch but the
+    /// service worker reads like every name in index.html, so it precaches them
+    /// for offline use (and keeps them when it prunes old files).
+    fn lazy(&self) -> String {
+        let Some(link) = &self.link else {
+            return String::new();
+        };
+        let names: Vec<String> = self.chunks.iter().map(|c| format!("\"./{c}\"")).collect();
+        format!(
+            "<link rel=\"modulepreload\" href=\"./{link}\">\n    \
+             <script type=\"application/json\" id=\"lazy-chunks\">[{}]</script>",
+            names.join(",")
+        )
+    }
 }
 
 /// Fills the template's placeholders: `{{js}}` and `{{wasm}}` (both required)
-/// with `assets`, and `{{file:PATH}}` with `file(PATH)`, the hashed name of
+/// with `assets`, `{{lazy}}` with what the lazy chunks need (see `Assets::lazy`), and `{{file:PATH}}` with `file(PATH)`, the hashed name of
 /// `web/PATH` once copied (stylesheets, images: any number). Anything else in
 /// double braces, or a URL that is not relative, is an error: a page that works
 /// on one host and not under a path prefix must not build.
@@ -46,6 +70,7 @@ pub fn render(
         match key {
             "js" => html.push_str(&assets.js),
             "wasm" => html.push_str(&assets.wasm),
+            "lazy" => html.push_str(&assets.lazy()),
             _ => match key.strip_prefix("file:") {
                 Some(path) => html.push_str(&file(path)?),
                 None => return Err(format!("web/index.html: unknown placeholder {{{{{key}}}}}")),
@@ -104,6 +129,8 @@ mod tests {
         Assets {
             js: "mcpg-web-2.js".into(),
             wasm: "mcpg-web-3.wasm".into(),
+            link: Some("__wasm_split-2.js".into()),
+            chunks: vec!["a-4.wasm".into(), "b-5.wasm".into()],
         }
     }
 
@@ -137,6 +164,11 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("<noscript>"), "{html}");
+        assert!(
+            html.contains("<link rel=\"modulepreload\" href=\"./__wasm_split-2.js\">"),
+            "{html}"
+        );
+        assert!(html.contains("[\"./a-4.wasm\",\"./b-5.wasm\"]"), "{html}");
         assert!(html.contains("name=\"description\""), "{html}");
         assert!(!html.contains("http"), "no external fetch: {html}");
         assert!(!html.contains("{{"), "{html}");
@@ -152,6 +184,15 @@ mod tests {
             "./mcpg-web-2.js ./mcpg-web-3.wasm ./a-1.css ./b/c-1.css"
         );
         assert_eq!(asked, ["a.css", "b/c.css"]);
+        let none = Assets {
+            link: None,
+            chunks: Vec::new(),
+            ..assets()
+        };
+        assert_eq!(
+            render("./{{js}} ./{{wasm}}{{lazy}}", &none, files(&mut asked)).unwrap(),
+            "./mcpg-web-2.js ./mcpg-web-3.wasm"
+        );
         assert!(render("./{{js}}", &assets(), files(&mut asked)).is_err());
         let err = render(
             &format!("{all} {{{{other}}}}"),

@@ -1,0 +1,207 @@
+//! Splitting the page's wasm at its Leptos `#[lazy]` functions
+//! (`wasm_split_cli_support`): the main module, which wasm-bindgen then
+//! processes, plus one chunk per lazy group and the link module
+//! (`__wasm_split.js`) that fetches and instantiates a chunk the first time one
+//! of its functions is called. The input must carry relocations
+//! (`--emit-relocs`) and symbols: see `compile` in `mod.rs`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::util::Result;
+
+/// The link module's name, as the main module imports it and wasm-bindgen's glue
+/// then does (`import … from "./__wasm_split.js"`).
+pub const LINK_NAME: &str = "__wasm_split.js";
+
+/// What the split wrote.
+#[derive(Debug)]
+pub struct Split {
+    /// The main module, for wasm-bindgen.
+    pub main: PathBuf,
+    /// The lazily loaded chunks (`*.wasm` beside the link module).
+    pub chunks: Vec<PathBuf>,
+    /// The link module, or `None` when the module has no split point.
+    pub link: Option<PathBuf>,
+}
+
+/// Splits `wasm` into `dir`. `glue` is the file name wasm-bindgen gives its JS
+/// glue: the link module imports `initSync` from `./{glue}`.
+pub fn split(wasm: &Path, dir: &Path, glue: &str) -> Result<Split> {
+    let input = fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let main = dir.join("main.wasm");
+    let main_module = format!("./{glue}");
+    let link_name = format!("./{LINK_NAME}");
+    let mut options = wasm_split_cli_support::Options::new(&input);
+    options.output_dir = dir;
+    options.main_out_path = &main;
+    options.link_name = &link_name;
+    options.main_module = &main_module;
+    options.target.web();
+    let result = wasm_split_cli_support::transform(options)
+        .map_err(|e| format!("wasm split of {}: {e:#}", wasm.display()))?;
+    let link = dir.join(LINK_NAME);
+    Ok(Split {
+        main,
+        chunks: result.split_modules,
+        link: link.is_file().then_some(link),
+    })
+}
+
+/// A file of the page: its hashed name and its bytes.
+pub type Named = (String, Vec<u8>);
+
+/// The split page under content-hashed names, with every reference between its
+/// files rewritten to those names (all relative, `./`, so any path prefix works).
+#[derive(Debug)]
+pub struct Renamed {
+    /// wasm-bindgen's glue (`mcpg-web-HASH.js`).
+    pub glue: Named,
+    /// The link module (`__wasm_split-HASH.js`), when there is one.
+    pub link: Option<Named>,
+    /// The chunks (`STEM-HASH.wasm`).
+    pub chunks: Vec<Named>,
+}
+
+/// Names the glue, the link module and the chunks by content. `glue_stem` is the
+/// glue's name without `.js`; `chunks` are (file name as the split wrote it,
+/// optimized bytes). The glue and the link module import each other, so both
+/// take one hash over both texts: a change to either renames both.
+pub fn rename(
+    glue_stem: &str,
+    glue: &str,
+    link: Option<&str>,
+    chunks: Vec<(String, Vec<u8>)>,
+) -> Result<Renamed> {
+    let Some(link) = link else {
+        let name = super::page::hashed_name(glue_stem, "js", glue.as_bytes());
+        return Ok(Renamed {
+            glue: (name, glue.as_bytes().to_vec()),
+            link: None,
+            chunks: Vec::new(),
+        });
+    };
+    let mut link = link.to_owned();
+    let mut named = Vec::new();
+    for (file, bytes) in chunks {
+        let stem = file
+            .strip_suffix(".wasm")
+            .ok_or_else(|| format!("wasm split: chunk {file} is not a .wasm"))?;
+        let hashed = super::page::hashed_name(stem, "wasm", &bytes);
+        link = replace_once(&link, &format!("\"./{file}\""), &format!("\"./{hashed}\""))?;
+        named.push((hashed, bytes));
+    }
+    let hash = crate::util::fingerprint(format!("{glue}\n{link}").as_bytes());
+    let link_stem = LINK_NAME.trim_end_matches(".js");
+    let glue_name = format!("{glue_stem}-{hash}.js");
+    let link_name = format!("{link_stem}-{hash}.js");
+    let link = replace_once(
+        &link,
+        &format!("\"./{glue_stem}.js\""),
+        &format!("\"./{glue_name}\""),
+    )?;
+    // wasm-bindgen imports the module once per imported function; only the
+    // `from` URLs change (the imports object keeps the wasm's module name).
+    let from = format!("from \"./{LINK_NAME}\"");
+    if !glue.contains(&from) {
+        return Err(format!(
+            "wasm split: the glue does not import {from}; did wasm-bindgen change?"
+        ));
+    }
+    let glue = glue.replace(&from, &format!("from \"./{link_name}\""));
+    Ok(Renamed {
+        glue: (glue_name, glue.into_bytes()),
+        link: Some((link_name, link.into_bytes())),
+        chunks: named,
+    })
+}
+
+/// `text` with its one `from` replaced by `to`; an error when `from` is not
+/// there exactly once (a tool's output changed shape: better no page than one
+/// that fetches a missing file).
+fn replace_once(text: &str, from: &str, to: &str) -> Result<String> {
+    match text.matches(from).count() {
+        1 => Ok(text.replacen(from, to, 1)),
+        n => Err(format!(
+            "wasm split: expected {from} once in the generated JS, found it {n} times"
+        )),
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+mod tests {
+    use super::*;
+
+    const GLUE: &str = "import * as import1 from \"./__wasm_split.js\"\n\
+        import * as import2 from \"./__wasm_split.js\"\n\
+        imports = { \"./__wasm_split.js\": import1 };\n";
+    const LINK: &str = "import { initSync } from \"./mcpg-web.js\";\n\
+        fetch(new URL(\"./chunk_1.wasm\", import.meta.url));\n\
+        fetch(new URL(\"./split_share_9.wasm\", import.meta.url));\n";
+
+    fn chunks() -> Vec<(String, Vec<u8>)> {
+        vec![
+            ("chunk_1.wasm".into(), b"one".to_vec()),
+            ("split_share_9.wasm".into(), b"two".to_vec()),
+        ]
+    }
+
+    #[test]
+    fn every_reference_follows_the_hashed_names() {
+        let r = rename("mcpg-web", GLUE, Some(LINK), chunks()).unwrap();
+        let (glue_name, glue) = (&r.glue.0, String::from_utf8(r.glue.1.clone()).unwrap());
+        let (link_name, link) = r.link.clone().unwrap();
+        let link = String::from_utf8(link).unwrap();
+        assert!(glue_name.starts_with("mcpg-web-") && glue_name.ends_with(".js"));
+        assert_eq!(
+            link_name,
+            glue_name.replace("mcpg-web-", "__wasm_split-"),
+            "one hash over both"
+        );
+        // Both `from`s point at the hashed link module; the imports object keeps
+        // the wasm's own module name.
+        assert_eq!(glue.matches(&format!("from \"./{link_name}\"")).count(), 2);
+        assert!(
+            glue.contains("{ \"./__wasm_split.js\": import1 }"),
+            "{glue}"
+        );
+        assert!(link.contains(&format!("from \"./{glue_name}\"")), "{link}");
+        let names: Vec<&str> = r.chunks.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names[0],
+            super::super::page::hashed_name("chunk_1", "wasm", b"one")
+        );
+        for name in names {
+            assert!(link.contains(&format!("new URL(\"./{name}\"")), "{link}");
+        }
+        let other = rename(
+            "mcpg-web",
+            GLUE,
+            Some(&LINK.replace("URL", "URL ")),
+            chunks(),
+        );
+        assert_ne!(
+            other.unwrap().glue.0,
+            *glue_name,
+            "the link's text is hashed too"
+        );
+    }
+
+    #[test]
+    fn output_of_an_unexpected_shape_fails_the_build() {
+        let no_import = rename("mcpg-web", "nothing", Some(LINK), chunks()).unwrap_err();
+        assert!(no_import.contains("does not import"), "{no_import}");
+        let mut missing = chunks();
+        missing.push(("chunk_2.wasm".into(), b"x".to_vec()));
+        let err = rename("mcpg-web", GLUE, Some(LINK), missing).unwrap_err();
+        assert!(err.contains("found it 0 times"), "{err}");
+        let plain = rename("mcpg-web", GLUE, None, Vec::new()).unwrap();
+        assert!(plain.link.is_none() && plain.chunks.is_empty());
+    }
+}
