@@ -1,13 +1,13 @@
 //! The whole page: header, notice, the loop on the left, the panels on the right.
 
-use leptos::lazy;
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 use super::header::Header;
 use super::lessons_panel::LessonsPanel;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
-use super::once_shown::once_shown;
+use super::once_shown::{Loaded, once_shown};
 use super::panels::Panels;
 use super::presenter_view::PresenterView;
 use super::replay_banner::ReplayBanner;
@@ -60,7 +60,7 @@ pub fn App() -> impl IntoView {
 }
 
 /// Presenter mode's screen (lazy).
-#[lazy]
-fn presenter_view() -> AnyView {
-    view! { <PresenterView/> }.into_any()
+#[wasm_split(mcpg_presenter_view, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn presenter_view() -> Loaded {
+    Ok(view! { <PresenterView/> }.into_any())
 }

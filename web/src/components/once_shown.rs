@@ -1,13 +1,20 @@
 //! Mounting a lazy part of the page the first time it is shown.
 //!
-//! A Leptos `#[lazy]` function's code sits in a wasm chunk that the browser
-//! fetches the first time the function runs (see `crates/xtask`, `dist/split.rs`),
-//! so what the first screen does not show leaves the first load.
+//! A split function's code (`wasm_split`, which Leptos' `#[lazy]` also uses) sits
+//! in a wasm chunk that the browser fetches the first time the function runs (see
+//! `crates/xtask`, `dist/split.rs`), so what the first screen does not show leaves
+//! the first load.
 
 use std::future::Future;
 
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use send_wrapper::SendWrapper;
+
+/// What a lazy part's loader gives: its view, or the failure to fetch its chunk
+/// (the split functions are `fallible`: without it a failed fetch panics, and a
+/// panic aborts the whole page).
+pub type Loaded = Result<AnyView, SplitLoaderError>;
 
 /// Mounts what `load` gives the first time `shown` is true, and keeps it.
 pub fn once_shown<F>(
@@ -15,14 +22,34 @@ pub fn once_shown<F>(
     load: fn() -> F,
 ) -> impl IntoView
 where
-    F: Future<Output = AnyView> + 'static,
+    F: Future<Output = Loaded> + 'static,
 {
     let opened = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || shown());
     move || {
         opened.get().then(|| {
             // `Suspend` wants a `Send` future; the lazy loader is not (wasm is
             // single-threaded), hence the wrapper.
-            view! { <Suspense fallback=|| ()>{Suspend::new(SendWrapper::new(load()))}</Suspense> }
+            view! { <Suspense fallback=|| ()>{Suspend::new(fetch(load))}</Suspense> }
         })
     }
+}
+
+/// The part's view once its chunk is fetched, or [`unloaded`] if it could not be.
+fn fetch<F>(load: fn() -> F) -> SendWrapper<impl Future<Output = AnyView>>
+where
+    F: Future<Output = Loaded> + 'static,
+{
+    SendWrapper::new(async move { load().await.unwrap_or_else(|_| unloaded()) })
+}
+
+/// Shown in place of a part whose chunk could not be fetched (the network dropped
+/// before the service worker kept it): the rest of the page goes on working.
+fn unloaded() -> AnyView {
+    view! {
+        <p class="notice" role="alert" data-testid="chunk-failed">
+            "This part of the page could not be loaded (the network may have dropped). \
+             Everything else keeps working; reload the page once you are online again."
+        </p>
+    }
+    .into_any()
 }

@@ -2,15 +2,15 @@
 //! (all stay mounted once shown, so a half-filled form survives a look at the wire
 //! log).
 //!
-//! Only Tools is on the first screen. The other panels are `#[lazy]`: their code
+//! Only Tools is on the first screen. The other panels are split off (`wasm_split`, `fallible`): their code
 //! sits in wasm chunks, fetched the first time their tab opens, so the first tool
 //! list shows after fewer bytes on a slow link.
 
-use leptos::lazy;
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
 use super::loop_diagram::LoopDiagram;
-use super::once_shown::once_shown;
+use super::once_shown::{Loaded, once_shown};
 use super::result_panel::ResultPanel;
 use super::server_panel::ServerPanel;
 use super::tool_form::ToolForm;
@@ -81,25 +81,25 @@ pub fn Panels() -> impl IntoView {
 }
 
 /// The tool form (lazy).
-#[lazy]
-fn form_panel() -> AnyView {
-    view! { <ToolForm/> }.into_any()
+#[wasm_split(mcpg_form_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn form_panel() -> Loaded {
+    Ok(view! { <ToolForm/> }.into_any())
 }
 
 /// The Result panel (lazy).
-#[lazy]
-fn result_panel() -> AnyView {
-    view! { <ResultPanel/> }.into_any()
+#[wasm_split(mcpg_result_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn result_panel() -> Loaded {
+    Ok(view! { <ResultPanel/> }.into_any())
 }
 
 /// The Server panel (lazy).
-#[lazy]
-fn server_panel() -> AnyView {
-    view! { <ServerPanel/> }.into_any()
+#[wasm_split(mcpg_server_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn server_panel() -> Loaded {
+    Ok(view! { <ServerPanel/> }.into_any())
 }
 
 /// The wire log (lazy).
-#[lazy]
-fn wire_panel() -> AnyView {
-    view! { <WireLog/> }.into_any()
+#[wasm_split(mcpg_wire_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn wire_panel() -> Loaded {
+    Ok(view! { <WireLog/> }.into_any())
 }
