@@ -1,5 +1,5 @@
 // The parts of the page split off the first load (tool form, Result, Server, wire
-// log, presenter mode) are fetched when first shown. A chunk that cannot be fetched
+// log, presenter mode, Share/Export/Import) are fetched when first used. A chunk that cannot be fetched
 // (the network dropped before the service worker kept it) must not take the page
 // down: the part says so, and everything else keeps working.
 import { after, describe, it } from 'node:test';
@@ -36,6 +36,13 @@ describe('split-off parts of the page', () => {
       // The page lives on: the whole loop runs.
       await runLoop(page, "What's the weather in Austin?");
       assert.match(await page.textContent(tid('answer')), /Austin: 91F, sunny/);
+      // Share's code is split off too: it says why there is no link.
+      await page.click(tid('share-button'));
+      await page.waitForFunction(
+        (sel) => /could not be loaded/.test(document.querySelector(sel)?.textContent ?? ''),
+        tid('share-message'),
+      );
+      assert.equal(await page.locator(tid('share-link')).count(), 0);
       // Once the network is back, a part not tried yet loads.
       await context.unroute(CHUNK);
       await page.click(tid('tab-server'));

@@ -5,6 +5,9 @@
 //! A link or file is untrusted: a bad one gives one notice and nothing else happens
 //! (no connection, no request). Nothing secret is recorded: no bridge token, no key.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use mcpg_page::{Command, Source, link_session};
 use mcpg_session::{
     Imported, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, Session, decode_json, encode_file,
@@ -13,8 +16,8 @@ use mcpg_session::{
 use wasm_bindgen::JsCast as _;
 use wasm_bindgen_futures::JsFuture;
 
-use leptos::lazy;
 use leptos::prelude::*;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
 
 use super::inbox::{command, read};
 use crate::state::AppState;
@@ -89,11 +92,30 @@ async fn decode_file_in_browser(text: &str) -> Result<Session, LinkError> {
     }
 }
 
-/// What Share produced: the full link, or why there is none. Lazy (split into its
-/// own wasm chunk, fetched on first use), like every entry point here: the first
+/// A split-off piece of work: the future a split function hands back once its wasm
+/// chunk is fetched.
+type Task<T> = Pin<Box<dyn Future<Output = T>>>;
+
+/// Said when a chunk could not be fetched. The split functions here are `fallible`:
+/// without it a failed fetch panics, and a panic aborts the whole page.
+const UNLOADED: &str = "this part of the page could not be loaded (the network may have dropped); everything else keeps working, reload once you are online again";
+
+/// What Share produced: the full link, or why there is none. Its code is split into
+/// its own wasm chunk, fetched on first use, like every entry point here: the first
 /// screen never shares.
-#[lazy]
 pub async fn share() -> Result<String, String> {
+    match share_task().await {
+        Ok(task) => task.await,
+        Err(_) => Err(UNLOADED.to_owned()),
+    }
+}
+
+#[wasm_split(mcpg_share, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn share_task() -> Result<Task<Result<String, String>>, SplitLoaderError> {
+    Ok(Box::pin(share_now()))
+}
+
+async fn share_now() -> Result<String, String> {
     let payload = link_payload(&link_session(&record()));
     let packed = deflate_stream("CompressionStream", &payload, usize::MAX)
         .await
@@ -119,10 +141,19 @@ pub async fn share() -> Result<String, String> {
     Ok([base.as_str(), "#", &fragment].concat())
 }
 
-/// Downloads the session as a `.json` file (lazy: see [`share`]).
-#[lazy]
-pub fn export() -> Result<(), String> {
-    super::download::download("mcp-session.json", &encode_file(&record()))
+/// Downloads the session as a `.json` file (split off: see [`share`]).
+pub async fn export() -> Result<(), String> {
+    export_task()
+        .await
+        .unwrap_or_else(|_| Err(UNLOADED.to_owned()))
+}
+
+#[wasm_split(mcpg_export, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn export_task() -> Result<Result<(), String>, SplitLoaderError> {
+    Ok(super::download::download(
+        "mcp-session.json",
+        &encode_file(&record()),
+    ))
 }
 
 fn notice(text: String) {
@@ -163,9 +194,20 @@ pub fn open_from_hash() -> bool {
     true
 }
 
-/// Decodes and replays a `#s1.` link (lazy: see [`share`]).
-#[lazy]
+/// Decodes and replays a `#s1.` link (split off: see [`share`]).
 async fn open_link(fragment: String) {
+    match open_link_task(fragment).await {
+        Ok(task) => task.await,
+        Err(_) => notice(format!("This session link cannot be opened: {UNLOADED}.")),
+    }
+}
+
+#[wasm_split(mcpg_open_link, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn open_link_task(fragment: String) -> Result<Task<()>, SplitLoaderError> {
+    Ok(Box::pin(open_link_now(fragment)))
+}
+
+async fn open_link_now(fragment: String) {
     match decode_link_in_browser(&fragment).await {
         Ok(s) => start_replay(s, "link"),
         Err(e) => link_failed(e),
@@ -178,9 +220,21 @@ fn link_failed(e: LinkError) {
     ));
 }
 
-/// Imports a session from a file's (or a pasted link's) text (lazy: see [`share`]).
-#[lazy]
+/// Imports a session from a file's (or a pasted link's) text (split off: see
+/// [`share`]).
 pub async fn import_text(text: String) {
+    match import_text_task(text).await {
+        Ok(task) => task.await,
+        Err(_) => notice(format!("This session file cannot be opened: {UNLOADED}.")),
+    }
+}
+
+#[wasm_split(mcpg_import_text, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn import_text_task(text: String) -> Result<Task<()>, SplitLoaderError> {
+    Ok(Box::pin(import_text_now(text)))
+}
+
+async fn import_text_now(text: String) {
     match decode_file_in_browser(&text).await {
         Ok(s) => start_replay(s, "file"),
         Err(e) => notice(format!(
