@@ -10,6 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{RequestInit, RequestMode, Response, UrlSearchParams};
 
 use super::bridge_addr;
+use super::here;
 use super::inbox::command;
 use crate::state::{AppState, BridgeInfo, Source};
 
@@ -106,10 +107,8 @@ impl ListError {
 
     /// The one notice of a hosted page, naming the command that fixes it.
     fn notice(&self, root: &str) -> String {
-        let page = bridge_addr::page_url();
-        let origin = web_sys::window()
-            .and_then(|w| w.location().origin().ok())
-            .unwrap_or_default();
+        let page = here::page_url();
+        let origin = super::here::origin();
         let run = format!("`mcpg serve --page-origin {page}`");
         let meanwhile = "The embedded demo server works meanwhile.";
         match self {
@@ -182,7 +181,7 @@ pub fn cors_advice(url: &str, b: &BridgeInfo) -> (String, Option<String>) {
         (None, true) => "The bridge can relay it: add it to the bridge's config as a [[remote]] (name and url), restart `mcpg serve`, then pick it in the server list.".to_owned(),
         (None, false) => format!(
             "No bridge serves this page: run `mcpg serve --page-origin {}` (or `cargo xtask play` in a checkout) with the server in its config as a [[remote]] and open the link it prints; the bridge relays it without CORS.",
-            bridge_addr::page_url()
+            here::page_url()
         ),
     };
     (advice, relay)

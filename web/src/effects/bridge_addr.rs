@@ -40,7 +40,7 @@ pub fn take(st: AppState) -> Option<String> {
                 Err(e) => {
                     notice = Some(format!(
                         "This link's bridge part cannot be used: {e}. Start the bridge with `mcpg serve --page-origin {}` and open the link it prints. The embedded demo server works meanwhile.",
-                        page_url()
+                        super::here::page_url()
                     ));
                     (None, None)
                 }
@@ -60,21 +60,6 @@ pub fn take(st: AppState) -> Option<String> {
         ..BridgeInfo::default()
     });
     notice
-}
-
-/// This page's address without query or fragment: what `--page-origin` should name
-/// so that the bridge's printed link opens this very page.
-pub fn page_url() -> String {
-    web_sys::window()
-        .map(|w| w.location())
-        .map(|l| {
-            [
-                l.origin().unwrap_or_default(),
-                l.pathname().unwrap_or_default(),
-            ]
-            .concat()
-        })
-        .unwrap_or_default()
 }
 
 /// The bridge's root for `http` (or `ws`) URLs: the hosted bridge's address, or this

@@ -75,12 +75,7 @@ async fn post(out: &ModelRequest, key: &str) -> Result<ModelReply, String> {
     })
 }
 
-/// The page's origin (for the OLLAMA_ORIGINS advice).
-pub fn origin() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default()
-}
+pub use super::here::origin;
 
 fn storage(keep: KeyKeep) -> Option<Storage> {
     let w = web_sys::window()?;

@@ -129,16 +129,8 @@ async fn share_now() -> Result<String, String> {
             fragment.len()
         ));
     }
-    let loc = web_sys::window()
-        .map(|w| w.location())
-        .ok_or("the page has no location")?;
     // Origin and path only: the query may hold the bridge's token.
-    let base = [
-        loc.origin().unwrap_or_default(),
-        loc.pathname().unwrap_or_default(),
-    ]
-    .concat();
-    Ok([base.as_str(), "#", &fragment].concat())
+    Ok([super::here::page_url().as_str(), "#", &fragment].concat())
 }
 
 /// Downloads the session as a `.json` file (split off: see [`share`]).

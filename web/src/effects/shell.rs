@@ -12,6 +12,7 @@ use mcpg_page::{Command, ConnId, HttpTarget, Input, LinkSpec, Output};
 use super::apply::apply;
 use super::bridge_addr;
 use super::clock::now;
+use super::here;
 use super::http::HttpLink;
 use super::inbox;
 use super::no_bridge;
@@ -77,7 +78,7 @@ fn execute(outs: Vec<Output>) {
 
 fn open(st: AppState, conn: ConnId, link: LinkSpec) {
     let has_bridge = st.bridge.with_untracked(|b| b.token.is_some());
-    if let Some(notice) = no_bridge::refusal(&link, has_bridge, &bridge_addr::page_url()) {
+    if let Some(notice) = no_bridge::refusal(&link, has_bridge, &here::page_url()) {
         set_timeout(
             move || {
                 inbox::send(Input::LinkClosed {
