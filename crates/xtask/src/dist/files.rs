@@ -60,14 +60,24 @@ pub fn reset(dir: &Path, replace: Replace) -> Result<()> {
         }
         fs::remove_dir_all(dir).map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
     }
+    create_dir(dir)
+}
+
+/// Creates `dir` and the folders above it.
+pub fn create_dir(dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
 }
 
+/// Reads `path` as UTF-8 text.
 pub fn read_text(path: &Path) -> Result<String> {
     fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Writes `path`, creating its folder first (hashed files may sit in subfolders).
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        create_dir(parent)?;
+    }
     fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 

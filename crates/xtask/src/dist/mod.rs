@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use crate::util::{self, Result, command};
 use figures::FileFigure;
-use files::{BUILD_INFO, Replace, files_under, read_text, reset, write};
+use files::{BUILD_INFO, Replace, create_dir, files_under, read_text, reset, write};
 use page::Assets;
 
 /// The flags `wasm-opt` needs besides `-Oz`: `strip = true` in the release
@@ -159,7 +159,7 @@ fn bindgen(root: &Path, wasm: &Path, stage: &Path) -> Result<()> {
 /// build's results are kept.
 fn optimize(root: &Path, inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let cache = util::target_dir(root).join("dist-cache");
-    fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    create_dir(&cache)?;
     let mut done = Vec::new();
     for input in inputs {
         let mut key = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
@@ -256,10 +256,11 @@ fn assemble(
     if snippets.is_dir() {
         for rel in files_under(&snippets)? {
             let to = out.join("snippets").join(&rel);
-            if let Some(parent) = to.parent() {
-                fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-            }
-            fs::copy(snippets.join(&rel), &to).map_err(|e| format!("{}: {e}", to.display()))?;
+            let from = snippets.join(&rel);
+            write(
+                &to,
+                &fs::read(&from).map_err(|e| format!("{}: {e}", from.display()))?,
+            )?;
             first_load.push(format!("snippets/{rel}"));
         }
     }
@@ -287,11 +288,7 @@ fn copy_hashed(web: &Path, out: &Path, path: &str) -> Result<String> {
     } else {
         format!("{dir}/{hashed}")
     };
-    let to = out.join(&rel);
-    if let Some(parent) = to.parent() {
-        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    }
-    write(&to, &bytes)?;
+    write(&out.join(&rel), &bytes)?;
     Ok(rel)
 }
 

@@ -29,7 +29,7 @@ pub struct Split {
 /// glue: the link module imports `initSync` from `./{glue}`.
 pub fn split(wasm: &Path, dir: &Path, glue: &str) -> Result<Split> {
     let input = fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    super::files::create_dir(dir)?;
     let main = dir.join("main.wasm");
     let main_module = format!("./{glue}");
     let link_name = format!("./{LINK_NAME}");
