@@ -12,7 +12,9 @@ impl PageDriver {
     pub(crate) fn apply(&mut self, input: Input) {
         let now = self.now;
         match input {
-            Input::Command(c) => self.command(c),
+            Input::Command(c) => self.command_when_ready(c),
+            Input::Engine(e) => self.engine_ready(e),
+            Input::EngineFailed(why) => self.engine_failed(&why),
             Input::Frame { conn, .. }
             | Input::LinkOpened { conn }
             | Input::LinkClosed { conn, .. }

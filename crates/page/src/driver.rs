@@ -13,7 +13,8 @@ use mcpg_host::script::Script;
 use mcpg_host::tool_loop::PageRecord;
 use serde_json::Value;
 
-use crate::input::{ConnId, Input, LoopId};
+use crate::engine::EngineRef;
+use crate::input::{Command, ConnId, Input, LoopId};
 use crate::links::Link;
 use crate::log::{LogRow, WireLog};
 use crate::output::Output;
@@ -79,7 +80,11 @@ pub struct PageDriver {
     pub(crate) pages_dirty: bool,
     /// HTTP links replaced or closed, kept until their DELETE is answered.
     pub(crate) closing: BTreeMap<ConnId, mcpg_http::HttpMachine>,
-    inbox: VecDeque<Input>,
+    /// The loop's code, once the shell handed it in ([`crate::engine`]).
+    pub(crate) engine: Option<EngineRef>,
+    /// Commands waiting for the engine, in order (`Some` while it is being loaded).
+    pub(crate) waiting: Option<Vec<Command>>,
+    pub(crate) inbox: VecDeque<Input>,
     outputs: VecDeque<Output>,
     busy: bool,
     log_shown: crate::view::LogMeta,
@@ -132,11 +137,20 @@ impl PageDriver {
             first_list_done: false,
             pages_dirty: false,
             closing: BTreeMap::new(),
+            engine: None,
+            waiting: None,
             inbox: VecDeque::new(),
             outputs: VecDeque::new(),
             busy: false,
             log_shown: crate::view::LogMeta::default(),
         }
+    }
+
+    /// This driver with its engine already in (natively, where nothing is split off:
+    /// tests and tools then never see [`Output::LoadEngine`]).
+    pub fn with_engine(mut self, engine: EngineRef) -> PageDriver {
+        self.engine = Some(engine);
+        self
     }
 
     /// Hands in one input at `now`. Inputs are queued and handled in order, so one

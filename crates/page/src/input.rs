@@ -6,6 +6,7 @@ use mcpg_http::NetEvent;
 use serde_json::Value;
 
 use crate::bridge_event::BridgeEvent;
+use crate::engine::EngineRef;
 use crate::settings::{LlmSettings, ModelChoice, Pin};
 use crate::view::Source;
 
@@ -64,6 +65,10 @@ pub enum Input {
     },
     /// The deadline of [`crate::PageDriver::poll_timeout`] passed.
     Timer,
+    /// The loop's code, as [`crate::Output::LoadEngine`] asked (waiting commands run).
+    Engine(EngineRef),
+    /// The loop's code could not be loaded (why, in words).
+    EngineFailed(String),
 }
 
 /// A real model's answer.

@@ -3,13 +3,9 @@
 
 use mcpg_core::client::CallOptions;
 use mcpg_core::model::JsonObject;
-use mcpg_host::provider::{
-    ModelTurn, RequestOptions, ToolCall, endpoint, key_header, shown_request,
-};
-use mcpg_host::script::Script;
+use mcpg_host::provider::{ModelTurn, RequestOptions, ToolCall};
 use mcpg_host::tool_loop::Action;
-use mcpg_host::{MockModel, StepStatus, ToolLoop};
-use serde_json::Value;
+use mcpg_host::{StepStatus, ToolLoop};
 
 use crate::driver::{Manual, PageDriver};
 use crate::input::{LoopId, ModelReply};
@@ -21,8 +17,12 @@ use crate::view::ViewChange;
 const BUSY: &str = "The loop is already running: pause it (or wait for it to end) before stepping or running again.";
 
 impl PageDriver {
-    /// Starts a new loop for the current prompt.
+    /// Starts a new loop for the current prompt (with the engine: the commands that
+    /// lead here wait for it).
     fn new_loop(&mut self) {
+        let Some(engine) = self.engine.map(|e| e.0) else {
+            return;
+        };
         // A replay asks what the recorded session asked, loop by loop.
         let recorded = self
             .replay
@@ -33,14 +33,12 @@ impl PageDriver {
             self.emit(ViewChange::Prompt(p));
         }
         if let Some(run) = &self.run {
-            self.recorder
-                .played
-                .extend(run.played().iter().map(|t| t.to_value()));
+            self.recorder.played.extend(engine.played(run));
         }
         self.recorder.prompts.push(self.prompt.clone());
         if self.script.is_empty() {
             // The script was validated when it was set; a bad one is no script.
-            self.script = Script::from_values(&self.script_values).unwrap_or_default();
+            self.script = engine.script(&self.script_values);
         }
         let opts = RequestOptions {
             model: "mock-model".into(),
@@ -54,7 +52,7 @@ impl PageDriver {
         self.loop_id += 1;
         self.model_pending = false;
         self.set_model_busy(false);
-        self.run = Some(ToolLoop::new(&self.prompt, self.provider, opts));
+        self.run = Some(engine.start(&self.prompt, self.provider, opts));
         self.shown.clear_call();
         self.emit(ViewChange::Call(None));
         self.emit(ViewChange::Progress(None));
@@ -136,12 +134,14 @@ impl PageDriver {
         self.model_pending = false;
         self.set_model_busy(false);
         let head = self.pending_head.take().unwrap_or_default();
-        let Some(run) = &mut self.run else { return };
+        let (Some(run), Some(engine)) = (&mut self.run, self.engine.map(|e| e.0)) else {
+            return;
+        };
         let before = run.steps().len();
         match reply {
-            ModelReply::Http { status, body } => run.model_http_reply(status, &body, &head),
+            ModelReply::Http { status, body } => engine.http_reply(run, status, &body, &head),
             ModelReply::Unreachable { detail, origin } => {
-                run.model_unreachable(&detail, &head, &origin);
+                engine.unreachable(run, &detail, &head, &origin);
             }
         }
         let failed = run.steps().len() > before
@@ -164,47 +164,35 @@ impl PageDriver {
             .cloned()
             .unwrap_or_else(|| LlmSettings::default_for(provider));
         let hint = self.key_hints.get(slot(provider)).cloned().flatten();
-        let Some(run) = &mut self.run else { return };
-        run.set_model_name(&settings.model);
-        let ep = endpoint(provider, &settings.base, &settings.model);
-        // The request as shown in step 3: the key header carries the masked hint only.
-        let key_name = key_header(provider, "k").map(|(name, _)| name);
-        let mut head = shown_request(provider, &ep, "");
-        if let (Some(name), Some(hint)) = (key_name, hint)
-            && let Some(h) = head.get_mut("headers").and_then(Value::as_object_mut)
-        {
-            let bearer = key_header(provider, "k").is_some_and(|(_, v)| v.starts_with("Bearer "));
-            let shown = if bearer {
-                format!("Bearer {hint}")
-            } else {
-                hint
-            };
-            h.insert(name.to_owned(), Value::from(shown));
-        }
-        self.pending_head = Some(head);
-        let body = run.model_request().to_string();
+        let (Some(run), Some(engine)) = (&mut self.run, self.engine.map(|e| e.0)) else {
+            return;
+        };
+        let asked = engine.ask(run, provider, &settings, hint);
+        self.pending_head = Some(asked.head);
         self.model_pending = true;
         self.set_model_busy(true);
         self.output(Output::ModelRequest(ModelRequest {
             loop_id: self.loop_id,
             provider,
-            url: ep.url,
-            headers: ep.headers,
-            key_header: key_name,
-            body,
+            url: asked.url,
+            headers: asked.headers,
+            key_header: asked.key_header,
+            body: asked.body,
         }));
     }
 
     /// Performs the loop's next action, if it has one.
     pub(crate) fn perform(&mut self) {
         let now = self.now;
-        let Some(run) = &mut self.run else { return };
+        let (Some(run), Some(engine)) = (&mut self.run, self.engine.map(|e| e.0)) else {
+            return;
+        };
         match run.next() {
             Action::ListTools => {
                 let op = self.client.list_tools(now);
                 run.listing_started(op);
             }
-            Action::Reshape => run.reshape(),
+            Action::Reshape => engine.reshape(run),
             Action::AskModel if self.model_pending => {}
             Action::AskModel => match self.manual.take() {
                 Some(Manual::Call(call)) => {
@@ -216,21 +204,21 @@ impl PageDriver {
                         text: None,
                         calls: vec![call],
                     };
-                    run.model_replied(turn, None, &why);
+                    engine.replied(run, turn, &why);
                 }
                 Some(Manual::Answer(text)) => {
                     let why = "You played the model: you answered in words, with no tool call.";
-                    run.model_replied(ModelTurn::Answer { text }, None, why);
+                    engine.replied(run, ModelTurn::Answer { text }, why);
                 }
                 // A replay never asks a live model: the recorded turns answer, then the mock.
                 None if !self.script.is_empty() || self.replay.is_some() => {
-                    let scripted = run.ask_script(&mut self.script, &MockModel);
+                    let scripted = engine.ask_script(run, &mut self.script);
                     if !scripted && !self.script_values.is_empty() {
                         self.note("the model script has no turn left for this loop: the mock model answered");
                     }
                 }
                 None => match self.model {
-                    ModelChoice::Mock => run.ask_mock(&MockModel),
+                    ModelChoice::Mock => engine.ask_mock(run),
                     // The learner's turn: the play box and the Tools panel's form wait.
                     ModelChoice::Play => self.set_running(false),
                     ModelChoice::Real => self.ask_llm(),

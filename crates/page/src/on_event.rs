@@ -6,8 +6,8 @@ use std::sync::Arc;
 use mcpg_core::Generation;
 use mcpg_core::client::{CallOutcome, Direction, Event, Negotiated};
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
+use mcpg_host::Action;
 use mcpg_host::tool_loop::PageRecord;
-use mcpg_host::{Action, schema};
 
 use crate::driver::PageDriver;
 use crate::log::LogRow;
@@ -48,8 +48,8 @@ fn server_info(n: &Negotiated) -> ServerInfo {
 
 impl PageDriver {
     pub(crate) fn on_event(&mut self, ev: Event) {
-        if let Some(run) = &mut self.run {
-            run.on_event(&ev);
+        if let (Some(run), Some(engine)) = (&mut self.run, self.engine) {
+            engine.0.on_event(run, &ev);
         }
         match ev {
             Event::Wire(w) => {
@@ -221,7 +221,7 @@ impl PageDriver {
             outcome: run.outcome().cloned(),
             check: match (run.called_tool(), run.outcome()) {
                 (Some(t), Some(CallOutcome::Success(r) | CallOutcome::ToolError(r))) => {
-                    schema::check_structured(t, r)
+                    self.engine.and_then(|e| e.0.check(t, r))
                 }
                 _ => None,
             },

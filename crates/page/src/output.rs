@@ -70,6 +70,9 @@ pub enum Output {
     },
     /// Ask a real model.
     ModelRequest(ModelRequest),
+    /// Load the loop's code and hand it in with [`crate::Input::Engine`] (or
+    /// [`crate::Input::EngineFailed`]); commands wait meanwhile. Asked once per wait.
+    LoadEngine,
     /// Change what the page shows.
     View(ViewChange),
 }

@@ -125,7 +125,7 @@ fn frames_for_an_old_connection_are_recorded_not_applied() {
 
 #[test]
 fn side_events_arriving_while_the_driver_is_busy_are_queued_not_dropped() {
-    let mailbox = Mailbox::new(PageDriver::new());
+    let mailbox = Mailbox::new(PageDriver::new().with_engine(mcpg_page::host_engine()));
     let t = Timestamp::from_millis(5);
     let outs = mailbox.dispatch(
         t,

@@ -6,8 +6,12 @@ use leptos::prelude::*;
 use super::answer::Answer;
 use super::conversation::Conversation;
 use super::loop_controls::LoopControls;
+use leptos::wasm_split::wasm_split;
+
+use super::once_shown::{Loaded, once_shown};
 use super::play_box::PlayBox;
 use super::step_card::StepCard;
+use crate::model_state::ModelChoice;
 use crate::state::use_app;
 
 /// The left column.
@@ -33,9 +37,17 @@ pub fn LoopPanel() -> impl IntoView {
                     <StepCard step=step/>
                 </For>
             </ol>
-            <PlayBox/>
+            // Only for a learner playing the model; it previews replies in the
+            // provider's format, code the first screen does not need.
+            {once_shown(move || st.model.get() == ModelChoice::Play, play_box)}
             <Conversation/>
             <Answer/>
         </section>
     }
+}
+
+/// The play box (lazy).
+#[wasm_split(mcpg_play_box, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn play_box() -> Loaded {
+    Ok(view! { <PlayBox/> }.into_any())
 }

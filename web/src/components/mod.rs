@@ -23,6 +23,7 @@ pub mod panels;
 pub mod play_box;
 pub mod presenter_view;
 pub mod replay_banner;
+pub mod reshape;
 pub mod result_panel;
 pub mod script_editor;
 pub mod server_panel;

@@ -52,8 +52,10 @@ pub fn apply(st: AppState, change: ViewChange) {
 }
 
 /// The first complete listing on the embedded server marks the page as usable:
-/// recorded on `<body data-first-tool-list-ms>` for the e2e run to print.
+/// recorded on `<body data-first-tool-list-ms>` for the e2e run to print. The loop's
+/// code is fetched from then on, so the first Step rarely waits for it.
 fn first_tool_list() {
+    super::engine::load();
     if let Some(body) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body())

@@ -8,6 +8,7 @@ mod bridge;
 mod bridge_addr;
 mod clock;
 mod download;
+mod engine;
 mod here;
 mod http;
 mod inbox;

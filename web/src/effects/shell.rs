@@ -71,6 +71,7 @@ fn execute(outs: Vec<Output>) {
                 }
             }),
             Output::ModelRequest(req) => super::llm::send(st, req),
+            Output::LoadEngine => super::engine::load(),
         }
     }
     arm_timer();

@@ -31,7 +31,7 @@ impl Shell {
 
     pub fn with_log(log: WireLog) -> Shell {
         Shell {
-            d: PageDriver::with_log(log),
+            d: PageDriver::with_log(log).with_engine(mcpg_page::host_engine()),
             now: Timestamp::from_millis(1_000),
             effects: Vec::new(),
             steps: Vec::new(),
@@ -42,6 +42,22 @@ impl Shell {
             next_step: Some(1),
             view_changes: 0,
         }
+    }
+
+    /// A shell whose driver has no engine yet (the page's first load): it asks for it
+    /// with `Output::LoadEngine`, and the test hands it in.
+    pub fn without_engine() -> Shell {
+        let mut s = Shell::new();
+        s.d = PageDriver::new();
+        s
+    }
+
+    /// How many times the driver asked for the engine.
+    pub fn engine_asks(&self) -> usize {
+        self.effects
+            .iter()
+            .filter(|o| matches!(o, Output::LoadEngine))
+            .count()
     }
 
     /// A shell connected to the embedded demo.

@@ -1,0 +1,178 @@
+//! The host's work that the first screen does not need, behind one trait object.
+//!
+//! Listing the tools needs only the core's `Client` and the demo server. Running the
+//! loop needs much more: the reshaping into five provider formats and its schema
+//! adaptation, the mock model, the model script, a real model's request and reply,
+//! the structured-output check. The driver reaches all of it through [`Engine`], and
+//! the only value of that trait, [`host_engine`], is handed in by the shell
+//! ([`crate::Input::Engine`]) when the driver asks ([`crate::Output::LoadEngine`]).
+//! In the browser the shell gets it from a split wasm chunk, so that code is not
+//! part of the first load; natively a test shell hands it in at once.
+
+use std::fmt;
+
+use mcpg_core::client::Event;
+use mcpg_core::model::{CallToolResult, Tool};
+use mcpg_host::provider::{
+    ModelTurn, Provider, RequestOptions, endpoint, key_header, shown_request,
+};
+use mcpg_host::schema::{self, SchemaError};
+use mcpg_host::script::Script;
+use mcpg_host::{MockModel, ToolLoop};
+use serde_json::Value;
+
+use crate::settings::LlmSettings;
+
+/// A real model's request as the driver sends it (body and URL) and shows it in
+/// step 3 (`head`: the request line and headers, the key as its masked hint only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asked {
+    /// Request line and headers as shown.
+    pub head: Value,
+    /// URL to POST to.
+    pub url: String,
+    /// Headers without the key.
+    pub headers: Vec<(&'static str, String)>,
+    /// The header that carries the key, if the provider uses one.
+    pub key_header: Option<&'static str>,
+    /// The JSON body.
+    pub body: String,
+}
+
+/// The host's loop work, as the driver calls it (one method per use).
+pub trait Engine {
+    /// A new loop for `prompt` in `provider`'s format.
+    fn start(&self, prompt: &str, provider: Provider, opts: RequestOptions) -> ToolLoop;
+    /// The script `values` describe (validated when set; a bad one is no script).
+    fn script(&self, values: &[Value]) -> Script;
+    /// The loop's played model turns, as a script's JSON.
+    fn played(&self, run: &ToolLoop) -> Vec<Value>;
+    /// Feeds one core event to the loop.
+    fn on_event(&self, run: &mut ToolLoop, ev: &Event);
+    /// Step 2.
+    fn reshape(&self, run: &mut ToolLoop);
+    /// A model turn the learner wrote (`why` explains it).
+    fn replied(&self, run: &mut ToolLoop, turn: ModelTurn, why: &str);
+    /// The mock model's turn.
+    fn ask_mock(&self, run: &mut ToolLoop);
+    /// The script's next turn, else the mock's; whether the script answered.
+    fn ask_script(&self, run: &mut ToolLoop, script: &mut Script) -> bool;
+    /// A real model's request in `provider`'s format for the loop's next turn.
+    fn ask(
+        &self,
+        run: &mut ToolLoop,
+        provider: Provider,
+        settings: &LlmSettings,
+        hint: Option<String>,
+    ) -> Asked;
+    /// A real model's HTTP answer.
+    fn http_reply(&self, run: &mut ToolLoop, status: u16, body: &str, head: &Value);
+    /// A real model out of reach.
+    fn unreachable(&self, run: &mut ToolLoop, detail: &str, head: &Value, origin: &str);
+    /// The result's `structuredContent` checked against the tool's `outputSchema`.
+    fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>>;
+}
+
+/// The one [`Engine`], as the shell hands it in (compared by address).
+#[derive(Clone, Copy)]
+pub struct EngineRef(pub &'static dyn Engine);
+
+impl fmt::Debug for EngineRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("EngineRef")
+    }
+}
+
+impl PartialEq for EngineRef {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::addr_eq(self.0, other.0)
+    }
+}
+
+/// The host's engine (`mcpg_host`'s loop, mock and provider formats). Only the
+/// shell calls this: code reached from here alone leaves the page's first load.
+pub fn host_engine() -> EngineRef {
+    static HOST: HostEngine = HostEngine;
+    EngineRef(&HOST)
+}
+
+/// [`Engine`] over `mcpg_host`.
+struct HostEngine;
+
+impl Engine for HostEngine {
+    fn start(&self, prompt: &str, provider: Provider, opts: RequestOptions) -> ToolLoop {
+        ToolLoop::new(prompt, provider, opts)
+    }
+
+    fn script(&self, values: &[Value]) -> Script {
+        Script::from_values(values).unwrap_or_default()
+    }
+
+    fn played(&self, run: &ToolLoop) -> Vec<Value> {
+        run.played().iter().map(|t| t.to_value()).collect()
+    }
+
+    fn on_event(&self, run: &mut ToolLoop, ev: &Event) {
+        run.on_event(ev);
+    }
+
+    fn reshape(&self, run: &mut ToolLoop) {
+        run.reshape();
+    }
+
+    fn replied(&self, run: &mut ToolLoop, turn: ModelTurn, why: &str) {
+        run.model_replied(turn, None, why);
+    }
+
+    fn ask_mock(&self, run: &mut ToolLoop) {
+        run.ask_mock(&MockModel);
+    }
+
+    fn ask_script(&self, run: &mut ToolLoop, script: &mut Script) -> bool {
+        run.ask_script(script, &MockModel)
+    }
+
+    fn ask(
+        &self,
+        run: &mut ToolLoop,
+        provider: Provider,
+        settings: &LlmSettings,
+        hint: Option<String>,
+    ) -> Asked {
+        run.set_model_name(&settings.model);
+        let ep = endpoint(provider, &settings.base, &settings.model);
+        // The request as shown in step 3: the key header carries the masked hint only.
+        let key_name = key_header(provider, "k").map(|(name, _)| name);
+        let mut head = shown_request(provider, &ep, "");
+        if let (Some(name), Some(hint)) = (key_name, hint)
+            && let Some(h) = head.get_mut("headers").and_then(Value::as_object_mut)
+        {
+            let bearer = key_header(provider, "k").is_some_and(|(_, v)| v.starts_with("Bearer "));
+            let shown = if bearer {
+                format!("Bearer {hint}")
+            } else {
+                hint
+            };
+            h.insert(name.to_owned(), Value::from(shown));
+        }
+        Asked {
+            head,
+            url: ep.url,
+            headers: ep.headers,
+            key_header: key_name,
+            body: run.model_request().to_string(),
+        }
+    }
+
+    fn http_reply(&self, run: &mut ToolLoop, status: u16, body: &str, head: &Value) {
+        run.model_http_reply(status, body, head);
+    }
+
+    fn unreachable(&self, run: &mut ToolLoop, detail: &str, head: &Value, origin: &str) {
+        run.model_unreachable(detail, head, origin);
+    }
+
+    fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>> {
+        schema::check_structured(tool, result)
+    }
+}

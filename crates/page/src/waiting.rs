@@ -1,0 +1,82 @@
+//! Commands that wait for the loop's code ([`crate::engine`]).
+//!
+//! The first command that needs the engine before the shell handed it in asks for it
+//! ([`Output::LoadEngine`]) and waits; every command after it waits too, so they are
+//! applied in the order they came once it arrives. If it cannot be loaded, the
+//! waiting commands that need it are recorded as not done (a note and a notice) and
+//! the others are applied: nothing is dropped silently, and the next Step asks again.
+
+use crate::driver::PageDriver;
+use crate::engine::EngineRef;
+use crate::input::{Command, Input};
+use crate::output::Output;
+
+/// Said when the loop's code could not be loaded.
+const NOT_LOADED: &str = "The tool loop's code could not be loaded (the network may have dropped), so the loop did not start. Everything else keeps working; try again once you are online.";
+
+impl Command {
+    /// Whether the command runs the loop (and so needs the engine).
+    fn needs_engine(&self) -> bool {
+        matches!(
+            self,
+            Command::Step | Command::Run | Command::PlayCall { .. } | Command::PlayAnswer(_)
+        )
+    }
+
+    /// A command that needs the engine, in words (for the log).
+    fn label(&self) -> &'static str {
+        match self {
+            Command::Step => "Step",
+            Command::Run => "Run",
+            Command::PlayCall { .. } => "your tool call",
+            Command::PlayAnswer(_) => "your answer",
+            _ => "a command",
+        }
+    }
+}
+
+impl PageDriver {
+    /// Applies `c` now, or keeps it until the engine is here.
+    pub(crate) fn command_when_ready(&mut self, c: Command) {
+        if let Some(waiting) = &mut self.waiting {
+            waiting.push(c);
+        } else if self.engine.is_none() && c.needs_engine() {
+            self.waiting = Some(vec![c]);
+            self.output(Output::LoadEngine);
+        } else {
+            self.command(c);
+        }
+    }
+
+    /// The shell handed the engine in: the waiting commands go next, in order.
+    pub(crate) fn engine_ready(&mut self, engine: EngineRef) {
+        self.engine = Some(engine);
+        let waiting = self.waiting.take().unwrap_or_default();
+        self.requeue(waiting);
+    }
+
+    /// The engine could not be loaded: what needed it is noted as not done, the rest
+    /// goes on.
+    pub(crate) fn engine_failed(&mut self, why: &str) {
+        let Some(waiting) = self.waiting.take() else {
+            return;
+        };
+        let (lost, kept): (Vec<Command>, Vec<Command>) =
+            waiting.into_iter().partition(Command::needs_engine);
+        for c in lost {
+            self.note(format!(
+                "not done: {} needed the tool loop's code: {why}",
+                c.label()
+            ));
+        }
+        self.notice(NOT_LOADED);
+        self.requeue(kept);
+    }
+
+    /// Puts `commands` at the head of the inbox, in order.
+    fn requeue(&mut self, commands: Vec<Command>) {
+        for c in commands.into_iter().rev() {
+            self.inbox.push_front(Input::Command(c));
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The loop's code arrives after the first screen (`Output::LoadEngine`, then
+//! `Input::Engine`): the tool list needs none of it, commands that need it wait in
+//! order, and a failed load keeps the page working and asks again next time.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use mcpg_page::{Command, Conn, Input, Output, RUN_PACE, Source, ViewChange, host_engine};
+use support::Shell;
+
+fn demo_without_engine() -> Shell {
+    let mut s = Shell::without_engine();
+    s.cmd(Command::Connect(Source::Demo));
+    assert_eq!(s.conn, Conn::Ready);
+    s
+}
+
+#[test]
+fn the_first_tool_list_needs_no_engine() {
+    let mut s = Shell::without_engine();
+    s.d.handle(s.now, Input::Command(Command::Connect(Source::Demo)));
+    let outs: Vec<Output> = std::iter::from_fn(|| s.d.poll_output()).collect();
+    assert!(
+        outs.iter()
+            .any(|o| matches!(o, Output::View(ViewChange::FirstToolList))),
+        "{outs:#?}"
+    );
+    assert!(!outs.iter().any(|o| matches!(o, Output::LoadEngine)));
+}
+
+#[test]
+fn commands_wait_for_the_engine_and_run_in_order_once_it_is_in() {
+    let mut s = demo_without_engine();
+    s.cmd(Command::Step);
+    assert_eq!(s.engine_asks(), 1);
+    assert!(s.steps.is_empty(), "no step without the loop's code");
+    // Everything after a waiting command waits too, and it is asked for once.
+    s.cmd(Command::SetPrompt("What's the weather in Paris?".into()));
+    s.cmd(Command::Run);
+    assert_eq!(s.engine_asks(), 1);
+    assert!(s.steps.is_empty());
+    assert_eq!(s.d.record().messages, ["What's the weather in Austin?"]);
+    s.input(Input::Engine(host_engine()));
+    // Step started a loop with the prompt of its time and made step 1; Run made
+    // step 2 at once and runs on, paced.
+    assert_eq!(s.steps.len(), 2);
+    assert!(s.running);
+    s.advance(RUN_PACE.as_millis() as u64 * 10);
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(
+        s.answer.as_deref(),
+        Some("get_weather says: Austin: 91F, sunny")
+    );
+    // The prompt set meanwhile applies to the next loop.
+    s.cmd(Command::Step);
+    assert_eq!(s.engine_asks(), 1, "the engine stays");
+    assert_eq!(
+        s.d.record().messages,
+        [
+            "What's the weather in Austin?",
+            "What's the weather in Paris?"
+        ]
+    );
+}
+
+#[test]
+fn a_failed_load_says_so_keeps_the_rest_and_asks_again() {
+    let mut s = demo_without_engine();
+    s.cmd(Command::Step);
+    s.cmd(Command::SetPrompt("Hello".into()));
+    s.input(Input::EngineFailed("Failed to fetch".into()));
+    assert!(
+        s.notice
+            .as_deref()
+            .unwrap_or("")
+            .contains("could not be loaded"),
+        "{:?}",
+        s.notice
+    );
+    assert!(
+        s.notes()
+            .iter()
+            .any(|n| n.contains("not done: Step") && n.contains("Failed to fetch")),
+        "{:#?}",
+        s.notes()
+    );
+    assert_eq!(s.d.record().messages, ["Hello"], "the prompt was applied");
+    assert!(s.steps.is_empty());
+    assert_eq!(s.conn, Conn::Ready, "the connection lives on");
+    s.cmd(Command::ListTools);
+    assert_eq!(s.engine_asks(), 1, "a tool listing needs no engine");
+    s.cmd(Command::Step);
+    assert_eq!(s.engine_asks(), 2, "the next Step asks again");
+    s.input(Input::Engine(host_engine()));
+    assert_eq!(s.numbers(), [1]);
+}
