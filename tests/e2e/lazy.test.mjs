@@ -1,7 +1,9 @@
-// The parts of the page split off the first load (tool form, Result, Server, wire
-// log, presenter mode, Share/Export/Import) are fetched when first used. A chunk that cannot be fetched
-// (the network dropped before the service worker kept it) must not take the page
-// down: the part says so, and everything else keeps working.
+// The parts of the page split off the first load are fetched when first used (step
+// 2's reshaping, the play box, a real model's settings, tool form, Result, Server,
+// wire log, presenter mode, Share/Export/Import) or right after the first tool list
+// (the tool loop's code, the lessons, the loop's picture, the share bar). A chunk that cannot be fetched (the network dropped before the
+// service worker kept it) must not take the page down: the part says so, and
+// everything else keeps working.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { baseUrl, closeBrowser, connected, launch, runLoop, tid } from './support.mjs';
@@ -12,7 +14,49 @@ const CHUNK = /\/(split_[^/]*|chunk_[^/]*)\.wasm$/;
 describe('split-off parts of the page', () => {
   after(closeBrowser);
 
-  it('a chunk that cannot be fetched leaves a notice in its place, and the loop still runs', async () => {
+  it('the first tool list needs no chunk: every chunk is held until it shows', async () => {
+    const browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    let release;
+    const shown = new Promise((r) => { release = r; });
+    const held = [];
+    await context.route(CHUNK, async (route) => {
+      held.push(new URL(route.request().url()).pathname.split('/').pop());
+      await shown;
+      return route.continue();
+    });
+    try {
+      await page.goto(baseUrl);
+      // Were a chunk needed, the list would never show (the fetch is held).
+      await page.waitForSelector(tid('tool-row'));
+      await connected(page, 'mcpg-demo');
+      // The loop's code is asked for right after the list, not before it.
+      await page.waitForFunction(() => document.body.dataset.firstToolListMs !== undefined);
+      release();
+      for (const part of ['engine', 'lessons_panel', 'loop_diagram', 'share_bar']) {
+        assert.ok(held.some((n) => n.startsWith(`split_mcpg_${part}-`)), `${part} held: ${held}`);
+      }
+      // Then the first screen's later parts appear without a click.
+      await page.waitForSelector(tid('lessons'));
+      await page.waitForSelector(tid('diagram'));
+      await runLoop(page, "What's the weather in Austin?");
+      assert.match(await page.textContent(tid('answer')), /Austin: 91F, sunny/);
+      // Share's own code is split off too: it says why there is no link.
+      await context.route(/\/split_mcpg_share-[^/]*\.wasm$/, (route) => route.abort('internetdisconnected'));
+      await page.click(tid('share-button'));
+      await page.waitForFunction(
+        (sel) => /could not be loaded/.test(document.querySelector(sel)?.textContent ?? ''),
+        tid('share-message'),
+      );
+      assert.equal(await page.locator(tid('share-link')).count(), 0);
+    } finally {
+      release();
+      await context.close();
+    }
+  });
+
+  it('a chunk that cannot be fetched leaves a notice in its place, and the loop runs once it can', async () => {
     const browser = await launch();
     // No service worker: it would answer from its cache, which is the point of it,
     // but here the network itself must fail.
@@ -28,30 +72,34 @@ describe('split-off parts of the page', () => {
     try {
       await page.goto(baseUrl);
       await connected(page, 'mcpg-demo');
-      assert.equal(refused, 0, 'the first screen needs no chunk');
+      await page.waitForSelector(tid('tool-row'));
+      // The first screen's later parts (lessons, picture, share bar) say so in place.
+      await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 3, tid('chunk-failed'));
+      assert.equal(await page.locator(tid('lessons')).count(), 0);
+      assert.equal(await page.locator(tid('share-bar')).count(), 0);
       await page.click(tid('tab-result'));
       await page.waitForSelector(`#panel-result ${tid('chunk-failed')}`);
       assert.ok(refused > 0);
       assert.match(await page.textContent(tid('chunk-failed')), /could not be loaded/);
-      // The page lives on: the whole loop runs.
+      // The loop's code is a chunk: Step says it could not be loaded, nothing runs.
+      await page.click(tid('step-button'));
+      await page.waitForFunction(
+        (sel) => /tool loop's code could not be loaded/.test(document.querySelector(sel)?.textContent ?? ''),
+        tid('notice'),
+      );
+      assert.equal(await page.locator(tid('step')).count(), 0);
+      // Once the network is back, the next Step asks again and the whole loop runs,
+      // and a part not tried yet loads.
+      await context.unroute(CHUNK);
       await runLoop(page, "What's the weather in Austin?");
       assert.match(await page.textContent(tid('answer')), /Austin: 91F, sunny/);
-      // Share's code is split off too: it says why there is no link.
-      await page.click(tid('share-button'));
-      await page.waitForFunction(
-        (sel) => /could not be loaded/.test(document.querySelector(sel)?.textContent ?? ''),
-        tid('share-message'),
-      );
-      assert.equal(await page.locator(tid('share-link')).count(), 0);
-      // Once the network is back, a part not tried yet loads.
-      await context.unroute(CHUNK);
       await page.click(tid('tab-server'));
       await page.waitForSelector(tid('server-panel'));
       // The split runtime's loader (generated by wasm_split_cli_support 0.2.3) starts a
       // chunk's fetch beside its dependencies' and never awaits it when a dependency
       // fails first, so the browser also reports that refused fetch as an unhandled
-      // rejection. The failure itself reached the page (the notice above); nothing else
-      // may be reported.
+      // rejection. The failure itself reached the page (the notices above); nothing
+      // else may be reported.
       assert.deepEqual(errors.filter((e) => e !== 'page error: Failed to fetch'), []);
     } finally {
       await context.close();

@@ -7,7 +7,7 @@ use super::header::Header;
 use super::lessons_panel::LessonsPanel;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
-use super::once_shown::{Loaded, once_shown};
+use super::once_shown::{Loaded, later, once_shown, start_later};
 use super::panels::Panels;
 use super::presenter_view::PresenterView;
 use super::replay_banner::ReplayBanner;
@@ -23,6 +23,7 @@ pub fn App() -> impl IntoView {
     provide_context(st);
     let presenter = Presenter::new();
     provide_context(presenter);
+    start_later();
     effects::picture::listen_keys(st, presenter);
     effects::start(st);
     effects::llm::load_keys(st);
@@ -45,14 +46,16 @@ pub fn App() -> impl IntoView {
         <Header/>
         <NoticeBar/>
         <ReplayBanner/>
-        <LessonsPanel/>
+        // The lessons and the share bar come from chunks fetched right after the
+        // first tool list (a `#lesson=` link is followed once the panel is in).
+        {once_shown(later(), lessons_panel)}
         <main class="layout">
             <LoopPanel/>
             <Panels/>
         </main>
         // Below the loop: the loop is what a learner comes for, so it gets the top of
         // the screen (a replay's banner still shows above it).
-        <ShareBar/>
+        {once_shown(later(), share_bar)}
         // Over everything else while presenter mode is on (the rest is hidden then).
         // Lazy: its code loads the first time presenter mode opens.
         {once_shown(move || presenter.on.get(), presenter_view)}
@@ -63,4 +66,16 @@ pub fn App() -> impl IntoView {
 #[wasm_split(mcpg_presenter_view, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn presenter_view() -> Loaded {
     Ok(view! { <PresenterView/> }.into_any())
+}
+
+/// The lesson track (lazy, right after the first tool list).
+#[wasm_split(mcpg_lessons_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn lessons_panel() -> Loaded {
+    Ok(view! { <LessonsPanel/> }.into_any())
+}
+
+/// Share, export, import and the model script (lazy, right after the first tool list).
+#[wasm_split(mcpg_share_bar, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn share_bar() -> Loaded {
+    Ok(view! { <ShareBar/> }.into_any())
 }

@@ -4,7 +4,9 @@ use leptos::prelude::*;
 use mcpg_host::provider::Provider;
 use mcpg_host::tool_loop::TITLES;
 
+use super::llm_settings::llm_settings;
 use super::model_bar::{ModelBar, options};
+use super::once_shown::once_shown;
 use crate::effects;
 use crate::model_state::ModelChoice;
 use crate::state::use_app;
@@ -106,6 +108,8 @@ pub fn LoopControls() -> impl IntoView {
                 </select>
             </div>
             <ModelBar/>
+            // A real model's settings: split off, loaded when first chosen.
+            {once_shown(move || st.model.get() == ModelChoice::Real, llm_settings)}
             <div class="buttons">
                 <button class="primary" data-testid="step-button" title=step_title
                     disabled=waiting

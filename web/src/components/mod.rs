@@ -12,6 +12,7 @@ pub mod json_block;
 pub mod lesson_card;
 pub mod lesson_check;
 pub mod lessons_panel;
+pub mod llm_settings;
 pub mod log_row;
 pub mod loop_controls;
 pub mod loop_diagram;

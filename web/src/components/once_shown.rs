@@ -6,6 +6,7 @@
 //! the first load.
 
 use std::future::Future;
+use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -52,4 +53,23 @@ fn unloaded() -> AnyView {
         </p>
     }
     .into_any()
+}
+
+/// Whether the first screen's later parts (the lessons, the loop's picture, the
+/// share bar) may load: set a moment after the page started, when the first tool
+/// list is already shown, so their chunks are fetched after it and never delay it.
+#[derive(Clone, Copy)]
+struct Later(RwSignal<bool>);
+
+/// Starts the clock for [`later`] (the app root calls it before its children).
+pub fn start_later() {
+    let later = RwSignal::new(false);
+    provide_context(Later(later));
+    set_timeout(move || later.set(true), Duration::ZERO);
+}
+
+/// Whether the first screen's later parts may load now (see [`start_later`]).
+pub fn later() -> impl Fn() -> bool + Send + Sync + Copy + 'static {
+    let later = use_context::<Later>().map(|l| l.0);
+    move || later.is_none_or(|l| l.get())
 }
