@@ -4,14 +4,13 @@ use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
 use super::header::Header;
-use super::lessons_panel::LessonsPanel;
+use super::later_parts;
 use super::loop_panel::LoopPanel;
 use super::notice_bar::NoticeBar;
 use super::once_shown::{Loaded, later, once_shown, start_later};
 use super::panels::Panels;
 use super::presenter_view::PresenterView;
 use super::replay_banner::ReplayBanner;
-use super::share_bar::ShareBar;
 use crate::effects;
 use crate::presenter::Presenter;
 use crate::state::AppState;
@@ -24,6 +23,7 @@ pub fn App() -> impl IntoView {
     let presenter = Presenter::new();
     provide_context(presenter);
     start_later();
+    later_parts::register_engine();
     effects::picture::listen_keys(st, presenter);
     effects::start(st);
     effects::llm::load_keys(st);
@@ -48,14 +48,14 @@ pub fn App() -> impl IntoView {
         <ReplayBanner/>
         // The lessons and the share bar come from chunks fetched right after the
         // first tool list (a `#lesson=` link is followed once the panel is in).
-        {once_shown(later(), lessons_panel)}
+        {once_shown(later(), later_parts::lessons)}
         <main class="layout">
             <LoopPanel/>
             <Panels/>
         </main>
         // Below the loop: the loop is what a learner comes for, so it gets the top of
         // the screen (a replay's banner still shows above it).
-        {once_shown(later(), share_bar)}
+        {once_shown(later(), later_parts::share)}
         // Over everything else while presenter mode is on (the rest is hidden then).
         // Lazy: its code loads the first time presenter mode opens.
         {once_shown(move || presenter.on.get(), presenter_view)}
@@ -66,16 +66,4 @@ pub fn App() -> impl IntoView {
 #[wasm_split(mcpg_presenter_view, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn presenter_view() -> Loaded {
     Ok(view! { <PresenterView/> }.into_any())
-}
-
-/// The lesson track (lazy, right after the first tool list).
-#[wasm_split(mcpg_lessons_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn lessons_panel() -> Loaded {
-    Ok(view! { <LessonsPanel/> }.into_any())
-}
-
-/// Share, export, import and the model script (lazy, right after the first tool list).
-#[wasm_split(mcpg_share_bar, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn share_bar() -> Loaded {
-    Ok(view! { <ShareBar/> }.into_any())
 }

@@ -9,6 +9,7 @@ pub mod diagram_arrow;
 pub mod form_field;
 pub mod header;
 pub mod json_block;
+pub mod later_parts;
 pub mod lesson_card;
 pub mod lesson_check;
 pub mod lessons_panel;

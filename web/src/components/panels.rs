@@ -9,7 +9,7 @@
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
-use super::loop_diagram::LoopDiagram;
+use super::later_parts;
 use super::once_shown::{Loaded, later, once_shown};
 use super::result_panel::ResultPanel;
 use super::server_panel::ServerPanel;
@@ -60,7 +60,7 @@ pub fn Panels() -> impl IntoView {
             // The picture of the loop heads the sticky column, so it stays in sight
             // while the steps scroll by on the left.
             // From a chunk fetched right after the first tool list.
-            {once_shown(later(), loop_diagram)}
+            {once_shown(later(), later_parts::diagram)}
             <div role="tablist" class="tabs" aria-label="Panels">{tabs}</div>
             <div role="tabpanel" id="panel-tools" aria-labelledby="tab-tools" hidden=hidden(Tab::Tools)>
                 <ToolsPanel/>
@@ -103,10 +103,4 @@ fn server_panel() -> Loaded {
 #[wasm_split(mcpg_wire_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn wire_panel() -> Loaded {
     Ok(view! { <WireLog/> }.into_any())
-}
-
-/// The loop's picture (lazy, right after the first tool list).
-#[wasm_split(mcpg_loop_diagram, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn loop_diagram() -> Loaded {
-    Ok(view! { <LoopDiagram/> }.into_any())
 }

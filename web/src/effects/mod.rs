@@ -23,6 +23,7 @@ mod ws;
 
 pub use bridge::{cors_advice, load_bridge, source_from_url};
 pub use bridge_addr::take as take_bridge_address;
+pub use engine::set_loader as set_engine_loader;
 
 use mcpg_core::model::JsonObject;
 use mcpg_host::provider::Provider;

@@ -1,0 +1,66 @@
+//! What the page fetches right after the first tool list, as one split chunk: the
+//! tool loop's code (`mcpg_page::host_engine`), the lessons panel, the loop's
+//! picture and the share bar. One split function for all four, rather than one
+//! each: `wasm_split_cli_support` puts the code two split functions share in a chunk
+//! of its own per combination, so four entry points fetched together made dozens of
+//! small files (and requests) where one makes a few.
+//!
+//! The split function hands back the engine and plain function pointers to the
+//! views: code reached only through them leaves the first load with it.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use leptos::prelude::*;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
+use mcpg_page::EngineRef;
+
+use super::lessons_panel::LessonsPanel;
+use super::loop_diagram::LoopDiagram;
+use super::once_shown::Loaded;
+use super::share_bar::ShareBar;
+use crate::effects;
+
+/// The parts of the first screen that come right after the first tool list.
+#[derive(Clone, Copy)]
+struct Later {
+    engine: EngineRef,
+    lessons: fn() -> AnyView,
+    diagram: fn() -> AnyView,
+    share: fn() -> AnyView,
+}
+
+#[wasm_split(mcpg_later, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn parts() -> Result<Later, SplitLoaderError> {
+    Ok(Later {
+        engine: mcpg_page::host_engine(),
+        lessons: || view! { <LessonsPanel/> }.into_any(),
+        diagram: || view! { <LoopDiagram/> }.into_any(),
+        share: || view! { <ShareBar/> }.into_any(),
+    })
+}
+
+/// Lets the effects load the engine from this chunk (they cannot import the
+/// components, which import them).
+pub fn register_engine() {
+    effects::set_engine_loader(engine);
+}
+
+fn engine() -> Pin<Box<dyn Future<Output = Option<EngineRef>>>> {
+    Box::pin(async { parts().await.ok().map(|p| p.engine) })
+}
+
+/// The lesson track (with its effects and texts).
+pub async fn lessons() -> Loaded {
+    parts().await.map(|p| (p.lessons)())
+}
+
+/// The loop's picture.
+pub async fn diagram() -> Loaded {
+    parts().await.map(|p| (p.diagram)())
+}
+
+/// Share, export, import and the model script.
+pub async fn share() -> Loaded {
+    parts().await.map(|p| (p.share)())
+}
