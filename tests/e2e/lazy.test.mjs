@@ -6,6 +6,7 @@
 // everything else keeps working.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { expectNoSeriousA11y } from './axe.mjs';
 import { baseUrl, closeBrowser, connected, launch, runLoop, tid } from './support.mjs';
 
 /** Waits until `cond()` holds (checked every 20 ms), failing after 10 s with `why()`. */
@@ -96,6 +97,7 @@ describe('split-off parts of the page', () => {
         tid('notice'),
       );
       assert.equal(await page.locator(tid('step')).count(), 0);
+      await expectNoSeriousA11y(page, 'chunks refused');
       // Once the network is back, the next Step asks again and the whole loop runs,
       // and a part not tried yet loads.
       await context.unroute(CHUNK);
