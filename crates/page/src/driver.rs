@@ -79,7 +79,7 @@ pub struct PageDriver {
     /// The Tools panel's pages changed during this input (told once, at its end).
     pub(crate) pages_dirty: bool,
     /// HTTP links replaced or closed, kept until their DELETE is answered.
-    pub(crate) closing: BTreeMap<ConnId, mcpg_http::HttpMachine>,
+    pub(crate) closing: BTreeMap<ConnId, Box<dyn crate::http_port::HttpPort>>,
     /// The loop's code, once the shell handed it in ([`crate::engine`]).
     pub(crate) engine: Option<EngineRef>,
     /// Commands waiting for the engine, in order (`Some` while it is being loaded).

@@ -3,7 +3,8 @@
 //! Listing the tools needs only the core's `Client` and the demo server. Running the
 //! loop needs much more: the reshaping into five provider formats and its schema
 //! adaptation, the mock model, the model script, a real model's request and reply,
-//! the structured-output check. The driver reaches all of it through [`Engine`], and
+//! the structured-output check; and a server over Streamable HTTP needs the HTTP
+//! machine ([`crate::HttpPort`]). The driver reaches all of it through [`Engine`], and
 //! the only value of that trait, [`host_engine`], is handed in by the shell
 //! ([`crate::Input::Engine`]) when the driver asks ([`crate::Output::LoadEngine`]).
 //! In the browser the shell gets it from a split wasm chunk, so that code is not
@@ -19,8 +20,10 @@ use mcpg_host::provider::{
 use mcpg_host::schema::{self, SchemaError};
 use mcpg_host::script::Script;
 use mcpg_host::{MockModel, ToolLoop};
+use mcpg_http::{HttpConfig, HttpMachine};
 use serde_json::Value;
 
+use crate::http_port::HttpPort;
 use crate::settings::LlmSettings;
 
 /// A real model's request as the driver sends it (body and URL) and shows it in
@@ -69,6 +72,8 @@ pub trait Engine {
     fn http_reply(&self, run: &mut ToolLoop, status: u16, body: &str, head: &Value);
     /// A real model out of reach.
     fn unreachable(&self, run: &mut ToolLoop, detail: &str, head: &Value, origin: &str);
+    /// A Streamable HTTP machine for `url` (32 MiB bodies and events).
+    fn http(&self, url: &str) -> Box<dyn HttpPort>;
     /// The result's `structuredContent` checked against the tool's `outputSchema`.
     fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>>;
 }
@@ -174,5 +179,9 @@ impl Engine for HostEngine {
 
     fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>> {
         schema::check_structured(tool, result)
+    }
+
+    fn http(&self, url: &str) -> Box<dyn HttpPort> {
+        Box::new(HttpMachine::new(HttpConfig::new(url)))
     }
 }

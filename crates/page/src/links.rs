@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
 use mcpg_demo::DemoServer;
-use mcpg_http::{HttpConfig, HttpMachine};
 
+use crate::http_port::HttpPort;
 use crate::replay::ReplayLink;
 
 /// Which HTTP endpoint a Streamable HTTP link posts to.
@@ -51,19 +51,19 @@ pub(crate) enum Link {
 /// A Streamable HTTP link's state inside the driver.
 #[derive(Debug)]
 pub(crate) struct HttpLink {
-    /// The machine for this endpoint and session.
-    pub(crate) machine: HttpMachine,
+    /// The machine for this endpoint and session (made by the engine).
+    pub(crate) machine: Box<dyn HttpPort>,
     /// The URL a CORS notice names: direct cross-origin URLs only (the relay and
     /// same-origin paths are not subject to CORS).
     pub(crate) cors_url: Option<String>,
 }
 
 impl HttpLink {
-    /// A link to `url` (`/relay/NAME` for the bridge's relay: the shell adds its
-    /// token, which never enters the driver).
-    pub(crate) fn new(url: &str, direct: bool) -> HttpLink {
+    /// A link to `url` through `machine` (`/relay/NAME` for the bridge's relay: the
+    /// shell adds its token, which never enters the driver).
+    pub(crate) fn new(machine: Box<dyn HttpPort>, url: &str, direct: bool) -> HttpLink {
         HttpLink {
-            machine: HttpMachine::new(HttpConfig::new(url)),
+            machine,
             cors_url: (direct && !url.starts_with('/')).then(|| url.to_owned()),
         }
     }

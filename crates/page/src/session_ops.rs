@@ -119,17 +119,14 @@ impl PageDriver {
                     conn,
                     link: LinkSpec::Http(HttpTarget::Relay(name.clone())),
                 });
-                Link::Http(Box::new(HttpLink::new(
-                    &format!("/relay/{}", encode_segment(name)),
-                    false,
-                )))
+                self.http_link(&format!("/relay/{}", encode_segment(name)), false)
             }
             (None, Source::Url(url)) => {
                 self.output(Output::OpenLink {
                     conn,
                     link: LinkSpec::Http(HttpTarget::Url(url.clone())),
                 });
-                Link::Http(Box::new(HttpLink::new(url, true)))
+                self.http_link(url, true)
             }
         };
         let mut cfg = ClientConfig {
@@ -144,6 +141,18 @@ impl PageDriver {
         }
         self.client = Client::new(cfg);
         self.client.connect(self.now);
+    }
+
+    /// A Streamable HTTP link to `url`, its machine made by the engine (commands that
+    /// connect over HTTP wait for it; without it the link is none, and says so).
+    fn http_link(&mut self, url: &str, direct: bool) -> Link {
+        match self.engine {
+            Some(engine) => Link::Http(Box::new(HttpLink::new(engine.0.http(url), url, direct))),
+            None => {
+                self.emit(ViewChange::Conn(Conn::Closed(NO_HTTP.to_owned())));
+                Link::None
+            }
+        }
     }
 
     fn close_link(&mut self) {
@@ -227,6 +236,9 @@ impl PageDriver {
         }
     }
 }
+
+/// Why an HTTP link could not be made (its code is the engine's, not loaded).
+const NO_HTTP: &str = "the page's Streamable HTTP code could not be loaded";
 
 /// `name` as one URL path segment (the relay's remote names are plain, but a name
 /// must not be able to leave `/relay/`).

@@ -10,6 +10,7 @@ use crate::driver::PageDriver;
 use crate::engine::EngineRef;
 use crate::input::{Command, Input};
 use crate::output::Output;
+use crate::view::Source;
 
 /// Said when the loop's code could not be loaded.
 const NOT_LOADED: &str = "The tool loop's code could not be loaded (the network may have dropped), so the loop did not start. Everything else keeps working; try again once you are online.";
@@ -19,7 +20,14 @@ impl Command {
     fn needs_engine(&self) -> bool {
         matches!(
             self,
-            Command::Step | Command::Run | Command::PlayCall { .. } | Command::PlayAnswer(_)
+            Command::Step
+                | Command::Run
+                | Command::PlayCall { .. }
+                | Command::PlayAnswer(_)
+                // These may open a Streamable HTTP link, whose machine the engine makes.
+                | Command::Connect(Source::Url(_) | Source::Relay(_))
+                | Command::RunLive
+                | Command::Pin(_)
         )
     }
 
@@ -30,6 +38,9 @@ impl Command {
             Command::Run => "Run",
             Command::PlayCall { .. } => "your tool call",
             Command::PlayAnswer(_) => "your answer",
+            Command::Connect(_) => "connecting over Streamable HTTP",
+            Command::RunLive => "running the session live",
+            Command::Pin(_) => "pinning a revision",
             _ => "a command",
         }
     }

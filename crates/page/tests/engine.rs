@@ -100,3 +100,25 @@ fn a_failed_load_says_so_keeps_the_rest_and_asks_again() {
     s.input(Input::Engine(host_engine()));
     assert_eq!(s.numbers(), [1]);
 }
+
+#[test]
+fn a_streamable_http_connection_waits_for_the_engine_too() {
+    let mut s = demo_without_engine();
+    s.cmd(Command::Connect(Source::Url(
+        "http://127.0.0.1:9/mcp".into(),
+    )));
+    assert_eq!(s.engine_asks(), 1, "the HTTP machine is the engine's");
+    assert!(s.network().is_empty(), "{:#?}", s.network());
+    s.input(Input::Engine(host_engine()));
+    assert!(
+        s.network()
+            .iter()
+            .any(|o| matches!(o, Output::OpenLink { .. })),
+        "{:#?}",
+        s.network()
+    );
+    assert!(
+        s.network().iter().any(|o| matches!(o, Output::Http { .. })),
+        "the first POST goes out once the machine is in"
+    );
+}

@@ -1,6 +1,6 @@
 //! What the page fetches right after the first tool list, as one split chunk: the
-//! tool loop's code (`mcpg_page::host_engine`), the lessons panel, the loop's
-//! picture and the share bar. One split function for all four, rather than one
+//! tool loop's code and the Streamable HTTP machine (`mcpg_page::host_engine`), the
+//! lessons panel, the loop's picture and the share bar. One split function for all four, rather than one
 //! each: `wasm_split_cli_support` puts the code two split functions share in a chunk
 //! of its own per combination, so four entry points fetched together made dozens of
 //! small files (and requests) where one makes a few.

@@ -1,5 +1,6 @@
 //! The tool loop's code: `mcpg_page::host_engine` and everything only it reaches
-//! (the loop, the mock model, the provider formats, the schema checker) sit in the
+//! (the loop, the mock model, the provider formats, the schema checker, the
+//! Streamable HTTP machine) sit in the
 //! split chunk of `components/later_parts.rs`, so the first tool list shows without them.
 //! The driver asks for it when a command needs it (`Output::LoadEngine`); the page
 //! also fetches it right after the first tool list, so a learner's first Step

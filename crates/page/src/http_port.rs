@@ -1,0 +1,64 @@
+//! What the driver asks of a Streamable HTTP machine, as a trait object: the
+//! machine (`mcpg_http::HttpMachine`) is made by the [`crate::Engine`], so in the
+//! page its code arrives with the loop's chunk and leaves the first load (the
+//! embedded demo needs none of it).
+
+use std::fmt;
+
+use mcpg_core::Timestamp;
+use mcpg_core::client::Outgoing;
+use mcpg_http::{HttpEvent, HttpMachine, HttpRequest, NetEvent, ReqId};
+
+/// One HTTP link's machine, as the driver moves it (see `mcpg_http::HttpMachine`).
+pub trait HttpPort: fmt::Debug {
+    /// A frame of the core to send.
+    fn send(&mut self, now: Timestamp, out: Outgoing);
+    /// What the network did for one of its requests.
+    fn handle_net(&mut self, now: Timestamp, event: NetEvent);
+    /// Ends the session (aborts what runs, DELETEs it).
+    fn close(&mut self, now: Timestamp);
+    /// Time passed.
+    fn handle_timeout(&mut self, now: Timestamp);
+    /// Its next deadline.
+    fn poll_timeout(&self) -> Option<Timestamp>;
+    /// The next request to make.
+    fn poll_request(&mut self) -> Option<HttpRequest>;
+    /// The next request to abort.
+    fn poll_abort(&mut self) -> Option<ReqId>;
+    /// The next event for the driver.
+    fn poll_event(&mut self) -> Option<HttpEvent>;
+}
+
+impl HttpPort for HttpMachine {
+    fn send(&mut self, now: Timestamp, out: Outgoing) {
+        HttpMachine::send(self, now, out);
+    }
+
+    fn handle_net(&mut self, now: Timestamp, event: NetEvent) {
+        HttpMachine::handle_net(self, now, event);
+    }
+
+    fn close(&mut self, now: Timestamp) {
+        HttpMachine::close(self, now);
+    }
+
+    fn handle_timeout(&mut self, now: Timestamp) {
+        HttpMachine::handle_timeout(self, now);
+    }
+
+    fn poll_timeout(&self) -> Option<Timestamp> {
+        HttpMachine::poll_timeout(self)
+    }
+
+    fn poll_request(&mut self) -> Option<HttpRequest> {
+        HttpMachine::poll_request(self)
+    }
+
+    fn poll_abort(&mut self) -> Option<ReqId> {
+        HttpMachine::poll_abort(self)
+    }
+
+    fn poll_event(&mut self) -> Option<HttpEvent> {
+        HttpMachine::poll_event(self)
+    }
+}
