@@ -69,9 +69,9 @@ impl Server {
             "server/discover" => self.discover(),
             "ping" => json!({}),
             "tools/list" => self.list_tools(params)?,
-            "resources/list" if has_resources => self.list_resources(params)?,
-            "resources/templates/list" if has_resources => self.list_templates(params)?,
-            "prompts/list" if self.cfg.prompts.is_some() => self.list_prompts(params)?,
+            "resources/list" if has_resources => self.list_resources(params, version)?,
+            "resources/templates/list" if has_resources => self.list_templates(params, version)?,
+            "prompts/list" if self.cfg.prompts.is_some() => self.list_prompts(params, version)?,
             "resources/subscribe" if subscribe && !stateless => self.subscribe(params)?,
             "resources/unsubscribe" if subscribe && !stateless => self.unsubscribe(params)?,
             "logging/setLevel" if self.cfg.logging && !stateless => {
@@ -151,7 +151,7 @@ impl Server {
             .and_then(|c| Implementation::from_json(c).ok());
         let mut r = json!({
             "protocolVersion": chosen.as_str(),
-            "capabilities": self.capabilities(),
+            "capabilities": self.capabilities(chosen),
             "serverInfo": self.cfg.info,
         });
         if let (Some(i), Value::Object(o)) = (&self.cfg.instructions, &mut r) {
@@ -189,10 +189,12 @@ impl Server {
         }
     }
 
-    /// Exactly what this server answers, from its configuration.
-    fn capabilities(&self) -> Value {
+    /// Exactly what this server answers, from its configuration, as `version`
+    /// spells it (`completions` is declared from 2025-03-26, which introduced it;
+    /// 2024-11-05 answered `completion/complete` with no capability).
+    fn capabilities(&self, version: ProtocolVersion) -> Value {
         let mut caps = self.cfg.capabilities.clone();
-        if self.cfg.completions {
+        if self.cfg.completions && version >= ProtocolVersion::V2025_03_26 {
             caps.insert("completions".into(), json!({}));
         }
         if self.cfg.logging {
@@ -218,7 +220,7 @@ impl Server {
         let supported: Vec<&str> = self.cfg.versions.iter().map(|v| v.as_str()).collect();
         let mut r = json!({
             "supportedVersions": supported,
-            "capabilities": self.capabilities(),
+            "capabilities": self.capabilities(ProtocolVersion::LATEST),
             "ttlMs": 0,
             "cacheScope": "public",
         });

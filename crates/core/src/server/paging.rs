@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::jsonrpc::{RpcError, code};
+use crate::version::ProtocolVersion;
 
 /// One page of a list: the item range to send and the cursor of the next page.
 pub(super) struct Page {
@@ -45,4 +46,30 @@ pub(super) fn result(key: &str, items: Value, next: Option<String>) -> Value {
         o.insert("nextCursor".into(), Value::from(c));
     }
     Value::Object(o)
+}
+
+/// `items` as a revision knows them: members introduced later (`title` in
+/// 2025-06-18, `icons` in 2025-11-25) are left out, so an older client sees no
+/// field its revision does not define.
+pub(super) fn for_revision(items: &[Value], version: ProtocolVersion) -> Value {
+    let mut drop: Vec<&str> = Vec::new();
+    if version < ProtocolVersion::V2025_06_18 {
+        drop.push("title");
+    }
+    if version < ProtocolVersion::V2025_11_25 {
+        drop.push("icons");
+    }
+    if drop.is_empty() {
+        return Value::from(items);
+    }
+    items
+        .iter()
+        .map(|item| {
+            let mut item = item.clone();
+            if let Value::Object(o) = &mut item {
+                o.retain(|k, _| !drop.contains(&k.as_str()));
+            }
+            item
+        })
+        .collect()
 }

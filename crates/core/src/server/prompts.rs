@@ -8,6 +8,7 @@ use super::dispatch::{invalid, object_param, string_param};
 use super::{CompletionTarget, Server, ServerEvent, paging, template};
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::time::Timestamp;
+use crate::version::ProtocolVersion;
 
 /// The names of a prompt's arguments, with whether each is required.
 fn arguments(prompt: &Value) -> impl Iterator<Item = (&str, bool)> {
@@ -46,10 +47,15 @@ impl Server {
             .find(|p| p.get("name").and_then(Value::as_str) == Some(name))
     }
 
-    pub(super) fn list_prompts(&self, params: Option<&Value>) -> Result<Value, RpcError> {
+    pub(super) fn list_prompts(
+        &self,
+        params: Option<&Value>,
+        version: ProtocolVersion,
+    ) -> Result<Value, RpcError> {
         let p = paging::page(params, self.prompts.len(), self.cfg.page_size)?;
         let items = self.prompts.get(p.start..p.end).unwrap_or_default();
-        Ok(paging::result("prompts", Value::from(items), p.next))
+        let items = paging::for_revision(items, version);
+        Ok(paging::result("prompts", items, p.next))
     }
 
     /// `prompts/get`: an unknown prompt, a missing required argument or a value that

@@ -9,6 +9,7 @@ use super::{Server, ServerEvent, paging, template};
 use crate::jsonrpc::{Message, RequestId, RpcError, code};
 use crate::model::JsonObject;
 use crate::time::Timestamp;
+use crate::version::ProtocolVersion;
 
 /// `-32002`, the spec's "Resource not found", carrying the URI in `data`.
 pub fn resource_not_found(uri: &str) -> RpcError {
@@ -90,20 +91,26 @@ impl Server {
         })
     }
 
-    pub(super) fn list_resources(&self, params: Option<&Value>) -> Result<Value, RpcError> {
+    pub(super) fn list_resources(
+        &self,
+        params: Option<&Value>,
+        version: ProtocolVersion,
+    ) -> Result<Value, RpcError> {
         let p = paging::page(params, self.resources.len(), self.cfg.page_size)?;
         let items = self.resources.get(p.start..p.end).unwrap_or_default();
-        Ok(paging::result("resources", Value::from(items), p.next))
+        let items = paging::for_revision(items, version);
+        Ok(paging::result("resources", items, p.next))
     }
 
-    pub(super) fn list_templates(&self, params: Option<&Value>) -> Result<Value, RpcError> {
+    pub(super) fn list_templates(
+        &self,
+        params: Option<&Value>,
+        version: ProtocolVersion,
+    ) -> Result<Value, RpcError> {
         let p = paging::page(params, self.templates.len(), self.cfg.page_size)?;
         let items = self.templates.get(p.start..p.end).unwrap_or_default();
-        Ok(paging::result(
-            "resourceTemplates",
-            Value::from(items),
-            p.next,
-        ))
+        let items = paging::for_revision(items, version);
+        Ok(paging::result("resourceTemplates", items, p.next))
     }
 
     pub(super) fn read(
