@@ -175,12 +175,12 @@ impl DemoServer {
                     arguments,
                     progress_token,
                 } => self.call(now, id, name, arguments, progress_token.as_ref()),
-                ServerEvent::ReadResource { id, uri, variables, .. } => {
-                    match content::read(uri, variables, &self.calls) {
-                        Ok(contents) => self.server.respond_read(now, id, contents),
-                        Err(e) => self.server.respond_error(now, id, e),
-                    }
-                }
+                ServerEvent::ReadResource {
+                    id, uri, variables, ..
+                } => match content::read(uri, variables, &self.calls) {
+                    Ok(contents) => self.server.respond_read(now, id, contents),
+                    Err(e) => self.server.respond_error(now, id, e),
+                },
                 ServerEvent::GetPrompt {
                     id,
                     name,
@@ -199,8 +199,7 @@ impl DemoServer {
                     context,
                     ..
                 } => {
-                    let values =
-                        content::complete(argument, value, context, self.server.tools());
+                    let values = content::complete(argument, value, context, self.server.tools());
                     self.server.respond_completion(now, id, values);
                 }
                 ServerEvent::Cancelled { id, .. } => self.jobs.retain(|j| &j.id != id),

@@ -102,7 +102,10 @@ pub fn read(uri: &str, variables: &JsonObject, calls: &Calls) -> Result<Vec<Valu
 fn starting_with<'a>(options: impl IntoIterator<Item = &'a str>, typed: &str) -> Vec<String> {
     options
         .into_iter()
-        .filter(|o| o.get(..typed.len()).is_some_and(|p| p.eq_ignore_ascii_case(typed)))
+        .filter(|o| {
+            o.get(..typed.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(typed))
+        })
         .map(str::to_owned)
         .collect()
 }

@@ -42,7 +42,10 @@ pub const READ_NOTE_TOPICS: [&str; 3] = ["pagination", "errors", "progress"];
 
 /// The text of the note about `topic`.
 pub fn note(topic: &str) -> Option<&'static str> {
-    NOTES.iter().find(|(t, _)| *t == topic).map(|(_, text)| *text)
+    NOTES
+        .iter()
+        .find(|(t, _)| *t == topic)
+        .map(|(_, text)| *text)
 }
 
 /// The notebook's index, `note://playground/`.

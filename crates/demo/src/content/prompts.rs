@@ -38,8 +38,8 @@ pub fn get_prompt(
         }
         "study_note" => {
             let topic = arg("topic");
-            let body = notes::note(topic)
-                .ok_or_else(|| invalid(format!("no note about {topic:?}")))?;
+            let body =
+                notes::note(topic).ok_or_else(|| invalid(format!("no note about {topic:?}")))?;
             let resource = json!({"role": "user", "content": {"type": "resource", "resource": {
                 "uri": format!("note://playground/{topic}"), "mimeType": "text/plain", "text": body}}});
             let ask = user_text("Explain this note in one sentence, with an example.");
@@ -72,12 +72,7 @@ pub fn get_prompt(
 /// the user typed; `context` holds the arguments already filled in. Each name
 /// means the same in every prompt and template of the demo (`city` in
 /// `plan_trip` and in `weather://{city}/today`), so the reference is not needed.
-pub fn complete(
-    argument: &str,
-    typed: &str,
-    context: &JsonObject,
-    tools: &[Tool],
-) -> Vec<String> {
+pub fn complete(argument: &str, typed: &str, context: &JsonObject, tools: &[Tool]) -> Vec<String> {
     match argument {
         "city" => starting_with(WEATHER.iter().map(|(c, _, _)| *c), typed),
         // A forecast for a city the demo does not know has no days to offer.
