@@ -216,6 +216,33 @@ impl Scripted {
         assert!(self.client.is_ready(), "{:#?}", self.events);
     }
 
+    /// Connects with the server declaring `capabilities`: through `initialize` with
+    /// `version`, or through `server/discover` when `version` is 2026-07-28.
+    pub fn connect_with(&mut self, version: &str, capabilities: Value) {
+        self.client.connect(self.now);
+        self.drain();
+        if version == "2026-07-28" {
+            self.reply(
+                "server/discover",
+                json!({"resultType": "complete", "supportedVersions": [version], "capabilities": capabilities}),
+            );
+        } else {
+            self.reply_error("server/discover", -32601, "Method not found", None);
+            self.reply(
+                "initialize",
+                json!({"protocolVersion": version, "capabilities": capabilities, "serverInfo": {"name": "scripted", "version": "1"}}),
+            );
+        }
+        assert!(self.client.is_ready(), "{:#?}", self.events);
+        self.take();
+    }
+
+    /// Answers the request with `id`.
+    pub fn reply_to(&mut self, id: &RequestId, result: Value) {
+        let text = Message::response(id.clone(), result).raw().to_owned();
+        self.feed(&text);
+    }
+
     /// Connects through the stateless generation (2026-07-28), the server declaring
     /// `capabilities`.
     pub fn discover_ok(&mut self) {
