@@ -184,6 +184,16 @@ impl Scripted {
             .unwrap_or_else(|| panic!("no {method} request in {:#?}", self.sent))
     }
 
+    /// The params of the last message (request or notification) sent with `method`.
+    pub fn last_request_like(&self, method: &str) -> Value {
+        self.sent
+            .iter()
+            .rev()
+            .find(|m| m.method() == Some(method))
+            .and_then(|m| m.params().cloned())
+            .unwrap_or_else(|| panic!("no {method} in {:#?}", self.sent))
+    }
+
     /// Feeds a frame to the client.
     pub fn feed(&mut self, text: &str) {
         self.client.handle_text(self.now, text);
