@@ -79,6 +79,8 @@ pub struct PageDriver {
     pub(crate) pages_dirty: bool,
     /// HTTP links replaced or closed, kept until their DELETE is answered.
     pub(crate) closing: BTreeMap<ConnId, mcpg_http::HttpMachine>,
+    /// The Resources, Prompts and Logs panels.
+    pub(crate) features: crate::features::Features,
     inbox: VecDeque<Input>,
     outputs: VecDeque<Output>,
     busy: bool,
@@ -132,6 +134,7 @@ impl PageDriver {
             first_list_done: false,
             pages_dirty: false,
             closing: BTreeMap::new(),
+            features: crate::features::Features::default(),
             inbox: VecDeque::new(),
             outputs: VecDeque::new(),
             busy: false,

@@ -23,6 +23,7 @@ mod apply;
 mod bridge_event;
 pub mod diagram;
 mod driver;
+pub mod features;
 mod http_link;
 mod input;
 mod links;
@@ -41,6 +42,8 @@ mod view;
 
 pub use bridge_event::{BridgeEvent, parse_bridge_event};
 pub use driver::{PageDriver, RUN_PACE};
+pub use features::FeatureCommand;
+pub use features::view::FeatureChange;
 pub use input::{Command, ConnId, Input, LoopId, ModelReply};
 pub use links::{HttpTarget, LinkSpec};
 pub use log::{LOG_CAPACITY, LogRow, WireLog};

@@ -4,7 +4,7 @@
 use mcpg_core::client::CallOptions;
 use mcpg_core::model::JsonObject;
 use mcpg_host::provider::{
-    ModelTurn, RequestOptions, ToolCall, endpoint, key_header, shown_request,
+    ModelTurn, RequestOptions, ToolCall, Turn, endpoint, key_header, shown_request,
 };
 use mcpg_host::script::Script;
 use mcpg_host::tool_loop::Action;
@@ -23,6 +23,12 @@ const BUSY: &str = "The loop is already running: pause it (or wait for it to end
 impl PageDriver {
     /// Starts a new loop for the current prompt.
     fn new_loop(&mut self) {
+        self.begin_loop(None);
+    }
+
+    /// Starts a new loop for the current prompt, or from `seed` (a prompt's
+    /// messages, `prompts/get`): then the conversation starts with them.
+    fn begin_loop(&mut self, seed: Option<Vec<Turn>>) {
         // A replay asks what the recorded session asked, loop by loop.
         let recorded = self
             .replay
@@ -37,7 +43,17 @@ impl PageDriver {
                 .played
                 .extend(run.played().iter().map(|t| t.to_value()));
         }
-        self.recorder.prompts.push(self.prompt.clone());
+        // A seeded loop is recorded by its last user message: a shared session
+        // keeps words, not a prompt's messages.
+        let said = seed.as_ref().and_then(|turns| {
+            turns.iter().rev().find_map(|t| match t {
+                Turn::User(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        self.recorder
+            .prompts
+            .push(said.unwrap_or_else(|| self.prompt.clone()));
         if self.script.is_empty() {
             // The script was validated when it was set; a bad one is no script.
             self.script = Script::from_values(&self.script_values).unwrap_or_default();
@@ -54,7 +70,9 @@ impl PageDriver {
         self.loop_id += 1;
         self.model_pending = false;
         self.set_model_busy(false);
-        self.run = Some(ToolLoop::new(&self.prompt, self.provider, opts));
+        let seeded =
+            seed.and_then(|turns| ToolLoop::from_turns(turns, self.provider, opts.clone()).ok());
+        self.run = Some(seeded.unwrap_or_else(|| ToolLoop::new(&self.prompt, self.provider, opts)));
         self.shown.clear_call();
         self.emit(ViewChange::Call(None));
         self.emit(ViewChange::Progress(None));
@@ -86,6 +104,25 @@ impl PageDriver {
             return;
         }
         self.ensure_loop();
+        self.set_running(true);
+        self.perform();
+    }
+
+    /// **Use in the loop**: a new loop from a prompt's messages, run to its end.
+    /// Refused while run mode is on, like Run.
+    pub(crate) fn run_seeded(&mut self, turns: Vec<Turn>) {
+        if self.running {
+            self.note(BUSY);
+            self.notice(BUSY);
+            return;
+        }
+        if turns.is_empty() {
+            self.notice(
+                "The prompt returned no messages, so there is nothing to start the loop from.",
+            );
+            return;
+        }
+        self.begin_loop(Some(turns));
         self.set_running(true);
         self.perform();
     }

@@ -16,7 +16,7 @@ mod seed;
 mod step;
 
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
-pub use seed::SeedError;
+pub use seed::{SeedError, prompt_turns};
 pub use step::{JsonBlock, Step, StepStatus, TITLES};
 
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};

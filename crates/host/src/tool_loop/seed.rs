@@ -2,6 +2,8 @@
 //! (`prompts/get`) returns is how hosts start a conversation, so the page's **Use in
 //! the loop** starts the six steps from those messages.
 
+use mcpg_core::model::{ContentBlock, PromptMessage, ResourceContents, Role};
+
 use super::ToolLoop;
 use crate::provider::{ModelTurn, Provider, RequestOptions, Turn};
 
@@ -46,5 +48,38 @@ impl ToolLoop {
     /// user message.
     pub fn is_seeded(&self) -> bool {
         self.seeded
+    }
+}
+
+/// A prompt's messages (`prompts/get`) as the neutral conversation: user messages
+/// become [`Turn::User`], assistant messages the model's earlier words. Content that
+/// is not text is described in words (the neutral conversation carries text), so the
+/// model is told an image or a resource was there.
+pub fn prompt_turns(messages: &[PromptMessage]) -> Vec<Turn> {
+    messages
+        .iter()
+        .map(|m| {
+            let text = content_text(&m.content);
+            match m.role {
+                Role::Assistant => Turn::Model(ModelTurn::Answer { text }),
+                _ => Turn::User(text),
+            }
+        })
+        .collect()
+}
+
+/// One content block as text for the conversation.
+fn content_text(block: &ContentBlock) -> String {
+    match block {
+        ContentBlock::Text(t) => t.text.clone(),
+        ContentBlock::Image(i) => format!("[an image, {}]", i.mime_type),
+        ContentBlock::Audio(a) => format!("[audio, {}]", a.mime_type),
+        ContentBlock::ResourceLink(l) => format!("[a link to the resource {}]", l.uri),
+        ContentBlock::Resource(e) => match &e.resource {
+            ResourceContents::Text(t) => format!("[the resource {}]\n{}", t.uri, t.text),
+            ResourceContents::Blob(b) => format!("[the resource {}, binary]", b.uri),
+            ResourceContents::Unknown(v) => v.to_string(),
+        },
+        ContentBlock::Unknown(v) => v.to_string(),
     }
 }

@@ -1,0 +1,26 @@
+//! One line saying where a paged listing stands (resources, templates, prompts).
+
+use leptos::prelude::*;
+use mcpg_page::features::view::ListState;
+
+/// Where the listing of `what` stands.
+#[component]
+pub fn ListStateLine(
+    /// The listing's state.
+    state: Signal<ListState>,
+    /// What is listed, for the words.
+    what: &'static str,
+) -> impl IntoView {
+    let text = move || match state.get() {
+        ListState::Idle => format!("No {what} listed yet."),
+        ListState::Listing => format!("Listing {what}…"),
+        ListState::Done => format!("Every page of {what} arrived."),
+        ListState::Failed(e) => format!("Listing {what} stopped: {e}"),
+        ListState::Undeclared(why) => format!("No {what}: {why}."),
+    };
+    let class = move || match state.get() {
+        ListState::Failed(_) => "hint bad",
+        _ => "hint",
+    };
+    view! { <p class=class data-testid=format!("{what}-state") role="status">{text}</p> }
+}
