@@ -66,11 +66,16 @@ pub fn CompletingInput(
     let (r2, n2) = (reference, name.clone());
     let n3 = name.clone();
     let suggestions = move || {
-        let c = fs.completion.get().filter(|c| c.reference == r2 && c.argument == n2)?;
+        let c = fs
+            .completion
+            .get()
+            .filter(|c| c.reference == r2 && c.argument == n2)?;
         let n = n2.clone();
         Some(match c.outcome {
             None => view! { <p class="muted">"Asking the server…"</p> }.into_any(),
-            Some(Err(e)) => view! { <p class="hint bad" data-testid="completion-error">{e}</p> }.into_any(),
+            Some(Err(e)) => {
+                view! { <p class="hint bad" data-testid="completion-error">{e}</p> }.into_any()
+            }
             Some(Ok(r)) => {
                 let more = match (r.total, r.has_more) {
                     (Some(t), _) => format!("{} of {t} suggestion(s)", r.values.len()),
@@ -97,11 +102,15 @@ pub fn CompletingInput(
             }
         })
     };
-    let label = if required { format!("{name} (required)") } else { name.clone() };
+    let label = if required {
+        format!("{name} (required)")
+    } else {
+        name.clone()
+    };
     view! {
         <div class="field">
             <label for=id.clone()>{label}</label>
-            <input id=id type="text" autocomplete="off" data-testid="argument-input" data-name=name
+            <input id=id type="text" autocomplete="off" data-testid="argument-input" data-name=name.clone()
                 prop:value=move || value_of(values, &n3)
                 on:focus=move |_| ask()
                 on:input=move |ev| {

@@ -11,7 +11,14 @@ use crate::state::use_app;
 
 /// The eight RFC 5424 levels, least severe first.
 const LEVELS: [&str; 8] = [
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
 ];
 
 fn options() -> impl IntoView {
@@ -39,7 +46,9 @@ pub fn LogsPanel() -> impl IntoView {
             .filter(|e| {
                 t.is_empty()
                     || to_lower(&e.data).contains(&t)
-                    || e.logger.as_deref().is_some_and(|l| to_lower(l).contains(&t))
+                    || e.logger
+                        .as_deref()
+                        .is_some_and(|l| to_lower(l).contains(&t))
             })
             .collect();
         let count = format!("{} of {total} message(s), newest first", shown.len());
@@ -65,7 +74,10 @@ pub fn LogsPanel() -> impl IntoView {
             </table>
         }
     };
-    let chosen = move || fs.level.with(|l| l.level.map(|l| l.as_str().to_owned()).unwrap_or_default());
+    let chosen = move || {
+        fs.level
+            .with(|l| l.level.map(|l| l.as_str().to_owned()).unwrap_or_default())
+    };
     view! {
         <div class="logs" data-testid="logs-panel">
             <div class="tools-head">

@@ -9,6 +9,7 @@
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
+use super::feature_panels::{logs_panel, prompts_panel, resources_panel};
 use super::loop_diagram::LoopDiagram;
 use super::once_shown::{Loaded, once_shown};
 use super::result_panel::ResultPanel;
@@ -18,12 +19,15 @@ use super::tools_panel::ToolsPanel;
 use super::wire_log::WireLog;
 use crate::state::{Tab, use_app};
 
-const TABS: [(Tab, &str, &str); 5] = [
+const TABS: [(Tab, &str, &str); 8] = [
     (Tab::Tools, "tools", "Tools"),
     (Tab::Form, "form", "Call a tool"),
     (Tab::Result, "result", "Result"),
     (Tab::Server, "server", "Server"),
     (Tab::Wire, "wire", "Wire log"),
+    (Tab::Resources, "resources", "Resources"),
+    (Tab::Prompts, "prompts", "Prompts"),
+    (Tab::Logs, "logs", "Logs"),
 ];
 
 /// Tabs and their panels.
@@ -36,6 +40,10 @@ pub fn Panels() -> impl IntoView {
             .with(|p| p.iter().map(|p| p.tools.len()).sum::<usize>())
             .to_string(),
         Tab::Wire => st.log.with(|m| m.len as u64 + m.dropped).to_string(),
+        Tab::Logs => st.features.logs.with(|l| match l.len() {
+            0 => String::new(),
+            n => n.to_string(),
+        }),
         _ => String::new(),
     };
     let tabs = TABS
@@ -75,6 +83,15 @@ pub fn Panels() -> impl IntoView {
             </div>
             <div role="tabpanel" id="panel-wire" aria-labelledby="tab-wire" hidden=hidden(Tab::Wire)>
                 {once_shown(move || st.tab.get() == Tab::Wire, wire_panel)}
+            </div>
+            <div role="tabpanel" id="panel-resources" aria-labelledby="tab-resources" hidden=hidden(Tab::Resources)>
+                {once_shown(move || st.tab.get() == Tab::Resources, resources_panel)}
+            </div>
+            <div role="tabpanel" id="panel-prompts" aria-labelledby="tab-prompts" hidden=hidden(Tab::Prompts)>
+                {once_shown(move || st.tab.get() == Tab::Prompts, prompts_panel)}
+            </div>
+            <div role="tabpanel" id="panel-logs" aria-labelledby="tab-logs" hidden=hidden(Tab::Logs)>
+                {once_shown(move || st.tab.get() == Tab::Logs, logs_panel)}
             </div>
         </section>
     }

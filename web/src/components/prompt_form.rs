@@ -66,8 +66,12 @@ pub fn PromptForm(
     /// The prompt, as listed.
     prompt: Prompt,
 ) -> impl IntoView {
-    let args = prompt.arguments.clone();
-    let values: Values = RwSignal::new(args.iter().map(|a| (a.name.clone(), String::new())).collect());
+    let args = prompt.arguments.clone().unwrap_or_default();
+    let values: Values = RwSignal::new(
+        args.iter()
+            .map(|a| (a.name.clone(), String::new()))
+            .collect(),
+    );
     let fields = args
         .into_iter()
         .map(|a| {

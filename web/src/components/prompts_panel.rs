@@ -23,15 +23,22 @@ pub fn PromptsPanel() -> impl IntoView {
         let args = p
             .arguments
             .iter()
+            .flatten()
             .map(|a| a.name.clone())
             .collect::<Vec<_>>()
             .join(", ");
-        let args = if args.is_empty() { "no arguments".to_owned() } else { format!("arguments: {args}") };
+        let args = if args.is_empty() {
+            "no arguments".to_owned()
+        } else {
+            format!("arguments: {args}")
+        };
         let name = p.name.clone();
+        let code = p.name.clone();
+        let description = p.description.clone();
         view! {
-            <li class="prompt" data-testid="prompt" data-name=p.name.clone()>
-                <p><strong>{heading}</strong>" "<code>{p.name.clone()}</code></p>
-                {p.description.clone().map(|d| view! { <p class="muted">{d}</p> })}
+            <li class="prompt" data-testid="prompt" data-name=name.clone()>
+                <p><strong>{heading}</strong>" "<code>{code}</code></p>
+                {description.map(|d| view! { <p class="muted">{d}</p> })}
                 <p class="muted">{args}</p>
                 <button type="button" class="quiet" data-testid="prompt-choose"
                     aria-label=format!("Choose the prompt {name}")

@@ -29,7 +29,10 @@ pub fn ResourceContentsView(
 ) -> impl IntoView {
     match contents {
         ResourceContents::Text(t) => {
-            let mime = t.mime_type.clone().unwrap_or_else(|| "no mimeType".to_owned());
+            let mime = t
+                .mime_type
+                .clone()
+                .unwrap_or_else(|| "no mimeType".to_owned());
             let (kind, body) = match json_text(t.mime_type.as_deref(), &t.text) {
                 Some(p) => ("text, JSON pretty-printed", p),
                 None => ("text", t.text),
@@ -47,15 +50,21 @@ pub fn ResourceContentsView(
             let mime = b.mime_type.clone().unwrap_or_default();
             let caption = format!(
                 "{}, about {} bytes",
-                if mime.is_empty() { "no mimeType" } else { &mime },
+                if mime.is_empty() {
+                    "no mimeType"
+                } else {
+                    &mime
+                },
                 bytes_of(&b.blob)
             );
             let media = if let Some(src) = data_url(&mime, "image/", &b.blob) {
                 view! { <img data-testid="resource-image" src=src alt=format!("image resource {}", b.uri)/> }.into_any()
             } else if let Some(src) = data_url(&mime, "audio/", &b.blob) {
-                view! { <audio data-testid="resource-audio" controls=true src=src></audio> }.into_any()
+                view! { <audio data-testid="resource-audio" controls=true src=src></audio> }
+                    .into_any()
             } else {
-                view! { <p data-testid="resource-binary">{format!("binary: {caption}")}</p> }.into_any()
+                view! { <p data-testid="resource-binary">{format!("binary: {caption}")}</p> }
+                    .into_any()
             };
             view! {
                 <figure class="block blob" data-testid="resource-blob">

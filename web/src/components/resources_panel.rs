@@ -39,7 +39,7 @@ fn subscription(fs: FeatureState, uri: String) -> impl IntoView {
     view! {
         <button type="button" class="quiet" data-testid="subscribe"
             aria-pressed=move || if on() { "true" } else { "false" }
-            aria-label=move || format!("{} {uri}", label())
+            aria-label={let uri = uri.clone(); move || format!("{} {uri}", label())}
             on:click=move |_| features::subscribe(uri.clone(), !on())>{label}</button>
         <span class="muted" data-testid="subscription" role="status">{status}</span>
     }
@@ -92,7 +92,12 @@ pub fn ResourcesPanel() -> impl IntoView {
         }).collect_view()
     };
     let templates = move || {
-        fs.templates.get().pages.into_iter().flat_map(|p| p.items).enumerate()
+        fs.templates
+            .get()
+            .pages
+            .into_iter()
+            .flat_map(|p| p.items)
+            .enumerate()
             .map(|(i, t)| view! { <TemplateForm template=t index=i/> })
             .collect_view()
     };

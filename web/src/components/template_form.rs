@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use mcpg_core::model::{CompletionReference, ResourceTemplate};
-use mcpg_page::template::{expand, variables};
+use mcpg_core::validate::{expand_uri_template, template_variables};
 
 use super::completing_input::{CompletingInput, Values};
 use crate::effects::features;
@@ -18,7 +18,8 @@ pub fn TemplateForm(
     index: usize,
 ) -> impl IntoView {
     let uri_template = template.uri_template.clone();
-    let vars = variables(&uri_template);
+    // A template that is not RFC 6570 gets no fields, and its error where the URI goes.
+    let vars = template_variables(&uri_template).unwrap_or_default();
     let values: Values = RwSignal::new(vars.iter().map(|v| (v.clone(), String::new())).collect());
     let fields = vars
         .into_iter()
@@ -34,19 +35,34 @@ pub fn TemplateForm(
         })
         .collect_view();
     let t2 = uri_template.clone();
-    let uri = Memo::new(move |_| values.with(|v| expand(&t2, v)));
-    let heading = template.title.clone().unwrap_or_else(|| template.name.clone());
+    // An empty field is an undefined variable: its part is left out.
+    let uri = Memo::new(move |_| {
+        values.with(|v| {
+            expand_uri_template(&t2, |name| {
+                v.iter()
+                    .find(|(n, x)| n == name && !x.is_empty())
+                    .map(|(_, x)| x.as_str())
+            })
+        })
+    });
+    let ok = move || uri.with(Result::is_ok);
+    let heading = template
+        .title
+        .clone()
+        .unwrap_or_else(|| template.name.clone());
     view! {
         <li class="template" data-testid="template">
             <p><strong>{heading}</strong>" "<code data-testid="template-uri">{uri_template}</code></p>
             {template.description.map(|d| view! { <p class="muted">{d}</p> })}
             <form class="fields" on:submit=move |ev| {
                 ev.prevent_default();
-                features::read(uri.get_untracked(), false);
+                if let Ok(u) = uri.get_untracked() {
+                    features::read(u, false);
+                }
             }>
                 {fields}
-                <p class="muted">"URI: "<code data-testid="template-expanded">{move || uri.get()}</code></p>
-                <button type="submit" data-testid="template-read">"Read"</button>
+                <p class="muted">"URI: "<code data-testid="template-expanded">{move || uri.get().unwrap_or_else(|e| format!("not an RFC 6570 template: {e}"))}</code></p>
+                <button type="submit" data-testid="template-read" disabled=move || !ok()>"Read"</button>
             </form>
         </li>
     }

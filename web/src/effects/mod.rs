@@ -8,6 +8,7 @@ mod bridge;
 mod bridge_addr;
 mod clock;
 mod download;
+pub mod features;
 mod here;
 mod http;
 mod inbox;
