@@ -1,10 +1,10 @@
-// The Resources, Prompts and Logs panels against real servers: server-everything
-// through the bridge (stdio), the embedded demo server, and the hostile server.
+// The Resources, Prompts and Logs panels against real servers: the embedded demo
+// server, server-everything through the bridge (stdio), and the hostile server.
 // Each panel's code is a split-off chunk that loads when its tab first opens.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { runLoop, shot, suitePage, tid, urlWith } from './support.mjs';
+import { baseUrl, runLoop, shot, suitePage, tid, urlWith } from './support.mjs';
 
 /** Opens a tab and waits for its panel's chunk to mount `ready`. */
 async function openTab(page, tab, ready) {
@@ -12,11 +12,15 @@ async function openTab(page, tab, ready) {
   await page.waitForSelector(tid(ready));
 }
 
-/** Types `value` into the argument field `name`, then picks the suggestion `pick`. */
+/**
+ * Types `value` into the prompt form's argument field `name`, then picks the
+ * suggestion `pick` the server offered.
+ */
 async function complete(page, name, value, pick) {
-  const field = page.locator(`${tid('argument-input')}[data-name="${name}"]`);
+  const form = page.locator(tid('prompt-form'));
+  const field = form.locator(`${tid('argument-input')}[data-name="${name}"]`);
   await field.fill(value);
-  const option = page.locator(tid('completion-option'), { hasText: pick });
+  const option = form.locator(tid('completion-option'), { hasText: pick });
   await option.first().waitFor();
   await option.first().click();
   assert.equal(await field.inputValue(), pick);
@@ -30,6 +34,125 @@ async function readDone(page, uri) {
     uri,
   );
 }
+
+/** The resource row for `uri`. */
+const row = (page, uri) => page.locator(tid('resource')).filter({ has: page.locator('code', { hasText: uri }) });
+
+/** Reads `uri` from its row and waits for the contents. */
+async function readRow(page, uri) {
+  await row(page, uri).locator(tid('resource-read-button')).click();
+  await readDone(page, uri);
+}
+
+describe('the embedded demo server', () => {
+  const p = suitePage(baseUrl, 'mcpg-demo');
+
+  it('lists resources over pages and shows text, JSON, an image and audio', async () => {
+    const { page } = p;
+    await openTab(page, 'resources', 'resources-panel');
+    await page.waitForSelector(`${tid('resources-state')}:has-text("Every page")`);
+    assert.ok(await page.locator(tid('resources-page')).count() > 1, 'the demo pages its resources');
+    assert.match(await page.textContent(`${tid('resources-page')}[data-page="1"] .page-boundary`), /nextCursor/);
+    await readRow(page, 'demo://playground/cities.json');
+    assert.match(await page.textContent(`${tid('resource-text')} .block-kind`), /JSON pretty-printed/);
+    assert.match(await page.textContent(tid('resource-text-body')), /\n {2}"/, 'indented');
+    await readRow(page, 'demo://playground/sun.png');
+    const img = page.locator(tid('resource-image'));
+    await img.waitFor();
+    assert.ok(await img.evaluate((e) => e.complete && e.naturalWidth > 0), 'the PNG decoded');
+    await readRow(page, 'demo://playground/beep.wav');
+    assert.match(await page.getAttribute(tid('resource-audio'), 'src'), /^data:audio\/wav;base64,/);
+    await expectNoSeriousA11y(page, 'resources-demo');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('keeps hostile HTML as text', async () => {
+    const { page } = p;
+    await readRow(page, 'demo://playground/hostile.html');
+    const text = await page.textContent(tid('resource-text-body'));
+    assert.match(text, /</);
+    assert.equal(await page.locator('[data-testid=resource-read] script, [data-testid=resource-read] iframe').count(), 0);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('fills a template from completions as the learner types', async () => {
+    const { page } = p;
+    const template = page.locator(tid('template')).filter({ hasText: 'weather://{city}/today' });
+    await template.locator(tid('argument-input')).fill('Re');
+    const option = template.locator(tid('completion-option'), { hasText: 'Reykjavik' });
+    await option.waitFor();
+    await option.click();
+    assert.equal(await template.locator(tid('template-expanded')).textContent(), 'weather://Reykjavik/today');
+    await template.locator(tid('template-read')).click();
+    await readDone(page, 'weather://Reykjavik/today');
+    assert.match(await page.textContent(tid('resource-text-body')), /Reykjavik/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('subscribes to calls.json and marks the update a tool call brings', async () => {
+    const { page } = p;
+    const uri = 'demo://playground/calls.json';
+    await readRow(page, uri);
+    const before = await page.textContent(tid('resource-text-body'));
+    await row(page, uri).locator(tid('subscribe')).click();
+    await row(page, uri).locator(`${tid('subscription')}:has-text("subscribed")`).waitFor();
+    await runLoop(page, "What's the weather in Austin?");
+    await page.click(tid('tab-resources'));
+    await row(page, uri).locator(`${tid('subscription')}:has-text("updated ×")`).waitFor();
+    await page.waitForSelector(tid('read-updated'));
+    await page.waitForFunction((b) => document.querySelector('[data-testid=resource-text-body]')?.textContent !== b, before);
+    await shot(page, 'resources-demo-updated.png');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('Read it on read_note\'s link reads it and shows the exchange', async () => {
+    const { page } = p;
+    await runLoop(page, 'read the note about pagination');
+    await page.click(tid('tab-result'));
+    await page.click(tid('read-it'));
+    await page.waitForSelector(`#panel-resources:not([hidden]) ${tid('resource-read')}`);
+    await readDone(page, 'note://playground/');
+    assert.match(await page.textContent(tid('resource-read')), /Read it: the learner clicked/);
+    assert.match(await page.textContent(tid('exchange')), /"method": "resources\/read"/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('gets plan_trip with a completed city and uses it in the loop', async () => {
+    const { page } = p;
+    await openTab(page, 'prompts', 'prompts-panel');
+    await page.locator(`${tid('prompt')}[data-name="plan_trip"] ${tid('prompt-choose')}`).click();
+    await complete(page, 'city', 'To', 'Tokyo');
+    await page.click(tid('prompt-get'));
+    await page.waitForSelector(tid('prompt-message'));
+    assert.match(await page.textContent(tid('prompt-message')), /weather in Tokyo/);
+    await expectNoSeriousA11y(page, 'prompts-demo');
+    await page.click(tid('reset-button'));
+    await page.click(tid('use-in-loop'));
+    await page.waitForSelector(tid('answer'));
+    assert.match(await page.textContent('[data-step="2"]'), /weather in Tokyo\? Tell me what to pack/);
+    assert.match(await page.textContent('[data-step="4"] [data-testid=json]'), /"city": "Tokyo"/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('sets the log level and shows the messages of a call', async () => {
+    const { page } = p;
+    await openTab(page, 'logs', 'logs-panel');
+    await page.selectOption(tid('log-level'), 'debug');
+    await page.waitForSelector(`${tid('log-level-status')}:has-text("debug")`);
+    await runLoop(page, "What's the weather in Paris?");
+    await page.click(tid('tab-logs'));
+    await page.waitForSelector(tid('log-message'));
+    const levels = await page.$$eval(tid('log-message'), (rows) => rows.map((r) => r.dataset.level));
+    assert.ok(levels.includes('debug'), levels.join());
+    assert.match(await page.textContent(tid('logs-panel')), /demo/, 'the logger');
+    await page.fill(tid('logs-filter'), 'no such text at all');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=log-message]').length === 0);
+    await page.fill(tid('logs-filter'), '');
+    await expectNoSeriousA11y(page, 'logs-demo');
+    assert.deepEqual(p.errors, []);
+  });
+});
 
 describe('server-everything through the bridge', () => {
   const p = suitePage(urlWith({ server: 'everything' }), 'mcp-servers/everything');
