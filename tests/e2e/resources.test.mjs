@@ -26,6 +26,14 @@ async function complete(page, name, value, pick) {
   assert.equal(await field.inputValue(), pick);
 }
 
+/** The text of step `step`'s JSON block labelled `label`, opened if it was closed. */
+async function blockText(page, step, label) {
+  const block = page.locator(`[data-step="${step}"] details`, { hasText: label }).first();
+  if (!(await block.evaluate((d) => d.open))) await block.locator('summary').click();
+  await block.locator(tid('json')).waitFor();
+  return block.textContent();
+}
+
 /** Waits until the read shown is of `uri` and finished. */
 async function readDone(page, uri) {
   await page.waitForFunction(
@@ -114,6 +122,7 @@ describe('the embedded demo server', () => {
     await page.waitForSelector(`#panel-resources:not([hidden]) ${tid('resource-read')}`);
     await readDone(page, 'note://playground/');
     assert.match(await page.textContent(tid('resource-read')), /Read it: the learner clicked/);
+    await page.locator(`${tid('exchange')} summary`).first().click();
     assert.match(await page.textContent(tid('exchange')), /"method": "resources\/read"/);
     assert.deepEqual(p.errors, []);
   });
@@ -130,7 +139,8 @@ describe('the embedded demo server', () => {
     await page.click(tid('reset-button'));
     await page.click(tid('use-in-loop'));
     await page.waitForSelector(tid('answer'));
-    assert.match(await page.textContent('[data-step="2"]'), /weather in Tokyo\? Tell me what to pack/);
+    assert.match(await blockText(page, 2, "the prompt's messages"), /weather in Tokyo\? Tell me what to pack/);
+    assert.match(await blockText(page, 3, 'request to the model'), /weather in Tokyo\? Tell me what to pack/);
     assert.match(await page.textContent('[data-step="4"] [data-testid=json]'), /"city": "Tokyo"/);
     assert.deepEqual(p.errors, []);
   });
@@ -217,8 +227,8 @@ describe('server-everything through the bridge', () => {
     await expectNoSeriousA11y(page, 'prompts-everything');
     await page.click(tid('use-in-loop'));
     await page.waitForSelector(tid('answer'));
-    assert.match(await page.textContent('[data-step="2"]'), /Please promote Alice/);
-    assert.match(await page.textContent('[data-step="3"]'), /Please promote Alice/);
+    assert.match(await blockText(page, 2, "the prompt's messages"), /Please promote Alice/);
+    assert.match(await blockText(page, 3, 'request to the model'), /Please promote Alice/);
     assert.deepEqual(p.errors, []);
   });
 

@@ -61,6 +61,10 @@ fn a_seeded_loop_shows_the_messages_in_every_provider_format() {
             );
         }
         assert!(shown.contains(marker), "{provider:?}: {shown}");
+        assert!(
+            !shown.contains("get_weather"),
+            "{provider:?}: no tools here: {shown}"
+        );
         let s3 = d.step_n(3);
         assert!(
             s3.blocks

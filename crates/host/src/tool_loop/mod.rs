@@ -275,11 +275,16 @@ impl ToolLoop {
         ));
         if self.seeded {
             // The prompt's messages are the conversation the model will be shown:
-            // the request body of step 3, before the model says anything.
-            let request = provider::build_request(self.provider, &self.opts, &self.turns, &shaped);
+            // step 3's request body before the model says anything, without the
+            // tools (the block above shows them).
+            let mut request =
+                provider::build_request(self.provider, &self.opts, &self.turns, &shaped);
+            if let Some(body) = request.as_object_mut() {
+                body.remove("tools");
+            }
             s.blocks.push(JsonBlock::value(
                 format!(
-                    "the prompt's messages, as the {} API will receive them",
+                    "the prompt's messages, as the {} API will receive them (tools above)",
                     self.provider.label()
                 ),
                 &request,
