@@ -123,6 +123,7 @@ describe('the embedded demo server', () => {
     await readDone(page, 'note://playground/');
     assert.match(await page.textContent(tid('resource-read')), /Read it: the learner clicked/);
     await page.locator(`${tid('exchange')} summary`).first().click();
+    await page.locator(`${tid('exchange')} ${tid('json')}`).first().waitFor();
     assert.match(await page.textContent(tid('exchange')), /"method": "resources\/read"/);
     assert.deepEqual(p.errors, []);
   });
