@@ -3,6 +3,15 @@
 use leptos::prelude::*;
 use mcpg_page::features::view::ListState;
 
+/// The line heading one page of a listing: its number, its size, and its cursor.
+pub fn page_heading(page: u32, count: usize, what: &str, next: Option<&str>) -> String {
+    let cursor = next.map_or_else(
+        || "no nextCursor: the last page".to_owned(),
+        |c| format!("nextCursor {c:?}"),
+    );
+    format!("Page {page} · {count} {what} · {cursor}")
+}
+
 /// Where the listing of `what` stands.
 #[component]
 pub fn ListStateLine(

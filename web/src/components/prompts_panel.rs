@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use mcpg_core::model::Prompt;
 use mcpg_page::features::view::ListState;
 
-use super::list_state::ListStateLine;
+use super::list_state::{ListStateLine, page_heading};
 use super::prompt_form::PromptForm;
 use crate::effects::features;
 use crate::state::use_app;
@@ -47,20 +47,26 @@ pub fn PromptsPanel() -> impl IntoView {
         }
     };
     let pages = move || {
-        fs.prompts.get().pages.into_iter().map(|pg| {
-            let cursor = pg.next_cursor.clone().map_or_else(
-                || "no nextCursor: the last page".to_owned(),
-                |c| format!("nextCursor {c:?}"),
-            );
-            let n = pg.items.len();
-            let rows = pg.items.into_iter().map(row).collect_view();
-            view! {
-                <section class="page" data-testid="prompts-page" data-page=pg.page.to_string()>
-                    <h3 class="page-boundary">{format!("Page {} · {n} prompts · {cursor}", pg.page)}</h3>
-                    <ul class="tool-list">{rows}</ul>
-                </section>
-            }
-        }).collect_view()
+        fs.prompts
+            .get()
+            .pages
+            .into_iter()
+            .map(|pg| {
+                let heading = page_heading(
+                    pg.page,
+                    pg.items.len(),
+                    "prompts",
+                    pg.next_cursor.as_deref(),
+                );
+                let rows = pg.items.into_iter().map(row).collect_view();
+                view! {
+                    <section class="page" data-testid="prompts-page" data-page=pg.page.to_string()>
+                        <h3 class="page-boundary">{heading}</h3>
+                        <ul class="tool-list">{rows}</ul>
+                    </section>
+                }
+            })
+            .collect_view()
     };
     view! {
         <div class="prompts" data-testid="prompts-panel">

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use mcpg_core::model::Resource;
 use mcpg_page::features::view::{ListState, SubState};
 
-use super::list_state::ListStateLine;
+use super::list_state::{ListStateLine, page_heading};
 use super::resource_read::ResourceRead;
 use super::template_form::TemplateForm;
 use crate::effects::features;
@@ -76,20 +76,26 @@ pub fn ResourcesPanel() -> impl IntoView {
         features::list_resources();
     }
     let pages = move || {
-        fs.resources.get().pages.into_iter().map(|p| {
-            let cursor = p.next_cursor.clone().map_or_else(
-                || "no nextCursor: the last page".to_owned(),
-                |c| format!("nextCursor {c:?}"),
-            );
-            let n = p.items.len();
-            let rows = p.items.into_iter().map(|r| resource_row(fs, r)).collect_view();
-            view! {
-                <section class="page" data-testid="resources-page" data-page=p.page.to_string()>
-                    <h3 class="page-boundary">{format!("Page {} · {n} resources · {cursor}", p.page)}</h3>
-                    <ul class="tool-list">{rows}</ul>
-                </section>
-            }
-        }).collect_view()
+        fs.resources
+            .get()
+            .pages
+            .into_iter()
+            .map(|p| {
+                let heading =
+                    page_heading(p.page, p.items.len(), "resources", p.next_cursor.as_deref());
+                let rows = p
+                    .items
+                    .into_iter()
+                    .map(|r| resource_row(fs, r))
+                    .collect_view();
+                view! {
+                    <section class="page" data-testid="resources-page" data-page=p.page.to_string()>
+                        <h3 class="page-boundary">{heading}</h3>
+                        <ul class="tool-list">{rows}</ul>
+                    </section>
+                }
+            })
+            .collect_view()
     };
     let templates = move || {
         fs.templates

@@ -2,24 +2,12 @@
 //! the loop (so its pointers name what a step shows), and its task sends the
 //! learner to the Resources, Prompts or Logs panel for the rest.
 
-use crate::{Check, Choice, Lesson, Model, Pointer, Provider, Server, Setup};
+use super::basics::{at, mock};
+use crate::{Check, Choice, Lesson, Provider, Setup};
 
+/// Every lesson here: the demo, the mock model, Anthropic's format.
 const fn setup(prompt: &'static str) -> Setup {
-    Setup {
-        server: Server::Demo,
-        prompt,
-        model: Model::Mock,
-        provider: Provider::Anthropic,
-    }
-}
-
-const fn at(step: u8, field: &'static str, note: &'static str) -> Pointer {
-    Pointer {
-        step,
-        field,
-        note,
-        prompt: None,
-    }
+    mock(prompt, Provider::Anthropic)
 }
 
 /// Resources: the application decides.

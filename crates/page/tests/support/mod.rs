@@ -89,6 +89,19 @@ impl Shell {
         }
     }
 
+    /// Takes the WebSocket frames the page sent since the last call.
+    pub fn take_frames(&mut self) -> Vec<String> {
+        let mut frames = Vec::new();
+        self.effects.retain(|o| match o {
+            Output::SendFrame { text, .. } => {
+                frames.push(text.clone());
+                false
+            }
+            _ => true,
+        });
+        frames
+    }
+
     /// Moves the clock to `until`, firing every deadline on the way.
     pub fn advance_to(&mut self, until: Timestamp) {
         while let Some(due) = self.d.poll_timeout() {

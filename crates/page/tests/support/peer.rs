@@ -4,7 +4,7 @@
 //! speaks 2025-11-25 (`initialize`) or 2026-07-28 (`server/discover`), and records
 //! every request it receives.
 
-use mcpg_page::{Command, Conn, Input, Output, Source};
+use mcpg_page::{Command, Conn, Input, Source};
 use serde_json::{Value, json};
 
 use super::Shell;
@@ -112,14 +112,7 @@ impl Peer {
     /// Relays frames both ways until nothing moves.
     pub fn serve(&mut self, s: &mut Shell) {
         loop {
-            let frames: Vec<String> = s
-                .effects
-                .drain(..)
-                .filter_map(|o| match o {
-                    Output::SendFrame { text, .. } => Some(text),
-                    _ => None,
-                })
-                .collect();
+            let frames = s.take_frames();
             if frames.is_empty() {
                 return;
             }
