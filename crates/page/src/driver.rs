@@ -80,7 +80,7 @@ pub struct PageDriver {
     /// HTTP links replaced or closed, kept until their DELETE is answered.
     pub(crate) closing: BTreeMap<ConnId, mcpg_http::HttpMachine>,
     /// The Resources, Prompts and Logs panels.
-    pub(crate) features: crate::features::Features,
+    pub(crate) features: crate::features::state::Features,
     inbox: VecDeque<Input>,
     outputs: VecDeque<Output>,
     busy: bool,
@@ -134,7 +134,7 @@ impl PageDriver {
             first_list_done: false,
             pages_dirty: false,
             closing: BTreeMap::new(),
-            features: crate::features::Features::default(),
+            features: crate::features::state::Features::default(),
             inbox: VecDeque::new(),
             outputs: VecDeque::new(),
             busy: false,

@@ -154,5 +154,5 @@ pub enum Command {
     /// List the tools this many times in a row (the scale test's way to fill the log).
     ListToolsTimes(u32),
     /// Something for the Resources, Prompts or Logs panel.
-    Feature(crate::features::FeatureCommand),
+    Feature(crate::features::command::FeatureCommand),
 }
