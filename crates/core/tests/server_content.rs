@@ -12,8 +12,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::jsonrpc::code;
+use mcpg_core::model::LoggingLevel;
 use mcpg_core::server::{
-    CompletionTarget, LogLevel, MAX_COMPLETIONS, Server, ServerConfig, ServerEvent, blob_contents,
+    CompletionTarget, MAX_COMPLETIONS, Server, ServerConfig, ServerEvent, blob_contents,
 };
 use raw::{GENS, Gen, Raw, full_server};
 use serde_json::{Value, json};
@@ -466,7 +467,7 @@ fn subscriptions_through_listen_under_2026_07_28() {
 
 fn log_all(r: &mut Raw, id: Option<&mcpg_core::jsonrpc::RequestId>) -> Vec<String> {
     let before = r.notifications("notifications/message").len();
-    for l in LogLevel::ALL {
+    for l in LoggingLevel::ALL {
         r.server.log(r.now, id, l, Some("test"), json!(l.as_str()));
     }
     r.drain();
@@ -491,7 +492,7 @@ fn log_messages_respect_the_level_set() {
     );
     assert!(
         r.take()
-            .contains(&ServerEvent::LogLevelSet(LogLevel::Error))
+            .contains(&ServerEvent::LogLevelSet(LoggingLevel::Error))
     );
     assert_eq!(
         log_all(&mut r, None),

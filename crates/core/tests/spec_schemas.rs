@@ -357,7 +357,7 @@ fn server_content_matches_the_official_schema() {
         r.server.log(
             r.now,
             Some(&prompt),
-            mcpg_core::server::LogLevel::Info,
+            mcpg_core::model::LoggingLevel::Info,
             Some("demo"),
             json!({"city": "Paris"}),
         );

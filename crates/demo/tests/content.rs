@@ -12,8 +12,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use base64::Engine as _;
-use mcpg_core::client::{CallOutcome, GenerationMode, OpError};
-use mcpg_core::model::ContentBlock;
+use mcpg_core::client::{CallOutcome, Event, GenerationMode, OpError};
+use mcpg_core::model::{ContentBlock, LoggingLevel};
 use serde_json::{Value, json};
 use support::{MODES, Session, text_of};
 
@@ -277,21 +277,20 @@ fn prompts_fill_in_and_complete() {
     }
 }
 
-/// Subscribes to calls.json the way `mode`'s generation does it.
+/// Subscribes to calls.json through the client, which does it the way its
+/// generation does (`resources/subscribe`, or a listen stream under 2026-07-28).
 fn subscribe_to_calls(s: &mut Session, mode: GenerationMode) {
-    if mode == GenerationMode::Initialize {
-        s.ok("resources/subscribe", json!({"uri": CALLS}));
-    } else {
-        let r = s.request(
-            "subscriptions/listen",
-            json!({"notifications": {"resourceSubscriptions": [CALLS]}}),
-        );
-        assert!(r.is_none(), "a listen stream stays open: {r:?}");
+    let op = s.client.subscribe_resource(s.now, CALLS);
+    s.pump();
+    let answered = s
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Answered { op: o, outcome: Ok(_), .. } if *o == op));
+    assert!(answered, "{mode:?}: {:#?}", s.events);
+    if mode == GenerationMode::Auto {
         let ack = s.notifications("notifications/subscriptions/acknowledged");
-        assert_eq!(
-            ack.last().unwrap()["notifications"]["resourceSubscriptions"],
-            json!([CALLS])
-        );
+        let honoured = &ack.last().unwrap()["notifications"]["resourceSubscriptions"];
+        assert_eq!(*honoured, json!([CALLS]));
     }
 }
 
@@ -315,6 +314,12 @@ fn calls_json_changes_on_every_tool_call_and_subscribers_hear_of_it() {
         let updates = s.notifications("notifications/resources/updated");
         assert_eq!(updates.len(), 2, "{mode:?}: {updates:?}");
         assert_eq!(updates[0]["uri"], CALLS);
+        let typed = s
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::ResourceUpdated { uri, .. } if uri == CALLS))
+            .count();
+        assert_eq!(typed, 2, "{mode:?}: the client reports each update");
         if mode == GenerationMode::Auto {
             assert!(
                 updates[0]["_meta"]["io.modelcontextprotocol/subscriptionId"].is_number()
@@ -338,37 +343,34 @@ fn levels(s: &Session) -> Vec<String> {
 
 #[test]
 fn tool_calls_log_at_several_levels_once_asked() {
-    // Initialize generation: logging/setLevel.
-    let mut s = Session::new(GenerationMode::Initialize);
-    s.call("get_weather", json!({"city": "Austin"}));
-    assert!(levels(&s).is_empty(), "no level chosen: no messages");
-    s.ok("logging/setLevel", json!({"level": "debug"}));
-    s.call("get_weather", json!({"city": "Austin"}));
-    s.call("get_weather", json!({"city": "Atlantis"}));
-    s.call("toggle_bonus_tool", json!({}));
-    assert_eq!(
-        levels(&s),
-        ["debug", "info", "debug", "warning", "debug", "notice"]
-    );
-    s.ok("logging/setLevel", json!({"level": "warning"}));
-    s.call("get_weather", json!({"city": "Atlantis"}));
-    s.call("get_weather", json!({"city": "Austin"}));
-    assert_eq!(levels(&s).len(), 7, "only the warning passed the new level");
-
-    // 2026-07-28: the level rides on each request's _meta.
-    let mut s = Session::new(GenerationMode::Auto);
-    s.call("get_weather", json!({"city": "Austin"}));
-    let call = |s: &mut Session, level: &str| {
-        s.request(
-            "tools/call",
-            json!({"name": "get_weather", "arguments": {"city": "Atlantis"}, "_meta": {"io.modelcontextprotocol/logLevel": level}}),
-        )
-    };
-    assert!(matches!(call(&mut s, "info"), Some(Ok(_))));
-    assert_eq!(levels(&s), ["warning"]);
-    call(&mut s, "debug");
-    assert_eq!(levels(&s), ["warning", "debug", "warning"]);
-    assert_eq!(s.diagnostics(), Vec::<String>::new());
+    for mode in MODES {
+        let mut s = Session::new(mode);
+        s.call("get_weather", json!({"city": "Austin"}));
+        assert!(
+            levels(&s).is_empty(),
+            "{mode:?}: no level chosen, no messages"
+        );
+        // logging/setLevel, or under 2026-07-28 the level stamped on each request.
+        s.client.set_log_level(s.now, LoggingLevel::Debug);
+        s.pump();
+        s.call("get_weather", json!({"city": "Austin"}));
+        s.call("get_weather", json!({"city": "Atlantis"}));
+        s.call("toggle_bonus_tool", json!({}));
+        let want = ["debug", "info", "debug", "warning", "debug", "notice"];
+        assert_eq!(levels(&s), want, "{mode:?}");
+        s.client.set_log_level(s.now, LoggingLevel::Warning);
+        s.pump();
+        s.call("get_weather", json!({"city": "Atlantis"}));
+        s.call("get_weather", json!({"city": "Austin"}));
+        assert_eq!(levels(&s).len(), 7, "{mode:?}: only the warning passed");
+        let logs = s
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Log(_)))
+            .count();
+        assert_eq!(logs, 7, "{mode:?}: the client reports each message");
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
+    }
 }
 
 #[test]

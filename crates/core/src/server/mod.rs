@@ -23,7 +23,6 @@ pub mod template;
 
 pub use config::{PromptFeatures, ResourceFeatures, ServerConfig};
 pub use event::{CompletionTarget, ServerEvent};
-pub use logging::LogLevel;
 pub use resources::resource_not_found;
 pub use respond::{MAX_COMPLETIONS, blob_contents, text_contents};
 
@@ -34,7 +33,7 @@ use serde_json::Value;
 use crate::client::{Direction, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
-use crate::model::{Implementation, Tool};
+use crate::model::{Implementation, LoggingLevel, Tool};
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
 
@@ -48,7 +47,7 @@ struct OpenCall {
     /// Whether its result is cacheable under 2026-07-28 (`ttlMs`, `cacheScope`).
     cacheable: bool,
     /// The 2026-07-28 per-request log level, if the client set one.
-    log_level: Option<LogLevel>,
+    log_level: Option<LoggingLevel>,
 }
 
 /// The server side of one MCP connection.
@@ -68,7 +67,7 @@ pub struct Server {
     /// `clientInfo` from `initialize`, reported once `initialized` arrives.
     client_info: Option<Implementation>,
     /// The level from `logging/setLevel` (initialize generation).
-    log_level: Option<LogLevel>,
+    log_level: Option<LoggingLevel>,
     /// URIs from `resources/subscribe` (initialize generation).
     subscribed: BTreeSet<String>,
     open: HashMap<RequestId, OpenCall>,

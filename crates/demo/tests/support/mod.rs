@@ -141,16 +141,15 @@ impl Session {
         }
     }
 
-    /// The params of every notification `method` received so far.
+    /// The params of every notification `method` the server sent so far (read from
+    /// the wire: the client turns many into typed events of their own).
     pub fn notifications(&self, method: &str) -> Vec<Value> {
-        self.events
+        self.wire
             .iter()
-            .filter_map(|e| match e {
-                Event::Notification { method: m, params } if m == method => {
-                    Some(params.clone().unwrap_or(Value::Null))
-                }
-                _ => None,
-            })
+            .filter_map(|w| w.strip_prefix("< "))
+            .filter_map(|t| serde_json::from_str::<Value>(t).ok())
+            .filter(|m| m.get("method").and_then(Value::as_str) == Some(method))
+            .map(|m| m.get("params").cloned().unwrap_or(Value::Null))
             .collect()
     }
 }
