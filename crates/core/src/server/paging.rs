@@ -73,3 +73,17 @@ pub(super) fn for_revision(items: &[Value], version: ProtocolVersion) -> Value {
         })
         .collect()
 }
+
+/// One page of a list of JSON items (resources, templates, prompts) under `key`,
+/// as `version` knows them.
+pub(super) fn list(
+    items: &[Value],
+    params: Option<&Value>,
+    size: usize,
+    version: ProtocolVersion,
+    key: &str,
+) -> Result<Value, RpcError> {
+    let p = page(params, items.len(), size)?;
+    let shown = for_revision(items.get(p.start..p.end).unwrap_or_default(), version);
+    Ok(result(key, shown, p.next))
+}

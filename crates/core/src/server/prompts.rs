@@ -52,10 +52,13 @@ impl Server {
         params: Option<&Value>,
         version: ProtocolVersion,
     ) -> Result<Value, RpcError> {
-        let p = paging::page(params, self.prompts.len(), self.cfg.page_size)?;
-        let items = self.prompts.get(p.start..p.end).unwrap_or_default();
-        let items = paging::for_revision(items, version);
-        Ok(paging::result("prompts", items, p.next))
+        paging::list(
+            &self.prompts,
+            params,
+            self.cfg.page_size,
+            version,
+            "prompts",
+        )
     }
 
     /// `prompts/get`: an unknown prompt, a missing required argument or a value that

@@ -96,10 +96,8 @@ impl Server {
         params: Option<&Value>,
         version: ProtocolVersion,
     ) -> Result<Value, RpcError> {
-        let p = paging::page(params, self.resources.len(), self.cfg.page_size)?;
-        let items = self.resources.get(p.start..p.end).unwrap_or_default();
-        let items = paging::for_revision(items, version);
-        Ok(paging::result("resources", items, p.next))
+        let size = self.cfg.page_size;
+        paging::list(&self.resources, params, size, version, "resources")
     }
 
     pub(super) fn list_templates(
@@ -107,10 +105,8 @@ impl Server {
         params: Option<&Value>,
         version: ProtocolVersion,
     ) -> Result<Value, RpcError> {
-        let p = paging::page(params, self.templates.len(), self.cfg.page_size)?;
-        let items = self.templates.get(p.start..p.end).unwrap_or_default();
-        let items = paging::for_revision(items, version);
-        Ok(paging::result("resourceTemplates", items, p.next))
+        let size = self.cfg.page_size;
+        paging::list(&self.templates, params, size, version, "resourceTemplates")
     }
 
     pub(super) fn read(
