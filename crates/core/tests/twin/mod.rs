@@ -5,6 +5,7 @@
 #![allow(dead_code, clippy::large_enum_variant)]
 
 mod convert;
+pub mod strategies;
 
 pub use convert::*;
 use mcpg_core::model::JsonObject;
@@ -275,3 +276,7 @@ twin_struct!(
         pub extra: JsonObject,
     }
 );
+
+// After the macro, which it uses.
+mod catalog;
+pub use catalog::*;
