@@ -346,7 +346,7 @@ fn resource_prompt_and_logging_messages_match_the_official_schema() {
         let caps = json!({"resources": {"subscribe": true, "listChanged": true}, "prompts": {"listChanged": true}, "logging": {}, "completions": {}});
         s.connect_with(v.as_str(), caps);
         // A result as a server of this revision writes it, checked before it is fed.
-        let mut answer = |s: &mut support::Scripted, method: &str, def: &str, mut body: Value| {
+        let answer = |s: &mut support::Scripted, method: &str, def: &str, mut body: Value| {
             if stateless {
                 body["resultType"] = json!("complete");
                 if def.starts_with("List") || def == "ReadResourceResult" {
