@@ -269,3 +269,38 @@ fn a_blob_that_is_not_base64_and_odd_contents_are_diagnosed() {
         |e| matches!(e, Event::Answered { op: o, outcome: Err(OpError::Failed(_)), .. } if *o == op)
     ));
 }
+
+#[test]
+fn a_read_can_be_cancelled_and_a_closed_session_ends_every_wait() {
+    use mcpg_core::client::Failure;
+    let mut s = connected("2026-07-28", ClientConfig::default());
+    let op = s.client.read_resource(s.now, "note://x/a");
+    s.drain();
+    let (id, _) = s.last_request("resources/read");
+    s.client.cancel(s.now, op, "not needed");
+    s.drain();
+    assert_eq!(
+        s.last_request_like("notifications/cancelled")["requestId"],
+        id.to_value()
+    );
+    let ev = s.take();
+    assert!(ev.iter().any(|e| matches!(e, Event::Answered { op: o, outcome: Err(OpError::Failed(Failure::Cancelled(_))), .. } if *o == op)), "{ev:#?}");
+    // A late answer is recognised as late, not as unknown.
+    s.reply_to(&id, result("2026-07-28", json!({"contents": []})));
+    assert_eq!(rules(&s.take()), [Rule::LateResponse]);
+    // Closing ends a listing, a read and a subscription waiting for its acknowledgement.
+    let list = s.client.list_prompts(s.now);
+    let read = s.client.read_resource(s.now, "note://x/a");
+    let sub = s.client.subscribe_resource(s.now, "note://x/a");
+    s.drain();
+    s.client.handle_closed(s.now, "gone");
+    s.drain();
+    let ev = s.take();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::ListFailed { op, kind: ListKind::Prompts, .. } if *op == list)
+    ));
+    for op in [read, sub] {
+        assert!(ev.iter().any(|e| matches!(e, Event::Answered { op: o, outcome: Err(OpError::Failed(Failure::Transport(_))), .. } if *o == op)), "{op:?}: {ev:#?}");
+    }
+    assert_eq!(s.client.subscriptions().count(), 0);
+}
