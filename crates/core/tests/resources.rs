@@ -15,26 +15,9 @@ use mcpg_core::client::{Answer, ClientConfig, Event, ListItems, ListKind, OpErro
 use mcpg_core::diag::Rule;
 use mcpg_core::model::ResourceContents;
 use serde_json::{Value, json};
-use support::Scripted;
+use support::{Scripted, result, rules};
 
 const VERSIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
-
-/// A result as a server of `version` writes it (2026-07-28 adds `resultType`).
-fn result(version: &str, mut body: Value) -> Value {
-    if version == "2026-07-28" {
-        body["resultType"] = json!("complete");
-    }
-    body
-}
-
-fn rules(ev: &[Event]) -> Vec<Rule> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Diagnostic(d) => Some(d.rule),
-            _ => None,
-        })
-        .collect()
-}
 
 fn connected(version: &str, cfg: ClientConfig) -> Scripted {
     let mut s = Scripted::new(cfg);

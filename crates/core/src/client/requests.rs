@@ -171,6 +171,13 @@ impl Client {
         }
     }
 
+    /// The revision answers are checked against: the one in use, else the newest
+    /// `initialize` one.
+    pub(super) fn check_version(&self) -> ProtocolVersion {
+        self.stamp_version()
+            .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
     /// The revision outgoing requests are stamped with: the negotiated one, or the one being tried.
     pub(super) fn stamp_version(&self) -> Option<ProtocolVersion> {
         self.negotiated.as_ref().map(|n| n.version).or(self.trying)
