@@ -200,6 +200,12 @@ fn text_and_blob_contents_are_read_in_both_generations() {
         s.drain();
         let (_, params) = s.last_request("resources/read");
         assert_eq!(params.unwrap()["uri"], "note://x/a");
+        // 2026-07-28 names the resource in the HTTP headers too.
+        let headers = &s.last_outgoing("resources/read").headers;
+        let named = headers
+            .iter()
+            .any(|(k, v)| *k == "Mcp-Name" && v == "note://x/a");
+        assert_eq!(named, version == "2026-07-28", "{headers:?}");
         s.reply(
             "resources/read",
             result(
