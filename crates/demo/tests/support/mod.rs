@@ -12,6 +12,7 @@ use mcpg_core::client::{
 use mcpg_core::model::{ContentBlock, JsonObject};
 use mcpg_demo::DemoServer;
 use serde_json::Value;
+use serde_json::json;
 
 pub struct Session {
     pub now: Timestamp,
@@ -152,4 +153,37 @@ impl Session {
             .map(|m| m.get("params").cloned().unwrap_or(Value::Null))
             .collect()
     }
+}
+
+pub const CALLS: &str = "demo://playground/calls.json";
+
+/// Every item of a paged list, and how many pages it took.
+pub fn all(s: &mut Session, method: &str, key: &str) -> (Vec<Value>, usize) {
+    let (mut items, mut pages, mut cursor) = (vec![], 0, None::<String>);
+    loop {
+        let params = cursor.map_or_else(|| json!({}), |c| json!({"cursor": c}));
+        let r = s.ok(method, params);
+        pages += 1;
+        items.extend(r[key].as_array().unwrap().iter().cloned());
+        match r.get("nextCursor").and_then(Value::as_str) {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => return (items, pages),
+        }
+    }
+}
+
+pub fn read(s: &mut Session, uri: &str) -> Value {
+    s.ok("resources/read", json!({"uri": uri}))["contents"][0].clone()
+}
+
+pub fn rpc_code(r: Option<Result<Value, OpError>>) -> i64 {
+    match r {
+        Some(Err(OpError::Rpc(e))) => e.code,
+        other => panic!("not a JSON-RPC error: {other:?}"),
+    }
+}
+
+pub fn complete(s: &mut Session, reference: Value, name: &str, value: &str, ctx: Value) -> Value {
+    let params = json!({"ref": reference, "argument": {"name": name, "value": value}, "context": {"arguments": ctx}});
+    s.ok("completion/complete", params)["completion"]["values"].clone()
 }
