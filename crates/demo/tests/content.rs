@@ -167,3 +167,46 @@ fn templates_read_and_complete() {
         assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
     }
 }
+
+#[test]
+fn every_revision_reads_the_catalogue_without_diagnostics() {
+    use mcpg_core::ProtocolVersion;
+    use mcpg_core::client::{ClientConfig, Event, GenerationMode};
+    for v in ProtocolVersion::ALL {
+        let mode = match v.generation() {
+            mcpg_core::Generation::Initialize => GenerationMode::Initialize,
+            mcpg_core::Generation::Stateless => GenerationMode::Stateless,
+        };
+        let mut s = Session::with_config(ClientConfig {
+            mode,
+            versions: vec![v],
+            ..Default::default()
+        });
+        let ops = [
+            s.client.list_resources(s.now),
+            s.client.list_resource_templates(s.now),
+            s.client.list_prompts(s.now),
+        ];
+        s.pump();
+        let counts: Vec<usize> = ops
+            .iter()
+            .map(|op| {
+                s.events
+                    .iter()
+                    .find_map(|e| match e {
+                        Event::Listed { op: o, count, .. } if o == op => Some(*count),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| panic!("{v}: {:#?}", s.events))
+            })
+            .collect();
+        assert_eq!(counts, [14, 3, 4], "{v}");
+        for uri in ["demo://playground/sun.png", "weather://Paris/today"] {
+            s.client.read_resource(s.now, uri);
+        }
+        let args = json!({"topic": "errors"}).as_object().cloned().unwrap();
+        s.client.get_prompt(s.now, "study_note", args);
+        s.pump();
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{v}");
+    }
+}

@@ -24,11 +24,15 @@ pub struct Session {
 
 impl Session {
     pub fn new(mode: GenerationMode) -> Session {
-        let cfg = ClientConfig {
+        Session::with_config(ClientConfig {
             mode,
             listen_for_list_changes: true,
             ..Default::default()
-        };
+        })
+    }
+
+    /// A session whose client has this configuration (e.g. one pinned revision).
+    pub fn with_config(cfg: ClientConfig) -> Session {
         let mut s = Session {
             now: Timestamp::ZERO,
             client: Client::new(cfg),
