@@ -18,10 +18,8 @@ use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Message, RequestId};
-use mcpg_core::model::{CallToolResult, Implementation, JsonObject};
-use mcpg_core::server::{
-    LogLevel, PromptFeatures, ResourceFeatures, Server, ServerConfig, ServerEvent,
-};
+use mcpg_core::model::{CallToolResult, Implementation, JsonObject, LoggingLevel};
+use mcpg_core::server::{PromptFeatures, ResourceFeatures, Server, ServerConfig, ServerEvent};
 use serde_json::{Value, json};
 
 use content::{CALLS_URI, Calls};
@@ -220,21 +218,21 @@ impl DemoServer {
         progress_token: Option<&Value>,
     ) {
         let debug = json!({"tool": name, "arguments": arguments});
-        self.log(now, id, LogLevel::Debug, debug);
+        self.log(now, id, LoggingLevel::Debug, debug);
         match handlers::run(name, arguments) {
             Reply::Now(r) => {
                 let failed = r.is_error == Some(true);
                 let (level, said) = if failed {
-                    (LogLevel::Warning, format!("{name} returned isError"))
+                    (LoggingLevel::Warning, format!("{name} returned isError"))
                 } else {
-                    (LogLevel::Info, format!("{name} answered"))
+                    (LoggingLevel::Info, format!("{name} answered"))
                 };
                 self.log(now, id, level, Value::from(said));
                 self.server.respond(now, id, &r);
             }
             Reply::Slow { to, step_ms } => {
                 let said = format!("{name}: counting to {to}, one step every {step_ms} ms");
-                self.log(now, id, LogLevel::Info, Value::from(said));
+                self.log(now, id, LoggingLevel::Info, Value::from(said));
                 self.jobs.push(Job {
                     id: id.clone(),
                     token: progress_token.cloned(),
@@ -246,7 +244,7 @@ impl DemoServer {
             }
             Reply::Toggle => {
                 let said = "the tool list is about to change";
-                self.log(now, id, LogLevel::Notice, Value::from(said));
+                self.log(now, id, LoggingLevel::Notice, Value::from(said));
                 self.toggle(now, id);
             }
         }
@@ -255,7 +253,7 @@ impl DemoServer {
         self.server.resource_updated(now, CALLS_URI);
     }
 
-    fn log(&mut self, now: Timestamp, id: &RequestId, level: LogLevel, data: Value) {
+    fn log(&mut self, now: Timestamp, id: &RequestId, level: LoggingLevel, data: Value) {
         self.server.log(now, Some(id), level, Some(LOGGER), data);
     }
 

@@ -1,6 +1,6 @@
-//! The demo's resources, templates, prompts, completions, subscriptions and logs,
-//! through the core's client in both generations. Runs natively and in headless
-//! Chromium.
+//! The demo's resources and templates (reads, paging, completions) through the
+//! core's client in both generations; prompts, subscriptions and logs are in
+//! `prompts_logs.rs`. Runs natively and in headless Chromium.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -12,43 +12,10 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod support;
 
 use base64::Engine as _;
-use mcpg_core::client::{CallOutcome, GenerationMode, OpError};
+use mcpg_core::client::CallOutcome;
 use mcpg_core::model::ContentBlock;
 use serde_json::{Value, json};
-use support::{MODES, Session, text_of};
-
-const CALLS: &str = "demo://playground/calls.json";
-
-/// Every item of a paged list, and how many pages it took.
-fn all(s: &mut Session, method: &str, key: &str) -> (Vec<Value>, usize) {
-    let (mut items, mut pages, mut cursor) = (vec![], 0, None::<String>);
-    loop {
-        let params = cursor.map_or_else(|| json!({}), |c| json!({"cursor": c}));
-        let r = s.ok(method, params);
-        pages += 1;
-        items.extend(r[key].as_array().unwrap().iter().cloned());
-        match r.get("nextCursor").and_then(Value::as_str) {
-            Some(c) => cursor = Some(c.to_owned()),
-            None => return (items, pages),
-        }
-    }
-}
-
-fn read(s: &mut Session, uri: &str) -> Value {
-    s.ok("resources/read", json!({"uri": uri}))["contents"][0].clone()
-}
-
-fn rpc_code(r: Option<Result<Value, OpError>>) -> i64 {
-    match r {
-        Some(Err(OpError::Rpc(e))) => e.code,
-        other => panic!("not a JSON-RPC error: {other:?}"),
-    }
-}
-
-fn complete(s: &mut Session, reference: Value, name: &str, value: &str, ctx: Value) -> Value {
-    let params = json!({"ref": reference, "argument": {"name": name, "value": value}, "context": {"arguments": ctx}});
-    s.ok("completion/complete", params)["completion"]["values"].clone()
-}
+use support::{MODES, Session, all, complete, read, rpc_code};
 
 #[test]
 fn every_resource_is_readable_and_pages() {
@@ -202,199 +169,44 @@ fn templates_read_and_complete() {
 }
 
 #[test]
-fn prompts_fill_in_and_complete() {
-    for mode in MODES {
-        let mut s = Session::new(mode);
-        let (prompts, _) = all(&mut s, "prompts/list", "prompts");
-        let names: Vec<&str> = prompts
-            .iter()
-            .map(|p| p["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["plan_trip", "study_note", "explain_tool", "greet"]);
-        let trip = s.ok(
-            "prompts/get",
-            json!({"name": "plan_trip", "arguments": {"city": "Paris", "days": "3"}}),
-        );
-        assert_eq!(trip["messages"][0]["role"], "user");
-        let text = trip["messages"][0]["content"]["text"].as_str().unwrap();
-        assert!(
-            text.starts_with("What's the weather in Paris?") && text.contains("3 days"),
-            "{text}"
-        );
-        assert_eq!(
-            rpc_code(s.request("prompts/get", json!({"name": "plan_trip"}))),
-            -32602
-        );
-        assert_eq!(
-            rpc_code(s.request("prompts/get", json!({"name": "no_such_prompt"}))),
-            -32602
-        );
-        assert_eq!(
-            rpc_code(s.request(
-                "prompts/get",
-                json!({"name": "study_note", "arguments": {"topic": "cats"}})
-            )),
-            -32602
-        );
-        let study = s.ok(
-            "prompts/get",
-            json!({"name": "study_note", "arguments": {"topic": "errors"}}),
-        );
-        assert_eq!(study["messages"][0]["content"]["type"], "resource");
-        assert_eq!(
-            study["messages"][0]["content"]["resource"]["uri"],
-            "note://playground/errors"
-        );
-        let explain = s.ok(
-            "prompts/get",
-            json!({"name": "explain_tool", "arguments": {"tool": "get_weather"}}),
-        );
-        assert!(
-            explain["messages"][0]["content"]["text"]
-                .as_str()
-                .unwrap()
-                .contains("get_weather")
-        );
-        assert_eq!(
-            s.ok("prompts/get", json!({"name": "greet"}))["messages"]
-                .as_array()
-                .unwrap()
-                .len(),
-            2
-        );
-
-        let trip_ref = json!({"type": "ref/prompt", "name": "plan_trip"});
-        assert_eq!(
-            complete(&mut s, trip_ref, "city", "TO", json!({})),
-            json!(["Tokyo"])
-        );
-        let explain_ref = json!({"type": "ref/prompt", "name": "explain_tool"});
-        assert_eq!(
-            complete(&mut s, explain_ref, "tool", "get_weather", json!({})),
-            json!(["get_weather", "get_weather_icon"])
-        );
-        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
-    }
-}
-
-/// Subscribes to calls.json the way `mode`'s generation does it.
-fn subscribe_to_calls(s: &mut Session, mode: GenerationMode) {
-    if mode == GenerationMode::Initialize {
-        s.ok("resources/subscribe", json!({"uri": CALLS}));
-    } else {
-        let r = s.request(
-            "subscriptions/listen",
-            json!({"notifications": {"resourceSubscriptions": [CALLS]}}),
-        );
-        assert!(r.is_none(), "a listen stream stays open: {r:?}");
-        let ack = s.notifications("notifications/subscriptions/acknowledged");
-        assert_eq!(
-            ack.last().unwrap()["notifications"]["resourceSubscriptions"],
-            json!([CALLS])
-        );
-    }
-}
-
-#[test]
-fn calls_json_changes_on_every_tool_call_and_subscribers_hear_of_it() {
-    for mode in MODES {
-        let mut s = Session::new(mode);
-        let count = |s: &mut Session| -> Value {
-            serde_json::from_str(read(s, CALLS)["text"].as_str().unwrap()).unwrap()
+fn every_revision_reads_the_catalogue_without_diagnostics() {
+    use mcpg_core::ProtocolVersion;
+    use mcpg_core::client::{ClientConfig, Event, GenerationMode};
+    for v in ProtocolVersion::ALL {
+        let mode = match v.generation() {
+            mcpg_core::Generation::Initialize => GenerationMode::Initialize,
+            mcpg_core::Generation::Stateless => GenerationMode::Stateless,
         };
-        assert_eq!(count(&mut s), json!({"calls": 0, "last": null}));
-        s.call("get_weather", json!({"city": "Austin"}));
-        assert!(
-            s.notifications("notifications/resources/updated")
-                .is_empty(),
-            "{mode:?}: nobody subscribed"
-        );
-        subscribe_to_calls(&mut s, mode);
-        s.call("say_hello", json!({}));
-        s.call("get_weather", json!({"city": "Atlantis"}));
-        let updates = s.notifications("notifications/resources/updated");
-        assert_eq!(updates.len(), 2, "{mode:?}: {updates:?}");
-        assert_eq!(updates[0]["uri"], CALLS);
-        if mode == GenerationMode::Auto {
-            assert!(
-                updates[0]["_meta"]["io.modelcontextprotocol/subscriptionId"].is_number()
-                    || updates[0]["_meta"]["io.modelcontextprotocol/subscriptionId"].is_string()
-            );
-        }
-        assert_eq!(count(&mut s), json!({"calls": 3, "last": "get_weather"}));
-        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
-    }
-}
-
-fn levels(s: &Session) -> Vec<String> {
-    s.notifications("notifications/message")
-        .iter()
-        .map(|m| {
-            assert_eq!(m["logger"], "demo");
-            m["level"].as_str().unwrap().to_owned()
-        })
-        .collect()
-}
-
-#[test]
-fn tool_calls_log_at_several_levels_once_asked() {
-    // Initialize generation: logging/setLevel.
-    let mut s = Session::new(GenerationMode::Initialize);
-    s.call("get_weather", json!({"city": "Austin"}));
-    assert!(levels(&s).is_empty(), "no level chosen: no messages");
-    s.ok("logging/setLevel", json!({"level": "debug"}));
-    s.call("get_weather", json!({"city": "Austin"}));
-    s.call("get_weather", json!({"city": "Atlantis"}));
-    s.call("toggle_bonus_tool", json!({}));
-    assert_eq!(
-        levels(&s),
-        ["debug", "info", "debug", "warning", "debug", "notice"]
-    );
-    s.ok("logging/setLevel", json!({"level": "warning"}));
-    s.call("get_weather", json!({"city": "Atlantis"}));
-    s.call("get_weather", json!({"city": "Austin"}));
-    assert_eq!(levels(&s).len(), 7, "only the warning passed the new level");
-
-    // 2026-07-28: the level rides on each request's _meta.
-    let mut s = Session::new(GenerationMode::Auto);
-    s.call("get_weather", json!({"city": "Austin"}));
-    let call = |s: &mut Session, level: &str| {
-        s.request(
-            "tools/call",
-            json!({"name": "get_weather", "arguments": {"city": "Atlantis"}, "_meta": {"io.modelcontextprotocol/logLevel": level}}),
-        )
-    };
-    assert!(matches!(call(&mut s, "info"), Some(Ok(_))));
-    assert_eq!(levels(&s), ["warning"]);
-    call(&mut s, "debug");
-    assert_eq!(levels(&s), ["warning", "debug", "warning"]);
-    assert_eq!(s.diagnostics(), Vec::<String>::new());
-}
-
-#[test]
-fn the_new_content_replays_byte_for_byte() {
-    let run = |mode: GenerationMode| {
-        let mut s = Session::new(mode);
-        subscribe_to_calls(&mut s, mode);
-        s.ok(
-            "resources/read",
-            json!({"uri": "demo://playground/beep.wav"}),
-        );
-        s.ok(
-            "prompts/get",
-            json!({"name": "plan_trip", "arguments": {"city": "Paris"}}),
-        );
-        let args = json!({"to": 1, "step_ms": 50}).as_object().cloned();
-        s.client
-            .call_tool(s.now, "count_slowly", args, Default::default());
+        let mut s = Session::with_config(ClientConfig {
+            mode,
+            versions: vec![v],
+            ..Default::default()
+        });
+        let ops = [
+            s.client.list_resources(s.now),
+            s.client.list_resource_templates(s.now),
+            s.client.list_prompts(s.now),
+        ];
         s.pump();
-        s.advance(std::time::Duration::from_millis(50));
-        s.ok("resources/read", json!({"uri": CALLS}));
-        assert!(!text_of(&s.call("shout", json!({"text": "hi"}))).is_empty());
-        assert_eq!(s.notifications("notifications/resources/updated").len(), 2);
-        s.wire
-    };
-    for mode in MODES {
-        assert_eq!(run(mode), run(mode));
+        let counts: Vec<usize> = ops
+            .iter()
+            .map(|op| {
+                s.events
+                    .iter()
+                    .find_map(|e| match e {
+                        Event::Listed { op: o, count, .. } if o == op => Some(*count),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| panic!("{v}: {:#?}", s.events))
+            })
+            .collect();
+        assert_eq!(counts, [14, 3, 4], "{v}");
+        for uri in ["demo://playground/sun.png", "weather://Paris/today"] {
+            s.client.read_resource(s.now, uri);
+        }
+        let args = json!({"topic": "errors"}).as_object().cloned().unwrap();
+        s.client.get_prompt(s.now, "study_note", args);
+        s.pump();
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{v}");
     }
 }

@@ -16,6 +16,7 @@ mod config;
 mod dispatch;
 mod event;
 mod faults;
+mod finish;
 mod incoming;
 mod list_page;
 mod listing;
@@ -25,6 +26,7 @@ mod notices;
 mod outgoing;
 mod param_headers;
 mod requests;
+mod stamp;
 mod subscriptions;
 mod version_retry;
 
@@ -33,7 +35,7 @@ pub use config::{ClientConfig, GenerationMode};
 pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
 pub use outgoing::{Outgoing, SendFailure};
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -198,7 +200,7 @@ pub struct Client {
     /// 2026-07-28 request, and the floor log messages are checked against.
     log_level: Option<LoggingLevel>,
     /// Resources subscribed to (2026-07-28: the listen stream's filter).
-    subscribed: BTreeSet<String>,
+    subscribed: subscriptions::UriSet,
     /// The open 2026-07-28 `subscriptions/listen` request, if any.
     listen: Option<RequestId>,
     /// Subscription changes waiting for their acknowledgement (2026-07-28).
@@ -230,7 +232,7 @@ impl Client {
             late_probe: None,
             reprobed: false,
             log_level: None,
-            subscribed: BTreeSet::new(),
+            subscribed: subscriptions::UriSet::default(),
             listen: None,
             acks: Vec::new(),
             outbox: VecDeque::new(),

@@ -2,10 +2,10 @@
 
 use serde_json::Value;
 
-use super::logging::LogLevel;
 use crate::client::WireEntry;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::RequestId;
+use crate::model::LoggingLevel;
 use crate::model::{Implementation, JsonObject};
 use crate::version::ProtocolVersion;
 
@@ -74,7 +74,7 @@ pub enum ServerEvent {
         context: JsonObject,
     },
     /// The client chose a log level with `logging/setLevel`.
-    LogLevelSet(LogLevel),
+    LogLevelSet(LoggingLevel),
     /// The client cancelled a request in flight; the application should stop it.
     Cancelled {
         /// The request's id.

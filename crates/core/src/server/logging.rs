@@ -7,68 +7,14 @@ use serde_json::{Map, Value};
 
 use super::Server;
 use crate::jsonrpc::{Message, RequestId, RpcError, code};
-use crate::model::meta;
+use crate::model::{LoggingLevel, meta};
 use crate::time::Timestamp;
 use crate::version::Generation;
 
-/// A syslog severity (RFC 5424), ordered from `Debug` (least severe) to `Emergency`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum LogLevel {
-    /// `debug`.
-    Debug,
-    /// `info`.
-    Info,
-    /// `notice`.
-    Notice,
-    /// `warning`.
-    Warning,
-    /// `error`.
-    Error,
-    /// `critical`.
-    Critical,
-    /// `alert`.
-    Alert,
-    /// `emergency`.
-    Emergency,
-}
-
-impl LogLevel {
-    /// Every level, least severe first.
-    pub const ALL: [LogLevel; 8] = [
-        LogLevel::Debug,
-        LogLevel::Info,
-        LogLevel::Notice,
-        LogLevel::Warning,
-        LogLevel::Error,
-        LogLevel::Critical,
-        LogLevel::Alert,
-        LogLevel::Emergency,
-    ];
-
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LogLevel::Debug => "debug",
-            LogLevel::Info => "info",
-            LogLevel::Notice => "notice",
-            LogLevel::Warning => "warning",
-            LogLevel::Error => "error",
-            LogLevel::Critical => "critical",
-            LogLevel::Alert => "alert",
-            LogLevel::Emergency => "emergency",
-        }
-    }
-
-    /// Reads a wire name; `None` for anything outside the eight.
-    pub fn parse(s: &str) -> Option<LogLevel> {
-        LogLevel::ALL.into_iter().find(|l| l.as_str() == s)
-    }
-}
-
 /// Reads a level from a JSON value, or says why not (`-32602`).
-pub(super) fn level_param(v: Option<&Value>, what: &str) -> Result<LogLevel, RpcError> {
+pub(super) fn level_param(v: Option<&Value>, what: &str) -> Result<LoggingLevel, RpcError> {
     v.and_then(Value::as_str)
-        .and_then(LogLevel::parse)
+        .and_then(LoggingLevel::parse)
         .ok_or_else(|| {
             RpcError::new(
                 code::INVALID_PARAMS,
@@ -78,7 +24,7 @@ pub(super) fn level_param(v: Option<&Value>, what: &str) -> Result<LogLevel, Rpc
 }
 
 /// The 2026-07-28 per-request level in a request's `_meta`, if any.
-pub(super) fn request_level(params: Option<&Value>) -> Result<Option<LogLevel>, RpcError> {
+pub(super) fn request_level(params: Option<&Value>) -> Result<Option<LoggingLevel>, RpcError> {
     match params
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(meta::LOG_LEVEL))
@@ -90,7 +36,7 @@ pub(super) fn request_level(params: Option<&Value>) -> Result<Option<LogLevel>, 
 
 impl Server {
     /// The level set with `logging/setLevel` (initialize generation), if any.
-    pub fn log_level(&self) -> Option<LogLevel> {
+    pub fn log_level(&self) -> Option<LoggingLevel> {
         self.log_level
     }
 
@@ -102,7 +48,7 @@ impl Server {
         &mut self,
         now: Timestamp,
         request: Option<&RequestId>,
-        level: LogLevel,
+        level: LoggingLevel,
         logger: Option<&str>,
         data: Value,
     ) -> bool {

@@ -23,18 +23,17 @@ pub mod template;
 
 pub use config::{PromptFeatures, ResourceFeatures, ServerConfig};
 pub use event::{CompletionTarget, ServerEvent};
-pub use logging::LogLevel;
 pub use resources::resource_not_found;
 pub use respond::{MAX_COMPLETIONS, blob_contents, text_contents};
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::Value;
 
 use crate::client::{Direction, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
-use crate::model::{Implementation, Tool};
+use crate::model::{Implementation, LoggingLevel, Tool};
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
 
@@ -48,7 +47,7 @@ struct OpenCall {
     /// Whether its result is cacheable under 2026-07-28 (`ttlMs`, `cacheScope`).
     cacheable: bool,
     /// The 2026-07-28 per-request log level, if the client set one.
-    log_level: Option<LogLevel>,
+    log_level: Option<LoggingLevel>,
 }
 
 /// The server side of one MCP connection.
@@ -68,9 +67,10 @@ pub struct Server {
     /// `clientInfo` from `initialize`, reported once `initialized` arrives.
     client_info: Option<Implementation>,
     /// The level from `logging/setLevel` (initialize generation).
-    log_level: Option<LogLevel>,
-    /// URIs from `resources/subscribe` (initialize generation).
-    subscribed: BTreeSet<String>,
+    log_level: Option<LoggingLevel>,
+    /// URIs from `resources/subscribe` (initialize generation); a few at most, so a
+    /// `Vec` (a `BTreeSet<String>` costs the page more code than it saves).
+    subscribed: Vec<String>,
     open: HashMap<RequestId, OpenCall>,
     /// Open `subscriptions/listen` streams (2026-07-28).
     listeners: Vec<Listener>,
@@ -91,7 +91,7 @@ impl Server {
             initialized: false,
             client_info: None,
             log_level: None,
-            subscribed: BTreeSet::new(),
+            subscribed: Vec::new(),
             open: HashMap::new(),
             listeners: Vec::new(),
             outbox: VecDeque::new(),

@@ -49,8 +49,8 @@ pub(super) fn result(key: &str, items: Value, next: Option<String>) -> Value {
 }
 
 /// `items` as a revision knows them: members introduced later (`title` in
-/// 2025-06-18, `icons` in 2025-11-25) are left out, so an older client sees no
-/// field its revision does not define.
+/// 2025-06-18, `icons` in 2025-11-25, on the item and on a prompt's arguments)
+/// are left out, so an older client sees no field its revision does not define.
 pub(super) fn for_revision(items: &[Value], version: ProtocolVersion) -> Value {
     let mut drop: Vec<&str> = Vec::new();
     if version < ProtocolVersion::V2025_06_18 {
@@ -68,8 +68,29 @@ pub(super) fn for_revision(items: &[Value], version: ProtocolVersion) -> Value {
             let mut item = item.clone();
             if let Value::Object(o) = &mut item {
                 o.retain(|k, _| !drop.contains(&k.as_str()));
+                // A prompt's arguments got their `title` with the prompt's own.
+                let args = o.get_mut("arguments").and_then(Value::as_array_mut);
+                for a in args.into_iter().flatten() {
+                    if let Value::Object(a) = a {
+                        a.retain(|k, _| !drop.contains(&k.as_str()));
+                    }
+                }
             }
             item
         })
         .collect()
+}
+
+/// One page of a list of JSON items (resources, templates, prompts) under `key`,
+/// as `version` knows them.
+pub(super) fn list(
+    items: &[Value],
+    params: Option<&Value>,
+    size: usize,
+    version: ProtocolVersion,
+    key: &str,
+) -> Result<Value, RpcError> {
+    let p = page(params, items.len(), size)?;
+    let shown = for_revision(items.get(p.start..p.end).unwrap_or_default(), version);
+    Ok(result(key, shown, p.next))
 }

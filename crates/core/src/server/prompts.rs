@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::dispatch::{invalid, object_param, string_param};
-use super::{CompletionTarget, Server, ServerEvent, paging, template};
+use super::{CompletionTarget, Server, ServerEvent, paging};
 use crate::jsonrpc::{RequestId, RpcError};
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
@@ -52,10 +52,13 @@ impl Server {
         params: Option<&Value>,
         version: ProtocolVersion,
     ) -> Result<Value, RpcError> {
-        let p = paging::page(params, self.prompts.len(), self.cfg.page_size)?;
-        let items = self.prompts.get(p.start..p.end).unwrap_or_default();
-        let items = paging::for_revision(items, version);
-        Ok(paging::result("prompts", items, p.next))
+        paging::list(
+            &self.prompts,
+            params,
+            self.cfg.page_size,
+            version,
+            "prompts",
+        )
     }
 
     /// `prompts/get`: an unknown prompt, a missing required argument or a value that
@@ -120,7 +123,7 @@ impl Server {
                     .templates
                     .iter()
                     .any(|t| t.get("uriTemplate").and_then(Value::as_str) == Some(uri));
-                let vars = template::variables(uri).unwrap_or_default();
+                let vars = crate::validate::template_variables(uri).unwrap_or_default();
                 if !known || !vars.iter().any(|v| v == arg_name) {
                     return Err(invalid(format!(
                         "no resource template {uri:?} with a variable {arg_name:?}"

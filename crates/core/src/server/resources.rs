@@ -52,7 +52,7 @@ impl Server {
         if !self.cfg.resources.is_some_and(|r| r.subscribe) {
             return;
         }
-        if self.initialized && self.subscribed.contains(uri) {
+        if self.initialized && self.subscribed.iter().any(|u| u == uri) {
             let params = json!({ "uri": uri });
             self.send(
                 now,
@@ -96,10 +96,8 @@ impl Server {
         params: Option<&Value>,
         version: ProtocolVersion,
     ) -> Result<Value, RpcError> {
-        let p = paging::page(params, self.resources.len(), self.cfg.page_size)?;
-        let items = self.resources.get(p.start..p.end).unwrap_or_default();
-        let items = paging::for_revision(items, version);
-        Ok(paging::result("resources", items, p.next))
+        let size = self.cfg.page_size;
+        paging::list(&self.resources, params, size, version, "resources")
     }
 
     pub(super) fn list_templates(
@@ -107,10 +105,8 @@ impl Server {
         params: Option<&Value>,
         version: ProtocolVersion,
     ) -> Result<Value, RpcError> {
-        let p = paging::page(params, self.templates.len(), self.cfg.page_size)?;
-        let items = self.templates.get(p.start..p.end).unwrap_or_default();
-        let items = paging::for_revision(items, version);
-        Ok(paging::result("resourceTemplates", items, p.next))
+        let size = self.cfg.page_size;
+        paging::list(&self.templates, params, size, version, "resourceTemplates")
     }
 
     pub(super) fn read(
@@ -137,14 +133,16 @@ impl Server {
         if self.locate(uri).is_none() {
             return Err(resource_not_found(uri));
         }
-        self.subscribed.insert(uri.to_owned());
+        if !self.subscribed.iter().any(|u| u == uri) {
+            self.subscribed.push(uri.to_owned());
+        }
         Ok(json!({}))
     }
 
     pub(super) fn unsubscribe(&mut self, params: Option<&Value>) -> Result<Value, RpcError> {
         // Unsubscribing from what was never subscribed is harmless, so not an error.
         let uri = string_param(params, "uri", "resources/unsubscribe")?;
-        self.subscribed.remove(uri);
+        self.subscribed.retain(|u| u != uri);
         Ok(json!({}))
     }
 }

@@ -1,7 +1,5 @@
 //! Spec checks on resources, templates, prompts, their contents and completions.
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 
 use super::{kind_of, truncate};
@@ -41,6 +39,62 @@ pub fn has_scheme(uri: &str) -> bool {
     }
 }
 
+/// What resources, templates and prompts share: a required `name`, and `title`
+/// (2025-06-18+) and `icons` (2025-11-25+).
+fn named(
+    rule: Rule,
+    who: &str,
+    name: &str,
+    title: bool,
+    icons: bool,
+    version: ProtocolVersion,
+    out: &mut Vec<Diagnostic>,
+) {
+    if name.is_empty() {
+        out.push(Diagnostic::new(
+            rule,
+            Severity::Warning,
+            format!("{who} has no name (required)"),
+        ));
+    }
+    let (title_text, icons_text) = (format!("{who} has a title"), format!("{who} has icons"));
+    since(
+        title,
+        ProtocolVersion::V2025_06_18,
+        version,
+        &title_text,
+        out,
+    );
+    since(
+        icons,
+        ProtocolVersion::V2025_11_25,
+        version,
+        &icons_text,
+        out,
+    );
+}
+
+/// Why `s` is not padded standard base64 (RFC 4648 section 4), if it is not.
+/// Checked by hand rather than decoded: the page needs no base64 decoder
+/// otherwise, and one costs it ~3 KB of wasm.
+pub fn base64_problem(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    if !b.len().is_multiple_of(4) {
+        return Some(format!("its length {} is not a multiple of 4", b.len()));
+    }
+    let body = b.iter().rposition(|&c| c != b'=').map_or(0, |i| i + 1);
+    if b.len() - body > 2 {
+        return Some("it ends in more than two '='".into());
+    }
+    let bad = b[..body]
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || c == b'+' || c == b'/'));
+    bad.map(|i| {
+        let c = s[i..].chars().next().unwrap_or('?');
+        format!("{c:?} at {i} is not in the base64 alphabet")
+    })
+}
+
 /// Checks one listed resource against the negotiated revision.
 pub fn check_resource(r: &Resource, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
     let who = format!("resource {:?}", truncate(&r.uri, 80));
@@ -51,25 +105,13 @@ pub fn check_resource(r: &Resource, version: ProtocolVersion, out: &mut Vec<Diag
             format!("{who}: the uri has no scheme (it must be an absolute URI)"),
         ));
     }
-    if r.name.is_empty() {
-        out.push(Diagnostic::new(
-            Rule::ResourceShape,
-            Severity::Warning,
-            format!("{who} has no name (required)"),
-        ));
-    }
-    since(
+    named(
+        Rule::ResourceShape,
+        &who,
+        &r.name,
         r.title.is_some(),
-        ProtocolVersion::V2025_06_18,
-        version,
-        &format!("{who} has a title"),
-        out,
-    );
-    since(
         r.icons.is_some(),
-        ProtocolVersion::V2025_11_25,
         version,
-        &format!("{who} has icons"),
         out,
     );
 }
@@ -84,25 +126,13 @@ pub fn check_template(t: &ResourceTemplate, version: ProtocolVersion, out: &mut 
             format!("{who} is not an RFC 6570 URI template: {why}"),
         ));
     }
-    if t.name.is_empty() {
-        out.push(Diagnostic::new(
-            Rule::ResourceShape,
-            Severity::Warning,
-            format!("{who} has no name (required)"),
-        ));
-    }
-    since(
+    named(
+        Rule::ResourceShape,
+        &who,
+        &t.name,
         t.title.is_some(),
-        ProtocolVersion::V2025_06_18,
-        version,
-        &format!("{who} has a title"),
-        out,
-    );
-    since(
         t.icons.is_some(),
-        ProtocolVersion::V2025_11_25,
         version,
-        &format!("{who} has icons"),
         out,
     );
 }
@@ -110,18 +140,13 @@ pub fn check_template(t: &ResourceTemplate, version: ProtocolVersion, out: &mut 
 /// Checks one listed prompt: its fields and its arguments' names.
 pub fn check_prompt(p: &Prompt, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
     let who = format!("prompt {:?}", truncate(&p.name, 80));
-    since(
+    named(
+        Rule::PromptShape,
+        &who,
+        &p.name,
         p.title.is_some(),
-        ProtocolVersion::V2025_06_18,
-        version,
-        &format!("{who} has a title"),
-        out,
-    );
-    since(
         p.icons.is_some(),
-        ProtocolVersion::V2025_11_25,
         version,
-        &format!("{who} has icons"),
         out,
     );
     let mut seen = std::collections::HashSet::new();
@@ -150,7 +175,7 @@ pub fn check_contents(i: usize, c: &ResourceContents, out: &mut Vec<Diagnostic>)
     match c {
         ResourceContents::Text(_) => {}
         ResourceContents::Blob(b) => {
-            if let Err(e) = STANDARD.decode(b.blob.as_bytes()) {
+            if let Some(e) = base64_problem(&b.blob) {
                 out.push(Diagnostic::new(
                     Rule::BlobNotBase64,
                     Severity::Error,
@@ -260,4 +285,28 @@ pub fn wrong_member(rule: Rule, what: &str, v: Option<&Value>) -> Diagnostic {
         Severity::Error,
         format!("{what} is {}", v.map_or("missing", kind_of)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64_problem;
+
+    #[test]
+    fn base64_is_checked_without_decoding() {
+        for ok in ["", "aGk=", "aGVsbG8h", "iVBORw0KGgo=", "+/+/", "AA=="] {
+            assert_eq!(base64_problem(ok), None, "{ok}");
+        }
+        let cases = [
+            ("aGk", "multiple of 4"),
+            ("a===", "more than two"),
+            ("aG-k", "'-' at 2"),
+            ("a=Gk", "'=' at 1"),
+            ("aé==", "multiple of 4"),
+            ("éé", "'é' at 0"),
+        ];
+        for (bad, why) in cases {
+            let e = base64_problem(bad).unwrap_or_default();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
 }

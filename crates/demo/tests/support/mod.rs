@@ -12,6 +12,7 @@ use mcpg_core::client::{
 use mcpg_core::model::{ContentBlock, JsonObject};
 use mcpg_demo::DemoServer;
 use serde_json::Value;
+use serde_json::json;
 
 pub struct Session {
     pub now: Timestamp,
@@ -23,11 +24,15 @@ pub struct Session {
 
 impl Session {
     pub fn new(mode: GenerationMode) -> Session {
-        let cfg = ClientConfig {
+        Session::with_config(ClientConfig {
             mode,
             listen_for_list_changes: true,
             ..Default::default()
-        };
+        })
+    }
+
+    /// A session whose client has this configuration (e.g. one pinned revision).
+    pub fn with_config(cfg: ClientConfig) -> Session {
         let mut s = Session {
             now: Timestamp::ZERO,
             client: Client::new(cfg),
@@ -141,16 +146,48 @@ impl Session {
         }
     }
 
-    /// The params of every notification `method` received so far.
+    /// The params of every notification `method` the server sent so far (read from
+    /// the wire: the client turns many into typed events of their own).
     pub fn notifications(&self, method: &str) -> Vec<Value> {
-        self.events
+        self.wire
             .iter()
-            .filter_map(|e| match e {
-                Event::Notification { method: m, params } if m == method => {
-                    Some(params.clone().unwrap_or(Value::Null))
-                }
-                _ => None,
-            })
+            .filter_map(|w| w.strip_prefix("< "))
+            .filter_map(|t| serde_json::from_str::<Value>(t).ok())
+            .filter(|m| m.get("method").and_then(Value::as_str) == Some(method))
+            .map(|m| m.get("params").cloned().unwrap_or(Value::Null))
             .collect()
     }
+}
+
+pub const CALLS: &str = "demo://playground/calls.json";
+
+/// Every item of a paged list, and how many pages it took.
+pub fn all(s: &mut Session, method: &str, key: &str) -> (Vec<Value>, usize) {
+    let (mut items, mut pages, mut cursor) = (vec![], 0, None::<String>);
+    loop {
+        let params = cursor.map_or_else(|| json!({}), |c| json!({"cursor": c}));
+        let r = s.ok(method, params);
+        pages += 1;
+        items.extend(r[key].as_array().unwrap().iter().cloned());
+        match r.get("nextCursor").and_then(Value::as_str) {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => return (items, pages),
+        }
+    }
+}
+
+pub fn read(s: &mut Session, uri: &str) -> Value {
+    s.ok("resources/read", json!({"uri": uri}))["contents"][0].clone()
+}
+
+pub fn rpc_code(r: Option<Result<Value, OpError>>) -> i64 {
+    match r {
+        Some(Err(OpError::Rpc(e))) => e.code,
+        other => panic!("not a JSON-RPC error: {other:?}"),
+    }
+}
+
+pub fn complete(s: &mut Session, reference: Value, name: &str, value: &str, ctx: Value) -> Value {
+    let params = json!({"ref": reference, "argument": {"name": name, "value": value}, "context": {"arguments": ctx}});
+    s.ok("completion/complete", params)["completion"]["values"].clone()
 }
