@@ -214,12 +214,24 @@ fn subscriptions_asked_before_connecting_ride_the_first_listen_stream() {
     let (id, _) = s.last_request("subscriptions/listen");
     acknowledge(&mut s, &id, &["note://x/a"]);
     assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
-    s.notify("notifications/resources/list_changed", json!({}));
-    s.notify("notifications/prompts/list_changed", json!({}));
+    let on_stream = json!({"_meta": {"io.modelcontextprotocol/subscriptionId": id.to_value()}});
+    s.notify("notifications/resources/list_changed", on_stream.clone());
+    s.notify("notifications/prompts/list_changed", on_stream);
     let ev = s.take();
     assert!(ev.iter().any(|e| matches!(e, Event::ResourcesListChanged)));
     assert!(ev.iter().any(|e| matches!(e, Event::PromptsListChanged)));
     assert_eq!(rules(&ev), []);
+    // Not naming the stream breaks a 2026-07-28 MUST; still delivered.
+    s.notify(
+        "notifications/resources/updated",
+        json!({"uri": "note://x/a"}),
+    );
+    let ev = s.take();
+    assert_eq!(rules(&ev), [Rule::Subscription]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::ResourceUpdated { .. }))
+    );
 }
 
 #[test]
