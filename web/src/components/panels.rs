@@ -6,6 +6,8 @@
 //! sits in wasm chunks, fetched the first time their tab opens, so the first tool
 //! list shows after fewer bytes on a slow link.
 
+use std::future::Future;
+
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
@@ -72,28 +74,29 @@ pub fn Panels() -> impl IntoView {
             <div role="tabpanel" id="panel-tools" aria-labelledby="tab-tools" hidden=hidden(Tab::Tools)>
                 <ToolsPanel/>
             </div>
-            <div role="tabpanel" id="panel-form" aria-labelledby="tab-form" hidden=hidden(Tab::Form)>
-                {once_shown(move || st.tab.get() == Tab::Form, form_panel)}
-            </div>
-            <div role="tabpanel" id="panel-result" aria-labelledby="tab-result" hidden=hidden(Tab::Result)>
-                {once_shown(move || st.tab.get() == Tab::Result, result_panel)}
-            </div>
-            <div role="tabpanel" id="panel-server" aria-labelledby="tab-server" hidden=hidden(Tab::Server)>
-                {once_shown(move || st.tab.get() == Tab::Server, server_panel)}
-            </div>
-            <div role="tabpanel" id="panel-wire" aria-labelledby="tab-wire" hidden=hidden(Tab::Wire)>
-                {once_shown(move || st.tab.get() == Tab::Wire, wire_panel)}
-            </div>
-            <div role="tabpanel" id="panel-resources" aria-labelledby="tab-resources" hidden=hidden(Tab::Resources)>
-                {once_shown(move || st.tab.get() == Tab::Resources, resources_panel)}
-            </div>
-            <div role="tabpanel" id="panel-prompts" aria-labelledby="tab-prompts" hidden=hidden(Tab::Prompts)>
-                {once_shown(move || st.tab.get() == Tab::Prompts, prompts_panel)}
-            </div>
-            <div role="tabpanel" id="panel-logs" aria-labelledby="tab-logs" hidden=hidden(Tab::Logs)>
-                {once_shown(move || st.tab.get() == Tab::Logs, logs_panel)}
-            </div>
+            {lazy_panel(Tab::Form, "form", form_panel)}
+            {lazy_panel(Tab::Result, "result", result_panel)}
+            {lazy_panel(Tab::Server, "server", server_panel)}
+            {lazy_panel(Tab::Wire, "wire", wire_panel)}
+            {lazy_panel(Tab::Resources, "resources", resources_panel)}
+            {lazy_panel(Tab::Prompts, "prompts", prompts_panel)}
+            {lazy_panel(Tab::Logs, "logs", logs_panel)}
         </section>
+    }
+}
+
+/// A tab's panel whose code is a split chunk: mounted the first time its tab
+/// opens, then kept (a half-filled form survives a look elsewhere).
+fn lazy_panel<F>(tab: Tab, id: &'static str, load: fn() -> F) -> impl IntoView
+where
+    F: Future<Output = Loaded> + 'static,
+{
+    let st = use_app();
+    view! {
+        <div role="tabpanel" id=format!("panel-{id}") aria-labelledby=format!("tab-{id}")
+            hidden=move || st.tab.get() != tab>
+            {once_shown(move || st.tab.get() == tab, load)}
+        </div>
     }
 }
 
