@@ -474,6 +474,11 @@ fn resource_prompt_and_logging_messages_match_the_official_schema() {
         ];
         if stateless {
             let (id, _) = s.last_request("subscriptions/listen");
+            // The stream's notifications name it.
+            for (_, n) in notes.iter_mut().take(3) {
+                n["params"]["_meta"] =
+                    json!({"io.modelcontextprotocol/subscriptionId": id.to_value()});
+            }
             notes.insert(0, ("SubscriptionsAcknowledgedNotification", json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
                 "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id.to_value()}, "notifications": {"resourceSubscriptions": ["note://a"]}}})));
         } else {

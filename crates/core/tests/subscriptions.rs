@@ -1,6 +1,6 @@
 //! Resource subscriptions and updates (2025-11-25 `resources/subscribe`,
-//! 2026-07-28 `subscriptions/listen`), list changes, log messages and the log
-//! level (`logging/setLevel`, and the 2026-07-28 per-request `_meta`).
+//! 2026-07-28 `subscriptions/listen`), list changes, and a new session after
+//! expiry asking again.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -29,18 +29,13 @@ fn connected(version: &str) -> Scripted {
     s
 }
 
-fn notify(s: &mut Scripted, method: &str, params: Value) {
-    let text = json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string();
-    s.feed(&text);
-}
-
 /// The server acknowledges listen stream `id` with these resource subscriptions.
 fn acknowledge(s: &mut Scripted, id: &RequestId, uris: &[&str]) {
     let params = json!({
         "_meta": {"io.modelcontextprotocol/subscriptionId": id.to_value()},
         "notifications": {"resourceSubscriptions": uris}
     });
-    notify(s, "notifications/subscriptions/acknowledged", params);
+    s.notify("notifications/subscriptions/acknowledged", params);
 }
 
 #[test]
@@ -56,13 +51,11 @@ fn subscribe_and_unsubscribe_with_requests_up_to_2025_11_25() {
     assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
     assert_eq!(s.client.subscriptions().collect::<Vec<_>>(), ["note://x/a"]);
     // An update of the resource, or of a sub-resource of it.
-    notify(
-        &mut s,
+    s.notify(
         "notifications/resources/updated",
         json!({"uri": "note://x/a"}),
     );
-    notify(
-        &mut s,
+    s.notify(
         "notifications/resources/updated",
         json!({"uri": "note://x/a/part"}),
     );
@@ -77,8 +70,7 @@ fn subscribe_and_unsubscribe_with_requests_up_to_2025_11_25() {
         .collect();
     assert_eq!(uris, ["note://x/a", "note://x/a/part"]);
     // An update nobody asked for is delivered, and named.
-    notify(
-        &mut s,
+    s.notify(
         "notifications/resources/updated",
         json!({"uri": "other://b"}),
     );
@@ -143,7 +135,7 @@ fn under_2026_07_28_each_change_reopens_the_listen_stream() {
     assert!(matches!(answered(&ev, b), Err(OpError::Failed(_))));
     assert_eq!(s.client.subscriptions().collect::<Vec<_>>(), ["note://x/a"]);
     let update = json!({"uri": "note://x/a", "_meta": {"io.modelcontextprotocol/subscriptionId": second.to_value()}});
-    notify(&mut s, "notifications/resources/updated", update);
+    s.notify("notifications/resources/updated", update);
     assert!(
         s.take()
             .iter()
@@ -222,25 +214,33 @@ fn subscriptions_asked_before_connecting_ride_the_first_listen_stream() {
     let (id, _) = s.last_request("subscriptions/listen");
     acknowledge(&mut s, &id, &["note://x/a"]);
     assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
-    notify(&mut s, "notifications/resources/list_changed", json!({}));
-    notify(&mut s, "notifications/prompts/list_changed", json!({}));
+    let on_stream = json!({"_meta": {"io.modelcontextprotocol/subscriptionId": id.to_value()}});
+    s.notify("notifications/resources/list_changed", on_stream.clone());
+    s.notify("notifications/prompts/list_changed", on_stream);
     let ev = s.take();
     assert!(ev.iter().any(|e| matches!(e, Event::ResourcesListChanged)));
     assert!(ev.iter().any(|e| matches!(e, Event::PromptsListChanged)));
     assert_eq!(rules(&ev), []);
+    // Not naming the stream breaks a 2026-07-28 MUST; still delivered.
+    s.notify(
+        "notifications/resources/updated",
+        json!({"uri": "note://x/a"}),
+    );
+    let ev = s.take();
+    assert_eq!(rules(&ev), [Rule::Subscription]);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::ResourceUpdated { .. }))
+    );
 }
 
 #[test]
 fn list_changes_from_a_server_that_did_not_declare_them_are_named() {
     let mut s = Scripted::new(ClientConfig::default());
     s.connect_with("2025-06-18", json!({"resources": {}, "prompts": {}}));
-    notify(&mut s, "notifications/resources/list_changed", json!({}));
-    notify(&mut s, "notifications/prompts/list_changed", json!({}));
-    notify(
-        &mut s,
-        "notifications/resources/updated",
-        json!({"uri": "a://b"}),
-    );
+    s.notify("notifications/resources/list_changed", json!({}));
+    s.notify("notifications/prompts/list_changed", json!({}));
+    s.notify("notifications/resources/updated", json!({"uri": "a://b"}));
     let ev = s.take();
     assert_eq!(
         rules(&ev),
@@ -260,83 +260,50 @@ fn list_changes_from_a_server_that_did_not_declare_them_are_named() {
 }
 
 #[test]
-fn set_level_is_a_request_up_to_2025_11_25_and_log_messages_are_typed() {
+fn a_new_session_after_expiry_asks_again_for_subscriptions_and_the_level() {
     let mut s = connected("2025-11-25");
-    let op = s
-        .client
-        .set_log_level(s.now, LoggingLevel::Warning)
-        .expect("a request");
+    s.client.subscribe_resource(s.now, "note://x/a");
     s.drain();
-    assert_eq!(
-        s.last_request("logging/setLevel").1.unwrap(),
-        json!({"level": "warning"})
-    );
+    s.reply("resources/subscribe", json!({}));
+    s.client.set_log_level(s.now, LoggingLevel::Error);
+    s.drain();
     s.reply("logging/setLevel", json!({}));
-    assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
-    assert_eq!(s.client.log_level(), Some(LoggingLevel::Warning));
-    notify(
-        &mut s,
-        "notifications/message",
-        json!({"level": "error", "logger": "db", "data": {"e": 1}}),
-    );
-    let ev = s.take();
-    assert_eq!(rules(&ev), []);
-    assert!(ev.iter().any(|e| matches!(e, Event::Log(m) if m.level == LoggingLevel::Error && m.logger.as_deref() == Some("db"))));
-    // Below the level asked for: delivered, and named.
-    notify(
-        &mut s,
-        "notifications/message",
-        json!({"level": "info", "data": "chatty"}),
-    );
-    let ev = s.take();
-    assert_eq!(rules(&ev), [Rule::LogLevel]);
-    assert!(ev.iter().any(|e| matches!(e, Event::Log(_))));
-    // A level outside the eight: named, and kept as a plain notification.
-    notify(
-        &mut s,
-        "notifications/message",
-        json!({"level": "fatal", "data": "x"}),
-    );
-    let ev = s.take();
-    assert_eq!(rules(&ev), [Rule::LogLevel]);
-    assert!(ev.iter().any(
-        |e| matches!(e, Event::Notification { method, .. } if method == "notifications/message")
-    ));
-}
-
-#[test]
-fn under_2026_07_28_the_level_is_stamped_on_every_later_request() {
-    let mut s = connected("2026-07-28");
-    // Not asked for: a log message is named.
-    notify(
-        &mut s,
-        "notifications/message",
-        json!({"level": "info", "data": "x"}),
-    );
-    assert_eq!(rules(&s.take()), [Rule::LogLevel]);
-    assert_eq!(s.client.set_log_level(s.now, LoggingLevel::Debug), None);
+    let op = s.client.list_resources(s.now);
     s.drain();
+    let (id, _) = s.last_request("resources/list");
+    s.client
+        .handle_send_failed(s.now, &id, mcpg_core::client::SendFailure::SessionExpired);
+    s.drain();
+    let before = s.sent.len();
+    s.reply(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": serde_json::from_str::<Value>(CAPS).unwrap(), "serverInfo": {"name": "x", "version": "1"}}),
+    );
+    let again: Vec<(String, Value)> = s.sent[before..]
+        .iter()
+        .filter_map(|m| {
+            Some((
+                m.method()?.to_owned(),
+                m.params().cloned().unwrap_or_default(),
+            ))
+        })
+        .filter(|(m, _)| m != "notifications/initialized")
+        .collect();
+    assert_eq!(
+        again,
+        [
+            (
+                "resources/subscribe".to_owned(),
+                json!({"uri": "note://x/a"})
+            ),
+            ("logging/setLevel".to_owned(), json!({"level": "error"})),
+            ("resources/list".to_owned(), Value::Null),
+        ]
+    );
+    s.reply("resources/list", json!({"resources": []}));
     assert!(
-        !s.sent
+        s.take()
             .iter()
-            .any(|m| m.method() == Some("logging/setLevel"))
+            .any(|e| matches!(e, Event::Listed { op: o, .. } if *o == op))
     );
-    s.client.list_resources(s.now);
-    s.client.read_resource(s.now, "note://x/a");
-    s.drain();
-    for method in ["resources/list", "resources/read"] {
-        let meta = s.last_request(method).1.unwrap()["_meta"].clone();
-        assert_eq!(
-            meta["io.modelcontextprotocol/logLevel"], "debug",
-            "{method}"
-        );
-    }
-    notify(
-        &mut s,
-        "notifications/message",
-        json!({"level": "debug", "data": "x"}),
-    );
-    let ev = s.take();
-    assert_eq!(rules(&ev), []);
-    assert!(ev.iter().any(|e| matches!(e, Event::Log(_))));
 }

@@ -19,6 +19,7 @@ mod faults;
 mod finish;
 mod incoming;
 mod list_page;
+mod listen;
 mod listing;
 mod mrtr;
 mod negotiation;

@@ -242,6 +242,8 @@ impl Client {
         let mut waiting = std::mem::take(&mut self.waiting);
         if stateless {
             waiting = self.open_stateless(now, waiting);
+        } else {
+            self.restore_session(now);
         }
         for d in waiting {
             self.send_request(now, d.op, d.what, &d.method, d.params, d.timeout);

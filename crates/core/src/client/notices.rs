@@ -66,6 +66,14 @@ impl Client {
         params: Option<&Value>,
         msg: &Message,
     ) -> bool {
+        if matches!(
+            method,
+            "notifications/resources/updated"
+                | "notifications/resources/list_changed"
+                | "notifications/prompts/list_changed"
+        ) {
+            self.check_stream_id(method, params, msg);
+        }
         match method {
             "notifications/resources/updated" => self.on_updated(params, msg),
             "notifications/resources/list_changed" => {
@@ -94,6 +102,23 @@ impl Client {
             _ => return false,
         }
         true
+    }
+
+    /// Under 2026-07-28 these notifications come only on a listen stream, and each
+    /// must name it in `_meta` (`io.modelcontextprotocol/subscriptionId`).
+    fn check_stream_id(&mut self, method: &str, params: Option<&Value>, msg: &Message) {
+        let stateless = self.generation() == Some(Generation::Stateless);
+        let named = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get(crate::model::meta::SUBSCRIPTION_ID))
+            .is_some();
+        if stateless && !named {
+            let text = format!(
+                "{method} carries no io.modelcontextprotocol/subscriptionId (2026-07-28 delivers it on a subscriptions/listen stream, which it must name)"
+            );
+            let d = Diagnostic::new(Rule::Subscription, Severity::Warning, text);
+            self.diag(d.with_raw(msg.raw_shared()));
+        }
     }
 
     fn on_updated(&mut self, params: Option<&Value>, msg: &Message) {

@@ -229,6 +229,12 @@ impl Scripted {
         self.drain();
     }
 
+    /// Feeds a notification from the server.
+    pub fn notify(&mut self, method: &str, params: Value) {
+        let text = json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string();
+        self.feed(&text);
+    }
+
     /// Answers the last `method` request with `result`.
     pub fn reply(&mut self, method: &str, result: Value) {
         let (id, _) = self.last_request(method);
