@@ -299,3 +299,198 @@ fn mrtr_retries_match_the_official_schema() {
     broken["params"]["inputResponses"] = json!("not a map");
     assert!(!val.is_valid(&broken), "validator accepts junk");
 }
+
+/// The request definition of each issue-13 method a client sends.
+fn issue_13_def(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "resources/list" => "ListResourcesRequest",
+        "resources/templates/list" => "ListResourceTemplatesRequest",
+        "resources/read" => "ReadResourceRequest",
+        "resources/subscribe" => "SubscribeRequest",
+        "resources/unsubscribe" => "UnsubscribeRequest",
+        "prompts/list" => "ListPromptsRequest",
+        "prompts/get" => "GetPromptRequest",
+        "completion/complete" => "CompleteRequest",
+        "logging/setLevel" => "SetLevelRequest",
+        "subscriptions/listen" => "SubscriptionsListenRequest",
+        "notifications/cancelled" => "CancelledNotification",
+        _ => return None,
+    })
+}
+
+fn assert_valid(schema: &Value, def: &str, instance: &Value, v: ProtocolVersion) {
+    let errors: Vec<String> = validator(schema, def)
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{v}: {def} does not match:\n{instance:#}\n{errors:#?}"
+    );
+}
+
+/// Resources, templates, prompts, completions, subscriptions and logging: every
+/// request the client sends, and every answer and notification the scripted
+/// server sends in these tests, against each revision's official schema.
+#[test]
+fn resource_prompt_and_logging_messages_match_the_official_schema() {
+    use mcpg_core::model::{CompletionReference, LoggingLevel};
+    let Some(dir) = schema_dir() else {
+        return;
+    };
+    for v in ProtocolVersion::ALL {
+        let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let stateless = v.generation() == Generation::Stateless;
+        let mut s = support::Scripted::new(ClientConfig::default());
+        let caps = json!({"resources": {"subscribe": true, "listChanged": true}, "prompts": {"listChanged": true}, "logging": {}, "completions": {}});
+        s.connect_with(v.as_str(), caps);
+        // A result as a server of this revision writes it, checked before it is fed.
+        let answer = |s: &mut support::Scripted, method: &str, def: &str, mut body: Value| {
+            if stateless {
+                body["resultType"] = json!("complete");
+                if def.starts_with("List") || def == "ReadResourceResult" {
+                    body["ttlMs"] = json!(0);
+                    body["cacheScope"] = json!("private");
+                }
+            }
+            assert_valid(&schema, def, &body, v);
+            s.reply(method, body);
+        };
+        s.client.list_resources(s.now);
+        s.drain();
+        answer(
+            &mut s,
+            "resources/list",
+            "ListResourcesResult",
+            json!({"resources": [{"uri": "note://a", "name": "a", "mimeType": "text/plain", "size": 5}], "nextCursor": "2"}),
+        );
+        answer(
+            &mut s,
+            "resources/list",
+            "ListResourcesResult",
+            json!({"resources": []}),
+        );
+        s.client.list_resource_templates(s.now);
+        s.drain();
+        answer(
+            &mut s,
+            "resources/templates/list",
+            "ListResourceTemplatesResult",
+            json!({"resourceTemplates": [{"uriTemplate": "weather://{city}/today", "name": "w"}]}),
+        );
+        s.client.list_prompts(s.now);
+        s.drain();
+        answer(
+            &mut s,
+            "prompts/list",
+            "ListPromptsResult",
+            json!({"prompts": [{"name": "review", "arguments": [{"name": "lang", "required": true}]}]}),
+        );
+        s.client.read_resource(s.now, "note://a");
+        s.drain();
+        answer(
+            &mut s,
+            "resources/read",
+            "ReadResourceResult",
+            json!({"contents": [{"uri": "note://a", "text": "hello"}, {"uri": "note://a", "blob": "aGk=", "mimeType": "application/octet-stream"}]}),
+        );
+        let args = json!({"lang": "rust"}).as_object().cloned().unwrap();
+        s.client.get_prompt(s.now, "review", args.clone());
+        s.drain();
+        answer(
+            &mut s,
+            "prompts/get",
+            "GetPromptResult",
+            json!({"description": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "Review"}}]}),
+        );
+        s.client.complete(
+            s.now,
+            CompletionReference::Prompt {
+                name: "review".into(),
+            },
+            ("lang", "ru"),
+            args,
+        );
+        s.client.complete(
+            s.now,
+            CompletionReference::Resource {
+                uri: "weather://{city}/today".into(),
+            },
+            ("city", "Pa"),
+            Default::default(),
+        );
+        s.drain();
+        answer(
+            &mut s,
+            "completion/complete",
+            "CompleteResult",
+            json!({"completion": {"values": ["rust"], "total": 1, "hasMore": false}}),
+        );
+        if s.client.set_log_level(s.now, LoggingLevel::Info).is_some() {
+            s.drain();
+            let empty = if stateless { "Result" } else { "EmptyResult" };
+            answer(&mut s, "logging/setLevel", empty, json!({}));
+        }
+        s.client.subscribe_resource(s.now, "note://a");
+        s.drain();
+        let mut notes = vec![
+            (
+                "ResourceUpdatedNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "note://a"}}),
+            ),
+            (
+                "ResourceListChangedNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}),
+            ),
+            (
+                "PromptListChangedNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"}),
+            ),
+            (
+                "LoggingMessageNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "logger": "db", "data": {"n": 1}}}),
+            ),
+        ];
+        if stateless {
+            let (id, _) = s.last_request("subscriptions/listen");
+            notes.insert(0, ("SubscriptionsAcknowledgedNotification", json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id.to_value()}, "notifications": {"resourceSubscriptions": ["note://a"]}}})));
+        } else {
+            answer(&mut s, "resources/subscribe", "EmptyResult", json!({}));
+        }
+        for (def, n) in notes {
+            assert_valid(&schema, def, &n, v);
+            s.feed(&n.to_string());
+        }
+        s.client.unsubscribe_resource(s.now, "note://a");
+        s.drain();
+        let mut checked = 0;
+        for m in &s.sent {
+            let Some(def) = m.method().and_then(issue_13_def) else {
+                continue;
+            };
+            assert_valid(&schema, def, &m.to_value(), v);
+            checked += 1;
+        }
+        let expected = if stateless { 10 } else { 11 };
+        assert_eq!(checked, expected, "{v}: {:#?}", s.sent);
+        let diags: Vec<String> = s
+            .take()
+            .into_iter()
+            .filter_map(|e| match e {
+                mcpg_core::client::Event::Diagnostic(d)
+                    if d.severity > mcpg_core::diag::Severity::Info =>
+                {
+                    Some(d.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(diags.is_empty(), "{v}: {diags:#?}");
+        // The validator must be able to fail.
+        assert!(
+            !validator(&schema, "ReadResourceResult").is_valid(&json!({"contents": [{"text": 1}]}))
+        );
+    }
+}

@@ -69,7 +69,7 @@ impl Client {
     /// for input has nothing in flight: it is just forgotten, without an event (its
     /// round already ended with [`CallOutcome::InputRequired`]).
     pub fn cancel(&mut self, now: Timestamp, op: OpId, reason: &str) {
-        if self.suspended.remove(&op).is_some() {
+        if self.suspended.remove(&op).is_some() || self.cancel_ack(op, reason) {
             return;
         }
         if let Some(pos) = self.waiting.iter().position(|d| d.op == op) {

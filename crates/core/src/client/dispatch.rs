@@ -157,6 +157,8 @@ impl Client {
             What::Probe => self.on_discover(now, msg, result),
             What::Initialize(v) => self.on_initialize(now, v, msg, result),
             What::ListPage => self.on_list_page(now, p, msg, result),
+            What::List(kind) => self.on_catalog_page(now, p, kind, msg, result),
+            What::Ask(ask) => self.on_answer(&p, &ask, msg, result),
             What::Call { name } => self.on_call_result(&p, &name, msg, result),
             What::Raw => {
                 // MRTR applies to these two as well; the host may continue them.
@@ -170,11 +172,15 @@ impl Client {
                     outcome: Ok(result.clone()),
                 })
             }
-            What::Listen => self.diag(Diagnostic::new(
-                Rule::Negotiation,
-                Severity::Info,
-                "the server closed the subscriptions/listen stream",
-            )),
+            What::Listen => {
+                self.diag(Diagnostic::new(
+                    Rule::Negotiation,
+                    Severity::Info,
+                    "the server closed the subscriptions/listen stream",
+                ));
+                let why = "the server closed the subscriptions/listen stream".to_owned();
+                self.listen_ended(OpError::Failed(Failure::Transport(why)));
+            }
         }
     }
 
@@ -274,9 +280,27 @@ impl Client {
                     message: msg,
                 });
             }
+            What::List(kind) => {
+                let pages = self.listings.remove(&op).map_or(0, |l| l.pages);
+                if let Err(error) = outcome {
+                    let kind = *kind;
+                    self.events.push_back(Event::ListFailed {
+                        op,
+                        kind,
+                        pages,
+                        error,
+                    });
+                }
+            }
+            What::Ask(_) => {
+                if let Err(e) = outcome {
+                    self.answered(op, Err(e), msg);
+                }
+            }
             What::Raw => self.events.push_back(Event::Response { op, outcome }),
             What::Listen => {
                 if let Err(e) = outcome {
+                    self.listen_ended(e.clone());
                     let d = Diagnostic::new(
                         Rule::Negotiation,
                         Severity::Info,

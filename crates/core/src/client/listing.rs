@@ -72,8 +72,9 @@ impl Client {
         }
         self.param_specs.extend(page.specs);
         listing.names.extend(page.names);
-        listing.tools += page.tools.len();
+        listing.items += page.tools.len();
         let step = next_step(
+            "tools/list",
             page.next_cursor.as_deref(),
             &listing.cursors,
             listing.pages,
@@ -90,7 +91,7 @@ impl Client {
             NextStep::Done => self.events.push_back(Event::ToolsListed {
                 op,
                 pages: listing.pages,
-                tools: listing.tools,
+                tools: listing.items,
             }),
             NextStep::Stop(rule, text) => {
                 self.diag(Diagnostic::new(rule, Severity::Error, text.clone()));

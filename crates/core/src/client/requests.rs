@@ -105,6 +105,7 @@ impl Client {
             }
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
         }
+        self.expire_acks(now);
         let late: Vec<RequestId> = self
             .incoming
             .iter()
@@ -139,7 +140,9 @@ impl Client {
         timeout: Duration,
     ) {
         match self.phase {
-            Phase::Ready => self.send_request(now, op, what, method, params, timeout),
+            Phase::Ready => {
+                self.send_request(now, op, what, method, params, timeout);
+            }
             Phase::Closed => self.finish(
                 op,
                 &what,
@@ -181,9 +184,13 @@ impl Client {
         method: &str,
         params: Option<Value>,
         timeout: Duration,
-    ) {
+    ) -> RequestId {
         self.next_id += 1;
         let id = RequestId::Number(self.next_id);
+        let first_page = params.as_ref().is_none_or(|p| p.get("cursor").is_none());
+        if matches!(what, What::Ask(_)) || (matches!(what, What::List(_)) && first_page) {
+            self.check_request_capability(method);
+        }
         let version = self.stamp_version();
         let stateless = version.is_some_and(|v| v.generation() == Generation::Stateless);
         let params = if stateless {
@@ -210,8 +217,9 @@ impl Client {
             deadline: now.after(timeout),
             progress_token,
         };
-        self.pending.insert(id, p);
+        self.pending.insert(id.clone(), p);
         self.transmit(now, msg);
+        id
     }
 
     /// Adds the 2026-07-28 per-request `_meta` keys, keeping any the caller set.
@@ -232,6 +240,9 @@ impl Client {
                 Value::Object(self.cfg.capabilities.clone()),
             );
             m.insert(meta::CLIENT_INFO.into(), self.cfg.client_info.to_json());
+            if let Some(level) = self.log_level {
+                m.insert(meta::LOG_LEVEL.into(), Value::from(level.as_str()));
+            }
         }
         Value::Object(p)
     }
@@ -311,6 +322,7 @@ pub(super) fn strip_stamp(params: Option<Value>) -> Option<Value> {
         m.remove(meta::PROTOCOL_VERSION);
         m.remove(meta::CLIENT_CAPABILITIES);
         m.remove(meta::CLIENT_INFO);
+        m.remove(meta::LOG_LEVEL);
         if m.is_empty()
             && let Some(o) = p.as_object_mut()
         {

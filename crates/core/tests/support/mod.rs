@@ -184,6 +184,16 @@ impl Scripted {
             .unwrap_or_else(|| panic!("no {method} request in {:#?}", self.sent))
     }
 
+    /// The params of the last message (request or notification) sent with `method`.
+    pub fn last_request_like(&self, method: &str) -> Value {
+        self.sent
+            .iter()
+            .rev()
+            .find(|m| m.method() == Some(method))
+            .and_then(|m| m.params().cloned())
+            .unwrap_or_else(|| panic!("no {method} in {:#?}", self.sent))
+    }
+
     /// Feeds a frame to the client.
     pub fn feed(&mut self, text: &str) {
         self.client.handle_text(self.now, text);
@@ -214,6 +224,33 @@ impl Scripted {
             json!({"protocolVersion": version, "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "scripted", "version": "1"}}),
         );
         assert!(self.client.is_ready(), "{:#?}", self.events);
+    }
+
+    /// Connects with the server declaring `capabilities`: through `initialize` with
+    /// `version`, or through `server/discover` when `version` is 2026-07-28.
+    pub fn connect_with(&mut self, version: &str, capabilities: Value) {
+        self.client.connect(self.now);
+        self.drain();
+        if version == "2026-07-28" {
+            self.reply(
+                "server/discover",
+                json!({"resultType": "complete", "supportedVersions": [version], "capabilities": capabilities}),
+            );
+        } else {
+            self.reply_error("server/discover", -32601, "Method not found", None);
+            self.reply(
+                "initialize",
+                json!({"protocolVersion": version, "capabilities": capabilities, "serverInfo": {"name": "scripted", "version": "1"}}),
+            );
+        }
+        assert!(self.client.is_ready(), "{:#?}", self.events);
+        self.take();
+    }
+
+    /// Answers the request with `id`.
+    pub fn reply_to(&mut self, id: &RequestId, result: Value) {
+        let text = Message::response(id.clone(), result).raw().to_owned();
+        self.feed(&text);
     }
 
     /// Connects through the stateless generation (2026-07-28), the server declaring

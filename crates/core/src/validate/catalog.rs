@@ -1,0 +1,263 @@
+//! Spec checks on resources, templates, prompts, their contents and completions.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::Value;
+
+use super::{kind_of, truncate};
+use crate::diag::{Diagnostic, Rule, Severity};
+use crate::model::{CompleteResult, ContentBlock, GetPromptResult, Prompt, ResourceContents};
+use crate::model::{Resource, ResourceTemplate, Role};
+use crate::version::ProtocolVersion;
+
+/// A field `what` uses that the negotiated `version` does not define yet
+/// (`since` introduced it).
+fn since(
+    present: bool,
+    since: ProtocolVersion,
+    version: ProtocolVersion,
+    what: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    if present && version < since {
+        out.push(Diagnostic::new(
+            Rule::FieldNotInVersion,
+            Severity::Warning,
+            format!("{what}, which {version} does not define ({since}+)"),
+        ));
+    }
+}
+
+/// Whether `uri` starts with an RFC 3986 scheme (`letter *(letter / digit / + - .) ":"`).
+pub fn has_scheme(uri: &str) -> bool {
+    match uri.split_once(':') {
+        Some((scheme, _)) => {
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        None => false,
+    }
+}
+
+/// Checks one listed resource against the negotiated revision.
+pub fn check_resource(r: &Resource, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
+    let who = format!("resource {:?}", truncate(&r.uri, 80));
+    if !has_scheme(&r.uri) {
+        out.push(Diagnostic::new(
+            Rule::ResourceShape,
+            Severity::Warning,
+            format!("{who}: the uri has no scheme (it must be an absolute URI)"),
+        ));
+    }
+    if r.name.is_empty() {
+        out.push(Diagnostic::new(
+            Rule::ResourceShape,
+            Severity::Warning,
+            format!("{who} has no name (required)"),
+        ));
+    }
+    since(
+        r.title.is_some(),
+        ProtocolVersion::V2025_06_18,
+        version,
+        &format!("{who} has a title"),
+        out,
+    );
+    since(
+        r.icons.is_some(),
+        ProtocolVersion::V2025_11_25,
+        version,
+        &format!("{who} has icons"),
+        out,
+    );
+}
+
+/// Checks one resource template: its RFC 6570 syntax and its fields.
+pub fn check_template(t: &ResourceTemplate, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
+    let who = format!("template {:?}", truncate(&t.uri_template, 80));
+    if let Err(why) = super::check_uri_template(&t.uri_template) {
+        out.push(Diagnostic::new(
+            Rule::UriTemplate,
+            Severity::Error,
+            format!("{who} is not an RFC 6570 URI template: {why}"),
+        ));
+    }
+    if t.name.is_empty() {
+        out.push(Diagnostic::new(
+            Rule::ResourceShape,
+            Severity::Warning,
+            format!("{who} has no name (required)"),
+        ));
+    }
+    since(
+        t.title.is_some(),
+        ProtocolVersion::V2025_06_18,
+        version,
+        &format!("{who} has a title"),
+        out,
+    );
+    since(
+        t.icons.is_some(),
+        ProtocolVersion::V2025_11_25,
+        version,
+        &format!("{who} has icons"),
+        out,
+    );
+}
+
+/// Checks one listed prompt: its fields and its arguments' names.
+pub fn check_prompt(p: &Prompt, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
+    let who = format!("prompt {:?}", truncate(&p.name, 80));
+    since(
+        p.title.is_some(),
+        ProtocolVersion::V2025_06_18,
+        version,
+        &format!("{who} has a title"),
+        out,
+    );
+    since(
+        p.icons.is_some(),
+        ProtocolVersion::V2025_11_25,
+        version,
+        &format!("{who} has icons"),
+        out,
+    );
+    let mut seen = std::collections::HashSet::new();
+    for a in p.arguments.iter().flatten() {
+        if !seen.insert(a.name.as_str()) {
+            out.push(Diagnostic::new(
+                Rule::PromptShape,
+                Severity::Error,
+                format!("{who} has two arguments named {:?}", truncate(&a.name, 80)),
+            ));
+        }
+        let titled = format!("{who}'s argument {:?} has a title", truncate(&a.name, 80));
+        since(
+            a.title.is_some(),
+            ProtocolVersion::V2025_06_18,
+            version,
+            &titled,
+            out,
+        );
+    }
+}
+
+/// Checks `contents[i]` of a `resources/read` result: a readable shape, and a
+/// blob that is base64.
+pub fn check_contents(i: usize, c: &ResourceContents, out: &mut Vec<Diagnostic>) {
+    match c {
+        ResourceContents::Text(_) => {}
+        ResourceContents::Blob(b) => {
+            if let Err(e) = STANDARD.decode(b.blob.as_bytes()) {
+                out.push(Diagnostic::new(
+                    Rule::BlobNotBase64,
+                    Severity::Error,
+                    format!(
+                        "contents[{i}] ({:?}) has a blob that is not base64: {e}",
+                        truncate(&b.uri, 80)
+                    ),
+                ));
+            }
+        }
+        ResourceContents::Unknown(v) => out.push(Diagnostic::new(
+            Rule::ResourceShape,
+            Severity::Error,
+            format!(
+                "contents[{i}] is neither text nor blob resource contents (a uri and a string text or blob): {}",
+                truncate(&v.to_string(), 120)
+            ),
+        )),
+    }
+}
+
+/// Checks a `prompts/get` result's messages against the negotiated revision.
+pub fn check_prompt_result(
+    r: &GetPromptResult,
+    version: ProtocolVersion,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (i, m) in r.messages.iter().enumerate() {
+        if let Role::Other(role) = &m.role {
+            out.push(Diagnostic::new(
+                Rule::PromptShape,
+                Severity::Error,
+                format!(
+                    "messages[{i}] has role {:?}, not \"user\" or \"assistant\"",
+                    truncate(role, 40)
+                ),
+            ));
+        }
+        let at = format!("messages[{i}].content");
+        match &m.content {
+            ContentBlock::Unknown(v) => out.push(Diagnostic::new(
+                Rule::ContentShape,
+                Severity::Error,
+                format!(
+                    "{at} (type {:?}) does not match any content block type",
+                    v.get("type").and_then(Value::as_str).unwrap_or("?")
+                ),
+            )),
+            ContentBlock::Audio(_) => since(
+                true,
+                ProtocolVersion::V2025_03_26,
+                version,
+                &format!("{at} is audio"),
+                out,
+            ),
+            ContentBlock::ResourceLink(_) => since(
+                true,
+                ProtocolVersion::V2025_06_18,
+                version,
+                &format!("{at} is a resource_link"),
+                out,
+            ),
+            ContentBlock::Resource(e) => {
+                let mut inner = Vec::new();
+                check_contents(i, &e.resource, &mut inner);
+                out.extend(inner.into_iter().map(|mut d| {
+                    d.message = format!("{at}: {}", d.message);
+                    d
+                }));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Checks a `completion/complete` result: at most 100 values, a total that
+/// covers them.
+pub fn check_completion(c: &CompleteResult, out: &mut Vec<Diagnostic>) {
+    if c.values.len() > 100 {
+        out.push(Diagnostic::new(
+            Rule::Completion,
+            Severity::Error,
+            format!(
+                "the completion has {} values; at most 100 are allowed",
+                c.values.len()
+            ),
+        ));
+    }
+    if let Some(total) = c.total
+        && total < c.values.len() as u64
+    {
+        out.push(Diagnostic::new(
+            Rule::Completion,
+            Severity::Warning,
+            format!(
+                "completion.total is {total}, fewer than the {} values sent",
+                c.values.len()
+            ),
+        ));
+    }
+}
+
+/// The diagnostic for a result member of the wrong type (`what` names it).
+pub fn wrong_member(rule: Rule, what: &str, v: Option<&Value>) -> Diagnostic {
+    Diagnostic::new(
+        rule,
+        Severity::Error,
+        format!("{what} is {}", v.map_or("missing", kind_of)),
+    )
+}
