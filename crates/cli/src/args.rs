@@ -2,7 +2,10 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use mcpg_core::model::LoggingLevel;
+
 use crate::bridge::ServeArgs;
+use crate::catalog::args::{Complete, PromptsCommand, ResourcesCommand};
 
 /// A command-line MCP client: inspect a server, list its tools, call one.
 #[derive(Debug, Parser)]
@@ -28,6 +31,20 @@ pub enum Command {
         #[command(subcommand)]
         command: ToolsCommand,
     },
+    /// List, read or subscribe to resources.
+    Resources {
+        /// What to do with resources.
+        #[command(subcommand)]
+        command: ResourcesCommand,
+    },
+    /// List or get prompts.
+    Prompts {
+        /// What to do with prompts.
+        #[command(subcommand)]
+        command: PromptsCommand,
+    },
+    /// Ask for completions of a prompt argument or a resource template variable.
+    Complete(Complete),
     /// Client for the official conformance suite (`@modelcontextprotocol/conformance`);
     /// the scenario comes from `MCP_CONFORMANCE_SCENARIO`.
     ConformanceClient {
@@ -97,6 +114,19 @@ pub struct Connection {
     /// or 2026-07-28 (its generation follows; `--protocol` must agree or be auto).
     #[arg(long, value_name = "REV")]
     pub protocol_version: Option<String>,
+    /// Ask for the server's log messages at this level and above (debug, info,
+    /// notice, warning, error, critical, alert, emergency); each is printed to
+    /// stderr on one line: level, logger, data.
+    #[arg(long, value_name = "LEVEL", value_parser = level)]
+    pub log_level: Option<LoggingLevel>,
+}
+
+/// `--log-level`'s value, one of the 8 syslog levels MCP uses.
+fn level(s: &str) -> Result<LoggingLevel, String> {
+    LoggingLevel::parse(s.trim()).ok_or_else(|| {
+        let all: Vec<&str> = LoggingLevel::ALL.iter().map(|l| l.as_str()).collect();
+        format!("not a level; one of {}", all.join(", "))
+    })
 }
 
 /// Exactly one of `--stdio` and `--url`.

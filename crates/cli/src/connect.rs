@@ -10,8 +10,10 @@ use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, Stdio
 use crate::args::{Connection, Protocol};
 use crate::exit::Failure;
 
-/// Starts the transport the flags ask for (nothing is sent yet).
-pub fn open(conn: &Connection) -> Result<Driver, Failure> {
+/// Starts the transport the flags ask for (nothing is sent yet). `own_group`
+/// starts a stdio server in a process group of its own, for a command that
+/// catches Ctrl-C and closes the server itself.
+pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -44,7 +46,13 @@ pub fn open(conn: &Connection) -> Result<Driver, Failure> {
             let Some((program, args)) = words.split_first() else {
                 return Err(Failure::usage("--stdio needs a command"));
             };
-            Driver::stdio(StdioConfig::new(program, args), cfg)?
+            let mut server = StdioConfig::new(program, args);
+            // Then Ctrl-C at the terminal reaches mcpg alone, which closes the
+            // server the spec's way (close stdin, SIGTERM, SIGKILL). Commands that
+            // do not catch it leave the server in the terminal's group, so it stops
+            // with mcpg as before.
+            server.own_process_group = own_group;
+            Driver::stdio(server, cfg)?
         }
         (None, Some(url)) => Driver::http(HttpConfig::new(url), cfg)?,
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),

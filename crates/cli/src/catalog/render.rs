@@ -1,0 +1,130 @@
+//! Human-readable output of resources, templates, prompts, reads, prompt
+//! messages and completions. Everything a server sent is escaped (`crate::escape`).
+
+use std::fmt::Write as _;
+
+use mcpg_core::model::{
+    CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
+};
+use mcpg_transport::Listing;
+
+use crate::escape;
+use crate::render::{self, count_line, item_line, page_header};
+
+/// Every page with a header, one line per item, then the count line.
+fn listing<T>(list: &Listing<T>, noun: &str, line: impl Fn(&T) -> String) -> String {
+    let mut out = String::new();
+    let pages = list.pages.len();
+    for (i, page) in list.pages.iter().enumerate() {
+        let _ = writeln!(out, "{}", page_header(i + 1, pages, page.len(), noun));
+        for item in page {
+            let _ = writeln!(out, "{}", line(item));
+        }
+    }
+    let _ = writeln!(out, "{}", count_line(list.len(), noun, pages));
+    out
+}
+
+/// `<uri> name (title) [mime]: description`.
+pub fn resources(list: &Listing<Resource>) -> String {
+    listing(list, "resource", |r| {
+        let item = item_line(&r.name, r.title.as_deref(), None);
+        let mut line = format!("<{}> {item}", escape::line(&r.uri));
+        if let Some(m) = &r.mime_type {
+            let _ = write!(line, " [{}]", escape::line(m));
+        }
+        described(line, r.description.as_deref())
+    })
+}
+
+/// `<uriTemplate> name (title) [mime]: description`.
+pub fn templates(list: &Listing<ResourceTemplate>) -> String {
+    listing(list, "template", |t| {
+        let item = item_line(&t.name, t.title.as_deref(), None);
+        let mut line = format!("<{}> {item}", escape::line(&t.uri_template));
+        if let Some(m) = &t.mime_type {
+            let _ = write!(line, " [{}]", escape::line(m));
+        }
+        described(line, t.description.as_deref())
+    })
+}
+
+/// `name (title): description`, then `  arguments: a (required), b`.
+pub fn prompts(list: &Listing<Prompt>) -> String {
+    listing(list, "prompt", |p| {
+        let mut line = item_line(&p.name, p.title.as_deref(), p.description.as_deref());
+        let args: Vec<String> = p
+            .arguments
+            .iter()
+            .flatten()
+            .map(|a| {
+                let name = escape::line(&a.name);
+                if a.required == Some(true) {
+                    format!("{name} (required)")
+                } else {
+                    name
+                }
+            })
+            .collect();
+        if !args.is_empty() {
+            let _ = write!(line, "\n  arguments: {}", args.join(", "));
+        }
+        line
+    })
+}
+
+fn described(mut line: String, description: Option<&str>) -> String {
+    if let Some(d) = render::first_line(description) {
+        let _ = write!(line, ": {}", escape::line(&render::cut(d, 120)));
+    }
+    line
+}
+
+/// A read: one text item is printed as it is; several get a header each; binary
+/// items are summarized as type and size.
+pub fn read(r: &ReadResourceResult) -> String {
+    let mut out = String::new();
+    let headers = r.contents.len() > 1;
+    for c in &r.contents {
+        render::resource_contents(&mut out, c, headers);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The description, then each message under its role.
+pub fn prompt(r: &GetPromptResult) -> String {
+    let mut out = String::new();
+    if let Some(d) = &r.description {
+        let _ = writeln!(out, "description: {}", escape::line(d));
+    }
+    for m in &r.messages {
+        let _ = writeln!(out, "[{}]", escape::line(m.role.as_str()));
+        render::content_block(&mut out, &m.content);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One value per line; a last line when the server has more than it sent.
+pub fn completion(r: &CompleteResult) -> String {
+    let mut out = String::new();
+    for v in &r.values {
+        let _ = writeln!(out, "{}", escape::line(v));
+    }
+    let shown = r.values.len() as u64;
+    match (r.total, r.has_more) {
+        (Some(total), _) if total > shown => {
+            let _ = writeln!(out, "({shown} of {total} values)");
+        }
+        (_, Some(true)) => {
+            let _ = writeln!(out, "({shown} values shown; the server has more)");
+        }
+        _ => {}
+    }
+    out
+}
