@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::args::Connection;
 use crate::connect::open;
 use crate::exit::{Failure, RPC_ERROR, TOOL_ERROR, TRANSPORT};
-use crate::{logs, render};
+use crate::{escape, logs, render};
 
 /// Runs `body` against the server the flags name, then always closes the
 /// connection (which stops a stdio server), whatever `body` returned. With
@@ -62,23 +62,27 @@ pub async fn info(conn: &Connection) -> Result<(), Failure> {
                     let title = s
                         .title
                         .as_deref()
-                        .map(|t| format!(" ({t})"))
+                        .map(|t| format!(" ({})", escape::line(t)))
                         .unwrap_or_default();
-                    println!("server:       {} {}{title}", s.name, s.version);
+                    let (name, version) = (escape::line(&s.name), escape::line(&s.version));
+                    println!("server:       {name} {version}{title}");
                 }
                 None => println!("server:       (the server did not say)"),
             }
             println!("protocol:     {}", n.version);
             println!("generation:   {}", n.generation);
             if n.server_versions.len() > 1 {
-                println!("server knows: {}", n.server_versions.join(", "));
+                println!(
+                    "server knows: {}",
+                    escape::line(&n.server_versions.join(", "))
+                );
             }
             println!(
                 "capabilities:\n{}",
                 render::pretty(&Value::Object(n.capabilities.clone()))
             );
             match &n.instructions {
-                Some(i) => println!("instructions:\n{i}"),
+                Some(i) => println!("instructions:\n{}", escape::text(i)),
                 None => println!("instructions: (none)"),
             }
         })

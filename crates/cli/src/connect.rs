@@ -8,6 +8,7 @@ use mcpg_core::{Generation, ProtocolVersion};
 use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, StdioConfig};
 
 use crate::args::{Connection, Protocol};
+use crate::escape;
 use crate::exit::Failure;
 
 /// Starts the transport the flags ask for (nothing is sent yet). `own_group`
@@ -88,7 +89,8 @@ fn pinned(rev: &str, protocol: Protocol) -> Result<ProtocolVersion, Failure> {
     }
 }
 
-/// `--verbose`: everything the driver sees, one line each, on stderr.
+/// `--verbose`: everything the driver sees, one line each, on stderr, with the
+/// server's control characters escaped.
 pub fn verbose_observer() -> Observer {
     Arc::new(|o: &Observed| match o {
         Observed::Wire(w) => {
@@ -97,24 +99,26 @@ pub fn verbose_observer() -> Observer {
             } else {
                 "<<"
             };
-            eprintln!("{arrow} {}", w.raw);
+            eprintln!("{arrow} {}", escape::line(&w.raw));
         }
-        Observed::Diagnostic(d) => eprintln!("diagnostic: {d}"),
+        Observed::Diagnostic(d) => eprintln!("diagnostic: {}", escape::line(&d.to_string())),
         Observed::Stderr(l) => {
             if l.dropped_before > 0 {
                 eprintln!("server stderr: ({} lines dropped)", l.dropped_before);
             }
-            eprintln!("server stderr: {}", l.text);
+            eprintln!("server stderr: {}", escape::line(&l.text));
         }
-        Observed::Notice(n) => eprintln!("transport: {n}"),
-        Observed::Notification { method, .. } => eprintln!("notification: {method}"),
+        Observed::Notice(n) => eprintln!("transport: {}", escape::line(n)),
+        Observed::Notification { method, .. } => {
+            eprintln!("notification: {}", escape::line(method))
+        }
         Observed::ServerRequest { method, by_core } => {
             let who = if *by_core {
                 "answered by the core"
             } else {
                 "answered by mcpg"
             };
-            eprintln!("server request: {method} ({who})");
+            eprintln!("server request: {} ({who})", escape::line(method));
         }
     })
 }

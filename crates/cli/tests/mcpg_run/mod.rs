@@ -1,0 +1,91 @@
+//! Running the `mcpg` binary in tests (shared by the test files through `mod mcpg_run;`).
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a run of `mcpg` produced.
+#[derive(Debug)]
+pub struct Run {
+    /// The exit status.
+    pub code: i32,
+    /// Everything on stdout.
+    pub stdout: String,
+    /// Everything on stderr.
+    pub stderr: String,
+}
+
+impl Run {
+    /// The last line of stdout.
+    pub fn last_line(&self) -> &str {
+        self.stdout.lines().last().unwrap_or("")
+    }
+
+    /// The one line a failure prints (and nothing else on stderr).
+    pub fn error_line(&self) -> &str {
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        assert_eq!(
+            lines.len(),
+            1,
+            "exactly one line on stderr: {:?}",
+            self.stderr
+        );
+        assert!(lines[0].starts_with("mcpg: "), "{:?}", lines[0]);
+        lines[0]
+    }
+}
+
+/// Runs `mcpg args…`, killing it if it has not finished within a minute.
+pub fn mcpg(args: &[&str]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mcpg");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut stderr = String::new();
+    err.read_to_string(&mut stderr).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("mcpg {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Run {
+        code: status.code().expect("an exit code"),
+        stdout: reader.join().unwrap(),
+        stderr,
+    }
+}
+
+/// `python3`, or `None` (skipped with a notice; a failure under MCPG_REQUIRE_PEERS=1).
+pub fn python() -> Option<&'static str> {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        return Some("python3");
+    }
+    if std::env::var("MCPG_REQUIRE_PEERS").is_ok_and(|v| v == "1") {
+        panic!("python3 is missing and MCPG_REQUIRE_PEERS=1");
+    }
+    eprintln!("SKIPPED: python3 is not installed");
+    None
+}
