@@ -11,38 +11,13 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use mcpg_core::client::{Answer, ClientConfig, Event, OpError, OpId};
+use mcpg_core::client::{Answer, ClientConfig, Event, OpError};
 use mcpg_core::diag::Rule;
 use mcpg_core::model::{CompletionReference, ContentBlock, JsonObject, Role};
 use serde_json::{Value, json};
-use support::Scripted;
+use support::{Scripted, answered, result, rules};
 
 const VERSIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
-
-fn result(version: &str, mut body: Value) -> Value {
-    if version == "2026-07-28" {
-        body["resultType"] = json!("complete");
-    }
-    body
-}
-
-fn rules(ev: &[Event]) -> Vec<Rule> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Diagnostic(d) => Some(d.rule),
-            _ => None,
-        })
-        .collect()
-}
-
-fn answer(ev: &[Event], op: OpId) -> &Result<Answer, OpError> {
-    ev.iter()
-        .find_map(|e| match e {
-            Event::Answered { op: o, outcome, .. } if *o == op => Some(outcome),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no answer for {op:?} in {ev:#?}"))
-}
 
 fn object(v: Value) -> JsonObject {
     v.as_object().cloned().unwrap()
@@ -74,7 +49,7 @@ fn a_prompt_is_got_with_its_arguments_in_both_generations() {
         ]})));
         let ev = s.take();
         assert_eq!(rules(&ev), [], "{ev:#?}");
-        let Ok(Answer::Prompt(p)) = answer(&ev, op) else {
+        let Ok(Answer::Prompt(p)) = answered(&ev, op) else {
             panic!("{ev:#?}")
         };
         assert_eq!(p.messages[0].role, Role::User);
@@ -114,7 +89,7 @@ fn odd_prompt_messages_are_diagnosed_and_an_unreadable_result_fails() {
             Rule::BlobNotBase64
         ]
     );
-    assert!(matches!(answer(&ev, op), Ok(Answer::Prompt(p)) if p.messages.len() == 4));
+    assert!(matches!(answered(&ev, op), Ok(Answer::Prompt(p)) if p.messages.len() == 4));
     let op = s.client.get_prompt(s.now, "p", JsonObject::new());
     s.drain();
     s.reply(
@@ -123,7 +98,7 @@ fn odd_prompt_messages_are_diagnosed_and_an_unreadable_result_fails() {
     );
     let ev = s.take();
     assert_eq!(rules(&ev), [Rule::PromptShape]);
-    assert!(matches!(answer(&ev, op), Err(OpError::Failed(_))));
+    assert!(matches!(answered(&ev, op), Err(OpError::Failed(_))));
 }
 
 #[test]
@@ -157,7 +132,7 @@ fn completions_carry_the_reference_the_argument_and_the_context() {
         let ev = s.take();
         assert_eq!(rules(&ev), [], "{ev:#?}");
         assert!(
-            matches!(answer(&ev, op), Ok(Answer::Completion(c)) if c.values == ["monday"] && c.has_more == Some(false))
+            matches!(answered(&ev, op), Ok(Answer::Completion(c)) if c.values == ["monday"] && c.has_more == Some(false))
         );
     }
 }
@@ -196,7 +171,7 @@ fn completion_rules_by_revision() {
     );
     let ev = s.take();
     assert_eq!(rules(&ev), [Rule::Completion, Rule::Completion]);
-    assert!(matches!(answer(&ev, op), Ok(Answer::Completion(c)) if c.values.len() == 101));
+    assert!(matches!(answered(&ev, op), Ok(Answer::Completion(c)) if c.values.len() == 101));
     let op = s.client.complete(
         s.now,
         CompletionReference::Prompt { name: "p".into() },
@@ -207,7 +182,7 @@ fn completion_rules_by_revision() {
     s.reply("completion/complete", json!({"values": []}));
     let ev = s.take();
     assert_eq!(rules(&ev), [Rule::CapabilityNotDeclared, Rule::Completion]);
-    assert!(matches!(answer(&ev, op), Err(OpError::Failed(_))));
+    assert!(matches!(answered(&ev, op), Err(OpError::Failed(_))));
 }
 
 #[test]
@@ -247,7 +222,7 @@ fn an_input_required_prompt_is_continued_under_the_same_operation() {
     }, "requestState": "s1"}));
     let ev = s.take();
     assert!(
-        matches!(answer(&ev, op), Ok(Answer::InputRequired(_))),
+        matches!(answered(&ev, op), Ok(Answer::InputRequired(_))),
         "{ev:#?}"
     );
     assert!(s.client.continue_call(
@@ -263,5 +238,5 @@ fn an_input_required_prompt_is_continued_under_the_same_operation() {
         "prompts/get",
         json!({"resultType": "complete", "messages": []}),
     );
-    assert!(matches!(answer(&s.take(), op), Ok(Answer::Prompt(_))));
+    assert!(matches!(answered(&s.take(), op), Ok(Answer::Prompt(_))));
 }

@@ -15,26 +15,9 @@ use mcpg_core::client::{Answer, ClientConfig, Event, ListItems, ListKind, OpErro
 use mcpg_core::diag::Rule;
 use mcpg_core::model::ResourceContents;
 use serde_json::{Value, json};
-use support::Scripted;
+use support::{Scripted, result, rules};
 
 const VERSIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
-
-/// A result as a server of `version` writes it (2026-07-28 adds `resultType`).
-fn result(version: &str, mut body: Value) -> Value {
-    if version == "2026-07-28" {
-        body["resultType"] = json!("complete");
-    }
-    body
-}
-
-fn rules(ev: &[Event]) -> Vec<Rule> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Diagnostic(d) => Some(d.rule),
-            _ => None,
-        })
-        .collect()
-}
 
 fn connected(version: &str, cfg: ClientConfig) -> Scripted {
     let mut s = Scripted::new(cfg);
@@ -217,6 +200,12 @@ fn text_and_blob_contents_are_read_in_both_generations() {
         s.drain();
         let (_, params) = s.last_request("resources/read");
         assert_eq!(params.unwrap()["uri"], "note://x/a");
+        // 2026-07-28 names the resource in the HTTP headers too.
+        let headers = &s.last_outgoing("resources/read").headers;
+        let named = headers
+            .iter()
+            .any(|(k, v)| *k == "Mcp-Name" && v == "note://x/a");
+        assert_eq!(named, version == "2026-07-28", "{headers:?}");
         s.reply(
             "resources/read",
             result(
@@ -268,4 +257,39 @@ fn a_blob_that_is_not_base64_and_odd_contents_are_diagnosed() {
     assert!(ev.iter().any(
         |e| matches!(e, Event::Answered { op: o, outcome: Err(OpError::Failed(_)), .. } if *o == op)
     ));
+}
+
+#[test]
+fn a_read_can_be_cancelled_and_a_closed_session_ends_every_wait() {
+    use mcpg_core::client::Failure;
+    let mut s = connected("2026-07-28", ClientConfig::default());
+    let op = s.client.read_resource(s.now, "note://x/a");
+    s.drain();
+    let (id, _) = s.last_request("resources/read");
+    s.client.cancel(s.now, op, "not needed");
+    s.drain();
+    assert_eq!(
+        s.last_request_like("notifications/cancelled")["requestId"],
+        id.to_value()
+    );
+    let ev = s.take();
+    assert!(ev.iter().any(|e| matches!(e, Event::Answered { op: o, outcome: Err(OpError::Failed(Failure::Cancelled(_))), .. } if *o == op)), "{ev:#?}");
+    // A late answer is recognised as late, not as unknown.
+    s.reply_to(&id, result("2026-07-28", json!({"contents": []})));
+    assert_eq!(rules(&s.take()), [Rule::LateResponse]);
+    // Closing ends a listing, a read and a subscription waiting for its acknowledgement.
+    let list = s.client.list_prompts(s.now);
+    let read = s.client.read_resource(s.now, "note://x/a");
+    let sub = s.client.subscribe_resource(s.now, "note://x/a");
+    s.drain();
+    s.client.handle_closed(s.now, "gone");
+    s.drain();
+    let ev = s.take();
+    assert!(ev.iter().any(
+        |e| matches!(e, Event::ListFailed { op, kind: ListKind::Prompts, .. } if *op == list)
+    ));
+    for op in [read, sub] {
+        assert!(ev.iter().any(|e| matches!(e, Event::Answered { op: o, outcome: Err(OpError::Failed(Failure::Transport(_))), .. } if *o == op)), "{op:?}: {ev:#?}");
+    }
+    assert_eq!(s.client.subscriptions().count(), 0);
 }

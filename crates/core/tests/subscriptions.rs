@@ -14,30 +14,12 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use std::time::Duration;
 
-use mcpg_core::client::{Answer, ClientConfig, Event, Failure, OpError, OpId};
+use mcpg_core::client::{Answer, ClientConfig, Event, Failure, OpError};
 use mcpg_core::diag::Rule;
 use mcpg_core::jsonrpc::RequestId;
 use mcpg_core::model::LoggingLevel;
 use serde_json::{Value, json};
-use support::Scripted;
-
-fn rules(ev: &[Event]) -> Vec<Rule> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Diagnostic(d) => Some(d.rule),
-            _ => None,
-        })
-        .collect()
-}
-
-fn answer(ev: &[Event], op: OpId) -> &Result<Answer, OpError> {
-    ev.iter()
-        .find_map(|e| match e {
-            Event::Answered { op: o, outcome, .. } if *o == op => Some(outcome),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no answer for {op:?} in {ev:#?}"))
-}
+use support::{Scripted, answered, rules};
 
 const CAPS: &str = r#"{"resources": {"subscribe": true, "listChanged": true}, "prompts": {"listChanged": true}, "logging": {}}"#;
 
@@ -71,7 +53,7 @@ fn subscribe_and_unsubscribe_with_requests_up_to_2025_11_25() {
         json!({"uri": "note://x/a"})
     );
     s.reply("resources/subscribe", json!({}));
-    assert!(matches!(answer(&s.take(), op), Ok(Answer::Done)));
+    assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
     assert_eq!(s.client.subscriptions().collect::<Vec<_>>(), ["note://x/a"]);
     // An update of the resource, or of a sub-resource of it.
     notify(
@@ -109,7 +91,7 @@ fn subscribe_and_unsubscribe_with_requests_up_to_2025_11_25() {
     let op = s.client.unsubscribe_resource(s.now, "note://x/a");
     s.drain();
     s.reply("resources/unsubscribe", json!({}));
-    assert!(matches!(answer(&s.take(), op), Ok(Answer::Done)));
+    assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
     assert_eq!(s.client.subscriptions().count(), 0);
     assert!(
         !s.sent
@@ -141,7 +123,7 @@ fn under_2026_07_28_each_change_reopens_the_listen_stream() {
     );
     acknowledge(&mut s, &first, &["note://x/a"]);
     let ev = s.take();
-    assert!(matches!(answer(&ev, a), Ok(Answer::Done)), "{ev:#?}");
+    assert!(matches!(answered(&ev, a), Ok(Answer::Done)), "{ev:#?}");
     assert_eq!(rules(&ev), []);
     // A second subscription closes the first stream and opens one with both.
     let b = s.client.subscribe_resource(s.now, "note://x/b");
@@ -158,7 +140,7 @@ fn under_2026_07_28_each_change_reopens_the_listen_stream() {
     acknowledge(&mut s, &second, &["note://x/a"]);
     let ev = s.take();
     assert_eq!(rules(&ev), [Rule::Subscription]);
-    assert!(matches!(answer(&ev, b), Err(OpError::Failed(_))));
+    assert!(matches!(answered(&ev, b), Err(OpError::Failed(_))));
     assert_eq!(s.client.subscriptions().collect::<Vec<_>>(), ["note://x/a"]);
     let update = json!({"uri": "note://x/a", "_meta": {"io.modelcontextprotocol/subscriptionId": second.to_value()}});
     notify(&mut s, "notifications/resources/updated", update);
@@ -170,7 +152,7 @@ fn under_2026_07_28_each_change_reopens_the_listen_stream() {
     // The last unsubscription closes the stream; nothing is left to acknowledge.
     let op = s.client.unsubscribe_resource(s.now, "note://x/a");
     s.drain();
-    assert!(matches!(answer(&s.take(), op), Ok(Answer::Done)));
+    assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
     assert_eq!(
         s.last_request_like("notifications/cancelled")["requestId"],
         second.to_value()
@@ -193,7 +175,7 @@ fn a_missing_acknowledgement_times_out_and_a_stale_one_is_ignored() {
     s.advance(Duration::from_secs(60));
     assert_eq!(s.now, deadline);
     assert!(matches!(
-        answer(&s.take(), op),
+        answered(&s.take(), op),
         Err(OpError::Failed(Failure::Timeout(_)))
     ));
     // The stream itself has no deadline and stays open.
@@ -204,7 +186,7 @@ fn a_missing_acknowledgement_times_out_and_a_stale_one_is_ignored() {
     let (id2, _) = s.last_request("subscriptions/listen");
     assert_ne!(id, id2);
     s.reply_error("subscriptions/listen", -32603, "no", None);
-    assert!(matches!(answer(&s.take(), op), Err(OpError::Rpc(_))));
+    assert!(matches!(answered(&s.take(), op), Err(OpError::Rpc(_))));
 }
 
 #[test]
@@ -236,10 +218,10 @@ fn subscriptions_asked_before_connecting_ride_the_first_listen_stream() {
         "notice"
     );
     let ev = s.take();
-    assert!(matches!(answer(&ev, level.unwrap()), Ok(Answer::Done)));
+    assert!(matches!(answered(&ev, level.unwrap()), Ok(Answer::Done)));
     let (id, _) = s.last_request("subscriptions/listen");
     acknowledge(&mut s, &id, &["note://x/a"]);
-    assert!(matches!(answer(&s.take(), op), Ok(Answer::Done)));
+    assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
     notify(&mut s, "notifications/resources/list_changed", json!({}));
     notify(&mut s, "notifications/prompts/list_changed", json!({}));
     let ev = s.take();
@@ -290,7 +272,7 @@ fn set_level_is_a_request_up_to_2025_11_25_and_log_messages_are_typed() {
         json!({"level": "warning"})
     );
     s.reply("logging/setLevel", json!({}));
-    assert!(matches!(answer(&s.take(), op), Ok(Answer::Done)));
+    assert!(matches!(answered(&s.take(), op), Ok(Answer::Done)));
     assert_eq!(s.client.log_level(), Some(LoggingLevel::Warning));
     notify(
         &mut s,

@@ -124,9 +124,7 @@ impl Client {
 
     /// Reads the result of a typed request, with its diagnostics.
     pub(super) fn on_answer(&mut self, p: &Pending, ask: &Ask, msg: &Message, result: &Value) {
-        let version = self
-            .stamp_version()
-            .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
+        let version = self.check_version();
         let raw = msg.raw_shared();
         if matches!(ask, Ask::Read | Ask::Prompt) && is_input_required(result) {
             self.suspend(p, result, msg);

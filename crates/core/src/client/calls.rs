@@ -11,7 +11,6 @@ use crate::jsonrpc::Message;
 use crate::model::{CallToolResult, JsonObject};
 use crate::time::Timestamp;
 use crate::validate;
-use crate::version::ProtocolVersion;
 
 impl Client {
     /// Calls a tool. The end arrives as [`Event::CallFinished`].
@@ -119,9 +118,7 @@ impl Client {
             });
             return;
         }
-        let version = self
-            .stamp_version()
-            .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
+        let version = self.check_version();
         let outcome = match CallToolResult::from_json(result) {
             Ok(r) if result.is_object() => {
                 let mut diags = Vec::new();

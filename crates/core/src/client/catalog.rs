@@ -5,12 +5,11 @@ use serde_json::{Value, json};
 
 use super::answers::ListKind;
 use super::catalog_page::read_catalog_page;
-use super::list_page::{NextStep, PageContext, next_step};
+use super::list_page::{NextStep, next_step};
 use super::{Client, Event, Failure, Listing, OpError, OpId, Pending, What};
 use crate::diag::{Diagnostic, Severity};
 use crate::jsonrpc::Message;
 use crate::time::Timestamp;
-use crate::version::ProtocolVersion;
 
 impl Client {
     /// Lists every resource, following `nextCursor` to the end. Each page arrives as
@@ -51,14 +50,7 @@ impl Client {
         let Some(mut listing) = self.listings.remove(&op) else {
             return;
         };
-        let cx = PageContext {
-            version: self
-                .stamp_version()
-                .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE),
-            page: listing.pages + 1,
-            seen: &listing.names,
-            raw: msg.raw_shared(),
-        };
+        let cx = self.page_context(&listing, msg);
         let page = match read_catalog_page(kind, result, &cx) {
             Ok(page) => page,
             Err(d) => {

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::mrtr::is_input_required;
-use super::{CallOutcome, Direction, Event, Failure, GenerationMode, OpError, OpId, WireEntry};
 use super::{Client, Pending, Phase, What};
+use super::{Direction, Event, Failure, GenerationMode, OpError, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
 use crate::time::Timestamp;
@@ -250,68 +250,6 @@ impl Client {
             }
             What::Initialize(_) => self.connect_failed(format!("initialize failed: {f}")),
             _ => self.finish(p.op, &p.what, None, Err(OpError::Failed(f))),
-        }
-    }
-
-    pub(super) fn finish(
-        &mut self,
-        op: OpId,
-        what: &What,
-        msg: Option<Message>,
-        outcome: Result<Value, OpError>,
-    ) {
-        match what {
-            What::ListPage => {
-                let pages = self.listings.remove(&op).map_or(0, |l| l.pages);
-                if let Err(error) = outcome {
-                    self.events
-                        .push_back(Event::ToolsListFailed { op, pages, error });
-                }
-            }
-            What::Call { .. } => {
-                let outcome = match outcome {
-                    Ok(_) => return,
-                    Err(OpError::Rpc(e)) => CallOutcome::ProtocolError(e),
-                    Err(OpError::Failed(f)) => CallOutcome::Failed(f),
-                };
-                self.events.push_back(Event::CallFinished {
-                    op,
-                    outcome,
-                    message: msg,
-                });
-            }
-            What::List(kind) => {
-                let pages = self.listings.remove(&op).map_or(0, |l| l.pages);
-                if let Err(error) = outcome {
-                    let kind = *kind;
-                    self.events.push_back(Event::ListFailed {
-                        op,
-                        kind,
-                        pages,
-                        error,
-                    });
-                }
-            }
-            What::Ask(_) => {
-                if let Err(e) = outcome {
-                    self.answered(op, Err(e), msg);
-                }
-            }
-            What::Raw => self.events.push_back(Event::Response { op, outcome }),
-            What::Listen => {
-                if let Err(e) = outcome {
-                    self.listen_ended(e.clone());
-                    let d = Diagnostic::new(
-                        Rule::Negotiation,
-                        Severity::Info,
-                        format!(
-                            "no subscriptions/listen stream, so no list_changed notifications: {e}"
-                        ),
-                    );
-                    self.diag(d);
-                }
-            }
-            What::Probe | What::Initialize(_) => {}
         }
     }
 }

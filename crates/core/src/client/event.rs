@@ -274,7 +274,9 @@ pub enum Event {
         /// When the core answers on the host's behalf.
         deadline: Timestamp,
     },
-    /// Any other notification from the server (logging, resource updates…).
+    /// Any notification the core does not type (its own events cover tools,
+    /// resources, prompts and logs), and `notifications/subscriptions/acknowledged`,
+    /// which the core also reads.
     Notification {
         /// Its method.
         method: String,

@@ -16,6 +16,7 @@ mod config;
 mod dispatch;
 mod event;
 mod faults;
+mod finish;
 mod incoming;
 mod list_page;
 mod listing;
@@ -25,6 +26,7 @@ mod notices;
 mod outgoing;
 mod param_headers;
 mod requests;
+mod stamp;
 mod subscriptions;
 mod version_retry;
 

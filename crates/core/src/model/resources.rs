@@ -67,6 +67,15 @@ pub struct ReadResourceResult {
     pub extra: JsonObject,
 }
 
+/// `title`, else a non-empty `name`, else `fallback`.
+fn display<'a>(title: &'a Option<String>, name: &'a str, fallback: &'a str) -> &'a str {
+    match (title, name) {
+        (Some(t), _) => t,
+        (None, "") => fallback,
+        (None, n) => n,
+    }
+}
+
 fn size(v: Value) -> Result<u64, Value> {
     v.as_u64().ok_or(v)
 }
@@ -74,11 +83,7 @@ fn size(v: Value) -> Result<u64, Value> {
 impl Resource {
     /// The name to show a person: `title`, then `name`, then the URI.
     pub fn display_name(&self) -> &str {
-        match (&self.title, self.name.as_str()) {
-            (Some(t), _) => t,
-            (None, "") => &self.uri,
-            (None, n) => n,
-        }
+        display(&self.title, &self.name, &self.uri)
     }
 
     /// Reads a resource from JSON (`uri` is required).
@@ -120,11 +125,7 @@ impl Resource {
 impl ResourceTemplate {
     /// The name to show a person: `title`, then `name`, then the template.
     pub fn display_name(&self) -> &str {
-        match (&self.title, self.name.as_str()) {
-            (Some(t), _) => t,
-            (None, "") => &self.uri_template,
-            (None, n) => n,
-        }
+        display(&self.title, &self.name, &self.uri_template)
     }
 
     /// Reads a template from JSON (`uriTemplate` is required).

@@ -41,6 +41,41 @@ pub fn has_scheme(uri: &str) -> bool {
     }
 }
 
+/// What resources, templates and prompts share: a required `name`, and `title`
+/// (2025-06-18+) and `icons` (2025-11-25+).
+fn named(
+    rule: Rule,
+    who: &str,
+    name: &str,
+    title: bool,
+    icons: bool,
+    version: ProtocolVersion,
+    out: &mut Vec<Diagnostic>,
+) {
+    if name.is_empty() {
+        out.push(Diagnostic::new(
+            rule,
+            Severity::Warning,
+            format!("{who} has no name (required)"),
+        ));
+    }
+    let (title_text, icons_text) = (format!("{who} has a title"), format!("{who} has icons"));
+    since(
+        title,
+        ProtocolVersion::V2025_06_18,
+        version,
+        &title_text,
+        out,
+    );
+    since(
+        icons,
+        ProtocolVersion::V2025_11_25,
+        version,
+        &icons_text,
+        out,
+    );
+}
+
 /// Checks one listed resource against the negotiated revision.
 pub fn check_resource(r: &Resource, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
     let who = format!("resource {:?}", truncate(&r.uri, 80));
@@ -51,25 +86,13 @@ pub fn check_resource(r: &Resource, version: ProtocolVersion, out: &mut Vec<Diag
             format!("{who}: the uri has no scheme (it must be an absolute URI)"),
         ));
     }
-    if r.name.is_empty() {
-        out.push(Diagnostic::new(
-            Rule::ResourceShape,
-            Severity::Warning,
-            format!("{who} has no name (required)"),
-        ));
-    }
-    since(
+    named(
+        Rule::ResourceShape,
+        &who,
+        &r.name,
         r.title.is_some(),
-        ProtocolVersion::V2025_06_18,
-        version,
-        &format!("{who} has a title"),
-        out,
-    );
-    since(
         r.icons.is_some(),
-        ProtocolVersion::V2025_11_25,
         version,
-        &format!("{who} has icons"),
         out,
     );
 }
@@ -84,25 +107,13 @@ pub fn check_template(t: &ResourceTemplate, version: ProtocolVersion, out: &mut 
             format!("{who} is not an RFC 6570 URI template: {why}"),
         ));
     }
-    if t.name.is_empty() {
-        out.push(Diagnostic::new(
-            Rule::ResourceShape,
-            Severity::Warning,
-            format!("{who} has no name (required)"),
-        ));
-    }
-    since(
+    named(
+        Rule::ResourceShape,
+        &who,
+        &t.name,
         t.title.is_some(),
-        ProtocolVersion::V2025_06_18,
-        version,
-        &format!("{who} has a title"),
-        out,
-    );
-    since(
         t.icons.is_some(),
-        ProtocolVersion::V2025_11_25,
         version,
-        &format!("{who} has icons"),
         out,
     );
 }
@@ -110,18 +121,13 @@ pub fn check_template(t: &ResourceTemplate, version: ProtocolVersion, out: &mut 
 /// Checks one listed prompt: its fields and its arguments' names.
 pub fn check_prompt(p: &Prompt, version: ProtocolVersion, out: &mut Vec<Diagnostic>) {
     let who = format!("prompt {:?}", truncate(&p.name, 80));
-    since(
+    named(
+        Rule::PromptShape,
+        &who,
+        &p.name,
         p.title.is_some(),
-        ProtocolVersion::V2025_06_18,
-        version,
-        &format!("{who} has a title"),
-        out,
-    );
-    since(
         p.icons.is_some(),
-        ProtocolVersion::V2025_11_25,
         version,
-        &format!("{who} has icons"),
         out,
     );
     let mut seen = std::collections::HashSet::new();

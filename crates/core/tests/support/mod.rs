@@ -4,7 +4,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{Client, ClientConfig, Event, Outgoing};
+use mcpg_core::client::{Answer, Client, ClientConfig, Event, OpError, OpId, Outgoing};
+use mcpg_core::diag::Rule;
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_core::model::{CallToolResult, Tool};
 use mcpg_core::server::{Server, ServerConfig, ServerEvent};
@@ -20,6 +21,34 @@ pub fn tool(name: &str) -> Tool {
         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}
     }))
     .unwrap()
+}
+
+/// The rules of the diagnostics among `ev`, in order.
+pub fn rules(ev: &[Event]) -> Vec<Rule> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Diagnostic(d) => Some(d.rule),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A result as a server of `version` writes it (2026-07-28 adds `resultType`).
+pub fn result(version: &str, mut body: Value) -> Value {
+    if version == "2026-07-28" {
+        body["resultType"] = json!("complete");
+    }
+    body
+}
+
+/// How operation `op` was answered ([`Event::Answered`]).
+pub fn answered(ev: &[Event], op: OpId) -> &Result<Answer, OpError> {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Answered { op: o, outcome, .. } if *o == op => Some(outcome),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no answer for {op:?} in {ev:#?}"))
 }
 
 /// What the in-memory server does with calls it receives.
