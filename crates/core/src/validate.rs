@@ -3,7 +3,7 @@
 //! `catalog.rs`; RFC 6570 URI templates in `uri_template.rs`.
 
 mod catalog;
-mod uri_template;
+pub(crate) mod uri_template;
 
 pub use catalog::{
     check_completion, check_contents, check_prompt, check_prompt_result, check_resource,

@@ -5,6 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod raw;
 mod support;
 
 use std::path::PathBuf;
@@ -59,12 +60,31 @@ fn def_for(msg: &Message, answered: Option<&str>) -> Option<String> {
             "notifications/tools/list_changed" => "ToolListChangedNotification",
             "subscriptions/listen" => "SubscriptionsListenRequest",
             "notifications/subscriptions/acknowledged" => "SubscriptionsAcknowledgedNotification",
+            "resources/list" => "ListResourcesRequest",
+            "resources/templates/list" => "ListResourceTemplatesRequest",
+            "resources/read" => "ReadResourceRequest",
+            "prompts/list" => "ListPromptsRequest",
+            "prompts/get" => "GetPromptRequest",
+            "completion/complete" => "CompleteRequest",
+            "notifications/message" => "LoggingMessageNotification",
+            "notifications/resources/updated" => "ResourceUpdatedNotification",
+            "notifications/resources/list_changed" => "ResourceListChangedNotification",
+            "notifications/prompts/list_changed" => "PromptListChangedNotification",
             _ => return None,
         })
     };
     match msg.body() {
         Body::Request { method, .. } | Body::Notification { method, .. } => {
             request_def(method).map(str::to_owned)
+        }
+        // Requests whose result has no shape of its own.
+        Body::Response { .. }
+            if matches!(
+                answered,
+                Some("resources/subscribe" | "resources/unsubscribe" | "logging/setLevel")
+            ) =>
+        {
+            Some("EmptyResult".into())
         }
         Body::Response { .. } => answered
             .and_then(request_def)
@@ -492,5 +512,101 @@ fn resource_prompt_and_logging_messages_match_the_official_schema() {
         assert!(
             !validator(&schema, "ReadResourceResult").is_valid(&json!({"contents": [{"text": 1}]}))
         );
+    }
+}
+
+/// Every message the server sends about resources, templates, prompts,
+/// completions, subscriptions and logs, for every revision, must match that
+/// revision's schema.
+#[test]
+fn server_content_matches_the_official_schema() {
+    use mcpg_core::server::{blob_contents, text_contents};
+    let Some(dir) = schema_dir() else {
+        return;
+    };
+    for v in ProtocolVersion::ALL {
+        let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let generation = match v.generation() {
+            Generation::Initialize => raw::Gen::Initialize(v.as_str()),
+            Generation::Stateless => raw::Gen::Stateless,
+        };
+        let mut r = raw::Raw::new(raw::full_server(3), generation);
+        if generation == raw::Gen::Stateless {
+            r.log_level = Some("debug");
+            r.send("subscriptions/listen", json!({"notifications": {"resourceSubscriptions": ["note://n/1"], "resourcesListChanged": true, "promptsListChanged": true}}));
+        } else {
+            r.request("logging/setLevel", json!({"level": "debug"}));
+            r.request("resources/subscribe", json!({"uri": "note://n/1"}));
+        }
+        r.pages("resources/list", "resources", "uri");
+        r.pages("resources/templates/list", "resourceTemplates", "name");
+        r.pages("prompts/list", "prompts", "name");
+        let text_read = r.send("resources/read", json!({"uri": "note://n/1"}));
+        let blob_read = r.send("resources/read", json!({"uri": "weather://Paris/today"}));
+        let prompt = r.send(
+            "prompts/get",
+            json!({"name": "plan_trip", "arguments": {"city": "Paris"}}),
+        );
+        let complete = r.send("completion/complete", json!({"ref": {"type": "ref/resource", "uri": "weather://{city}/today"}, "argument": {"name": "city", "value": "P"}}));
+        r.server.log(
+            r.now,
+            Some(&prompt),
+            mcpg_core::model::LoggingLevel::Info,
+            Some("demo"),
+            json!({"city": "Paris"}),
+        );
+        r.server.respond_read(
+            r.now,
+            &text_read,
+            vec![text_contents("note://n/1", "text/plain", "hi")],
+        );
+        r.server.respond_read(
+            r.now,
+            &blob_read,
+            vec![blob_contents(
+                "weather://Paris/today",
+                "image/png",
+                "iVBORw0KGgo=",
+            )],
+        );
+        r.server.respond_prompt(r.now, &prompt, Some("A trip"), vec![json!({"role": "user", "content": {"type": "text", "text": "Plan a trip to Paris."}})]);
+        r.server
+            .respond_completion(r.now, &complete, vec!["Paris".into()]);
+        r.server.resource_updated(r.now, "note://n/1");
+        r.server.set_resources(r.now, vec![], vec![]);
+        r.server.set_prompts(r.now, vec![]);
+        r.drain();
+        let mut checked = std::collections::BTreeSet::new();
+        for f in &r.frames {
+            let msg = Message::decode(&f.to_string()).unwrap();
+            let answered = f
+                .get("id")
+                .and_then(Value::as_i64)
+                .and_then(|id| r.asked.get(&id))
+                .map(String::as_str);
+            let def =
+                def_for(&msg, answered).unwrap_or_else(|| panic!("{v}: no schema mapping for {f}"));
+            assert!(!matches!(msg.body(), Body::Error { .. }), "{v}: {f}");
+            let instance = if matches!(msg.body(), Body::Response { .. }) {
+                f["result"].clone()
+            } else {
+                f.clone()
+            };
+            let errors: Vec<String> = validator(&schema, &def)
+                .iter_errors(&instance)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{v}: {def} does not match the official schema:\n{f}\n{errors:#?}"
+            );
+            checked.insert(def);
+        }
+        println!(
+            "{v}: {} kinds of server message match the official schema",
+            checked.len()
+        );
+        assert!(checked.len() >= 11, "{v}: only {checked:?}");
     }
 }

@@ -3,19 +3,20 @@
 //! (what a resource template's variables are).
 
 /// One `{…}` expression: its operator (`None` for simple expansion) and variables.
-struct Expression<'a> {
-    op: Option<u8>,
-    vars: Vec<VarSpec<'a>>,
+pub(crate) struct Expression<'a> {
+    pub(crate) op: Option<u8>,
+    pub(crate) vars: Vec<VarSpec<'a>>,
 }
 
-struct VarSpec<'a> {
-    name: &'a str,
+/// One variable of an expression.
+pub(crate) struct VarSpec<'a> {
+    pub(crate) name: &'a str,
     /// `:N` prefix length, when given.
     prefix: Option<usize>,
 }
 
 /// A piece of a template: literal text or an expression.
-enum Part<'a> {
+pub(crate) enum Part<'a> {
     Literal(&'a str),
     Expr(Expression<'a>),
 }
@@ -117,7 +118,8 @@ fn is_pct(bytes: &[u8], i: usize) -> bool {
     bytes.len() > i + 2 && bytes[i + 1].is_ascii_hexdigit() && bytes[i + 2].is_ascii_hexdigit()
 }
 
-fn parse(t: &str) -> Result<Vec<Part<'_>>, String> {
+/// The pieces of `t`, or the syntax error (also used by the server to match URIs).
+pub(crate) fn parse(t: &str) -> Result<Vec<Part<'_>>, String> {
     let bytes = t.as_bytes();
     let mut parts = Vec::new();
     let mut i = 0;

@@ -1,0 +1,402 @@
+//! The demo's resources, templates, prompts, completions, subscriptions and logs,
+//! through the core's client in both generations. Runs natively and in headless
+//! Chromium.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod support;
+
+use base64::Engine as _;
+use mcpg_core::client::{CallOutcome, Event, GenerationMode, OpError};
+use mcpg_core::model::{ContentBlock, LoggingLevel};
+use serde_json::{Value, json};
+use support::{MODES, Session, text_of};
+
+const CALLS: &str = "demo://playground/calls.json";
+
+/// Every item of a paged list, and how many pages it took.
+fn all(s: &mut Session, method: &str, key: &str) -> (Vec<Value>, usize) {
+    let (mut items, mut pages, mut cursor) = (vec![], 0, None::<String>);
+    loop {
+        let params = cursor.map_or_else(|| json!({}), |c| json!({"cursor": c}));
+        let r = s.ok(method, params);
+        pages += 1;
+        items.extend(r[key].as_array().unwrap().iter().cloned());
+        match r.get("nextCursor").and_then(Value::as_str) {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => return (items, pages),
+        }
+    }
+}
+
+fn read(s: &mut Session, uri: &str) -> Value {
+    s.ok("resources/read", json!({"uri": uri}))["contents"][0].clone()
+}
+
+fn rpc_code(r: Option<Result<Value, OpError>>) -> i64 {
+    match r {
+        Some(Err(OpError::Rpc(e))) => e.code,
+        other => panic!("not a JSON-RPC error: {other:?}"),
+    }
+}
+
+fn complete(s: &mut Session, reference: Value, name: &str, value: &str, ctx: Value) -> Value {
+    let params = json!({"ref": reference, "argument": {"name": name, "value": value}, "context": {"arguments": ctx}});
+    s.ok("completion/complete", params)["completion"]["values"].clone()
+}
+
+#[test]
+fn every_resource_is_readable_and_pages() {
+    for mode in MODES {
+        let mut s = Session::new(mode);
+        let (resources, pages) = all(&mut s, "resources/list", "resources");
+        assert_eq!((resources.len(), pages), (14, 3), "{mode:?}");
+        for r in &resources {
+            let uri = r["uri"].as_str().unwrap();
+            let c = read(&mut s, uri);
+            assert_eq!(c["uri"], uri);
+            assert_eq!(c["mimeType"], r["mimeType"], "{uri}");
+            if let Some(b) = c.get("blob").and_then(Value::as_str) {
+                let bytes = base64::engine::general_purpose::STANDARD.decode(b).unwrap();
+                assert_eq!(Some(bytes.len() as u64), r["size"].as_u64(), "{uri}");
+                assert!(
+                    bytes.starts_with(b"\x89PNG") || bytes.starts_with(b"RIFF"),
+                    "{uri}"
+                );
+            } else {
+                assert!(!c["text"].as_str().unwrap().is_empty(), "{uri}");
+            }
+        }
+        let cities: Value = serde_json::from_str(
+            read(&mut s, "demo://playground/cities.json")["text"]
+                .as_str()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            cities["cities"][0],
+            json!({"city": "Austin", "fahrenheit": 91, "sky": "sunny"})
+        );
+        let hostile = read(&mut s, "demo://playground/hostile.html");
+        assert!(hostile["text"].as_str().unwrap().starts_with("<script>"));
+        assert_eq!(
+            rpc_code(s.request(
+                "resources/read",
+                json!({"uri": "note://playground/nothing"})
+            )),
+            -32002
+        );
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
+    }
+}
+
+#[test]
+fn read_notes_link_resolves() {
+    for mode in MODES {
+        let mut s = Session::new(mode);
+        let CallOutcome::Success(r) = s.call("read_note", json!({"topic": "pagination"})) else {
+            panic!()
+        };
+        let Some(ContentBlock::ResourceLink(link)) = r.content.get(1) else {
+            panic!("{r:?}")
+        };
+        let index = read(&mut s, &link.uri);
+        assert!(
+            index["text"].as_str().unwrap().contains("- pagination\n"),
+            "{index}"
+        );
+        let embedded = read(&mut s, "note://playground/pagination");
+        assert!(embedded["text"].as_str().unwrap().contains("nextCursor"));
+    }
+}
+
+#[test]
+fn templates_read_and_complete() {
+    for mode in MODES {
+        let mut s = Session::new(mode);
+        let (templates, _) = all(&mut s, "resources/templates/list", "resourceTemplates");
+        let names: Vec<&str> = templates
+            .iter()
+            .map(|t| t["uriTemplate"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "weather://{city}/today",
+                "weather://{city}/forecast/{days}",
+                "note://playground/{topic}"
+            ]
+        );
+        assert_eq!(
+            read(&mut s, "weather://Paris/today")["text"],
+            "Paris: 64F, light rain"
+        );
+        assert_eq!(
+            read(&mut s, "weather://paris/today")["text"],
+            "Paris: 64F, light rain"
+        );
+        let f: Value = serde_json::from_str(
+            read(&mut s, "weather://Tokyo/forecast/2")["text"]
+                .as_str()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(f["days"].as_array().unwrap().len(), 2);
+        assert_eq!(
+            rpc_code(s.request("resources/read", json!({"uri": "weather://Atlantis/today"}))),
+            -32002
+        );
+        assert_eq!(
+            rpc_code(s.request(
+                "resources/read",
+                json!({"uri": "weather://Tokyo/forecast/9"})
+            )),
+            -32602
+        );
+        assert_eq!(
+            read(&mut s, "note://playground/logging")["mimeType"],
+            "text/plain"
+        );
+
+        let today = json!({"type": "ref/resource", "uri": "weather://{city}/today"});
+        assert_eq!(
+            complete(&mut s, today.clone(), "city", "pa", json!({})),
+            json!(["Paris"])
+        );
+        assert_eq!(
+            complete(&mut s, today.clone(), "city", "", json!({}))
+                .as_array()
+                .unwrap()
+                .len(),
+            5
+        );
+        assert_eq!(complete(&mut s, today, "city", "x", json!({})), json!([]));
+        let forecast = json!({"type": "ref/resource", "uri": "weather://{city}/forecast/{days}"});
+        assert_eq!(
+            complete(
+                &mut s,
+                forecast.clone(),
+                "days",
+                "",
+                json!({"city": "Paris"})
+            ),
+            json!(["1", "2", "3", "4", "5"])
+        );
+        assert_eq!(
+            complete(&mut s, forecast, "days", "", json!({"city": "Atlantis"})),
+            json!([]),
+            "context matters"
+        );
+        let note = json!({"type": "ref/resource", "uri": "note://playground/{topic}"});
+        assert_eq!(
+            complete(&mut s, note, "topic", "p", json!({})),
+            json!(["pagination", "progress", "prompts"])
+        );
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
+    }
+}
+
+#[test]
+fn prompts_fill_in_and_complete() {
+    for mode in MODES {
+        let mut s = Session::new(mode);
+        let (prompts, _) = all(&mut s, "prompts/list", "prompts");
+        let names: Vec<&str> = prompts
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["plan_trip", "study_note", "explain_tool", "greet"]);
+        let trip = s.ok(
+            "prompts/get",
+            json!({"name": "plan_trip", "arguments": {"city": "Paris", "days": "3"}}),
+        );
+        assert_eq!(trip["messages"][0]["role"], "user");
+        let text = trip["messages"][0]["content"]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("What's the weather in Paris?") && text.contains("3 days"),
+            "{text}"
+        );
+        assert_eq!(
+            rpc_code(s.request("prompts/get", json!({"name": "plan_trip"}))),
+            -32602
+        );
+        assert_eq!(
+            rpc_code(s.request("prompts/get", json!({"name": "no_such_prompt"}))),
+            -32602
+        );
+        assert_eq!(
+            rpc_code(s.request(
+                "prompts/get",
+                json!({"name": "study_note", "arguments": {"topic": "cats"}})
+            )),
+            -32602
+        );
+        let study = s.ok(
+            "prompts/get",
+            json!({"name": "study_note", "arguments": {"topic": "errors"}}),
+        );
+        assert_eq!(study["messages"][0]["content"]["type"], "resource");
+        assert_eq!(
+            study["messages"][0]["content"]["resource"]["uri"],
+            "note://playground/errors"
+        );
+        let explain = s.ok(
+            "prompts/get",
+            json!({"name": "explain_tool", "arguments": {"tool": "get_weather"}}),
+        );
+        assert!(
+            explain["messages"][0]["content"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("get_weather")
+        );
+        assert_eq!(
+            s.ok("prompts/get", json!({"name": "greet"}))["messages"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+
+        let trip_ref = json!({"type": "ref/prompt", "name": "plan_trip"});
+        assert_eq!(
+            complete(&mut s, trip_ref, "city", "TO", json!({})),
+            json!(["Tokyo"])
+        );
+        let explain_ref = json!({"type": "ref/prompt", "name": "explain_tool"});
+        assert_eq!(
+            complete(&mut s, explain_ref, "tool", "get_weather", json!({})),
+            json!(["get_weather", "get_weather_icon"])
+        );
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
+    }
+}
+
+/// Subscribes to calls.json through the client, which does it the way its
+/// generation does (`resources/subscribe`, or a listen stream under 2026-07-28).
+fn subscribe_to_calls(s: &mut Session, mode: GenerationMode) {
+    let op = s.client.subscribe_resource(s.now, CALLS);
+    s.pump();
+    let answered = s
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Answered { op: o, outcome: Ok(_), .. } if *o == op));
+    assert!(answered, "{mode:?}: {:#?}", s.events);
+    if mode == GenerationMode::Auto {
+        let ack = s.notifications("notifications/subscriptions/acknowledged");
+        let honoured = &ack.last().unwrap()["notifications"]["resourceSubscriptions"];
+        assert_eq!(*honoured, json!([CALLS]));
+    }
+}
+
+#[test]
+fn calls_json_changes_on_every_tool_call_and_subscribers_hear_of_it() {
+    for mode in MODES {
+        let mut s = Session::new(mode);
+        let count = |s: &mut Session| -> Value {
+            serde_json::from_str(read(s, CALLS)["text"].as_str().unwrap()).unwrap()
+        };
+        assert_eq!(count(&mut s), json!({"calls": 0, "last": null}));
+        s.call("get_weather", json!({"city": "Austin"}));
+        assert!(
+            s.notifications("notifications/resources/updated")
+                .is_empty(),
+            "{mode:?}: nobody subscribed"
+        );
+        subscribe_to_calls(&mut s, mode);
+        s.call("say_hello", json!({}));
+        s.call("get_weather", json!({"city": "Atlantis"}));
+        let updates = s.notifications("notifications/resources/updated");
+        assert_eq!(updates.len(), 2, "{mode:?}: {updates:?}");
+        assert_eq!(updates[0]["uri"], CALLS);
+        let typed = s
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::ResourceUpdated { uri, .. } if uri == CALLS))
+            .count();
+        assert_eq!(typed, 2, "{mode:?}: the client reports each update");
+        if mode == GenerationMode::Auto {
+            assert!(
+                updates[0]["_meta"]["io.modelcontextprotocol/subscriptionId"].is_number()
+                    || updates[0]["_meta"]["io.modelcontextprotocol/subscriptionId"].is_string()
+            );
+        }
+        assert_eq!(count(&mut s), json!({"calls": 3, "last": "get_weather"}));
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
+    }
+}
+
+fn levels(s: &Session) -> Vec<String> {
+    s.notifications("notifications/message")
+        .iter()
+        .map(|m| {
+            assert_eq!(m["logger"], "demo");
+            m["level"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn tool_calls_log_at_several_levels_once_asked() {
+    for mode in MODES {
+        let mut s = Session::new(mode);
+        s.call("get_weather", json!({"city": "Austin"}));
+        assert!(
+            levels(&s).is_empty(),
+            "{mode:?}: no level chosen, no messages"
+        );
+        // logging/setLevel, or under 2026-07-28 the level stamped on each request.
+        s.client.set_log_level(s.now, LoggingLevel::Debug);
+        s.pump();
+        s.call("get_weather", json!({"city": "Austin"}));
+        s.call("get_weather", json!({"city": "Atlantis"}));
+        s.call("toggle_bonus_tool", json!({}));
+        let want = ["debug", "info", "debug", "warning", "debug", "notice"];
+        assert_eq!(levels(&s), want, "{mode:?}");
+        s.client.set_log_level(s.now, LoggingLevel::Warning);
+        s.pump();
+        s.call("get_weather", json!({"city": "Atlantis"}));
+        s.call("get_weather", json!({"city": "Austin"}));
+        assert_eq!(levels(&s).len(), 7, "{mode:?}: only the warning passed");
+        let logs = s
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Log(_)))
+            .count();
+        assert_eq!(logs, 7, "{mode:?}: the client reports each message");
+        assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
+    }
+}
+
+#[test]
+fn the_new_content_replays_byte_for_byte() {
+    let run = |mode: GenerationMode| {
+        let mut s = Session::new(mode);
+        subscribe_to_calls(&mut s, mode);
+        s.ok(
+            "resources/read",
+            json!({"uri": "demo://playground/beep.wav"}),
+        );
+        s.ok(
+            "prompts/get",
+            json!({"name": "plan_trip", "arguments": {"city": "Paris"}}),
+        );
+        let args = json!({"to": 1, "step_ms": 50}).as_object().cloned();
+        s.client
+            .call_tool(s.now, "count_slowly", args, Default::default());
+        s.pump();
+        s.advance(std::time::Duration::from_millis(50));
+        s.ok("resources/read", json!({"uri": CALLS}));
+        assert!(!text_of(&s.call("shout", json!({"text": "hi"}))).is_empty());
+        assert_eq!(s.notifications("notifications/resources/updated").len(), 2);
+        s.wire
+    };
+    for mode in MODES {
+        assert_eq!(run(mode), run(mode));
+    }
+}
