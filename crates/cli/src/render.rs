@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use mcpg_core::jsonrpc::Message;
 use mcpg_core::model::{CallToolResult, ContentBlock, ResourceContents, Tool};
-use mcpg_transport::ToolList;
+use mcpg_transport::{Listing, ToolList};
 use serde_json::Value;
 
 use crate::escape;
@@ -23,16 +23,21 @@ pub fn page_header(page: usize, pages: usize, n: usize, noun: &str) -> String {
 
 /// Every page with a header, one line per tool, then the count line.
 pub fn tool_list(list: &ToolList) -> String {
+    listing(list, "tool", tool_line)
+}
+
+/// Every page with a header, one line per item, then the count line (`noun`
+/// is the item's name in the singular).
+pub fn listing<T>(list: &Listing<T>, noun: &str, line: impl Fn(&T) -> String) -> String {
     let mut out = String::new();
     let pages = list.pages.len();
     for (i, page) in list.pages.iter().enumerate() {
-        let _ = writeln!(out, "{}", page_header(i + 1, pages, page.len(), "tool"));
-        for tool in page {
-            let _ = writeln!(out, "{}", tool_line(tool));
+        let _ = writeln!(out, "{}", page_header(i + 1, pages, page.len(), noun));
+        for item in page {
+            let _ = writeln!(out, "{}", line(item));
         }
     }
-    out.push_str(&count_line(list.len(), "tool", pages));
-    out.push('\n');
+    let _ = writeln!(out, "{}", count_line(list.len(), noun, pages));
     out
 }
 

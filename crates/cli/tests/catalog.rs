@@ -21,6 +21,11 @@ fn stdio(peer: Peer) -> Option<String> {
     Some(peers::shell_line(&program, &args))
 }
 
+/// `mcpg resources subscribe ARCHITECTURE` over `conn`, with `extra` flags.
+fn subscribe(conn: &[&str], extra: &[&str]) -> mcpg_run::Run {
+    mcpg(&[&["resources", "subscribe", ARCHITECTURE][..], conn, extra].concat())
+}
+
 /// `["--stdio", CMD]` and `["--url", URL]` for server-everything (the HTTP peer
 /// stays alive as long as the returned guard).
 fn everything_both() -> Option<(String, peers::HttpPeer)> {
@@ -178,17 +183,8 @@ fn subscribe_prints_updates_over_stdio_and_http() {
     };
     // server-everything sends updates only once `toggle-subscriber-updates` ran in
     // the same session: one at once, then one every 5 s.
-    let r = mcpg(&[
-        "resources",
-        "subscribe",
-        "--stdio",
-        &line,
-        ARCHITECTURE,
-        "--call",
-        "toggle-subscriber-updates",
-        "--count",
-        "2",
-    ]);
+    let updates = ["--call", "toggle-subscriber-updates", "--count"];
+    let r = subscribe(&["--stdio", &line], &[&updates[..], &["2"]].concat());
     assert_eq!(r.code, 0, "{r:?}");
     let expected = format!(
         "subscribed to {ARCHITECTURE}; updates follow until Ctrl-C\ncalled toggle-subscriber-updates\nupdated {ARCHITECTURE}\nupdated {ARCHITECTURE}\nunsubscribed after 2 updates\n"
@@ -196,18 +192,10 @@ fn subscribe_prints_updates_over_stdio_and_http() {
     assert_eq!(r.stdout, expected);
     assert_eq!(r.stderr, "");
 
-    let r = mcpg(&[
-        "resources",
-        "subscribe",
-        "--url",
-        &http.url,
-        ARCHITECTURE,
-        "--call",
-        "toggle-subscriber-updates",
-        "--count",
-        "1",
-        "--json",
-    ]);
+    let r = subscribe(
+        &["--url", &http.url],
+        &[&updates[..], &["1", "--json"]].concat(),
+    );
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stdout, format!("{{\"uri\":\"{ARCHITECTURE}\"}}\n"));
 }
@@ -219,21 +207,9 @@ fn log_level_prints_each_server_message_on_one_stderr_line() {
     };
     // Simulated logging sends a message of a random level every 5 s; the second
     // update comes 5 s after the first, so at least one arrives in between.
-    let r = mcpg(&[
-        "resources",
-        "subscribe",
-        "--stdio",
-        &line,
-        ARCHITECTURE,
-        "--call",
-        "toggle-simulated-logging",
-        "--call",
-        "toggle-subscriber-updates",
-        "--count",
-        "2",
-        "--log-level",
-        "debug",
-    ]);
+    let logging = ["--call", "toggle-simulated-logging", "--log-level", "debug"];
+    let updates = ["--call", "toggle-subscriber-updates", "--count", "2"];
+    let r = subscribe(&["--stdio", &line], &[&logging[..], &updates].concat());
     assert_eq!(r.code, 0, "{r:?}");
     let lines: Vec<&str> = r.stderr.lines().collect();
     assert!(lines.iter().all(|l| l.starts_with("log ")), "{lines:?}");

@@ -128,35 +128,23 @@ fn a_tool_call_updates_a_subscribed_resource_and_logs() {
         );
 
         // setLevel (classic) or the level stamped on the request (2026-07-28).
-        let args = [
-            "tools",
-            "call",
-            "get_weather",
-            "--args",
-            r#"{"city":"Austin"}"#,
-            "--log-level",
-            "info",
-        ];
-        let r = mcpg(&[&args[..], &conn].concat());
-        assert_eq!(r.code, 0, "{r:?}");
-        assert_eq!(r.stdout, "Austin: 91F, sunny\n");
-        assert_eq!(
-            r.stderr, "log info demo: get_weather answered\n",
-            "{generation:?}"
-        );
-        let args = [
-            "tools",
-            "call",
-            "get_weather",
-            "--args",
-            r#"{"city":"Austin"}"#,
-            "--log-level",
-            "debug",
-        ];
-        let r = mcpg(&[&args[..], &conn].concat());
-        assert_eq!(
-            r.stderr,
-            "log debug demo: {\"tool\":\"get_weather\",\"arguments\":{\"city\":\"Austin\"}}\nlog info demo: get_weather answered\n"
-        );
+        let debug = r#"log debug demo: {"tool":"get_weather","arguments":{"city":"Austin"}}"#;
+        let info = "log info demo: get_weather answered\n";
+        for (level, logged) in [
+            ("info", info.to_owned()),
+            ("debug", format!("{debug}\n{info}")),
+        ] {
+            let args = [
+                "tools",
+                "call",
+                "get_weather",
+                "--args",
+                r#"{"city":"Austin"}"#,
+            ];
+            let r = mcpg(&[&args[..], &["--log-level", level], &conn].concat());
+            assert_eq!(r.code, 0, "{r:?}");
+            assert_eq!(r.stdout, "Austin: 91F, sunny\n");
+            assert_eq!(r.stderr, logged, "{generation:?}");
+        }
     }
 }

@@ -1,7 +1,6 @@
 //! `resources list|templates|read|subscribe`, `prompts list|get` and `complete`:
 //! the same connection flags, `--json` and exit statuses as `tools`.
 
-pub mod args;
 mod render;
 mod subscribe;
 
@@ -11,10 +10,10 @@ use mcpg_core::model::{CompletionReference, JsonObject};
 use mcpg_transport::{AnswerReport, Driver, DriverError};
 
 use crate::args::Connection;
+use crate::args::{Complete, PromptsCommand, ResourcesCommand};
 use crate::commands::{parse_args, with_server};
 use crate::exit::Failure;
 use crate::render::{pretty, raw_items};
-use args::{Complete, PromptsCommand, ResourcesCommand};
 
 /// `mcpg resources …`.
 pub async fn resources(cmd: &ResourcesCommand) -> Result<(), Failure> {

@@ -9,44 +9,46 @@ use mcpg_core::model::{
 use mcpg_transport::Listing;
 
 use crate::escape;
-use crate::render::{self, count_line, item_line, page_header};
-
-/// Every page with a header, one line per item, then the count line.
-fn listing<T>(list: &Listing<T>, noun: &str, line: impl Fn(&T) -> String) -> String {
-    let mut out = String::new();
-    let pages = list.pages.len();
-    for (i, page) in list.pages.iter().enumerate() {
-        let _ = writeln!(out, "{}", page_header(i + 1, pages, page.len(), noun));
-        for item in page {
-            let _ = writeln!(out, "{}", line(item));
-        }
-    }
-    let _ = writeln!(out, "{}", count_line(list.len(), noun, pages));
-    out
-}
+use crate::render::{self, item_line, listing};
 
 /// `<uri> name (title) [mime]: description`.
 pub fn resources(list: &Listing<Resource>) -> String {
     listing(list, "resource", |r| {
-        let item = item_line(&r.name, r.title.as_deref(), None);
-        let mut line = format!("<{}> {item}", escape::line(&r.uri));
-        if let Some(m) = &r.mime_type {
-            let _ = write!(line, " [{}]", escape::line(m));
-        }
-        described(line, r.description.as_deref())
+        let (title, mime) = (r.title.as_deref(), r.mime_type.as_deref());
+        located(&r.uri, &r.name, title, mime, r.description.as_deref())
     })
 }
 
 /// `<uriTemplate> name (title) [mime]: description`.
 pub fn templates(list: &Listing<ResourceTemplate>) -> String {
     listing(list, "template", |t| {
-        let item = item_line(&t.name, t.title.as_deref(), None);
-        let mut line = format!("<{}> {item}", escape::line(&t.uri_template));
-        if let Some(m) = &t.mime_type {
-            let _ = write!(line, " [{}]", escape::line(m));
-        }
-        described(line, t.description.as_deref())
+        let (title, mime) = (t.title.as_deref(), t.mime_type.as_deref());
+        located(
+            &t.uri_template,
+            &t.name,
+            title,
+            mime,
+            t.description.as_deref(),
+        )
     })
+}
+
+/// One resource or template line.
+fn located(
+    uri: &str,
+    name: &str,
+    title: Option<&str>,
+    mime: Option<&str>,
+    description: Option<&str>,
+) -> String {
+    let mut line = format!("<{}> {}", escape::line(uri), item_line(name, title, None));
+    if let Some(m) = mime {
+        let _ = write!(line, " [{}]", escape::line(m));
+    }
+    if let Some(d) = render::first_line(description) {
+        let _ = write!(line, ": {}", escape::line(&render::cut(d, 120)));
+    }
+    line
 }
 
 /// `name (title): description`, then `  arguments: a (required), b`.
@@ -71,13 +73,6 @@ pub fn prompts(list: &Listing<Prompt>) -> String {
         }
         line
     })
-}
-
-fn described(mut line: String, description: Option<&str>) -> String {
-    if let Some(d) = render::first_line(description) {
-        let _ = write!(line, ": {}", escape::line(&render::cut(d, 120)));
-    }
-    line
 }
 
 /// A read: one text item is printed as it is; several get a header each; binary

@@ -5,8 +5,8 @@ use mcpg_core::client::{Answer, ListItems};
 use mcpg_core::jsonrpc::Message;
 use mcpg_core::model::{LogMessage, Prompt, Resource, ResourceTemplate};
 
-/// Every item of a `resources/list`, `resources/templates/list` or `prompts/list`,
-/// page by page (like [`crate::ToolList`] for tools).
+/// Every item of a listing (`tools/list`, `resources/list`,
+/// `resources/templates/list`, `prompts/list`), page by page.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Listing<T> {
     /// The items of each page, in order (page boundaries as the server chose them).

@@ -2,7 +2,7 @@
 
 use clap::{Args, Subcommand};
 
-use crate::args::Connection;
+use super::connection::Connection;
 
 /// `mcpg resources …`.
 #[derive(Debug, Subcommand)]
