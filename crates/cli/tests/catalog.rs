@@ -401,6 +401,32 @@ fn python_peer_resource_template_prompt_and_completions() {
         assert_eq!(r.stdout, "alice\nalex\n", "{r:?}");
     }
 
+    // Subscriptions: `subscriptions/listen`, acknowledged, under 2026-07-28 (stdio
+    // and HTTP); the classic handshake declares `subscribe: false` and the SDK
+    // has no `resources/subscribe`: a JSON-RPC error, exit 3.
+    for conn in [conns[0], conns[2]] {
+        let args = [
+            "resources",
+            "subscribe",
+            "note://python/readme",
+            "--count",
+            "0",
+        ];
+        let r = mcpg(&[&args[..], conn].concat());
+        assert_eq!(r.code, 0, "{r:?}");
+        assert_eq!(r.last_line(), "unsubscribed after 0 updates");
+    }
+    let args = [
+        "resources",
+        "subscribe",
+        "note://python/readme",
+        "--count",
+        "0",
+    ];
+    let r = mcpg(&[&args[..], conns[1]].concat());
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(r.error_line().contains("resources/subscribe"), "{r:?}");
+
     // No `logging` capability: the classic `logging/setLevel` is refused; the
     // command says so once and goes on.
     let r = mcpg(&[
