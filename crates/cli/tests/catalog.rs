@@ -9,7 +9,7 @@ mod peers;
 
 mod mcpg_run;
 
-use mcpg_run::mcpg;
+use mcpg_run::{Stream, interrupt_when, mcpg};
 use peers::Peer;
 use serde_json::Value;
 
@@ -260,68 +260,36 @@ fn log_level_prints_each_server_message_on_one_stderr_line() {
 
 #[test]
 fn subscribe_ends_cleanly_on_ctrl_c() {
-    use std::io::{BufRead as _, BufReader, Read as _};
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
-
     let Some(line) = stdio(Peer::Everything) else {
         return;
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
-        .args([
-            "resources",
-            "subscribe",
-            "--stdio",
-            &line,
-            ARCHITECTURE,
-            "--verbose",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let errors = std::thread::spawn(move || {
-        let mut s = String::new();
-        err.read_to_string(&mut s).unwrap();
-        s
-    });
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
+    let args = [
+        "resources",
+        "subscribe",
+        "--stdio",
+        &line,
+        ARCHITECTURE,
+        "--verbose",
+    ];
+    let r = interrupt_when(&args, Stream::Out, "subscribed to");
+    assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(
-        first,
-        format!("subscribed to {ARCHITECTURE}; updates follow until Ctrl-C\n")
+        r.stdout,
+        format!(
+            "subscribed to {ARCHITECTURE}; updates follow until Ctrl-C\nunsubscribed after 0 updates\n"
+        )
     );
-    // What a terminal's Ctrl-C sends (to mcpg only: the server has its own group).
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "mcpg did not stop after SIGINT");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut rest = String::new();
-    out.read_to_string(&mut rest).unwrap();
-    let stderr = errors.join().unwrap();
-    assert_eq!(status.code(), Some(0), "{rest}{stderr}");
-    assert_eq!(rest, "unsubscribed after 0 updates\n");
     // It unsubscribed and was answered, then closed the server: the server did
-    // not die of the signal before that.
+    // not die of the signal before that (it has a process group of its own).
     assert!(
-        stderr.contains(r#""method":"resources/unsubscribe""#),
-        "{stderr}"
+        r.stderr.contains(r#""method":"resources/unsubscribe""#),
+        "{r:?}"
     );
-    assert!(!stderr.contains("SIGINT"), "{stderr}");
-    let last = stderr.lines().last().unwrap();
-    assert!(last.starts_with("transport: "), "{stderr}");
+    assert!(!r.stderr.contains("SIGINT"), "{r:?}");
+    assert!(
+        r.stderr.lines().last().unwrap().starts_with("transport: "),
+        "{r:?}"
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod mcpg_run;
 
 use std::path::PathBuf;
 
-use mcpg_run::{Run, mcpg, python};
+use mcpg_run::{Run, Stream, interrupt_when, mcpg, python};
 
 /// The escaped form of the fixture's control sequences.
 const SHOWN: &str = r"\u{1b}[2J\u{1b}]0;pwned\u{7}\u{1b}[31mred\u{202e}exe.txt\u{9b}";
@@ -104,5 +104,27 @@ fn hostile_text_stays_text() {
             .unwrap()
             .ends_with(&format!("no tools/list{SHOWN} (code -32601)")),
         "{r:?}"
+    );
+}
+
+#[test]
+fn ctrl_c_ends_a_subscription_the_server_never_answers() {
+    let Some(server) = hostile() else {
+        return;
+    };
+    let args = [
+        "resources",
+        "subscribe",
+        "--stdio",
+        &server,
+        "evil://one",
+        "--verbose",
+    ];
+    let r = interrupt_when(&args, Stream::Err, r#""method":"resources/subscribe""#);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr.lines().last().unwrap(),
+        "mcpg: interrupted (Ctrl-C) before the subscription was in place"
     );
 }

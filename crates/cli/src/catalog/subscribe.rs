@@ -31,22 +31,31 @@ pub async fn run(
     let mut interrupt = signal(SignalKind::interrupt())
         .map_err(|e| Failure::transport(format!("cannot catch Ctrl-C: {e}")))?;
     with_server_grouped(conn, true, async |d: &Driver| {
-        let n = d.connect().await?;
-        let mut updates = d.updates()?;
-        d.subscribe_resource(uri).await?;
-        if !json {
-            println!(
-                "subscribed to {}; updates follow until Ctrl-C",
-                escape::line(uri)
-            );
-        }
-        if !calls.is_empty() && n.version.generation() == Generation::Stateless {
-            // As in `tools call`: the listed schemas say which arguments travel as headers.
-            let _listed = d.list_tools().await;
-        }
-        for (name, args) in calls {
-            call(d, &name, args, json).await?;
-        }
+        let setup = async {
+            let n = d.connect().await?;
+            let updates = d.updates()?;
+            d.subscribe_resource(uri).await?;
+            if !json {
+                let uri = escape::line(uri);
+                println!("subscribed to {uri}; updates follow until Ctrl-C");
+            }
+            if !calls.is_empty() && n.version.generation() == Generation::Stateless {
+                // As in `tools call`: the listed schemas say which arguments travel as headers.
+                let _listed = d.list_tools().await;
+            }
+            for (name, args) in calls {
+                call(d, &name, args, json).await?;
+            }
+            Ok::<_, Failure>(updates)
+        };
+        // A Ctrl-C before the updates flow (a server slow to answer) ends the
+        // command at once; the connection is still closed properly.
+        let mut updates = tokio::select! {
+            r = setup => r?,
+            _ = interrupt.recv() => {
+                return Err(Failure::transport("interrupted (Ctrl-C) before the subscription was in place"));
+            }
+        };
         let mut seen = 0;
         while count.is_none_or(|c| seen < c) {
             let update = tokio::select! {

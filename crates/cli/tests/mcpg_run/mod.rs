@@ -89,3 +89,74 @@ pub fn python() -> Option<&'static str> {
     eprintln!("SKIPPED: python3 is not installed");
     None
 }
+
+/// Which output stream to watch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// stdout.
+    Out,
+    /// stderr.
+    Err,
+}
+
+/// Runs `mcpg args…`, waits for a line of `stream` that contains `marker`, sends
+/// it SIGINT (what a terminal's Ctrl-C sends), and returns what it printed in all
+/// once it has exited (within 30 s).
+pub fn interrupt_when(args: &[&str], stream: Stream, marker: &str) -> Run {
+    use std::io::{BufRead as _, BufReader};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mcpg");
+    let out: Box<dyn Read + Send> = Box::new(child.stdout.take().unwrap());
+    let err: Box<dyn Read + Send> = Box::new(child.stderr.take().unwrap());
+    let (watched, other) = match stream {
+        Stream::Out => (out, err),
+        Stream::Err => (err, out),
+    };
+    let other = std::thread::spawn(move || {
+        let mut s = String::new();
+        let mut other = other;
+        other.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut watched = BufReader::new(watched);
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = watched.read_line(&mut line).unwrap();
+        assert!(n > 0, "mcpg ended before printing {marker:?}: {seen}");
+        seen.push_str(&line);
+        if line.contains(marker) {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    watched.read_to_string(&mut seen).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "mcpg did not stop after SIGINT");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let other = other.join().unwrap();
+    let (stdout, stderr) = match stream {
+        Stream::Out => (seen, other),
+        Stream::Err => (other, seen),
+    };
+    Run {
+        code: status.code().expect("an exit code"),
+        stdout,
+        stderr,
+    }
+}
