@@ -6,8 +6,8 @@ mod catalog;
 pub(crate) mod uri_template;
 
 pub use catalog::{
-    check_completion, check_contents, check_prompt, check_prompt_result, check_resource,
-    check_template, has_scheme, wrong_member,
+    base64_problem, check_completion, check_contents, check_prompt, check_prompt_result,
+    check_resource, check_template, has_scheme, wrong_member,
 };
 pub use uri_template::{check_uri_template, expand_uri_template, template_variables};
 

@@ -35,7 +35,7 @@ pub use config::{ClientConfig, GenerationMode};
 pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
 pub use outgoing::{Outgoing, SendFailure};
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -200,7 +200,7 @@ pub struct Client {
     /// 2026-07-28 request, and the floor log messages are checked against.
     log_level: Option<LoggingLevel>,
     /// Resources subscribed to (2026-07-28: the listen stream's filter).
-    subscribed: BTreeSet<String>,
+    subscribed: subscriptions::UriSet,
     /// The open 2026-07-28 `subscriptions/listen` request, if any.
     listen: Option<RequestId>,
     /// Subscription changes waiting for their acknowledgement (2026-07-28).
@@ -232,7 +232,7 @@ impl Client {
             late_probe: None,
             reprobed: false,
             log_level: None,
-            subscribed: BTreeSet::new(),
+            subscribed: subscriptions::UriSet::default(),
             listen: None,
             acks: Vec::new(),
             outbox: VecDeque::new(),

@@ -177,8 +177,9 @@ impl PromptMessage {
     pub fn from_value(v: Value) -> Result<Self, String> {
         let mut m = Members::of(v)?;
         let role = Role::parse(&m.req_string("role")?);
+        // Any JSON is a content block (odd ones `Unknown`), `null` too.
         let content = m
-            .value("content")
+            .raw("content")
             .ok_or_else(|| "missing field `content`".to_owned())?;
         Ok(PromptMessage {
             role,

@@ -199,7 +199,8 @@ fn varspec(spec: &str, at: usize) -> Result<VarSpec<'_>, String> {
 
 fn varname_ok(name: &str) -> bool {
     let b = name.as_bytes();
-    if b.is_empty() || b[0] == b'.' || b[b.len() - 1] == b'.' || name.contains("..") {
+    let double_dot = b.windows(2).any(|w| w == b"..");
+    if b.is_empty() || b[0] == b'.' || b[b.len() - 1] == b'.' || double_dot {
         return false;
     }
     let mut i = 0;
