@@ -194,10 +194,15 @@ fn subscribe_prints_updates_over_stdio_and_http() {
 
     let r = subscribe(
         &["--url", &http.url],
-        &[&updates[..], &["1", "--json"]].concat(),
+        &[&updates[..], &["1", "--json", "--log-level", "info"]].concat(),
     );
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stdout, format!("{{\"uri\":\"{ARCHITECTURE}\"}}\n"));
+    // Log messages over HTTP too (this server names the session in them).
+    let subscribed = format!(
+        "log info: Received Subscribe Resource request for URI: {ARCHITECTURE} from session "
+    );
+    assert!(r.stderr.starts_with(&subscribed), "{r:?}");
 }
 
 #[test]
