@@ -117,9 +117,48 @@ pub fn completion(r: &CompleteResult) -> String {
             let _ = writeln!(out, "({shown} of {total} values)");
         }
         (_, Some(true)) => {
-            let _ = writeln!(out, "({shown} values shown; the server has more)");
+            let shown = render::plural(r.values.len(), "value");
+            let _ = writeln!(out, "({shown} shown; the server has more)");
         }
         _ => {}
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use mcpg_core::model::LogMessage;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn several_contents_get_a_header_each() {
+        let r = ReadResourceResult::from_value(json!({"contents": [
+            {"uri": "a://1", "mimeType": "text/plain", "text": "one"},
+            {"uri": "a://2", "blob": "AAAA"},
+        ]}))
+        .unwrap();
+        assert_eq!(
+            read(&r),
+            "[resource <a://1> text/plain]\none\n[resource <a://2>, 3 bytes]\n"
+        );
+    }
+
+    #[test]
+    fn completions_say_when_the_server_has_more() {
+        let all = |v: serde_json::Value| CompleteResult::from_value(json!({"completion": v}));
+        let r = all(json!({"values": ["a", "b"], "total": 5, "hasMore": true})).unwrap();
+        assert_eq!(completion(&r), "a\nb\n(2 of 5 values)\n");
+        let r = all(json!({"values": ["a"], "hasMore": true})).unwrap();
+        assert_eq!(completion(&r), "a\n(1 value shown; the server has more)\n");
+        let r = all(json!({"values": ["a"], "total": 1, "hasMore": false})).unwrap();
+        assert_eq!(completion(&r), "a\n");
+        // Log lines: data that is not a string is compact JSON, on one line.
+        let m = LogMessage::from_value(json!({"level": "error", "data": {"a": [1, "x\ny"]}}));
+        assert_eq!(
+            crate::logs::line(&m.unwrap()),
+            r#"log error: {"a":[1,"x\ny"]}"#
+        );
+    }
 }
