@@ -26,7 +26,7 @@ pub use event::{CompletionTarget, ServerEvent};
 pub use resources::resource_not_found;
 pub use respond::{MAX_COMPLETIONS, blob_contents, text_contents};
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::Value;
 
@@ -68,8 +68,9 @@ pub struct Server {
     client_info: Option<Implementation>,
     /// The level from `logging/setLevel` (initialize generation).
     log_level: Option<LoggingLevel>,
-    /// URIs from `resources/subscribe` (initialize generation).
-    subscribed: BTreeSet<String>,
+    /// URIs from `resources/subscribe` (initialize generation); a few at most, so a
+    /// `Vec` (a `BTreeSet<String>` costs the page more code than it saves).
+    subscribed: Vec<String>,
     open: HashMap<RequestId, OpenCall>,
     /// Open `subscriptions/listen` streams (2026-07-28).
     listeners: Vec<Listener>,
@@ -90,7 +91,7 @@ impl Server {
             initialized: false,
             client_info: None,
             log_level: None,
-            subscribed: BTreeSet::new(),
+            subscribed: Vec::new(),
             open: HashMap::new(),
             listeners: Vec::new(),
             outbox: VecDeque::new(),

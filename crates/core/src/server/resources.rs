@@ -52,7 +52,7 @@ impl Server {
         if !self.cfg.resources.is_some_and(|r| r.subscribe) {
             return;
         }
-        if self.initialized && self.subscribed.contains(uri) {
+        if self.initialized && self.subscribed.iter().any(|u| u == uri) {
             let params = json!({ "uri": uri });
             self.send(
                 now,
@@ -133,14 +133,16 @@ impl Server {
         if self.locate(uri).is_none() {
             return Err(resource_not_found(uri));
         }
-        self.subscribed.insert(uri.to_owned());
+        if !self.subscribed.iter().any(|u| u == uri) {
+            self.subscribed.push(uri.to_owned());
+        }
         Ok(json!({}))
     }
 
     pub(super) fn unsubscribe(&mut self, params: Option<&Value>) -> Result<Value, RpcError> {
         // Unsubscribing from what was never subscribed is harmless, so not an error.
         let uri = string_param(params, "uri", "resources/unsubscribe")?;
-        self.subscribed.remove(uri);
+        self.subscribed.retain(|u| u != uri);
         Ok(json!({}))
     }
 }

@@ -26,12 +26,15 @@ pub fn get_prompt(
     let arg = |k: &str| args.get(k).and_then(Value::as_str).unwrap_or_default();
     match name {
         "plan_trip" => {
-            let city = arg("city").trim();
-            // Worded like the loop's own example, so the mock model calls get_weather.
+            // The table's spelling when the demo knows the city, as get_weather answers.
+            let typed = arg("city").trim();
+            let city = find_city(typed).map_or(typed, |(c, _, _)| c);
+            // Worded like the loop's own example, so the mock model calls get_weather
+            // with this city (checked with the host's mock when this was written).
             let text = match arg("days") {
                 "" => format!("What's the weather in {city}? Tell me what to pack."),
                 days => format!(
-                    "What's the weather in {city}? I'm going for {days} days; tell me what to pack."
+                    "What's the weather in {city}? Tell me what to pack for {days} days there."
                 ),
             };
             Ok((format!("A trip to {city}"), vec![user_text(&text)]))
