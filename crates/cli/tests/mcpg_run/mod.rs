@@ -3,7 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// What a run of `mcpg` produced.
@@ -39,13 +39,7 @@ impl Run {
 
 /// Runs `mcpg args…`, killing it if it has not finished within a minute.
 pub fn mcpg(args: &[&str]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mcpg");
+    let mut child = spawn(args);
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
@@ -55,22 +49,39 @@ pub fn mcpg(args: &[&str]) -> Run {
     });
     let mut stderr = String::new();
     err.read_to_string(&mut stderr).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let code = exit_code(&mut child, 60, &format!("mcpg {args:?}"));
+    Run {
+        code,
+        stdout: reader.join().unwrap(),
+        stderr,
+    }
+}
+
+/// `mcpg args…` with both outputs piped.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_mcpg"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mcpg")
+}
+
+/// Waits for `child` to exit (polling, bounded by `secs`; killed after that).
+fn exit_code(child: &mut Child, secs: u64, what: &str) -> i32 {
+    let deadline = Instant::now() + Duration::from_secs(secs);
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("mcpg {args:?} did not finish within 60 s");
+            panic!("{what} did not finish within {secs} s");
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    Run {
-        code: status.code().expect("an exit code"),
-        stdout: reader.join().unwrap(),
-        stderr,
-    }
+    status.code().expect("an exit code")
 }
 
 /// `python3`, or `None` (skipped with a notice; a failure under MCPG_REQUIRE_PEERS=1).
@@ -105,13 +116,7 @@ pub enum Stream {
 pub fn interrupt_when(args: &[&str], stream: Stream, marker: &str) -> Run {
     use std::io::{BufRead as _, BufReader};
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mcpg");
+    let mut child = spawn(args);
     let out: Box<dyn Read + Send> = Box::new(child.stdout.take().unwrap());
     let err: Box<dyn Read + Send> = Box::new(child.stderr.take().unwrap());
     let (watched, other) = match stream {
@@ -141,21 +146,14 @@ pub fn interrupt_when(args: &[&str], stream: Stream, marker: &str) -> Run {
         .unwrap();
     assert!(killed.success());
     watched.read_to_string(&mut seen).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "mcpg did not stop after SIGINT");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let code = exit_code(&mut child, 30, "mcpg after SIGINT");
     let other = other.join().unwrap();
     let (stdout, stderr) = match stream {
         Stream::Out => (seen, other),
         Stream::Err => (other, seen),
     };
     Run {
-        code: status.code().expect("an exit code"),
+        code,
         stdout,
         stderr,
     }
