@@ -168,42 +168,15 @@ impl Loop {
                 self.observe(Observed::Diagnostic(d), true);
             }
             Event::Closed(_) => {}
-            // Issue 13's typed answers: nothing here starts those operations yet.
-            Event::ListPage { .. }
+            // Resources, prompts, completions and logging: `catalog.rs`.
+            ev @ (Event::ListPage { .. }
             | Event::Listed { .. }
             | Event::ListFailed { .. }
-            | Event::Answered { .. } => {}
-            // The core now types these notifications; observed as before.
-            Event::ResourceUpdated { uri } => {
-                let method = "notifications/resources/updated".into();
-                let params = Some(serde_json::json!({ "uri": uri }));
-                self.observe(Observed::Notification { method, params }, true)
-            }
-            Event::ResourcesListChanged => {
-                let method = "notifications/resources/list_changed".into();
-                self.observe(
-                    Observed::Notification {
-                        method,
-                        params: None,
-                    },
-                    true,
-                )
-            }
-            Event::PromptsListChanged => {
-                let method = "notifications/prompts/list_changed".into();
-                self.observe(
-                    Observed::Notification {
-                        method,
-                        params: None,
-                    },
-                    true,
-                )
-            }
-            Event::Log(m) => {
-                let method = "notifications/message".into();
-                let params = Some(m.to_json());
-                self.observe(Observed::Notification { method, params }, true)
-            }
+            | Event::Answered { .. }
+            | Event::ResourceUpdated { .. }
+            | Event::ResourcesListChanged
+            | Event::PromptsListChanged
+            | Event::Log(_)) => self.catalog_event(ev),
         }
     }
 }
