@@ -1,7 +1,8 @@
 // A deliberately hostile MCP server for the e2e tests (stdio, JSON lines, no
 // dependencies). Everything it sends that a page could be tempted to render as HTML
 // carries markup that would run script if it were: tool names, titles,
-// descriptions, results, resource links, and stderr. The page must show it all as
+// descriptions, results, resource links, resources and what reading them
+// returns, and stderr. The page must show it all as
 // text. If any of it ran, `window.__pwned` would be set.
 import { createInterface } from 'node:readline';
 
@@ -36,7 +37,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         jsonrpc: '2.0', id: msg.id,
         result: {
           protocolVersion: '2025-06-18',
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, resources: {} },
           serverInfo: { name: `hostile ${XSS}`, version: '1.0.0' },
           instructions: `Instructions ${XSS}`,
         },
@@ -56,6 +57,23 @@ createInterface({ input: process.stdin }).on('line', (line) => {
             { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml"><img src=x onerror=window.__pwned=1>' },
           ],
         },
+      });
+      break;
+    case 'resources/list':
+      send({
+        jsonrpc: '2.0', id: msg.id,
+        result: { resources: [{ uri: 'hostile://page', name: `<b onmouseover="window.__pwned=1">page</b>`, description: XSS, mimeType: 'text/html' }] },
+      });
+      break;
+    case 'resources/templates/list':
+      send({ jsonrpc: '2.0', id: msg.id, result: { resourceTemplates: [] } });
+      break;
+    case 'resources/read':
+      // Whatever is asked (even the javascript: link of its tool result), HTML
+      // that would run script if a page rendered it.
+      send({
+        jsonrpc: '2.0', id: msg.id,
+        result: { contents: [{ uri: msg.params?.uri, mimeType: 'text/html', text: `Resource ${XSS}<script>window.__pwned=1</script>` }] },
       });
       break;
     case 'ping':

@@ -13,6 +13,7 @@
 
 pub mod components;
 pub mod effects;
+pub mod feature_state;
 pub mod model_state;
 pub mod presenter;
 pub mod state;

@@ -25,6 +25,12 @@ pub enum Tab {
     Server,
     /// Every frame.
     Wire,
+    /// Resources, templates, reads and subscriptions.
+    Resources,
+    /// Prompts and their messages.
+    Prompts,
+    /// The server's log messages.
+    Logs,
 }
 
 /// What the bridge offers (from `/api/servers`), when the page came from one.
@@ -108,6 +114,8 @@ pub struct AppState {
     pub replay: RwSignal<Option<ReplayInfo>>,
     /// The pinned protocol revision (auto by default).
     pub pin: RwSignal<Pin>,
+    /// The Resources, Prompts and Logs panels.
+    pub features: crate::feature_state::FeatureState,
 }
 
 impl AppState {
@@ -148,6 +156,7 @@ impl AppState {
             script: RwSignal::new(Vec::new()),
             replay: RwSignal::new(None),
             pin: RwSignal::new(Pin::Auto),
+            features: crate::feature_state::FeatureState::new(),
         }
     }
 

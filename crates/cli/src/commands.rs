@@ -9,89 +9,101 @@ use serde_json::Value;
 use crate::args::Connection;
 use crate::connect::open;
 use crate::exit::{Failure, RPC_ERROR, TOOL_ERROR, TRANSPORT};
-use crate::render;
+use crate::{escape, logs, render};
 
 /// Runs `body` against the server the flags name, then always closes the
-/// connection (which stops a stdio server), whatever `body` returned.
-pub(crate) async fn with_server<F, Fut>(conn: &Connection, body: F) -> Result<(), Failure>
-where
-    F: FnOnce(Driver) -> Fut,
-    Fut: std::future::Future<Output = (Driver, Result<(), Failure>)>,
-{
-    let driver = open(conn)?;
-    let (driver, outcome) = body(driver).await;
+/// connection (which stops a stdio server), whatever `body` returned. With
+/// `--log-level`, it connects first, sets the level and prints the server's log
+/// messages to stderr until the connection is closed.
+pub(crate) async fn with_server(
+    conn: &Connection,
+    body: impl AsyncFnOnce(&Driver) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    with_server_grouped(conn, false, body).await
+}
+
+/// [`with_server`] for a command that catches Ctrl-C itself: a stdio server
+/// then runs in its own process group, so that the terminal's signal does not
+/// kill it before the command has closed it.
+pub(crate) async fn with_server_grouped(
+    conn: &Connection,
+    own_group: bool,
+    body: impl AsyncFnOnce(&Driver) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let driver = open(conn, own_group)?;
+    let (printer, outcome) = match conn.log_level {
+        Some(level) => match logs::start(&driver, level).await {
+            Ok(p) => (Some(p), body(&driver).await),
+            Err(f) => (None, Err(f)),
+        },
+        None => (None, body(&driver).await),
+    };
     let closed = driver.close().await;
     if conn.verbose
         && let Ok(report) = &closed
     {
         eprintln!("transport: {}", report.reason);
     }
+    // The loop stops once the handle is gone; its last log messages are printed
+    // before the command's own failure line.
+    drop(driver);
+    if let Some(printer) = printer {
+        let _ = printer.await;
+    }
     outcome
 }
 
 /// `mcpg info`.
 pub async fn info(conn: &Connection) -> Result<(), Failure> {
-    with_server(conn, |d| async move {
-        let r = d.connect().await.map_err(Failure::from).map(|n| {
+    with_server(conn, async |d: &Driver| {
+        d.connect().await.map_err(Failure::from).map(|n| {
             match &n.server_info {
                 Some(s) => {
                     let title = s
                         .title
                         .as_deref()
-                        .map(|t| format!(" ({t})"))
+                        .map(|t| format!(" ({})", escape::line(t)))
                         .unwrap_or_default();
-                    println!("server:       {} {}{title}", s.name, s.version);
+                    let (name, version) = (escape::line(&s.name), escape::line(&s.version));
+                    println!("server:       {name} {version}{title}");
                 }
                 None => println!("server:       (the server did not say)"),
             }
             println!("protocol:     {}", n.version);
             println!("generation:   {}", n.generation);
             if n.server_versions.len() > 1 {
-                println!("server knows: {}", n.server_versions.join(", "));
+                println!(
+                    "server knows: {}",
+                    escape::line(&n.server_versions.join(", "))
+                );
             }
             println!(
                 "capabilities:\n{}",
                 render::pretty(&Value::Object(n.capabilities.clone()))
             );
             match &n.instructions {
-                Some(i) => println!("instructions:\n{i}"),
+                Some(i) => println!("instructions:\n{}", escape::text(i)),
                 None => println!("instructions: (none)"),
             }
-        });
-        (d, r)
+        })
     })
     .await
 }
 
 /// `mcpg tools list`.
 pub async fn list(conn: &Connection, json: bool) -> Result<(), Failure> {
-    with_server(conn, |d| async move {
-        let r = async {
-            d.connect().await?;
-            d.list_tools().await
-        }
-        .await
-        .map_err(Failure::from)
-        .map(|list| {
+    with_server(conn, async |d: &Driver| {
+        d.connect().await?;
+        d.list_tools().await.map_err(Failure::from).map(|list| {
             if json {
-                // The tools exactly as the server sent them, every page in order.
-                let all: Vec<Value> = list
-                    .responses
-                    .iter()
-                    .filter_map(|m| {
-                        m.result()
-                            .and_then(|r| r.get("tools"))
-                            .and_then(Value::as_array)
-                    })
-                    .flatten()
-                    .cloned()
-                    .collect();
-                println!("{}", render::pretty(&Value::Array(all)));
+                println!(
+                    "{}",
+                    render::pretty(&render::raw_items(&list.responses, "tools"))
+                );
             } else {
                 print!("{}", render::tool_list(&list));
             }
-        });
-        (d, r)
+        })
     })
     .await
 }
@@ -104,8 +116,8 @@ pub async fn call(
     json: bool,
 ) -> Result<(), Failure> {
     let args = parse_args(args)?;
-    with_server(conn, |d| async move {
-        let r = async {
+    with_server(conn, async |d: &Driver| {
+        async {
             let n = d.connect().await?;
             if n.version.generation() == Generation::Stateless {
                 // Under 2026-07-28 the listed schema says which arguments travel as
@@ -156,13 +168,12 @@ pub async fn call(
                 }
                 CallOutcome::Failed(f) => Err(Failure::transport(format!("{f} during tools/call"))),
             }
-        });
-        (d, r)
+        })
     })
     .await
 }
 
-fn parse_args(args: Option<&str>) -> Result<Option<JsonObject>, Failure> {
+pub(crate) fn parse_args(args: Option<&str>) -> Result<Option<JsonObject>, Failure> {
     let Some(text) = args else { return Ok(None) };
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(o)) => Ok(Some(o)),

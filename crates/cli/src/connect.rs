@@ -8,10 +8,13 @@ use mcpg_core::{Generation, ProtocolVersion};
 use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, StdioConfig};
 
 use crate::args::{Connection, Protocol};
+use crate::escape;
 use crate::exit::Failure;
 
-/// Starts the transport the flags ask for (nothing is sent yet).
-pub fn open(conn: &Connection) -> Result<Driver, Failure> {
+/// Starts the transport the flags ask for (nothing is sent yet). `own_group`
+/// starts a stdio server in a process group of its own, for a command that
+/// catches Ctrl-C and closes the server itself.
+pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -44,7 +47,13 @@ pub fn open(conn: &Connection) -> Result<Driver, Failure> {
             let Some((program, args)) = words.split_first() else {
                 return Err(Failure::usage("--stdio needs a command"));
             };
-            Driver::stdio(StdioConfig::new(program, args), cfg)?
+            let mut server = StdioConfig::new(program, args);
+            // Then Ctrl-C at the terminal reaches mcpg alone, which closes the
+            // server the spec's way (close stdin, SIGTERM, SIGKILL). Commands that
+            // do not catch it leave the server in the terminal's group, so it stops
+            // with mcpg as before.
+            server.own_process_group = own_group;
+            Driver::stdio(server, cfg)?
         }
         (None, Some(url)) => Driver::http(HttpConfig::new(url), cfg)?,
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
@@ -80,7 +89,8 @@ fn pinned(rev: &str, protocol: Protocol) -> Result<ProtocolVersion, Failure> {
     }
 }
 
-/// `--verbose`: everything the driver sees, one line each, on stderr.
+/// `--verbose`: everything the driver sees, one line each, on stderr, with the
+/// server's control characters escaped.
 pub fn verbose_observer() -> Observer {
     Arc::new(|o: &Observed| match o {
         Observed::Wire(w) => {
@@ -89,24 +99,26 @@ pub fn verbose_observer() -> Observer {
             } else {
                 "<<"
             };
-            eprintln!("{arrow} {}", w.raw);
+            eprintln!("{arrow} {}", escape::line(&w.raw));
         }
-        Observed::Diagnostic(d) => eprintln!("diagnostic: {d}"),
+        Observed::Diagnostic(d) => eprintln!("diagnostic: {}", escape::line(&d.to_string())),
         Observed::Stderr(l) => {
             if l.dropped_before > 0 {
                 eprintln!("server stderr: ({} lines dropped)", l.dropped_before);
             }
-            eprintln!("server stderr: {}", l.text);
+            eprintln!("server stderr: {}", escape::line(&l.text));
         }
-        Observed::Notice(n) => eprintln!("transport: {n}"),
-        Observed::Notification { method, .. } => eprintln!("notification: {method}"),
+        Observed::Notice(n) => eprintln!("transport: {}", escape::line(n)),
+        Observed::Notification { method, .. } => {
+            eprintln!("notification: {}", escape::line(method))
+        }
         Observed::ServerRequest { method, by_core } => {
             let who = if *by_core {
                 "answered by the core"
             } else {
                 "answered by mcpg"
             };
-            eprintln!("server request: {method} ({who})");
+            eprintln!("server request: {} ({who})", escape::line(method));
         }
     })
 }

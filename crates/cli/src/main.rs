@@ -1,4 +1,5 @@
-//! `mcpg`: a command-line MCP client on the MCP Playground core.
+//! `mcpg`: a command-line MCP client on the MCP Playground core: tools,
+//! resources, prompts, completions and log messages.
 //!
 //! Exit status: 0 success; 1 the tool returned `isError: true`; 2 usage error;
 //! 3 JSON-RPC error from the server; 4 no usable answer (the server would not
@@ -6,10 +7,13 @@
 
 mod args;
 mod bridge;
+mod catalog;
 mod commands;
 mod conformance;
 mod connect;
+mod escape;
 mod exit;
+mod logs;
 mod render;
 mod replay;
 
@@ -47,6 +51,9 @@ fn main() -> ExitCode {
                         json,
                     },
             } => commands::call(conn, tool, args.as_deref(), *json).await,
+            Command::Resources { command } => catalog::resources(command).await,
+            Command::Prompts { command } => catalog::prompts(command).await,
+            Command::Complete(c) => catalog::complete(c).await,
             Command::ConformanceClient { url } => conformance::run(url).await,
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo => bridge::demo().await,
@@ -56,7 +63,8 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("mcpg: {}", f.message);
+            // Failure lines often quote the server: no control characters through.
+            eprintln!("mcpg: {}", escape::line(&f.message));
             ExitCode::from(f.code)
         }
     }

@@ -5,75 +5,11 @@
 #[path = "../../transport/tests/support/peers.rs"]
 mod peers;
 
-use std::io::Read;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod mcpg_run;
 
+use mcpg_run::mcpg;
 use peers::Peer;
 use serde_json::Value;
-
-/// What a run of `mcpg` produced.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn last_line(&self) -> &str {
-        self.stdout.lines().last().unwrap_or("")
-    }
-
-    /// The one line a failure prints (and nothing else on stderr).
-    fn error_line(&self) -> &str {
-        let lines: Vec<&str> = self.stderr.lines().collect();
-        assert_eq!(
-            lines.len(),
-            1,
-            "exactly one line on stderr: {:?}",
-            self.stderr
-        );
-        assert!(lines[0].starts_with("mcpg: "), "{:?}", lines[0]);
-        lines[0]
-    }
-}
-
-/// Runs `mcpg args…`, killing it if it has not finished within a minute.
-fn mcpg(args: &[&str]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mcpg");
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        out.read_to_string(&mut s).unwrap();
-        s
-    });
-    let mut stderr = String::new();
-    err.read_to_string(&mut stderr).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("mcpg {args:?} did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Run {
-        code: status.code().expect("an exit code"),
-        stdout: reader.join().unwrap(),
-        stderr,
-    }
-}
 
 /// `--stdio` value for a peer, or `None` (skipped).
 fn stdio(peer: Peer) -> Option<String> {

@@ -4,10 +4,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod mcpg_run;
+
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use mcpg_run::python;
 
 /// The transports' default limit (32 MiB).
 const LIMIT: usize = 32 << 20;
@@ -16,23 +20,6 @@ const SIZE: usize = 40 << 20;
 
 fn script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/big_answer.py")
-}
-
-/// `python3`, or `None` (skipped with a notice; a failure under MCPG_REQUIRE_PEERS=1).
-fn python() -> Option<&'static str> {
-    let ok = Command::new("python3")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        return Some("python3");
-    }
-    if std::env::var("MCPG_REQUIRE_PEERS").is_ok_and(|v| v == "1") {
-        panic!("python3 is missing and MCPG_REQUIRE_PEERS=1");
-    }
-    eprintln!("SKIPPED: python3 is not installed");
-    None
 }
 
 /// Runs `mcpg tools call big` with `server_args`; returns stderr, the exit code and

@@ -83,6 +83,27 @@ pub enum Rule {
     Oversized,
     /// Bytes from the server that are not UTF-8 (read with U+FFFD in their place).
     NotUtf8,
+    /// The server uses a capability it did not declare (`resources`, `prompts`,
+    /// `completions`, `logging`, `resources.subscribe`, `listChanged`), or the client
+    /// is asked to use one the server did not declare.
+    CapabilityNotDeclared,
+    /// A resource template is not RFC 6570 (level 1–4) syntax.
+    UriTemplate,
+    /// A blob is not base64.
+    BlobNotBase64,
+    /// A log level outside the eight RFC 5424 levels, or a log message the client
+    /// did not ask for.
+    LogLevel,
+    /// Two resources, templates or prompts share a URI, template or name in one listing.
+    DuplicateEntry,
+    /// A resource, template or resource contents entry does not have its shape.
+    ResourceShape,
+    /// A prompt, prompt argument or prompt message does not have its shape.
+    PromptShape,
+    /// A completion result breaks its rules (missing, over 100 values, odd total).
+    Completion,
+    /// A subscription not honoured, or an update nobody subscribed to.
+    Subscription,
 }
 
 impl Rule {
@@ -120,6 +141,15 @@ impl Rule {
             Rule::InputRequired => "input-required",
             Rule::Oversized => "oversized",
             Rule::NotUtf8 => "not-utf8",
+            Rule::CapabilityNotDeclared => "capability-not-declared",
+            Rule::UriTemplate => "uri-template",
+            Rule::BlobNotBase64 => "blob-not-base64",
+            Rule::LogLevel => "log-level",
+            Rule::DuplicateEntry => "duplicate-entry",
+            Rule::ResourceShape => "resource-shape",
+            Rule::PromptShape => "prompt-shape",
+            Rule::Completion => "completion",
+            Rule::Subscription => "subscription",
         }
     }
 
@@ -157,6 +187,19 @@ impl Rule {
             Rule::InputRequired => "2026-07-28 basic/patterns/mrtr",
             Rule::Oversized => "basic/transports (message framing)",
             Rule::NotUtf8 => "basic/transports (messages MUST be UTF-8 encoded)",
+            Rule::CapabilityNotDeclared => "basic/lifecycle#capability-negotiation",
+            Rule::UriTemplate => "server/resources#resource-templates (RFC 6570)",
+            Rule::BlobNotBase64 => "server/resources#binary-content",
+            Rule::LogLevel => "server/utilities/logging#log-levels",
+            Rule::DuplicateEntry => {
+                "server/resources#listing-resources, server/prompts#listing-prompts"
+            }
+            Rule::ResourceShape => "server/resources#data-types",
+            Rule::PromptShape => "server/prompts#data-types",
+            Rule::Completion => "server/utilities/completion",
+            Rule::Subscription => {
+                "server/resources#subscriptions; 2026-07-28 basic/utilities/subscriptions"
+            }
         }
     }
 }

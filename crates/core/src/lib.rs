@@ -6,9 +6,11 @@
 //! through `poll_*` methods. The same code compiles to wasm32 and natively.
 //!
 //! - [`jsonrpc`]: JSON-RPC 2.0 messages that keep their exact wire text.
-//! - [`model`]: typed views of tools, results and content, named as in the spec.
+//! - [`model`]: typed views of tools, resources, prompts, completions, logs, results
+//!   and content, named as in the spec.
 //! - [`client`]: the client session (both protocol generations, pagination, calls,
-//!   progress, cancellation, timeouts, server-to-client requests, diagnostics).
+//!   progress, cancellation, timeouts, server-to-client requests, resources, prompts,
+//!   completions, subscriptions, logging, diagnostics).
 //! - [`server`]: the server session (enough to host the demo server in the page).
 //! - [`diag`] and [`validate`]: spec checks that name the rule and section.
 

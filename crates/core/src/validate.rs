@@ -1,4 +1,15 @@
 //! Spec checks on what a server sends, as pure functions returning diagnostics.
+//! Tools and call results here; resources, prompts and completions in
+//! `catalog.rs`; RFC 6570 URI templates in `uri_template.rs`.
+
+mod catalog;
+pub(crate) mod uri_template;
+
+pub use catalog::{
+    base64_problem, check_completion, check_contents, check_prompt, check_prompt_result,
+    check_resource, check_template, has_scheme, wrong_member,
+};
+pub use uri_template::{check_uri_template, expand_uri_template, template_variables};
 
 use std::collections::HashSet;
 

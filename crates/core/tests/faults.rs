@@ -175,10 +175,19 @@ fn error_without_id_and_notifications_out_of_place() {
     s.feed(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"lots"}}"#);
     s.feed(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}"#);
     let ev = s.take();
-    assert_eq!(rules(&ev), [Rule::InvalidRequest, Rule::Progress]);
-    assert!(ev.iter().any(
-        |e| matches!(e, Event::Notification { method, .. } if method == "notifications/message")
-    ));
+    // A log message from a server that declared no `logging` is still delivered.
+    assert_eq!(
+        rules(&ev),
+        [
+            Rule::InvalidRequest,
+            Rule::Progress,
+            Rule::CapabilityNotDeclared
+        ]
+    );
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Log(m) if m.data == json!("hi")))
+    );
 }
 
 #[test]

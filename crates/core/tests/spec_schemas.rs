@@ -5,6 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod raw;
 mod support;
 
 use std::path::PathBuf;
@@ -59,12 +60,31 @@ fn def_for(msg: &Message, answered: Option<&str>) -> Option<String> {
             "notifications/tools/list_changed" => "ToolListChangedNotification",
             "subscriptions/listen" => "SubscriptionsListenRequest",
             "notifications/subscriptions/acknowledged" => "SubscriptionsAcknowledgedNotification",
+            "resources/list" => "ListResourcesRequest",
+            "resources/templates/list" => "ListResourceTemplatesRequest",
+            "resources/read" => "ReadResourceRequest",
+            "prompts/list" => "ListPromptsRequest",
+            "prompts/get" => "GetPromptRequest",
+            "completion/complete" => "CompleteRequest",
+            "notifications/message" => "LoggingMessageNotification",
+            "notifications/resources/updated" => "ResourceUpdatedNotification",
+            "notifications/resources/list_changed" => "ResourceListChangedNotification",
+            "notifications/prompts/list_changed" => "PromptListChangedNotification",
             _ => return None,
         })
     };
     match msg.body() {
         Body::Request { method, .. } | Body::Notification { method, .. } => {
             request_def(method).map(str::to_owned)
+        }
+        // Requests whose result has no shape of its own.
+        Body::Response { .. }
+            if matches!(
+                answered,
+                Some("resources/subscribe" | "resources/unsubscribe" | "logging/setLevel")
+            ) =>
+        {
+            Some("EmptyResult".into())
         }
         Body::Response { .. } => answered
             .and_then(request_def)
@@ -298,4 +318,293 @@ fn mrtr_retries_match_the_official_schema() {
     let mut broken = s.sent.last().unwrap().to_value();
     broken["params"]["inputResponses"] = json!("not a map");
     assert!(!val.is_valid(&broken), "validator accepts junk");
+}
+
+/// The request definition of each issue-13 method a client sends.
+fn issue_13_def(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "resources/list" => "ListResourcesRequest",
+        "resources/templates/list" => "ListResourceTemplatesRequest",
+        "resources/read" => "ReadResourceRequest",
+        "resources/subscribe" => "SubscribeRequest",
+        "resources/unsubscribe" => "UnsubscribeRequest",
+        "prompts/list" => "ListPromptsRequest",
+        "prompts/get" => "GetPromptRequest",
+        "completion/complete" => "CompleteRequest",
+        "logging/setLevel" => "SetLevelRequest",
+        "subscriptions/listen" => "SubscriptionsListenRequest",
+        "notifications/cancelled" => "CancelledNotification",
+        _ => return None,
+    })
+}
+
+fn assert_valid(schema: &Value, def: &str, instance: &Value, v: ProtocolVersion) {
+    let errors: Vec<String> = validator(schema, def)
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{v}: {def} does not match:\n{instance:#}\n{errors:#?}"
+    );
+}
+
+/// Resources, templates, prompts, completions, subscriptions and logging: every
+/// request the client sends, and every answer and notification the scripted
+/// server sends in these tests, against each revision's official schema.
+#[test]
+fn resource_prompt_and_logging_messages_match_the_official_schema() {
+    use mcpg_core::model::{CompletionReference, LoggingLevel};
+    let Some(dir) = schema_dir() else {
+        return;
+    };
+    for v in ProtocolVersion::ALL {
+        let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let stateless = v.generation() == Generation::Stateless;
+        let mut s = support::Scripted::new(ClientConfig::default());
+        let caps = json!({"resources": {"subscribe": true, "listChanged": true}, "prompts": {"listChanged": true}, "logging": {}, "completions": {}});
+        s.connect_with(v.as_str(), caps);
+        // A result as a server of this revision writes it, checked before it is fed.
+        let answer = |s: &mut support::Scripted, method: &str, def: &str, mut body: Value| {
+            if stateless {
+                body["resultType"] = json!("complete");
+                if def.starts_with("List") || def == "ReadResourceResult" {
+                    body["ttlMs"] = json!(0);
+                    body["cacheScope"] = json!("private");
+                }
+            }
+            assert_valid(&schema, def, &body, v);
+            s.reply(method, body);
+        };
+        s.client.list_resources(s.now);
+        s.drain();
+        answer(
+            &mut s,
+            "resources/list",
+            "ListResourcesResult",
+            json!({"resources": [{"uri": "note://a", "name": "a", "mimeType": "text/plain", "size": 5}], "nextCursor": "2"}),
+        );
+        answer(
+            &mut s,
+            "resources/list",
+            "ListResourcesResult",
+            json!({"resources": []}),
+        );
+        s.client.list_resource_templates(s.now);
+        s.drain();
+        answer(
+            &mut s,
+            "resources/templates/list",
+            "ListResourceTemplatesResult",
+            json!({"resourceTemplates": [{"uriTemplate": "weather://{city}/today", "name": "w"}]}),
+        );
+        s.client.list_prompts(s.now);
+        s.drain();
+        answer(
+            &mut s,
+            "prompts/list",
+            "ListPromptsResult",
+            json!({"prompts": [{"name": "review", "arguments": [{"name": "lang", "required": true}]}]}),
+        );
+        s.client.read_resource(s.now, "note://a");
+        s.drain();
+        answer(
+            &mut s,
+            "resources/read",
+            "ReadResourceResult",
+            json!({"contents": [{"uri": "note://a", "text": "hello"}, {"uri": "note://a", "blob": "aGk=", "mimeType": "application/octet-stream"}]}),
+        );
+        let args = json!({"lang": "rust"}).as_object().cloned().unwrap();
+        s.client.get_prompt(s.now, "review", args.clone());
+        s.drain();
+        answer(
+            &mut s,
+            "prompts/get",
+            "GetPromptResult",
+            json!({"description": "d", "messages": [{"role": "user", "content": {"type": "text", "text": "Review"}}]}),
+        );
+        s.client.complete(
+            s.now,
+            CompletionReference::Prompt {
+                name: "review".into(),
+            },
+            ("lang", "ru"),
+            args,
+        );
+        s.client.complete(
+            s.now,
+            CompletionReference::Resource {
+                uri: "weather://{city}/today".into(),
+            },
+            ("city", "Pa"),
+            Default::default(),
+        );
+        s.drain();
+        answer(
+            &mut s,
+            "completion/complete",
+            "CompleteResult",
+            json!({"completion": {"values": ["rust"], "total": 1, "hasMore": false}}),
+        );
+        if s.client.set_log_level(s.now, LoggingLevel::Info).is_some() {
+            s.drain();
+            let empty = if stateless { "Result" } else { "EmptyResult" };
+            answer(&mut s, "logging/setLevel", empty, json!({}));
+        }
+        s.client.subscribe_resource(s.now, "note://a");
+        s.drain();
+        let mut notes = vec![
+            (
+                "ResourceUpdatedNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "note://a"}}),
+            ),
+            (
+                "ResourceListChangedNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"}),
+            ),
+            (
+                "PromptListChangedNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"}),
+            ),
+            (
+                "LoggingMessageNotification",
+                json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "logger": "db", "data": {"n": 1}}}),
+            ),
+        ];
+        if stateless {
+            let (id, _) = s.last_request("subscriptions/listen");
+            // The stream's notifications name it.
+            for (_, n) in notes.iter_mut().take(3) {
+                n["params"]["_meta"] =
+                    json!({"io.modelcontextprotocol/subscriptionId": id.to_value()});
+            }
+            notes.insert(0, ("SubscriptionsAcknowledgedNotification", json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id.to_value()}, "notifications": {"resourceSubscriptions": ["note://a"]}}})));
+        } else {
+            answer(&mut s, "resources/subscribe", "EmptyResult", json!({}));
+        }
+        for (def, n) in notes {
+            assert_valid(&schema, def, &n, v);
+            s.feed(&n.to_string());
+        }
+        s.client.unsubscribe_resource(s.now, "note://a");
+        s.drain();
+        let mut checked = 0;
+        for m in &s.sent {
+            let Some(def) = m.method().and_then(issue_13_def) else {
+                continue;
+            };
+            assert_valid(&schema, def, &m.to_value(), v);
+            checked += 1;
+        }
+        let expected = if stateless { 10 } else { 11 };
+        assert_eq!(checked, expected, "{v}: {:#?}", s.sent);
+        let diags: Vec<String> = s
+            .take()
+            .into_iter()
+            .filter_map(|e| match e {
+                mcpg_core::client::Event::Diagnostic(d)
+                    if d.severity > mcpg_core::diag::Severity::Info =>
+                {
+                    Some(d.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(diags.is_empty(), "{v}: {diags:#?}");
+        // The validator must be able to fail.
+        assert!(
+            !validator(&schema, "ReadResourceResult").is_valid(&json!({"contents": [{"text": 1}]}))
+        );
+    }
+}
+
+/// Every message the server sends about resources, templates, prompts,
+/// completions, subscriptions and logs, for every revision, must match that
+/// revision's schema.
+#[test]
+fn server_content_matches_the_official_schema() {
+    use mcpg_core::server::{blob_contents, text_contents};
+    let Some(dir) = schema_dir() else {
+        return;
+    };
+    for v in ProtocolVersion::ALL {
+        let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let generation = match v.generation() {
+            Generation::Initialize => raw::Gen::Initialize(v.as_str()),
+            Generation::Stateless => raw::Gen::Stateless,
+        };
+        let mut r = raw::Raw::new(raw::full_server(3), generation);
+        if generation == raw::Gen::Stateless {
+            r.log_level = Some("debug");
+            r.send("subscriptions/listen", json!({"notifications": {"resourceSubscriptions": ["note://n/1"], "resourcesListChanged": true, "promptsListChanged": true}}));
+        } else {
+            r.request("logging/setLevel", json!({"level": "debug"}));
+            r.request("resources/subscribe", json!({"uri": "note://n/1"}));
+        }
+        r.pages("resources/list", "resources", "uri");
+        r.pages("resources/templates/list", "resourceTemplates", "name");
+        r.pages("prompts/list", "prompts", "name");
+        let text_read = r.send("resources/read", json!({"uri": "note://n/1"}));
+        let blob_read = r.send("resources/read", json!({"uri": "weather://Paris/today"}));
+        let prompt = r.send(
+            "prompts/get",
+            json!({"name": "plan_trip", "arguments": {"city": "Paris"}}),
+        );
+        let complete = r.send("completion/complete", json!({"ref": {"type": "ref/resource", "uri": "weather://{city}/today"}, "argument": {"name": "city", "value": "P"}}));
+        r.server.log(
+            r.now,
+            Some(&prompt),
+            mcpg_core::model::LoggingLevel::Info,
+            Some("demo"),
+            json!({"city": "Paris"}),
+        );
+        r.server.respond_read(
+            r.now,
+            &text_read,
+            vec![text_contents("note://n/1", "text/plain", "hi")],
+        );
+        r.server.respond_read(
+            r.now,
+            &blob_read,
+            vec![blob_contents(
+                "weather://Paris/today",
+                "image/png",
+                "iVBORw0KGgo=",
+            )],
+        );
+        r.server.respond_prompt(r.now, &prompt, Some("A trip"), vec![json!({"role": "user", "content": {"type": "text", "text": "Plan a trip to Paris."}})]);
+        r.server
+            .respond_completion(r.now, &complete, vec!["Paris".into()]);
+        r.server.resource_updated(r.now, "note://n/1");
+        r.server.set_resources(r.now, vec![], vec![]);
+        r.server.set_prompts(r.now, vec![]);
+        r.drain();
+        let mut checked = std::collections::BTreeSet::new();
+        for f in &r.frames {
+            let msg = Message::decode(&f.to_string()).unwrap();
+            let answered = f
+                .get("id")
+                .and_then(Value::as_i64)
+                .and_then(|id| r.asked.get(&id))
+                .map(String::as_str);
+            let def =
+                def_for(&msg, answered).unwrap_or_else(|| panic!("{v}: no schema mapping for {f}"));
+            assert!(!matches!(msg.body(), Body::Error { .. }), "{v}: {f}");
+            let instance = if matches!(msg.body(), Body::Response { .. }) {
+                f["result"].clone()
+            } else {
+                f.clone()
+            };
+            assert_valid(&schema, &def, &instance, v);
+            checked.insert(def);
+        }
+        println!(
+            "{v}: {} kinds of server message match the official schema",
+            checked.len()
+        );
+        assert!(checked.len() >= 11, "{v}: only {checked:?}");
+    }
 }

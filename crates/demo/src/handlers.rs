@@ -6,6 +6,8 @@ use mcpg_core::model::{CallToolResult, ContentBlock, JsonObject};
 use serde_json::{Value, json};
 
 use crate::assets;
+use crate::content::notes;
+use crate::weather::{self, find_city};
 
 /// What a call turns into: an answer now, or a slow job driven by the clock.
 pub enum Reply {
@@ -20,22 +22,6 @@ pub enum Reply {
     },
     /// Add or remove the bonus tool.
     Toggle,
-}
-
-const WEATHER: [(&str, i64, &str); 5] = [
-    ("Austin", 91, "sunny"),
-    ("Paris", 64, "light rain"),
-    ("Tokyo", 75, "cloudy"),
-    ("London", 58, "drizzle"),
-    ("Reykjavik", 41, "windy"),
-];
-
-fn find_city(name: &str) -> Option<(&'static str, i64, &'static str)> {
-    let wanted = name.trim();
-    WEATHER
-        .iter()
-        .copied()
-        .find(|(c, _, _)| c.eq_ignore_ascii_case(wanted))
 }
 
 fn string_arg<'a>(args: &'a JsonObject, key: &str) -> Result<&'a str, String> {
@@ -89,7 +75,7 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
         "get_weather" => {
             let city = string_arg(args, "city")?;
             match find_city(city) {
-                Some((c, t, sky)) => text(format!("{c}: {t}F, {sky}")),
+                Some(found) => text(weather::today(found)),
                 None => Ok(now(CallToolResult::tool_error(format!(
                     "city not found: {city}"
                 )))),
@@ -98,15 +84,12 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
         "get_forecast" => {
             let city = string_arg(args, "city")?;
             let days = int_arg(args, "days", 3, 1, 5)?;
-            let Some((c, t, sky)) = find_city(city) else {
+            let Some(found) = find_city(city) else {
                 return Ok(now(CallToolResult::tool_error(format!(
                     "city not found: {city}"
                 ))));
             };
-            let list: Vec<Value> = (1..=days)
-                .map(|d| json!({"day": d, "high": t + (d % 3) - 1, "low": t - 12 + (d % 2), "sky": if d % 2 == 0 { "clear" } else { sky }}))
-                .collect();
-            let structured = json!({"city": c, "days": list});
+            let structured = weather::forecast(found, days);
             let mut r = CallToolResult::text(structured.to_string());
             r.structured_content = Some(structured);
             Ok(now(r))
@@ -134,22 +117,11 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
         }
         "read_note" => {
             let topic = string_arg(args, "topic")?;
-            let body = match topic {
-                "pagination" => {
-                    "tools/list may return nextCursor: keep asking until it is absent, or you miss tools."
-                }
-                "errors" => {
-                    "isError: true is the tool failing (the model should see it); a JSON-RPC error is the protocol failing."
-                }
-                "progress" => {
-                    "Send _meta.progressToken with a request to get notifications/progress while it runs."
-                }
-                other => {
-                    return Err(format!(
-                        "no note about {other:?}; try pagination, errors or progress"
-                    ));
-                }
-            };
+            let body = notes::note(topic)
+                .filter(|_| notes::READ_NOTE_TOPICS.contains(&topic))
+                .ok_or_else(|| {
+                    format!("no note about {topic:?}; try pagination, errors or progress")
+                })?;
             let uri = format!("note://playground/{topic}");
             let r = CallToolResult {
                 content: vec![

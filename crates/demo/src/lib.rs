@@ -8,7 +8,9 @@
 
 mod assets;
 mod catalogue;
+pub mod content;
 mod handlers;
+mod weather;
 
 pub use catalogue::{PAGE_SIZE, initial_tools};
 
@@ -16,15 +18,20 @@ use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Message, RequestId};
-use mcpg_core::model::{CallToolResult, Implementation};
-use mcpg_core::server::{Server, ServerConfig, ServerEvent};
-use serde_json::Value;
+use mcpg_core::model::{CallToolResult, Implementation, JsonObject, LoggingLevel};
+use mcpg_core::server::{PromptFeatures, ResourceFeatures, Server, ServerConfig, ServerEvent};
+use serde_json::{Value, json};
+
+use content::{CALLS_URI, Calls};
 
 use handlers::Reply;
 
 /// Instructions sent to clients (and through them, to the model).
 pub const INSTRUCTIONS: &str = "A teaching server. get_weather knows Austin, Paris, Tokyo, London and Reykjavik. \
 Tools are listed six per page, so follow nextCursor.";
+
+/// The logger named in the demo's log messages.
+pub const LOGGER: &str = "demo";
 
 /// A slow call in progress.
 #[derive(Debug)]
@@ -42,6 +49,7 @@ struct Job {
 pub struct DemoServer {
     server: Server,
     jobs: Vec<Job>,
+    calls: Calls,
     events: VecDeque<ServerEvent>,
 }
 
@@ -63,11 +71,25 @@ impl DemoServer {
             },
             instructions: Some(INSTRUCTIONS.into()),
             page_size: PAGE_SIZE,
+            // The lists never change (so no listChanged); calls.json does, on every call.
+            resources: Some(ResourceFeatures {
+                subscribe: true,
+                list_changed: false,
+            }),
+            prompts: Some(PromptFeatures {
+                list_changed: false,
+            }),
+            completions: true,
+            logging: true,
             ..Default::default()
         };
+        let (resources, templates, prompts) = content::catalogue();
         DemoServer {
-            server: Server::new(cfg, initial_tools()),
+            server: Server::new(cfg, initial_tools())
+                .with_resources(resources, templates)
+                .with_prompts(prompts),
             jobs: Vec::new(),
+            calls: Calls::default(),
             events: VecDeque::new(),
         }
     }
@@ -150,23 +172,89 @@ impl DemoServer {
                     name,
                     arguments,
                     progress_token,
-                } => match handlers::run(name, arguments) {
-                    Reply::Now(r) => self.server.respond(now, id, &r),
-                    Reply::Slow { to, step_ms } => self.jobs.push(Job {
-                        id: id.clone(),
-                        token: progress_token.clone(),
-                        to,
-                        done: 0,
-                        step_ms,
-                        next: now.after(std::time::Duration::from_millis(step_ms)),
-                    }),
-                    Reply::Toggle => self.toggle(now, id),
+                } => self.call(now, id, name, arguments, progress_token.as_ref()),
+                ServerEvent::ReadResource {
+                    id, uri, variables, ..
+                } => match content::read(uri, variables, &self.calls) {
+                    Ok(contents) => self.server.respond_read(now, id, contents),
+                    Err(e) => self.server.respond_error(now, id, e),
                 },
+                ServerEvent::GetPrompt {
+                    id,
+                    name,
+                    arguments,
+                } => match content::get_prompt(name, arguments, self.server.tools()) {
+                    Ok((description, messages)) => {
+                        self.server
+                            .respond_prompt(now, id, Some(&description), messages);
+                    }
+                    Err(e) => self.server.respond_error(now, id, e),
+                },
+                ServerEvent::Complete {
+                    id,
+                    argument,
+                    value,
+                    context,
+                    ..
+                } => {
+                    let values = content::complete(argument, value, context, self.server.tools());
+                    self.server.respond_completion(now, id, values);
+                }
                 ServerEvent::Cancelled { id, .. } => self.jobs.retain(|j| &j.id != id),
                 _ => {}
             }
             self.events.push_back(ev);
         }
+    }
+
+    /// Runs a tool, with log messages at several levels (sent only when the client
+    /// asked for them), then counts the call in calls.json and tells subscribers.
+    fn call(
+        &mut self,
+        now: Timestamp,
+        id: &RequestId,
+        name: &str,
+        arguments: &JsonObject,
+        progress_token: Option<&Value>,
+    ) {
+        let debug = json!({"tool": name, "arguments": arguments});
+        self.log(now, id, LoggingLevel::Debug, debug);
+        match handlers::run(name, arguments) {
+            Reply::Now(r) => {
+                let failed = r.is_error == Some(true);
+                let (level, said) = if failed {
+                    (LoggingLevel::Warning, format!("{name} returned isError"))
+                } else {
+                    (LoggingLevel::Info, format!("{name} answered"))
+                };
+                self.log(now, id, level, Value::from(said));
+                self.server.respond(now, id, &r);
+            }
+            Reply::Slow { to, step_ms } => {
+                let said = format!("{name}: counting to {to}, one step every {step_ms} ms");
+                self.log(now, id, LoggingLevel::Info, Value::from(said));
+                self.jobs.push(Job {
+                    id: id.clone(),
+                    token: progress_token.cloned(),
+                    to,
+                    done: 0,
+                    step_ms,
+                    next: now.after(std::time::Duration::from_millis(step_ms)),
+                });
+            }
+            Reply::Toggle => {
+                let said = "the tool list is about to change";
+                self.log(now, id, LoggingLevel::Notice, Value::from(said));
+                self.toggle(now, id);
+            }
+        }
+        self.calls.count += 1;
+        self.calls.last = Some(name.to_owned());
+        self.server.resource_updated(now, CALLS_URI);
+    }
+
+    fn log(&mut self, now: Timestamp, id: &RequestId, level: LoggingLevel, data: Value) {
+        self.server.log(now, Some(id), level, Some(LOGGER), data);
     }
 
     fn toggle(&mut self, now: Timestamp, id: &RequestId) {

@@ -9,124 +9,14 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod support;
+
 use std::time::Duration;
 
-use mcpg_core::Timestamp;
-use mcpg_core::client::{
-    CallOptions, CallOutcome, Client, ClientConfig, Event, Failure, GenerationMode,
-};
-use mcpg_core::model::{ContentBlock, JsonObject, ResourceContents};
-use mcpg_demo::DemoServer;
-use serde_json::{Value, json};
-
-struct Session {
-    now: Timestamp,
-    client: Client,
-    server: DemoServer,
-    events: Vec<Event>,
-    wire: Vec<String>,
-}
-
-impl Session {
-    fn new(mode: GenerationMode) -> Session {
-        let cfg = ClientConfig {
-            mode,
-            listen_for_list_changes: true,
-            ..Default::default()
-        };
-        let mut s = Session {
-            now: Timestamp::ZERO,
-            client: Client::new(cfg),
-            server: DemoServer::new(),
-            events: vec![],
-            wire: vec![],
-        };
-        s.client.connect(s.now);
-        s.pump();
-        assert!(s.client.is_ready(), "{:#?}", s.events);
-        s
-    }
-
-    fn pump(&mut self) {
-        loop {
-            let mut moved = false;
-            while let Some(o) = self.client.poll_transmit() {
-                self.wire.push(format!("> {}", o.message.raw()));
-                self.server.handle_text(self.now, o.message.raw());
-                moved = true;
-            }
-            while let Some(m) = self.server.poll_transmit() {
-                self.wire.push(format!("< {}", m.raw()));
-                self.client.handle_text(self.now, m.raw());
-                moved = true;
-            }
-            while let Some(e) = self.client.poll_event() {
-                if !matches!(e, Event::Wire(_)) {
-                    self.events.push(e);
-                }
-                moved = true;
-            }
-            while self.server.poll_event().is_some() {}
-            if !moved {
-                return;
-            }
-        }
-    }
-
-    fn advance(&mut self, d: Duration) {
-        self.now = self.now.after(d);
-        self.server.handle_timeout(self.now);
-        self.client.handle_timeout(self.now);
-        self.pump();
-    }
-
-    fn call(&mut self, name: &str, args: Value) -> CallOutcome {
-        let args: Option<JsonObject> = args.as_object().cloned();
-        let op = self
-            .client
-            .call_tool(self.now, name, args, CallOptions::default());
-        self.pump();
-        self.events
-            .iter()
-            .find_map(|e| match e {
-                Event::CallFinished { op: o, outcome, .. } if *o == op => Some(outcome.clone()),
-                _ => None,
-            })
-            .expect("call finished")
-    }
-
-    fn diagnostics(&self) -> Vec<String> {
-        self.events
-            .iter()
-            .filter_map(|e| {
-                if let Event::Diagnostic(d) = e {
-                    Some(d.to_string())
-                } else {
-                    None
-                }
-            })
-            .collect()
-    }
-}
-
-fn text_of(o: &CallOutcome) -> String {
-    let (CallOutcome::Success(r) | CallOutcome::ToolError(r)) = o else {
-        panic!("not a result: {o:?}")
-    };
-    r.content
-        .iter()
-        .filter_map(|c| {
-            if let ContentBlock::Text(t) = c {
-                Some(t.text.clone())
-            } else {
-                None
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-const MODES: [GenerationMode; 2] = [GenerationMode::Auto, GenerationMode::Initialize];
+use mcpg_core::client::{CallOptions, CallOutcome, Event, Failure, GenerationMode};
+use mcpg_core::model::{ContentBlock, ResourceContents};
+use serde_json::json;
+use support::{MODES, Session, text_of};
 
 #[test]
 fn tools_list_spans_several_pages() {

@@ -80,6 +80,8 @@ pub struct PageDriver {
     pub(crate) pages_dirty: bool,
     /// HTTP links replaced or closed, kept until their DELETE is answered.
     pub(crate) closing: BTreeMap<ConnId, Box<dyn crate::http_port::HttpPort>>,
+    /// The Resources, Prompts and Logs panels.
+    pub(crate) features: crate::features::state::Features,
     /// The loop's code, once the shell handed it in ([`crate::engine`]).
     pub(crate) engine: Option<EngineRef>,
     /// Commands waiting for the engine, in order (`Some` while it is being loaded).
@@ -137,6 +139,7 @@ impl PageDriver {
             first_list_done: false,
             pages_dirty: false,
             closing: BTreeMap::new(),
+            features: crate::features::state::Features::default(),
             engine: None,
             waiting: None,
             inbox: VecDeque::new(),

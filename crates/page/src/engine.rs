@@ -15,7 +15,7 @@ use std::fmt;
 use mcpg_core::client::Event;
 use mcpg_core::model::{CallToolResult, Tool};
 use mcpg_host::provider::{
-    ModelTurn, Provider, RequestOptions, endpoint, key_header, shown_request,
+    ModelTurn, Provider, RequestOptions, Turn, endpoint, key_header, shown_request,
 };
 use mcpg_host::schema::{self, SchemaError};
 use mcpg_host::script::Script;
@@ -44,8 +44,15 @@ pub struct Asked {
 
 /// The host's loop work, as the driver calls it (one method per use).
 pub trait Engine {
-    /// A new loop for `prompt` in `provider`'s format.
-    fn start(&self, prompt: &str, provider: Provider, opts: RequestOptions) -> ToolLoop;
+    /// A new loop for `prompt` in `provider`'s format, or one whose conversation
+    /// starts with `seed` (a prompt's messages) when it is a valid one.
+    fn start(
+        &self,
+        prompt: &str,
+        seed: Option<Vec<Turn>>,
+        provider: Provider,
+        opts: RequestOptions,
+    ) -> ToolLoop;
     /// The script `values` describe (validated when set; a bad one is no script).
     fn script(&self, values: &[Value]) -> Script;
     /// The loop's played model turns, as a script's JSON.
@@ -105,8 +112,16 @@ pub fn host_engine() -> EngineRef {
 struct HostEngine;
 
 impl Engine for HostEngine {
-    fn start(&self, prompt: &str, provider: Provider, opts: RequestOptions) -> ToolLoop {
-        ToolLoop::new(prompt, provider, opts)
+    fn start(
+        &self,
+        prompt: &str,
+        seed: Option<Vec<Turn>>,
+        provider: Provider,
+        opts: RequestOptions,
+    ) -> ToolLoop {
+        let seeded =
+            seed.and_then(|turns| ToolLoop::from_turns(turns, provider, opts.clone()).ok());
+        seeded.unwrap_or_else(|| ToolLoop::new(prompt, provider, opts))
     }
 
     fn script(&self, values: &[Value]) -> Script {

@@ -158,4 +158,6 @@ pub enum Command {
     ClearLog,
     /// List the tools this many times in a row (the scale test's way to fill the log).
     ListToolsTimes(u32),
+    /// Something for the Resources, Prompts or Logs panel.
+    Feature(crate::features::command::FeatureCommand),
 }

@@ -3,7 +3,7 @@
 
 use mcpg_core::client::CallOptions;
 use mcpg_core::model::JsonObject;
-use mcpg_host::provider::{ModelTurn, RequestOptions, ToolCall};
+use mcpg_host::provider::{ModelTurn, RequestOptions, ToolCall, Turn};
 use mcpg_host::tool_loop::Action;
 use mcpg_host::{StepStatus, ToolLoop};
 
@@ -17,9 +17,15 @@ use crate::view::ViewChange;
 const BUSY: &str = "The loop is already running: pause it (or wait for it to end) before stepping or running again.";
 
 impl PageDriver {
-    /// Starts a new loop for the current prompt (with the engine: the commands that
-    /// lead here wait for it).
+    /// Starts a new loop for the current prompt.
     fn new_loop(&mut self) {
+        self.begin_loop(None);
+    }
+
+    /// Starts a new loop for the current prompt, or from `seed` (a prompt's
+    /// messages, `prompts/get`): then the conversation starts with them. Needs the
+    /// engine (the commands that lead here wait for it).
+    fn begin_loop(&mut self, seed: Option<Vec<Turn>>) {
         let Some(engine) = self.engine.map(|e| e.0) else {
             return;
         };
@@ -35,7 +41,17 @@ impl PageDriver {
         if let Some(run) = &self.run {
             self.recorder.played.extend(engine.played(run));
         }
-        self.recorder.prompts.push(self.prompt.clone());
+        // A seeded loop is recorded by its last user message: a shared session
+        // keeps words, not a prompt's messages.
+        let said = seed.as_ref().and_then(|turns| {
+            turns.iter().rev().find_map(|t| match t {
+                Turn::User(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        self.recorder
+            .prompts
+            .push(said.unwrap_or_else(|| self.prompt.clone()));
         if self.script.is_empty() {
             // The script was validated when it was set; a bad one is no script.
             self.script = engine.script(&self.script_values);
@@ -52,7 +68,7 @@ impl PageDriver {
         self.loop_id += 1;
         self.model_pending = false;
         self.set_model_busy(false);
-        self.run = Some(engine.start(&self.prompt, self.provider, opts));
+        self.run = Some(engine.start(&self.prompt, seed, self.provider, opts));
         self.shown.clear_call();
         self.emit(ViewChange::Call(None));
         self.emit(ViewChange::Progress(None));
@@ -84,6 +100,25 @@ impl PageDriver {
             return;
         }
         self.ensure_loop();
+        self.set_running(true);
+        self.perform();
+    }
+
+    /// **Use in the loop**: a new loop from a prompt's messages, run to its end.
+    /// Refused while run mode is on, like Run.
+    pub(crate) fn run_seeded(&mut self, turns: Vec<Turn>) {
+        if self.running {
+            self.note(BUSY);
+            self.notice(BUSY);
+            return;
+        }
+        if turns.is_empty() {
+            self.notice(
+                "The prompt returned no messages, so there is nothing to start the loop from.",
+            );
+            return;
+        }
+        self.begin_loop(Some(turns));
         self.set_running(true);
         self.perform();
     }

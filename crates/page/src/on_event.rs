@@ -60,6 +60,9 @@ impl PageDriver {
                 let sent = w.direction == Direction::Sent;
                 let at_ms = w.at.as_millis().saturating_sub(self.started.as_millis());
                 let raw: Arc<str> = w.raw;
+                if sent && summary == "resources/read" {
+                    self.read_sent(&raw);
+                }
                 self.recorder.wire.push((sent, at_ms, raw.clone()));
                 self.log.push(LogRow::Wire {
                     seq,
@@ -74,6 +77,7 @@ impl PageDriver {
                 self.emit(ViewChange::Server(Some(Box::new(server_info(&n)))));
                 self.emit(ViewChange::Conn(Conn::Ready));
                 self.list_tools();
+                self.relist_features();
             }
             Event::ConnectFailed(why) => {
                 self.note(format!("connection failed: {why}"));
@@ -127,6 +131,14 @@ impl PageDriver {
                 };
                 self.note(format!("the server sent a {method} request: {how}"));
             }
+            ev @ (Event::ListPage { .. }
+            | Event::Listed { .. }
+            | Event::ListFailed { .. }
+            | Event::Answered { .. }
+            | Event::ResourceUpdated { .. }
+            | Event::ResourcesListChanged
+            | Event::PromptsListChanged
+            | Event::Log(_)) => self.on_feature_event(ev),
             Event::Closed(why) => {
                 self.note(format!("connection closed: {why}"));
                 self.emit(ViewChange::Conn(Conn::Closed(why)));

@@ -64,6 +64,7 @@ impl PageDriver {
             Command::ShowNotice(text) => self.notice(text),
             Command::DismissNotice => self.emit(ViewChange::Notice(None)),
             Command::ClearLog => self.log.clear(),
+            Command::Feature(c) => self.feature_command(c),
             Command::ListToolsTimes(n) => {
                 for _ in 0..n {
                     self.list_tools();
@@ -101,6 +102,7 @@ impl PageDriver {
         self.pages_dirty = true;
         self.emit(ViewChange::Notice(None));
         self.reset();
+        self.reset_features();
         self.link = match (replay, &source) {
             (Some(r), _) => Link::Replay(Box::new(r)),
             (None, Source::Demo) => Link::Memory(Box::<Memory>::default()),

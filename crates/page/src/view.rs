@@ -197,4 +197,6 @@ pub enum ViewChange {
     Pin(Pin),
     /// The replay banner (`None`: not replaying).
     Replay(Option<ReplayInfo>),
+    /// The Resources, Prompts or Logs panel.
+    Feature(crate::features::view::FeatureChange),
 }

@@ -8,6 +8,7 @@
 
 use crate::driver::PageDriver;
 use crate::engine::EngineRef;
+use crate::features::FeatureCommand;
 use crate::input::{Command, Input};
 use crate::output::Output;
 use crate::view::Source;
@@ -28,6 +29,8 @@ impl Command {
                 | Command::Connect(Source::Url(_) | Source::Relay(_))
                 | Command::RunLive
                 | Command::Pin(_)
+                // Use in the loop: a loop seeded with a prompt's messages.
+                | Command::Feature(FeatureCommand::UsePrompt)
         )
     }
 
@@ -41,6 +44,7 @@ impl Command {
             Command::Connect(_) => "connecting over Streamable HTTP",
             Command::RunLive => "running the session live",
             Command::Pin(_) => "pinning a revision",
+            Command::Feature(_) => "using the prompt in the loop",
             _ => "a command",
         }
     }

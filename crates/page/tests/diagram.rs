@@ -168,6 +168,11 @@ fn geometry_keeps_every_arrow_inside_the_view_box_and_between_its_lanes() {
             .description
             .contains(&"a very long message ".repeat(10))
     );
+    // Label in name (WCAG 2.5.3, axe's label-content-name-mismatch): what an arrow
+    // shows is inside its accessible name, shortened or not.
+    for a in &d.arrows {
+        assert!(a.description.contains(&a.label), "{a:?}");
+    }
     // Rows are at least a row apart, frames add their own room.
     let gaps: Vec<u32> = d.arrows.windows(2).map(|w| w[1].y - w[0].y).collect();
     assert!(gaps.iter().all(|g| *g >= ROW), "{gaps:?}");

@@ -25,14 +25,7 @@ use support::Shell;
 /// frames for which `hold` says true are kept from the server.
 fn relay(s: &mut Shell, server: &mut DemoServer, hold: &dyn Fn(&str) -> bool) {
     loop {
-        let frames: Vec<String> = s
-            .effects
-            .drain(..)
-            .filter_map(|o| match o {
-                Output::SendFrame { text, .. } => Some(text),
-                _ => None,
-            })
-            .collect();
+        let frames = s.take_frames();
         if frames.is_empty() {
             return;
         }

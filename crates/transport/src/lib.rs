@@ -7,7 +7,8 @@
 //!   streams with `Last-Event-ID`, DELETE on close).
 //! - [`Link`]: the channel pair every transport offers; the driver only sees this.
 //! - [`Driver`]: owns a [`mcpg_core::client::Client`] and a [`Link`] and offers
-//!   `connect`, `list_tools`, `call_tool`, `request` and `close` as async calls.
+//!   `connect`, `list_tools`, `call_tool`, `request` and `close` as async calls, and
+//!   the resources, prompts, completions and logging operations the same way.
 
 pub mod driver;
 mod error;
@@ -16,8 +17,8 @@ mod link;
 pub mod stdio;
 
 pub use driver::{
-    CallReport, Driver, DriverConfig, DriverError, Log, Observed, Observer, ProgressUpdate,
-    RequestHandler, ToolList,
+    AnswerReport, CallReport, Driver, DriverConfig, DriverError, Listing, Log, Observed, Observer,
+    ProgressUpdate, RequestHandler, ToolList, Update,
 };
 pub use error::TransportError;
 pub use http::HttpConfig;

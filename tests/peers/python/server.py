@@ -5,7 +5,9 @@ Serves stdio by default; `--http PORT` serves Streamable HTTP on
 builds: `tests/peers/python/.venv/bin/python tests/peers/python/server.py`.
 
 Tools: add, echo, fail (a tool error: isError true), crash (the process
-dies in the middle of the call).
+dies in the middle of the call). Resources: `note://python/readme` (text)
+and the template `greeting://{name}`. Prompt: `review(code, language)`.
+Completions: the prompt's `language` and the template's `name`.
 """
 
 import argparse
@@ -13,6 +15,7 @@ import os
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import Completion, PromptReference, ResourceTemplateReference
 
 server = MCPServer("python-peer", version="0.1.0")
 
@@ -44,6 +47,41 @@ def crash():  # noqa: ANN201 - no return annotation: no outputSchema for a tool 
     """Kill the whole server process (exit code 3) in the middle of the call."""
     # os._exit skips every cleanup and flush: the client sees the peer vanish.
     os._exit(3)
+
+
+@server.resource("note://python/readme", name="readme", title="Read me", mime_type="text/plain")
+def readme() -> str:
+    """A short text note."""
+    return "Hello from the Python peer.\nSecond line."
+
+
+@server.resource("greeting://{name}", name="greeting", mime_type="text/plain")
+def greeting(name: str) -> str:
+    """A greeting for the given name."""
+    return f"Hello, {name}!"
+
+
+@server.prompt()
+def review(code: str, language: str = "python") -> str:
+    """Ask for a review of a piece of code."""
+    return f"Please review this {language} code:\n{code}"
+
+
+LANGUAGES = ["python", "rust", "typescript", "ruby"]
+NAMES = ["alice", "alex", "bob"]
+
+
+@server.completion()
+async def complete(ref, argument, context):  # noqa: ANN001, ANN201 - the SDK's callback shape
+    """Prefix completions for the prompt's `language` and the template's `name`."""
+    if isinstance(ref, PromptReference) and ref.name == "review" and argument.name == "language":
+        pool = LANGUAGES
+    elif isinstance(ref, ResourceTemplateReference) and ref.uri == "greeting://{name}" and argument.name == "name":
+        pool = NAMES
+    else:
+        return None
+    values = [v for v in pool if v.startswith(argument.value)]
+    return Completion(values=values, total=len(values), has_more=False)
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ fn safe_mime(mime: &str, family: &str) -> Option<String> {
 }
 
 /// A `data:` URL, when the payload really is base64.
-fn data_url(mime: &str, family: &str, data: &str) -> Option<String> {
+pub(crate) fn data_url(mime: &str, family: &str, data: &str) -> Option<String> {
     let mime = safe_mime(mime, family)?;
     let b64 = data
         .bytes()
@@ -25,7 +25,7 @@ fn data_url(mime: &str, family: &str, data: &str) -> Option<String> {
     b64.then(|| format!("data:{mime};base64,{}", data.replace(['\n', '\r'], "")))
 }
 
-fn bytes_of(b64: &str) -> usize {
+pub(crate) fn bytes_of(b64: &str) -> usize {
     b64.len() / 4 * 3
 }
 
@@ -71,12 +71,16 @@ pub fn ContentView(
                 .flatten()
                 .collect::<Vec<_>>()
                 .join(" · ");
+            let uri = l.uri.clone();
             view! {
                 <div class="block link" data-testid="content-resource-link">
                     <span class="block-kind">"resource_link"</span>
                     <p><code>{l.uri}</code>" "{l.name}</p>
                     <p class="muted">{detail}</p>
-                    <p class="muted">"A link to a resource the client may read with resources/read; the page does not follow it."</p>
+                    <p class="muted">"A link to a resource the client may read with resources/read; the page never follows it by itself."</p>
+                    <button type="button" class="quiet" data-testid="read-it"
+                        aria-label=format!("Read it: resources/read {uri}")
+                        on:click=move |_| crate::effects::features::read(uri.clone(), true)>"Read it"</button>
                 </div>
             }
             .into_any()

@@ -1,4 +1,4 @@
-//! The lesson track: progress ("3 of 9 done"), the list of lessons with a tick for
+//! The lesson track: progress ("3 of 13 done"), the list of lessons with a tick for
 //! each one done, a notice for a `#lesson=` name the track does not have, and the
 //! open lesson.
 

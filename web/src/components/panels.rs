@@ -6,9 +6,12 @@
 //! sits in wasm chunks, fetched the first time their tab opens, so the first tool
 //! list shows after fewer bytes on a slow link.
 
+use std::future::Future;
+
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
+use super::feature_panels::{logs_panel, prompts_panel, resources_panel};
 use super::later_parts;
 use super::once_shown::{Loaded, later, once_shown};
 use super::result_panel::ResultPanel;
@@ -18,12 +21,15 @@ use super::tools_panel::ToolsPanel;
 use super::wire_log::WireLog;
 use crate::state::{Tab, use_app};
 
-const TABS: [(Tab, &str, &str); 5] = [
+const TABS: [(Tab, &str, &str); 8] = [
     (Tab::Tools, "tools", "Tools"),
     (Tab::Form, "form", "Call a tool"),
     (Tab::Result, "result", "Result"),
     (Tab::Server, "server", "Server"),
     (Tab::Wire, "wire", "Wire log"),
+    (Tab::Resources, "resources", "Resources"),
+    (Tab::Prompts, "prompts", "Prompts"),
+    (Tab::Logs, "logs", "Logs"),
 ];
 
 /// Tabs and their panels.
@@ -36,6 +42,10 @@ pub fn Panels() -> impl IntoView {
             .with(|p| p.iter().map(|p| p.tools.len()).sum::<usize>())
             .to_string(),
         Tab::Wire => st.log.with(|m| m.len as u64 + m.dropped).to_string(),
+        Tab::Logs => st.features.logs.with(|l| match l.len() {
+            0 => String::new(),
+            n => n.to_string(),
+        }),
         _ => String::new(),
     };
     let tabs = TABS
@@ -65,19 +75,29 @@ pub fn Panels() -> impl IntoView {
             <div role="tabpanel" id="panel-tools" aria-labelledby="tab-tools" hidden=hidden(Tab::Tools)>
                 <ToolsPanel/>
             </div>
-            <div role="tabpanel" id="panel-form" aria-labelledby="tab-form" hidden=hidden(Tab::Form)>
-                {once_shown(move || st.tab.get() == Tab::Form, form_panel)}
-            </div>
-            <div role="tabpanel" id="panel-result" aria-labelledby="tab-result" hidden=hidden(Tab::Result)>
-                {once_shown(move || st.tab.get() == Tab::Result, result_panel)}
-            </div>
-            <div role="tabpanel" id="panel-server" aria-labelledby="tab-server" hidden=hidden(Tab::Server)>
-                {once_shown(move || st.tab.get() == Tab::Server, server_panel)}
-            </div>
-            <div role="tabpanel" id="panel-wire" aria-labelledby="tab-wire" hidden=hidden(Tab::Wire)>
-                {once_shown(move || st.tab.get() == Tab::Wire, wire_panel)}
-            </div>
+            {lazy_panel(Tab::Form, "form", form_panel)}
+            {lazy_panel(Tab::Result, "result", result_panel)}
+            {lazy_panel(Tab::Server, "server", server_panel)}
+            {lazy_panel(Tab::Wire, "wire", wire_panel)}
+            {lazy_panel(Tab::Resources, "resources", resources_panel)}
+            {lazy_panel(Tab::Prompts, "prompts", prompts_panel)}
+            {lazy_panel(Tab::Logs, "logs", logs_panel)}
         </section>
+    }
+}
+
+/// A tab's panel whose code is a split chunk: mounted the first time its tab
+/// opens, then kept (a half-filled form survives a look elsewhere).
+fn lazy_panel<F>(tab: Tab, id: &'static str, load: fn() -> F) -> impl IntoView
+where
+    F: Future<Output = Loaded> + 'static,
+{
+    let st = use_app();
+    view! {
+        <div role="tabpanel" id=format!("panel-{id}") aria-labelledby=format!("tab-{id}")
+            hidden=move || st.tab.get() != tab>
+            {once_shown(move || st.tab.get() == tab, load)}
+        </div>
     }
 }
 

@@ -40,7 +40,9 @@ pub fn StepCard(
         .blocks
         .into_iter()
         .enumerate()
-        .filter(|_| reshape.is_none())
+        // Step 2's tools are the reshape view; a block after them (a prompt's
+        // messages, when the loop started from one) is still shown.
+        .filter(|(i, _)| reshape.is_none() || *i > 0)
         .map(|(i, b)| {
             let open = i == last && b.json.len() < 1500;
             view! { <JsonBlock label=b.label json=b.json open=open/> }

@@ -48,6 +48,11 @@ pub fn apply(st: AppState, change: ViewChange) {
         }),
         ViewChange::Pin(p) => st.pin.set(p),
         ViewChange::Replay(r) => st.replay.set(r),
+        ViewChange::Feature(f) => {
+            if !st.features.apply(f) {
+                st.tab.set(Tab::Resources);
+            }
+        }
     }
 }
 

@@ -9,6 +9,7 @@ mod bridge_addr;
 mod clock;
 mod download;
 mod engine;
+pub mod features;
 mod here;
 mod http;
 mod inbox;

@@ -9,6 +9,7 @@ mod recorded;
 use mcpg_core::client::CallOutcome;
 use mcpg_demo::DemoServer;
 use mcpg_session::{Connection as Recorded, Session, decode_file, rehydrate_with};
+use mcpg_transport::Driver;
 use serde_json::Value;
 
 use crate::args::Connection;
@@ -54,50 +55,73 @@ pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
             "{source}: the session recorded no tools/list or tools/call to replay"
         )));
     }
-    with_server(conn, |d| async move {
-        let r = async {
-            d.connect().await.map_err(Failure::from)?;
-            let mut differences = 0;
-            for (n, step) in steps.iter().enumerate() {
-                let found = match step {
-                    Step::List { tools, pages } => {
-                        let live = d.list_tools().await.map_err(Failure::from)?;
-                        let live_tools: Vec<Value> = live
-                            .responses
-                            .iter()
-                            .filter_map(|m| m.result().and_then(|r| r.get("tools")).and_then(Value::as_array))
-                            .flatten()
-                            .cloned()
-                            .collect();
-                        let found = diff::diff(&Value::Array(tools.clone()), &Value::Array(live_tools), MAX_DIFFS);
-                        report(n + 1, &format!("tools/list ({} tools in {pages} pages recorded, {} live)", tools.len(), live.len()), &found);
-                        found.len()
-                    }
-                    Step::Call { name, arguments, answer } => {
-                        let live = match d.call_tool(name, arguments.clone(), false).await {
-                            Ok(rep) => match (rep.outcome, rep.response) {
-                                (CallOutcome::ProtocolError(e), _) => Answer::Error(e.code, e.message),
-                                (_, Some(m)) => m.result().cloned().map_or(Answer::Missing, Answer::Result),
-                                (_, None) => Answer::Missing,
-                            },
-                            Err(e) if e.is_rpc() => Answer::Error(0, e.to_string()),
-                            Err(e) => return Err(Failure::from(e)),
-                        };
-                        let found = compare(answer, &live);
-                        report(n + 1, &format!("tools/call {name}"), &found);
-                        found.len()
-                    }
-                };
-                differences += found;
-            }
-            println!("{} steps replayed, {differences} differences", steps.len());
-            if differences > 0 {
-                return Err(Failure { code: TOOL_ERROR, message: format!("the live server's answers differ from the recording in {differences} places") });
-            }
-            Ok(())
+    with_server(conn, async |d: &Driver| {
+        d.connect().await.map_err(Failure::from)?;
+        let mut differences = 0;
+        for (n, step) in steps.iter().enumerate() {
+            let found = match step {
+                Step::List { tools, pages } => {
+                    let live = d.list_tools().await.map_err(Failure::from)?;
+                    let live_tools: Vec<Value> = live
+                        .responses
+                        .iter()
+                        .filter_map(|m| {
+                            m.result()
+                                .and_then(|r| r.get("tools"))
+                                .and_then(Value::as_array)
+                        })
+                        .flatten()
+                        .cloned()
+                        .collect();
+                    let found = diff::diff(
+                        &Value::Array(tools.clone()),
+                        &Value::Array(live_tools),
+                        MAX_DIFFS,
+                    );
+                    report(
+                        n + 1,
+                        &format!(
+                            "tools/list ({} tools in {pages} pages recorded, {} live)",
+                            tools.len(),
+                            live.len()
+                        ),
+                        &found,
+                    );
+                    found.len()
+                }
+                Step::Call {
+                    name,
+                    arguments,
+                    answer,
+                } => {
+                    let live = match d.call_tool(name, arguments.clone(), false).await {
+                        Ok(rep) => match (rep.outcome, rep.response) {
+                            (CallOutcome::ProtocolError(e), _) => Answer::Error(e.code, e.message),
+                            (_, Some(m)) => {
+                                m.result().cloned().map_or(Answer::Missing, Answer::Result)
+                            }
+                            (_, None) => Answer::Missing,
+                        },
+                        Err(e) if e.is_rpc() => Answer::Error(0, e.to_string()),
+                        Err(e) => return Err(Failure::from(e)),
+                    };
+                    let found = compare(answer, &live);
+                    report(n + 1, &format!("tools/call {name}"), &found);
+                    found.len()
+                }
+            };
+            differences += found;
         }
-        .await;
-        (d, r)
+        println!("{} steps replayed, {differences} differences", steps.len());
+        if differences > 0 {
+            return Err(Failure {
+                code: TOOL_ERROR,
+                message: format!(
+                    "the live server's answers differ from the recording in {differences} places"
+                ),
+            });
+        }
+        Ok(())
     })
     .await
 }

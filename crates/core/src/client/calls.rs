@@ -11,7 +11,6 @@ use crate::jsonrpc::Message;
 use crate::model::{CallToolResult, JsonObject};
 use crate::time::Timestamp;
 use crate::validate;
-use crate::version::ProtocolVersion;
 
 impl Client {
     /// Calls a tool. The end arrives as [`Event::CallFinished`].
@@ -69,7 +68,7 @@ impl Client {
     /// for input has nothing in flight: it is just forgotten, without an event (its
     /// round already ended with [`CallOutcome::InputRequired`]).
     pub fn cancel(&mut self, now: Timestamp, op: OpId, reason: &str) {
-        if self.suspended.remove(&op).is_some() {
+        if self.suspended.remove(&op).is_some() || self.cancel_ack(op, reason) {
             return;
         }
         if let Some(pos) = self.waiting.iter().position(|d| d.op == op) {
@@ -119,9 +118,7 @@ impl Client {
             });
             return;
         }
-        let version = self
-            .stamp_version()
-            .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE);
+        let version = self.check_version();
         let outcome = match CallToolResult::from_json(result) {
             Ok(r) if result.is_object() => {
                 let mut diags = Vec::new();

@@ -38,9 +38,10 @@ pub struct ClientConfig {
     pub server_request_timeout: Duration,
     /// Upper bound on `tools/list` pages, against endless lists.
     pub max_list_pages: u32,
-    /// Under 2026-07-28, open a `subscriptions/listen` stream for
-    /// `toolsListChanged` once connected, when the server declares `tools.listChanged`
-    /// (the only way that revision delivers the notification).
+    /// Under 2026-07-28, open a `subscriptions/listen` stream once connected for the
+    /// list changes the server declares (`tools`, `resources`, `prompts`
+    /// `listChanged`): the only way that revision delivers those notifications.
+    /// Resource subscriptions ride the same stream whatever this says.
     pub listen_for_list_changes: bool,
 }
 

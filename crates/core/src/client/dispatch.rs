@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::mrtr::is_input_required;
-use super::{CallOutcome, Direction, Event, Failure, GenerationMode, OpError, OpId, WireEntry};
 use super::{Client, Pending, Phase, What};
+use super::{Direction, Event, Failure, GenerationMode, OpError, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
 use crate::time::Timestamp;
@@ -157,6 +157,8 @@ impl Client {
             What::Probe => self.on_discover(now, msg, result),
             What::Initialize(v) => self.on_initialize(now, v, msg, result),
             What::ListPage => self.on_list_page(now, p, msg, result),
+            What::List(kind) => self.on_catalog_page(now, p, kind, msg, result),
+            What::Ask(ask) => self.on_answer(&p, &ask, msg, result),
             What::Call { name } => self.on_call_result(&p, &name, msg, result),
             What::Raw => {
                 // MRTR applies to these two as well; the host may continue them.
@@ -170,11 +172,15 @@ impl Client {
                     outcome: Ok(result.clone()),
                 })
             }
-            What::Listen => self.diag(Diagnostic::new(
-                Rule::Negotiation,
-                Severity::Info,
-                "the server closed the subscriptions/listen stream",
-            )),
+            What::Listen => {
+                self.diag(Diagnostic::new(
+                    Rule::Negotiation,
+                    Severity::Info,
+                    "the server closed the subscriptions/listen stream",
+                ));
+                let why = "the server closed the subscriptions/listen stream".to_owned();
+                self.listen_ended(OpError::Failed(Failure::Transport(why)));
+            }
         }
     }
 
@@ -244,50 +250,6 @@ impl Client {
             }
             What::Initialize(_) => self.connect_failed(format!("initialize failed: {f}")),
             _ => self.finish(p.op, &p.what, None, Err(OpError::Failed(f))),
-        }
-    }
-
-    pub(super) fn finish(
-        &mut self,
-        op: OpId,
-        what: &What,
-        msg: Option<Message>,
-        outcome: Result<Value, OpError>,
-    ) {
-        match what {
-            What::ListPage => {
-                let pages = self.listings.remove(&op).map_or(0, |l| l.pages);
-                if let Err(error) = outcome {
-                    self.events
-                        .push_back(Event::ToolsListFailed { op, pages, error });
-                }
-            }
-            What::Call { .. } => {
-                let outcome = match outcome {
-                    Ok(_) => return,
-                    Err(OpError::Rpc(e)) => CallOutcome::ProtocolError(e),
-                    Err(OpError::Failed(f)) => CallOutcome::Failed(f),
-                };
-                self.events.push_back(Event::CallFinished {
-                    op,
-                    outcome,
-                    message: msg,
-                });
-            }
-            What::Raw => self.events.push_back(Event::Response { op, outcome }),
-            What::Listen => {
-                if let Err(e) = outcome {
-                    let d = Diagnostic::new(
-                        Rule::Negotiation,
-                        Severity::Info,
-                        format!(
-                            "no subscriptions/listen stream, so no list_changed notifications: {e}"
-                        ),
-                    );
-                    self.diag(d);
-                }
-            }
-            What::Probe | What::Initialize(_) => {}
         }
     }
 }

@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::answers::{Answer, ListItems, ListKind};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{Message, RequestId, RpcError};
-use crate::model::{CallToolResult, Implementation, JsonObject, Tool};
+use crate::model::{CallToolResult, Implementation, JsonObject, LogMessage, Tool};
 use crate::time::Timestamp;
 use crate::version::{Generation, ProtocolVersion};
 
@@ -169,6 +170,66 @@ pub enum Event {
     },
     /// The server said its tool list changed; list again to refresh.
     ToolsListChanged,
+    /// One page of `resources/list`, `resources/templates/list` or `prompts/list`
+    /// arrived (pages count from 1).
+    ListPage {
+        /// The listing.
+        op: OpId,
+        /// Which list.
+        kind: ListKind,
+        /// Page number, from 1.
+        page: u32,
+        /// The items of this page that could be read.
+        items: ListItems,
+        /// The cursor for the next page, if any.
+        next_cursor: Option<String>,
+        /// The response message.
+        message: Message,
+    },
+    /// A resource, template or prompt listing reached its last page.
+    Listed {
+        /// The listing.
+        op: OpId,
+        /// Which list.
+        kind: ListKind,
+        /// Pages fetched.
+        pages: u32,
+        /// Items in all pages.
+        count: usize,
+    },
+    /// A resource, template or prompt listing stopped early; pages already
+    /// reported stay valid.
+    ListFailed {
+        /// The listing.
+        op: OpId,
+        /// Which list.
+        kind: ListKind,
+        /// Pages fetched before it stopped.
+        pages: u32,
+        /// Why.
+        error: OpError,
+    },
+    /// `resources/read`, `prompts/get`, `completion/complete`, a subscription
+    /// change or `logging/setLevel` ended.
+    Answered {
+        /// The operation.
+        op: OpId,
+        /// The typed answer, or why there is none.
+        outcome: Result<Answer, OpError>,
+        /// The response message, when one arrived.
+        message: Option<Message>,
+    },
+    /// `notifications/resources/updated`: a subscribed resource changed.
+    ResourceUpdated {
+        /// The resource (maybe a sub-resource of the one subscribed to).
+        uri: String,
+    },
+    /// `notifications/resources/list_changed`: list resources again to refresh.
+    ResourcesListChanged,
+    /// `notifications/prompts/list_changed`: list prompts again to refresh.
+    PromptsListChanged,
+    /// `notifications/message`: a log message from the server.
+    Log(LogMessage),
     /// Progress of a call.
     Progress {
         /// The call.
@@ -213,7 +274,9 @@ pub enum Event {
         /// When the core answers on the host's behalf.
         deadline: Timestamp,
     },
-    /// Any other notification from the server (logging, resource updates…).
+    /// Any notification the core does not type (its own events cover tools,
+    /// resources, prompts and logs), and `notifications/subscriptions/acknowledged`,
+    /// which the core also reads.
     Notification {
         /// Its method.
         method: String,

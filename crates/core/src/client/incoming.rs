@@ -129,6 +129,7 @@ impl Client {
         match method.as_str() {
             "notifications/tools/list_changed" => self.events.push_back(Event::ToolsListChanged),
             "notifications/progress" => self.on_progress(now, params.unwrap_or(Value::Null), msg),
+            m if self.on_catalog_notice(m, params.as_ref(), msg) => {}
             "notifications/cancelled" => {
                 // The server gave up on one of its own requests to us.
                 if let Some(id) = params

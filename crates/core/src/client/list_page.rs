@@ -84,11 +84,21 @@ pub(super) fn read_page(result: &Value, cx: &PageContext<'_>) -> Result<ListPage
         d.raw = Some(cx.raw.clone());
     }
     // The cursor diagnostics carry no raw text: the page's own diagnostics already do.
-    page.next_cursor = match obj.get("nextCursor") {
+    page.next_cursor = read_cursor(obj, &mut page.diags);
+    Ok(page)
+}
+
+/// Reads a page's `nextCursor`: a string, or the end (with a diagnostic when it
+/// is neither a string nor absent, or an empty string).
+pub(super) fn read_cursor(
+    obj: &serde_json::Map<String, Value>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let next = match obj.get("nextCursor") {
         None | Some(Value::Null) => None,
         Some(Value::String(c)) => Some(c.clone()),
         Some(other) => {
-            page.diags.push(Diagnostic::new(
+            diags.push(Diagnostic::new(
                 Rule::ResultShape,
                 Severity::Error,
                 format!(
@@ -99,11 +109,11 @@ pub(super) fn read_page(result: &Value, cx: &PageContext<'_>) -> Result<ListPage
             None
         }
     };
-    if page.next_cursor.as_deref() == Some("") {
-        page.diags.push(Diagnostic::new(Rule::RepeatingCursor, Severity::Warning, "nextCursor is an empty string; treating this page as the last (omit nextCursor to end a list)"));
-        page.next_cursor = None;
+    if next.as_deref() == Some("") {
+        diags.push(Diagnostic::new(Rule::RepeatingCursor, Severity::Warning, "nextCursor is an empty string; treating this page as the last (omit nextCursor to end a list)"));
+        return None;
     }
-    Ok(page)
+    next
 }
 
 /// Reads `tools[i]` into `page`: kept, dropped, or skipped with a diagnostic.
@@ -147,9 +157,10 @@ fn read_tool(i: usize, item: &Value, cx: &PageContext<'_>, page: &mut ListPage) 
     page.tools.push(t);
 }
 
-/// Decides what follows a page: `cursors` are those already followed in this
-/// listing, `pages` how many pages were read, `max_pages` the configured limit.
+/// Decides what follows a page of `method`: `cursors` are those already followed
+/// in this listing, `pages` how many pages were read, `max_pages` the configured limit.
 pub(super) fn next_step(
+    method: &str,
     next: Option<&str>,
     cursors: &HashSet<String>,
     pages: u32,
@@ -160,13 +171,13 @@ pub(super) fn next_step(
         Some(c) if cursors.contains(c) => NextStep::Stop(
             Rule::RepeatingCursor,
             format!(
-                "tools/list returned cursor {:?} a second time (page {pages}); stopping instead of looping forever",
+                "{method} returned cursor {:?} a second time (page {pages}); stopping instead of looping forever",
                 validate::truncate(c, 60),
             ),
         ),
         Some(_) if pages >= max_pages => NextStep::Stop(
             Rule::TooManyPages,
-            format!("tools/list still had more after {pages} pages; stopping (limit {max_pages})"),
+            format!("{method} still had more after {pages} pages; stopping (limit {max_pages})"),
         ),
         Some(c) => NextStep::Fetch(c.to_owned()),
     }
@@ -267,17 +278,20 @@ mod tests {
     #[test]
     fn next_step_stops_on_a_repeated_cursor_and_at_the_page_limit() {
         let cursors: HashSet<String> = ["x".to_owned()].into();
-        assert_eq!(next_step(None, &cursors, 1, 5), NextStep::Done);
         assert_eq!(
-            next_step(Some("y"), &cursors, 1, 5),
+            next_step("tools/list", None, &cursors, 1, 5),
+            NextStep::Done
+        );
+        assert_eq!(
+            next_step("tools/list", Some("y"), &cursors, 1, 5),
             NextStep::Fetch("y".into())
         );
         assert!(matches!(
-            next_step(Some("x"), &cursors, 1, 5),
+            next_step("tools/list", Some("x"), &cursors, 1, 5),
             NextStep::Stop(Rule::RepeatingCursor, _)
         ));
         assert!(matches!(
-            next_step(Some("y"), &cursors, 5, 5),
+            next_step("tools/list", Some("y"), &cursors, 5, 5),
             NextStep::Stop(Rule::TooManyPages, _)
         ));
     }

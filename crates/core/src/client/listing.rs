@@ -8,9 +8,18 @@ use super::{Event, Failure, OpError, OpId};
 use crate::diag::{Diagnostic, Severity};
 use crate::jsonrpc::Message;
 use crate::time::Timestamp;
-use crate::version::ProtocolVersion;
 
 impl Client {
+    /// What the page readers need to know about `listing` and its page `msg`.
+    pub(super) fn page_context<'a>(&self, listing: &'a Listing, msg: &Message) -> PageContext<'a> {
+        PageContext {
+            version: self.check_version(),
+            page: listing.pages + 1,
+            seen: &listing.names,
+            raw: msg.raw_shared(),
+        }
+    }
+
     /// Lists every tool, following `nextCursor` to the end. Each page arrives as
     /// [`Event::ToolsPage`]; the end as [`Event::ToolsListed`] or [`Event::ToolsListFailed`].
     pub fn list_tools(&mut self, now: Timestamp) -> OpId {
@@ -34,14 +43,7 @@ impl Client {
         let Some(mut listing) = self.listings.remove(&op) else {
             return;
         };
-        let cx = PageContext {
-            version: self
-                .stamp_version()
-                .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE),
-            page: listing.pages + 1,
-            seen: &listing.names,
-            raw: msg.raw_shared(),
-        };
+        let cx = self.page_context(&listing, msg);
         let page = match read_page(result, &cx) {
             Ok(page) => page,
             Err(d) => {
@@ -72,8 +74,9 @@ impl Client {
         }
         self.param_specs.extend(page.specs);
         listing.names.extend(page.names);
-        listing.tools += page.tools.len();
+        listing.items += page.tools.len();
         let step = next_step(
+            "tools/list",
             page.next_cursor.as_deref(),
             &listing.cursors,
             listing.pages,
@@ -90,7 +93,7 @@ impl Client {
             NextStep::Done => self.events.push_back(Event::ToolsListed {
                 op,
                 pages: listing.pages,
-                tools: listing.tools,
+                tools: listing.items,
             }),
             NextStep::Stop(rule, text) => {
                 self.diag(Diagnostic::new(rule, Severity::Error, text.clone()));

@@ -7,21 +7,31 @@
 //!                                                         └────poll_event──────▶ host / UI
 //! ```
 
+mod answers;
+mod asks;
 mod calls;
+mod catalog;
+mod catalog_page;
 mod config;
 mod dispatch;
 mod event;
 mod faults;
+mod finish;
 mod incoming;
 mod list_page;
+mod listen;
 mod listing;
 mod mrtr;
 mod negotiation;
+mod notices;
 mod outgoing;
 mod param_headers;
 mod requests;
+mod stamp;
+mod subscriptions;
 mod version_retry;
 
+pub use answers::{Answer, ListItems, ListKind};
 pub use config::{ClientConfig, GenerationMode};
 pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
 pub use outgoing::{Outgoing, SendFailure};
@@ -33,7 +43,7 @@ use serde_json::Value;
 
 use crate::diag::Diagnostic;
 use crate::jsonrpc::RequestId;
-use crate::model::{JsonObject, Tool};
+use crate::model::{JsonObject, LoggingLevel, Tool};
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
 use param_headers::ParamHeader;
@@ -63,12 +73,38 @@ enum What {
     Probe,
     Initialize(ProtocolVersion),
     ListPage,
+    /// One page of a resource, template or prompt listing.
+    List(ListKind),
+    /// A single request with a typed answer ([`Event::Answered`]).
+    Ask(Ask),
     Call {
         name: String,
     },
     Raw,
     /// A `subscriptions/listen` stream: open for the session's life.
     Listen,
+}
+
+/// What a single typed request is, to read its answer.
+#[derive(Clone, Debug, PartialEq)]
+enum Ask {
+    Read,
+    Prompt,
+    Complete,
+    Subscribe(String),
+    Unsubscribe(String),
+    SetLevel(LoggingLevel),
+}
+
+/// A 2026-07-28 subscription change waiting for the server's
+/// `notifications/subscriptions/acknowledged` on the listen stream that carries it.
+#[derive(Clone, Debug)]
+struct AckWait {
+    op: OpId,
+    listen: RequestId,
+    uri: String,
+    subscribe: bool,
+    deadline: Timestamp,
 }
 
 #[derive(Clone, Debug)]
@@ -94,8 +130,10 @@ struct Deferred {
 #[derive(Clone, Debug, Default)]
 struct Listing {
     pages: u32,
-    tools: usize,
+    /// Items (tools, resources, templates or prompts) in all pages so far.
+    items: usize,
     cursors: HashSet<String>,
+    /// Names (or URIs, or templates) seen so far, to find duplicates across pages.
     names: HashSet<String>,
 }
 
@@ -159,6 +197,15 @@ pub struct Client {
     late_probe: Option<RequestId>,
     /// Whether negotiation already went back from `initialize` to the stateless probe.
     reprobed: bool,
+    /// The level asked for with [`Client::set_log_level`]: stamped on every
+    /// 2026-07-28 request, and the floor log messages are checked against.
+    log_level: Option<LoggingLevel>,
+    /// Resources subscribed to (2026-07-28: the listen stream's filter).
+    subscribed: subscriptions::UriSet,
+    /// The open 2026-07-28 `subscriptions/listen` request, if any.
+    listen: Option<RequestId>,
+    /// Subscription changes waiting for their acknowledgement (2026-07-28).
+    acks: Vec<AckWait>,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
 }
@@ -185,6 +232,10 @@ impl Client {
             version_retried: HashSet::new(),
             late_probe: None,
             reprobed: false,
+            log_level: None,
+            subscribed: subscriptions::UriSet::default(),
+            listen: None,
+            acks: Vec::new(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
         }
@@ -241,10 +292,18 @@ impl Client {
             .filter(|d| d.0 != u64::MAX)
             .min();
         let b = self.incoming.values().map(|r| r.deadline).min();
-        match (a, b) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let c = self.acks.iter().map(|w| w.deadline).min();
+        [a, b, c].into_iter().flatten().min()
+    }
+
+    /// The resources subscribed to, in URI order.
+    pub fn subscriptions(&self) -> impl Iterator<Item = &str> {
+        self.subscribed.iter().map(String::as_str)
+    }
+
+    /// The log level last asked for with [`Client::set_log_level`], if any.
+    pub fn log_level(&self) -> Option<LoggingLevel> {
+        self.log_level
     }
 
     pub(super) fn diag(&mut self, d: Diagnostic) {

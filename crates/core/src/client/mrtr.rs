@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::OpId;
-use super::requests::strip_stamp;
+use super::stamp::strip_stamp;
 use super::{Client, Pending, SUSPENDED_MEMORY, Suspended};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;

@@ -1,8 +1,6 @@
 //! Negotiation: the `server/discover` probe, the `initialize` handshake, the
 //! fallback between them, and the retry of a request under another revision.
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
 use super::{Client, Phase, What};
@@ -238,25 +236,16 @@ impl Client {
     pub(super) fn connected(&mut self, now: Timestamp, n: Negotiated) {
         self.phase = Phase::Ready;
         self.trying = None;
-        let listen = self.cfg.listen_for_list_changes
-            && n.generation == Generation::Stateless
-            && n.tools_list_changed();
+        let stateless = n.generation == Generation::Stateless;
         self.negotiated = Some(n.clone());
         self.events.push_back(Event::Connected(n));
-        if listen {
-            let op = self.new_op();
-            let params = json!({ "notifications": { "toolsListChanged": true } });
-            // A listen stream has no answer until the server ends it: no deadline.
-            self.send_request(
-                now,
-                op,
-                What::Listen,
-                "subscriptions/listen",
-                Some(params),
-                Duration::MAX,
-            );
+        let mut waiting = std::mem::take(&mut self.waiting);
+        if stateless {
+            waiting = self.open_stateless(now, waiting);
+        } else {
+            self.restore_session(now);
         }
-        for d in std::mem::take(&mut self.waiting) {
+        for d in waiting {
             self.send_request(now, d.op, d.what, &d.method, d.params, d.timeout);
         }
     }

@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
+use super::stamp::strip_stamp;
 use super::{Client, Deferred, FINISHED_MEMORY, Pending, Phase, What};
 use super::{Direction, Event, Failure, OpError, OpId, Outgoing, SendFailure, WireEntry};
 use super::{outgoing, param_headers};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code};
-use crate::model::meta;
 use crate::time::Timestamp;
 use crate::validate;
 use crate::version::{Generation, ProtocolVersion};
@@ -105,6 +105,7 @@ impl Client {
             }
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
         }
+        self.expire_acks(now);
         let late: Vec<RequestId> = self
             .incoming
             .iter()
@@ -139,7 +140,9 @@ impl Client {
         timeout: Duration,
     ) {
         match self.phase {
-            Phase::Ready => self.send_request(now, op, what, method, params, timeout),
+            Phase::Ready => {
+                self.send_request(now, op, what, method, params, timeout);
+            }
             Phase::Closed => self.finish(
                 op,
                 &what,
@@ -168,6 +171,13 @@ impl Client {
         }
     }
 
+    /// The revision answers are checked against: the one in use, else the newest
+    /// `initialize` one.
+    pub(super) fn check_version(&self) -> ProtocolVersion {
+        self.stamp_version()
+            .unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
     /// The revision outgoing requests are stamped with: the negotiated one, or the one being tried.
     pub(super) fn stamp_version(&self) -> Option<ProtocolVersion> {
         self.negotiated.as_ref().map(|n| n.version).or(self.trying)
@@ -181,9 +191,13 @@ impl Client {
         method: &str,
         params: Option<Value>,
         timeout: Duration,
-    ) {
+    ) -> RequestId {
         self.next_id += 1;
         let id = RequestId::Number(self.next_id);
+        let first_page = params.as_ref().is_none_or(|p| p.get("cursor").is_none());
+        if matches!(what, What::Ask(_)) || (matches!(what, What::List(_)) && first_page) {
+            self.check_request_capability(method);
+        }
         let version = self.stamp_version();
         let stateless = version.is_some_and(|v| v.generation() == Generation::Stateless);
         let params = if stateless {
@@ -210,30 +224,9 @@ impl Client {
             deadline: now.after(timeout),
             progress_token,
         };
-        self.pending.insert(id, p);
+        self.pending.insert(id.clone(), p);
         self.transmit(now, msg);
-    }
-
-    /// Adds the 2026-07-28 per-request `_meta` keys, keeping any the caller set.
-    pub(super) fn stamp(&self, params: Option<Value>, version: Option<ProtocolVersion>) -> Value {
-        let mut p = match params {
-            Some(Value::Object(o)) => o,
-            _ => Map::new(),
-        };
-        let m = p
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(m) = m {
-            if let Some(v) = version {
-                m.insert(meta::PROTOCOL_VERSION.into(), Value::from(v.as_str()));
-            }
-            m.insert(
-                meta::CLIENT_CAPABILITIES.into(),
-                Value::Object(self.cfg.capabilities.clone()),
-            );
-            m.insert(meta::CLIENT_INFO.into(), self.cfg.client_info.to_json());
-        }
-        Value::Object(p)
+        id
     }
 
     pub(super) fn transmit(&mut self, now: Timestamp, msg: Message) {
@@ -291,34 +284,9 @@ impl Client {
             self.finished.pop_front();
         }
     }
-
-    pub(super) fn fail_waiting(&mut self, f: &Failure) {
-        for d in std::mem::take(&mut self.waiting) {
-            self.finish(d.op, &d.what, None, Err(OpError::Failed(f.clone())));
-        }
-    }
 }
 
 /// A progress token as a map key: strings and numbers never collide ("1" vs 1).
 pub(super) fn token_key(v: &Value) -> String {
     v.to_string()
-}
-
-/// Removes the per-request 2026-07-28 `_meta` keys so a retry can stamp them afresh.
-pub(super) fn strip_stamp(params: Option<Value>) -> Option<Value> {
-    let mut p = params?;
-    if let Some(m) = p.get_mut("_meta").and_then(Value::as_object_mut) {
-        m.remove(meta::PROTOCOL_VERSION);
-        m.remove(meta::CLIENT_CAPABILITIES);
-        m.remove(meta::CLIENT_INFO);
-        if m.is_empty()
-            && let Some(o) = p.as_object_mut()
-        {
-            o.remove("_meta");
-        }
-    }
-    match &p {
-        Value::Object(o) if o.is_empty() => None,
-        _ => Some(p),
-    }
 }

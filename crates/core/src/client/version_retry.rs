@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::GenerationMode;
-use super::requests::strip_stamp;
+use super::stamp::strip_stamp;
 use super::{Client, Pending, What};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::RpcError;

@@ -84,6 +84,12 @@ impl Members {
         }
     }
 
+    /// Member `key` exactly as sent, `null` included (for members whose type
+    /// reads any JSON, as a content block does).
+    pub(crate) fn raw(&mut self, key: &str) -> Option<Value> {
+        self.0.shift_remove(key)
+    }
+
     /// `_meta`, as every model type has it.
     pub(crate) fn meta(&mut self) -> Result<Option<JsonObject>, String> {
         self.object("_meta")

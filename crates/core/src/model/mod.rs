@@ -1,20 +1,29 @@
-//! Typed views of the MCP messages a tool-calling client needs, named as in the
+//! Typed views of the MCP messages a client needs (tools, resources, prompts,
+//! completions, logging), named as in the
 //! spec's `schema.ts`. Every struct keeps members it does not know in `extra`, so a
 //! view re-serializes to what the server sent, and `_meta` is always preserved.
 
 mod annotations;
+mod completion;
 mod content;
 mod json;
 mod lifecycle;
+mod logging;
+mod prompt;
 mod resource;
+mod resources;
 mod tool;
 
 pub use annotations::Annotations;
+pub use completion::{CompleteResult, CompletionReference};
 pub use content::{AudioContent, ContentBlock, ImageContent, TextContent};
 pub use lifecycle::{DiscoverResult, Implementation, InitializeResult};
+pub use logging::{LogMessage, LoggingLevel};
+pub use prompt::{GetPromptResult, Prompt, PromptArgument, PromptMessage, Role};
 pub use resource::{
     BlobResourceContents, EmbeddedResource, ResourceContents, ResourceLink, TextResourceContents,
 };
+pub use resources::{ReadResourceResult, Resource, ResourceTemplate};
 pub use tool::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 
 use serde_json::{Map, Value};
@@ -34,4 +43,6 @@ pub mod meta {
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
     /// Per-request log level opt-in.
     pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    /// The `subscriptions/listen` request a notification or result belongs to.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 }

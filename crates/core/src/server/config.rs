@@ -1,23 +1,52 @@
-//! Server configuration.
+//! Server configuration: who the server is, what it declares, how it pages.
 
 use crate::model::{Implementation, JsonObject};
 use crate::version::ProtocolVersion;
 
 /// What a [`crate::server::Server`] announces and how it pages.
+///
+/// The capabilities the server declares follow from these fields (`tools` always;
+/// `resources`, `prompts`, `completions`, `logging` only when set), so it never
+/// declares a feature it does not answer, nor answers one it did not declare.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
     /// `serverInfo`.
     pub info: Implementation,
     /// Instructions for the model.
     pub instructions: Option<String>,
-    /// Capabilities besides `tools` (which the server fills in itself).
+    /// Capabilities besides the ones the server fills in itself (e.g. `experimental`).
     pub capabilities: JsonObject,
     /// Whether to declare `tools.listChanged` and send the notification.
     pub tools_list_changed: bool,
+    /// The `resources` capability: `None` when the server offers no resources.
+    pub resources: Option<ResourceFeatures>,
+    /// The `prompts` capability: `None` when the server offers no prompts.
+    pub prompts: Option<PromptFeatures>,
+    /// Whether to declare `completions` (answers `completion/complete`).
+    pub completions: bool,
+    /// Whether to declare `logging` (answers `logging/setLevel`, sends `notifications/message`).
+    pub logging: bool,
     /// Revisions spoken (both generations by default).
     pub versions: Vec<ProtocolVersion>,
-    /// Tools per `tools/list` page.
+    /// Items per page of every `*/list` answer (tools, resources, templates, prompts).
     pub page_size: usize,
+}
+
+/// The optional parts of the `resources` capability.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResourceFeatures {
+    /// `resources.subscribe`: `resources/subscribe` (or, under 2026-07-28,
+    /// `resourceSubscriptions` on `subscriptions/listen`) and `notifications/resources/updated`.
+    pub subscribe: bool,
+    /// `resources.listChanged`: `notifications/resources/list_changed`.
+    pub list_changed: bool,
+}
+
+/// The optional part of the `prompts` capability.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PromptFeatures {
+    /// `prompts.listChanged`: `notifications/prompts/list_changed`.
+    pub list_changed: bool,
 }
 
 impl Default for ServerConfig {
@@ -27,6 +56,10 @@ impl Default for ServerConfig {
             instructions: None,
             capabilities: JsonObject::new(),
             tools_list_changed: true,
+            resources: None,
+            prompts: None,
+            completions: false,
+            logging: false,
             versions: ProtocolVersion::ALL.to_vec(),
             page_size: 50,
         }

@@ -1,69 +1,53 @@
-//! The server role, sans-IO: enough to host a tool server inside the page (the
-//! embedded demo) or natively over stdio. It negotiates both generations, pages
-//! `tools/list`, and hands each `tools/call` to the application as an event; the
-//! application answers when it likes (now, or later for slow tools) and may send
-//! progress in between.
+//! The server role, sans-IO: enough to host a server inside the page (the embedded
+//! demo) or natively over stdio. It negotiates both generations and pages every
+//! list itself; what only the application knows (running a tool, reading a
+//! resource, filling a prompt, completing an argument) it hands over as a
+//! [`ServerEvent`] after checking the request, and the application answers when it
+//! likes (now, or later for slow tools) through the `respond_*` methods.
+//!
+//! One file per concern: `dispatch` (requests, negotiation, result stamping),
+//! `respond` (the application's answers), `resources`, `prompts` (with
+//! completions), `logging`, `listen` (list changes and resource updates, in both
+//! generations), `paging` and `template` (RFC 6570).
 
 mod config;
+mod dispatch;
+mod event;
+mod listen;
+mod logging;
+mod paging;
+mod prompts;
+mod resources;
+mod respond;
+pub mod template;
 
-pub use config::ServerConfig;
+pub use config::{PromptFeatures, ResourceFeatures, ServerConfig};
+pub use event::{CompletionTarget, ServerEvent};
+pub use resources::resource_not_found;
+pub use respond::{MAX_COMPLETIONS, blob_contents, text_contents};
 
 use std::collections::{HashMap, VecDeque};
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::client::{Direction, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
-use crate::model::{CallToolResult, Implementation, JsonObject, Tool, meta};
+use crate::model::{Implementation, LoggingLevel, Tool};
 use crate::time::Timestamp;
-use crate::version::{Generation, ProtocolVersion};
+use crate::version::ProtocolVersion;
 
-/// Everything the server session reports to the application.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ServerEvent {
-    /// A frame crossed the wire.
-    Wire(WireEntry),
-    /// A client finished the `initialize` handshake.
-    Initialized {
-        /// The agreed revision.
-        version: ProtocolVersion,
-        /// Who the client is.
-        client_info: Implementation,
-    },
-    /// A client asked to run a tool; answer with [`Server::respond`] or [`Server::respond_error`].
-    CallTool {
-        /// Request id to answer.
-        id: RequestId,
-        /// Tool name (known to exist).
-        name: String,
-        /// Arguments (empty when none were sent).
-        arguments: JsonObject,
-        /// Progress token, when the client asked for progress.
-        progress_token: Option<Value>,
-    },
-    /// The client cancelled a call in flight; the application should stop it.
-    Cancelled {
-        /// The call's request id.
-        id: RequestId,
-        /// The client's reason.
-        reason: Option<String>,
-    },
-    /// A notification the session does not handle itself.
-    Notification {
-        /// Its method.
-        method: String,
-        /// Its params.
-        params: Option<Value>,
-    },
-    /// A finding about what the client sent.
-    Diagnostic(Diagnostic),
-}
+use listen::Listener;
 
+/// A request the application has yet to answer.
 #[derive(Clone, Debug)]
 struct OpenCall {
     /// Revision of the request (stateless requests carry their own).
     version: ProtocolVersion,
+    /// Whether its result is cacheable under 2026-07-28 (`ttlMs`, `cacheScope`).
+    cacheable: bool,
+    /// The 2026-07-28 per-request log level, if the client set one.
+    log_level: Option<LoggingLevel>,
 }
 
 /// The server side of one MCP connection.
@@ -71,27 +55,43 @@ struct OpenCall {
 pub struct Server {
     cfg: ServerConfig,
     tools: Vec<Tool>,
+    /// `Resource` objects, in `resources/list` order.
+    resources: Vec<Value>,
+    /// `ResourceTemplate` objects, in `resources/templates/list` order.
+    templates: Vec<Value>,
+    /// `Prompt` objects, in `prompts/list` order.
+    prompts: Vec<Value>,
     /// The revision agreed by `initialize`, if that generation is in use.
     session: Option<ProtocolVersion>,
     initialized: bool,
     /// `clientInfo` from `initialize`, reported once `initialized` arrives.
     client_info: Option<Implementation>,
+    /// The level from `logging/setLevel` (initialize generation).
+    log_level: Option<LoggingLevel>,
+    /// URIs from `resources/subscribe` (initialize generation); a few at most, so a
+    /// `Vec` (a `BTreeSet<String>` costs the page more code than it saves).
+    subscribed: Vec<String>,
     open: HashMap<RequestId, OpenCall>,
-    /// Open `subscriptions/listen` streams that asked for `toolsListChanged` (2026-07-28).
-    listeners: Vec<RequestId>,
+    /// Open `subscriptions/listen` streams (2026-07-28).
+    listeners: Vec<Listener>,
     outbox: VecDeque<Message>,
     events: VecDeque<ServerEvent>,
 }
 
 impl Server {
-    /// A server offering `tools`.
+    /// A server offering `tools` (add resources and prompts with the `with_*` methods).
     pub fn new(cfg: ServerConfig, tools: Vec<Tool>) -> Self {
         Server {
             cfg,
             tools,
+            resources: Vec::new(),
+            templates: Vec::new(),
+            prompts: Vec::new(),
             session: None,
             initialized: false,
             client_info: None,
+            log_level: None,
+            subscribed: Vec::new(),
             open: HashMap::new(),
             listeners: Vec::new(),
             outbox: VecDeque::new(),
@@ -99,30 +99,28 @@ impl Server {
         }
     }
 
+    /// Sets the resources and templates offered (`Resource` and `ResourceTemplate`
+    /// JSON objects) before any client connects.
+    pub fn with_resources(mut self, resources: Vec<Value>, templates: Vec<Value>) -> Self {
+        self.resources = resources;
+        self.templates = templates;
+        self
+    }
+
+    /// Sets the prompts offered (`Prompt` JSON objects) before any client connects.
+    pub fn with_prompts(mut self, prompts: Vec<Value>) -> Self {
+        self.prompts = prompts;
+        self
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ServerConfig {
+        &self.cfg
+    }
+
     /// The current tools.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
-    }
-
-    /// Replaces the tool list; tells an initialized client when it declared `tools.listChanged`.
-    pub fn set_tools(&mut self, now: Timestamp, tools: Vec<Tool>) {
-        self.tools = tools;
-        if !self.cfg.tools_list_changed {
-            return;
-        }
-        if self.initialized {
-            self.send(
-                now,
-                Message::notification("notifications/tools/list_changed", None),
-            );
-        }
-        for id in self.listeners.clone() {
-            let params = json!({ "_meta": { SUBSCRIPTION_ID: id.to_value() } });
-            self.send(
-                now,
-                Message::notification("notifications/tools/list_changed", Some(params)),
-            );
-        }
     }
 
     /// Feeds one received frame.
@@ -156,52 +154,6 @@ impl Server {
                 }
             }
         }
-    }
-
-    /// Answers a [`ServerEvent::CallTool`] with a result (`isError` inside it for tool failures).
-    pub fn respond(&mut self, now: Timestamp, id: &RequestId, result: &CallToolResult) {
-        let Some(call) = self.open.remove(id) else {
-            return;
-        };
-        let value = result.to_json();
-        let value = self.complete(value, call.version);
-        self.send(now, Message::response(id.clone(), value));
-    }
-
-    /// Answers a [`ServerEvent::CallTool`] with a JSON-RPC error.
-    pub fn respond_error(&mut self, now: Timestamp, id: &RequestId, error: RpcError) {
-        if self.open.remove(id).is_some() {
-            self.send(now, Message::error(Some(id.clone()), error));
-        }
-    }
-
-    /// Sends `notifications/progress` for a call that asked for it.
-    pub fn progress(
-        &mut self,
-        now: Timestamp,
-        token: &Value,
-        progress: f64,
-        total: Option<f64>,
-        message: Option<&str>,
-    ) {
-        let mut p = Map::new();
-        p.insert("progressToken".into(), token.clone());
-        p.insert("progress".into(), json!(progress));
-        if let Some(t) = total {
-            p.insert("total".into(), json!(t));
-        }
-        if let Some(m) = message {
-            p.insert("message".into(), Value::from(m));
-        }
-        self.send(
-            now,
-            Message::notification("notifications/progress", Some(Value::Object(p))),
-        );
-    }
-
-    /// Whether a call is still waiting for its answer (false once answered or cancelled).
-    pub fn is_open(&self, id: &RequestId) -> bool {
-        self.open.contains_key(id)
     }
 
     /// The next frame to send.
@@ -243,22 +195,7 @@ impl Server {
                         });
                     }
                 }
-                "notifications/cancelled" => {
-                    let id = params
-                        .as_ref()
-                        .and_then(|p| p.get("requestId"))
-                        .and_then(RequestId::from_value);
-                    let reason = params
-                        .as_ref()
-                        .and_then(|p| p.get("reason"))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned);
-                    if let Some(id) = id
-                        && self.open.remove(&id).is_some()
-                    {
-                        self.events.push_back(ServerEvent::Cancelled { id, reason });
-                    }
-                }
+                "notifications/cancelled" => self.cancelled(params.as_ref()),
                 _ => self
                     .events
                     .push_back(ServerEvent::Notification { method, params }),
@@ -275,255 +212,21 @@ impl Server {
         }
     }
 
-    /// Handles one request; `Ok(None)` means the application answers later.
-    fn dispatch(
-        &mut self,
-        now: Timestamp,
-        id: &RequestId,
-        method: &str,
-        params: Option<&Value>,
-    ) -> Result<Option<Value>, RpcError> {
-        if method == "initialize" {
-            return self.initialize(params).map(Some);
-        }
-        let version = self.request_version(method, params)?;
-        let result = match method {
-            "server/discover" => self.discover(),
-            "ping" => json!({}),
-            "tools/list" => self.list(params)?,
-            "tools/call" => {
-                self.call(id, params, version)?;
-                return Ok(None);
-            }
-            "subscriptions/listen" if version.generation() == Generation::Stateless => {
-                self.listen(now, id, params);
-                return Ok(None);
-            }
-            _ => {
-                return Err(RpcError::new(
-                    code::METHOD_NOT_FOUND,
-                    format!("Method not found: {method}"),
-                ));
-            }
+    /// `notifications/cancelled`: stops an open request, or closes a listen stream.
+    fn cancelled(&mut self, params: Option<&Value>) {
+        let Some(id) = params
+            .and_then(|p| p.get("requestId"))
+            .and_then(RequestId::from_value)
+        else {
+            return;
         };
-        Ok(Some(self.complete(result, version)))
-    }
-
-    fn initialize(&mut self, params: Option<&Value>) -> Result<Value, RpcError> {
-        let requested = params
-            .and_then(|p| p.get("protocolVersion"))
+        let reason = params
+            .and_then(|p| p.get("reason"))
             .and_then(Value::as_str)
-            .unwrap_or_default();
-        // Echo the client's revision when we speak it, else offer our newest with initialize.
-        let chosen = ProtocolVersion::parse(requested)
-            .filter(|v| v.generation() == Generation::Initialize && self.cfg.versions.contains(v))
-            .or_else(|| {
-                self.cfg
-                    .versions
-                    .iter()
-                    .copied()
-                    .filter(|v| v.generation() == Generation::Initialize)
-                    .max()
-            })
-            .ok_or_else(|| unsupported(requested, &self.cfg.versions))?;
-        self.session = Some(chosen);
-        self.initialized = false;
-        self.client_info = params
-            .and_then(|p| p.get("clientInfo"))
-            .and_then(|c| Implementation::from_json(c).ok());
-        let mut r = json!({
-            "protocolVersion": chosen.as_str(),
-            "capabilities": self.capabilities(),
-            "serverInfo": self.cfg.info,
-        });
-        if let (Some(i), Value::Object(o)) = (&self.cfg.instructions, &mut r) {
-            o.insert("instructions".into(), Value::from(i.as_str()));
+            .map(str::to_owned);
+        self.listeners.retain(|l| l.id != id);
+        if self.open.remove(&id).is_some() {
+            self.events.push_back(ServerEvent::Cancelled { id, reason });
         }
-        Ok(r)
-    }
-
-    /// The revision a request runs under: its own `_meta` version (stateless), or the session's.
-    fn request_version(
-        &self,
-        method: &str,
-        params: Option<&Value>,
-    ) -> Result<ProtocolVersion, RpcError> {
-        let stamped = params
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get(meta::PROTOCOL_VERSION))
-            .and_then(Value::as_str);
-        match (stamped, self.session) {
-            (Some(s), _) => ProtocolVersion::parse(s)
-                .filter(|v| {
-                    v.generation() == Generation::Stateless && self.cfg.versions.contains(v)
-                })
-                .ok_or_else(|| unsupported(s, &self.cfg.versions)),
-            (None, Some(v)) => Ok(v),
-            // `ping` was allowed before initialization in the old generation.
-            (None, None) if method == "ping" => Ok(ProtocolVersion::LATEST_WITH_INITIALIZE),
-            (None, None) => Err(RpcError::new(
-                code::INVALID_REQUEST,
-                format!(
-                    "{method} before initialize: send initialize first, or stamp the request with _meta \"{}\"",
-                    meta::PROTOCOL_VERSION
-                ),
-            )),
-        }
-    }
-
-    /// Opens a listen stream: acknowledge first (the spec requires it), then keep the
-    /// request open and send `list_changed` on it when the tools change.
-    fn listen(&mut self, now: Timestamp, id: &RequestId, params: Option<&Value>) {
-        let wants = params
-            .and_then(|p| p.get("notifications"))
-            .and_then(|n| n.get("toolsListChanged"))
-            .and_then(Value::as_bool)
-            == Some(true);
-        let honoured = wants && self.cfg.tools_list_changed;
-        if honoured {
-            self.listeners.push(id.clone());
-        }
-        let ack = json!({
-            "_meta": { SUBSCRIPTION_ID: id.to_value() },
-            "notifications": if honoured { json!({"toolsListChanged": true}) } else { json!({}) },
-        });
-        self.send(
-            now,
-            Message::notification("notifications/subscriptions/acknowledged", Some(ack)),
-        );
-    }
-
-    fn capabilities(&self) -> Value {
-        let mut caps = self.cfg.capabilities.clone();
-        caps.insert(
-            "tools".into(),
-            json!({ "listChanged": self.cfg.tools_list_changed }),
-        );
-        Value::Object(caps)
-    }
-
-    fn discover(&self) -> Value {
-        let supported: Vec<&str> = self.cfg.versions.iter().map(|v| v.as_str()).collect();
-        let mut r = json!({
-            "supportedVersions": supported,
-            "capabilities": self.capabilities(),
-            "ttlMs": 0,
-            "cacheScope": "public",
-        });
-        if let (Some(i), Value::Object(o)) = (&self.cfg.instructions, &mut r) {
-            o.insert("instructions".into(), Value::from(i.as_str()));
-        }
-        r
-    }
-
-    fn list(&self, params: Option<&Value>) -> Result<Value, RpcError> {
-        let start = match params.and_then(|p| p.get("cursor")) {
-            None | Some(Value::Null) => 0,
-            Some(Value::String(c)) => parse_cursor(c)
-                .filter(|&n| n < self.tools.len())
-                .ok_or_else(|| {
-                    RpcError::new(code::INVALID_PARAMS, format!("invalid cursor {c:?}"))
-                })?,
-            Some(_) => {
-                return Err(RpcError::new(
-                    code::INVALID_PARAMS,
-                    "cursor must be a string",
-                ));
-            }
-        };
-        let size = self.cfg.page_size.max(1);
-        let end = (start + size).min(self.tools.len());
-        let mut r = json!({ "tools": self.tools.get(start..end).unwrap_or_default() });
-        if end < self.tools.len()
-            && let Value::Object(o) = &mut r
-        {
-            o.insert("nextCursor".into(), Value::from(format!("page-{end}")));
-        }
-        Ok(r)
-    }
-
-    fn call(
-        &mut self,
-        id: &RequestId,
-        params: Option<&Value>,
-        version: ProtocolVersion,
-    ) -> Result<(), RpcError> {
-        let name = params
-            .and_then(|p| p.get("name"))
-            .and_then(Value::as_str)
-            .ok_or_else(|| RpcError::new(code::INVALID_PARAMS, "tools/call needs params.name"))?;
-        if !self.tools.iter().any(|t| t.name == name) {
-            return Err(RpcError::new(
-                code::INVALID_PARAMS,
-                format!("Unknown tool: {name}"),
-            ));
-        }
-        let arguments = match params.and_then(|p| p.get("arguments")) {
-            None | Some(Value::Null) => JsonObject::new(),
-            Some(Value::Object(o)) => o.clone(),
-            Some(_) => {
-                return Err(RpcError::new(
-                    code::INVALID_PARAMS,
-                    "arguments must be an object",
-                ));
-            }
-        };
-        if self.open.contains_key(id) {
-            return Err(RpcError::new(
-                code::INVALID_REQUEST,
-                format!("request id {id} is already in use"),
-            ));
-        }
-        let progress_token = params
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get("progressToken"))
-            .cloned();
-        self.open.insert(id.clone(), OpenCall { version });
-        self.events.push_back(ServerEvent::CallTool {
-            id: id.clone(),
-            name: name.to_owned(),
-            arguments,
-            progress_token,
-        });
-        Ok(())
-    }
-
-    /// Adds what 2026-07-28 requires on every result (`resultType`, `_meta` server info).
-    fn complete(&self, mut result: Value, version: ProtocolVersion) -> Value {
-        if version.generation() != Generation::Stateless {
-            return result;
-        }
-        if let Value::Object(o) = &mut result {
-            o.entry("resultType")
-                .or_insert_with(|| Value::from("complete"));
-            if o.contains_key("tools") {
-                o.entry("ttlMs").or_insert_with(|| Value::from(0));
-                o.entry("cacheScope")
-                    .or_insert_with(|| Value::from("public"));
-            }
-            let m = o
-                .entry("_meta")
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(m) = m {
-                m.insert(meta::SERVER_INFO.into(), self.cfg.info.to_json());
-            }
-        }
-        result
-    }
-}
-
-/// `_meta` key naming the listen stream a notification belongs to.
-const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
-
-fn parse_cursor(c: &str) -> Option<usize> {
-    c.strip_prefix("page-")?.parse().ok()
-}
-
-fn unsupported(requested: &str, versions: &[ProtocolVersion]) -> RpcError {
-    let supported: Vec<&str> = versions.iter().map(|v| v.as_str()).collect();
-    RpcError {
-        code: code::UNSUPPORTED_PROTOCOL_VERSION,
-        message: format!("Unsupported protocol version: {requested:?}"),
-        data: Some(json!({ "supported": supported, "requested": requested })),
     }
 }

@@ -4,7 +4,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{Client, ClientConfig, Event, Outgoing};
+use mcpg_core::client::{Answer, Client, ClientConfig, Event, OpError, OpId, Outgoing};
+use mcpg_core::diag::Rule;
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_core::model::{CallToolResult, Tool};
 use mcpg_core::server::{Server, ServerConfig, ServerEvent};
@@ -20,6 +21,34 @@ pub fn tool(name: &str) -> Tool {
         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}
     }))
     .unwrap()
+}
+
+/// The rules of the diagnostics among `ev`, in order.
+pub fn rules(ev: &[Event]) -> Vec<Rule> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Diagnostic(d) => Some(d.rule),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A result as a server of `version` writes it (2026-07-28 adds `resultType`).
+pub fn result(version: &str, mut body: Value) -> Value {
+    if version == "2026-07-28" {
+        body["resultType"] = json!("complete");
+    }
+    body
+}
+
+/// How operation `op` was answered ([`Event::Answered`]).
+pub fn answered(ev: &[Event], op: OpId) -> &Result<Answer, OpError> {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Answered { op: o, outcome, .. } if *o == op => Some(outcome),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no answer for {op:?} in {ev:#?}"))
 }
 
 /// What the in-memory server does with calls it receives.
@@ -184,10 +213,26 @@ impl Scripted {
             .unwrap_or_else(|| panic!("no {method} request in {:#?}", self.sent))
     }
 
+    /// The params of the last message (request or notification) sent with `method`.
+    pub fn last_request_like(&self, method: &str) -> Value {
+        self.sent
+            .iter()
+            .rev()
+            .find(|m| m.method() == Some(method))
+            .and_then(|m| m.params().cloned())
+            .unwrap_or_else(|| panic!("no {method} in {:#?}", self.sent))
+    }
+
     /// Feeds a frame to the client.
     pub fn feed(&mut self, text: &str) {
         self.client.handle_text(self.now, text);
         self.drain();
+    }
+
+    /// Feeds a notification from the server.
+    pub fn notify(&mut self, method: &str, params: Value) {
+        let text = json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string();
+        self.feed(&text);
     }
 
     /// Answers the last `method` request with `result`.
@@ -214,6 +259,33 @@ impl Scripted {
             json!({"protocolVersion": version, "capabilities": {"tools": {"listChanged": true}}, "serverInfo": {"name": "scripted", "version": "1"}}),
         );
         assert!(self.client.is_ready(), "{:#?}", self.events);
+    }
+
+    /// Connects with the server declaring `capabilities`: through `initialize` with
+    /// `version`, or through `server/discover` when `version` is 2026-07-28.
+    pub fn connect_with(&mut self, version: &str, capabilities: Value) {
+        self.client.connect(self.now);
+        self.drain();
+        if version == "2026-07-28" {
+            self.reply(
+                "server/discover",
+                json!({"resultType": "complete", "supportedVersions": [version], "capabilities": capabilities}),
+            );
+        } else {
+            self.reply_error("server/discover", -32601, "Method not found", None);
+            self.reply(
+                "initialize",
+                json!({"protocolVersion": version, "capabilities": capabilities, "serverInfo": {"name": "scripted", "version": "1"}}),
+            );
+        }
+        assert!(self.client.is_ready(), "{:#?}", self.events);
+        self.take();
+    }
+
+    /// Answers the request with `id`.
+    pub fn reply_to(&mut self, id: &RequestId, result: Value) {
+        let text = Message::response(id.clone(), result).raw().to_owned();
+        self.feed(&text);
     }
 
     /// Connects through the stateless generation (2026-07-28), the server declaring

@@ -2,9 +2,11 @@
 //! would have given (the hand-written `from_json`/`to_json` replaced exactly that to
 //! save page size). `convert` turns one of ours into its twin so values compare.
 
-#![allow(dead_code, clippy::large_enum_variant)]
+// Each test crate that includes this module uses only part of it.
+#![allow(dead_code, unused_imports, clippy::large_enum_variant)]
 
 mod convert;
+pub mod strategies;
 
 pub use convert::*;
 use mcpg_core::model::JsonObject;
@@ -275,3 +277,7 @@ twin_struct!(
         pub extra: JsonObject,
     }
 );
+
+// After the macro, which it uses.
+mod catalog;
+pub use catalog::*;

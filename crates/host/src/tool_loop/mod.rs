@@ -12,9 +12,11 @@
 //! ```
 
 mod explain;
+mod seed;
 mod step;
 
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
+pub use seed::{SeedError, prompt_turns};
 pub use step::{JsonBlock, Step, StepStatus, TITLES};
 
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
@@ -112,6 +114,8 @@ pub struct ToolLoop {
     rounds: u32,
     /// Every model turn of this loop, as a script that replays it.
     played: Vec<ScriptTurn>,
+    /// Started from a given conversation (a prompt's messages), not one message.
+    seeded: bool,
 }
 
 impl ToolLoop {
@@ -136,6 +140,7 @@ impl ToolLoop {
             answer: None,
             rounds: 0,
             played: Vec::new(),
+            seeded: false,
         }
     }
 
@@ -268,6 +273,23 @@ impl ToolLoop {
             format!("tools, as the {} API receives them", self.provider.label()),
             &shaped.tools,
         ));
+        if self.seeded {
+            // The prompt's messages are the conversation the model will be shown:
+            // step 3's request body before the model says anything, without the
+            // tools (the block above shows them).
+            let mut request =
+                provider::build_request(self.provider, &self.opts, &self.turns, &shaped);
+            if let Some(body) = request.as_object_mut() {
+                body.remove("tools");
+            }
+            s.blocks.push(JsonBlock::value(
+                format!(
+                    "the prompt's messages, as the {} API will receive them (tools above)",
+                    self.provider.label()
+                ),
+                &request,
+            ));
+        }
         self.steps.push(s);
         self.shaped = Some(shaped);
         self.phase = Phase::Reshaped;

@@ -3,7 +3,7 @@
 
 use crate::{Check, Choice, Lesson, Model, Pointer, Provider, Server, Setup};
 
-const fn mock(prompt: &'static str, provider: Provider) -> Setup {
+pub(super) const fn mock(prompt: &'static str, provider: Provider) -> Setup {
     Setup {
         server: Server::Demo,
         prompt,
@@ -12,7 +12,7 @@ const fn mock(prompt: &'static str, provider: Provider) -> Setup {
     }
 }
 
-const fn at(step: u8, field: &'static str, note: &'static str) -> Pointer {
+pub(super) const fn at(step: u8, field: &'static str, note: &'static str) -> Pointer {
     Pointer {
         step,
         field,

@@ -3,6 +3,7 @@
 //! they play its loop against the embedded demo server and check every pointer.
 
 mod basics;
+mod beyond;
 mod features;
 
 use crate::Lesson;
@@ -18,4 +19,8 @@ pub static LESSONS: &[&Lesson] = &[
     &features::PROGRESS,
     &features::LIST_CHANGED,
     &features::PLAY_MODEL,
+    &beyond::RESOURCES,
+    &beyond::PROMPTS,
+    &beyond::COMPLETIONS,
+    &beyond::LOGS,
 ];

@@ -3,7 +3,9 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod features;
 pub mod http;
+pub mod peer;
 
 use mcpg_core::Timestamp;
 use mcpg_host::{Step, StepStatus};
@@ -22,6 +24,8 @@ pub struct Shell {
     pub notice: Option<String>,
     pub next_step: Option<u8>,
     pub view_changes: usize,
+    /// The Resources, Prompts and Logs panels.
+    pub panels: features::Panels,
 }
 
 impl Shell {
@@ -41,6 +45,7 @@ impl Shell {
             notice: None,
             next_step: Some(1),
             view_changes: 0,
+            panels: features::Panels::default(),
         }
     }
 
@@ -95,8 +100,22 @@ impl Shell {
             ViewChange::Conn(c) => self.conn = c,
             ViewChange::Notice(n) => self.notice = n.map(|n| n.text),
             ViewChange::NextStep(n) => self.next_step = n,
+            ViewChange::Feature(f) => self.panels.apply(f),
             _ => {}
         }
+    }
+
+    /// Takes the WebSocket frames the page sent since the last call.
+    pub fn take_frames(&mut self) -> Vec<String> {
+        let mut frames = Vec::new();
+        self.effects.retain(|o| match o {
+            Output::SendFrame { text, .. } => {
+                frames.push(text.clone());
+                false
+            }
+            _ => true,
+        });
+        frames
     }
 
     /// Moves the clock to `until`, firing every deadline on the way.

@@ -1,10 +1,13 @@
 //! The async driver: a [`Client`] plus a transport, run by one task, used through
-//! async helpers (`connect`, `list_tools`, `call_tool`, `close`).
+//! async helpers (`connect`, `list_tools`, `call_tool`, `close`; resources, prompts,
+//! completions and logging in `asks.rs`).
 //!
 //! The handle is cheap to share (`&self` everywhere): commands go to the loop over a
 //! channel and answers come back on one-shot channels. The core stays untouched by
 //! I/O, so other drivers (the bridge, the browser) can wrap the same [`Client`].
 
+mod asks;
+mod catalog;
 mod error;
 mod report;
 mod run;
@@ -16,6 +19,7 @@ use mcpg_core::model::JsonObject;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+pub use catalog::{AnswerReport, Listing, Update};
 pub use error::DriverError;
 pub use report::{CallReport, Log, Observed, Observer, ProgressUpdate, ToolList};
 pub use run::RequestHandler;

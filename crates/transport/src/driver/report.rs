@@ -9,31 +9,17 @@ use mcpg_core::jsonrpc::Message;
 use mcpg_core::model::Tool;
 use serde_json::Value;
 
+use super::catalog::Listing;
 use crate::link::StderrLine;
 
-/// Every tool of a listing, page by page.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolList {
-    /// The tools of each page, in order (page boundaries as the server chose them).
-    pub pages: Vec<Vec<Tool>>,
-    /// The raw `tools/list` response of each page.
-    pub responses: Vec<Message>,
-}
+/// Every tool of a listing, page by page (the raw `tools/list` response of each
+/// page in `responses`).
+pub type ToolList = Listing<Tool>;
 
-impl ToolList {
+impl Listing<Tool> {
     /// All tools, in order.
     pub fn tools(&self) -> impl Iterator<Item = &Tool> {
-        self.pages.iter().flatten()
-    }
-
-    /// How many tools in all.
-    pub fn len(&self) -> usize {
-        self.pages.iter().map(Vec::len).sum()
-    }
-
-    /// Whether the server has no tools.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.items()
     }
 }
 

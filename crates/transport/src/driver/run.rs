@@ -2,7 +2,10 @@
 //! the driver's commands, the transport's events and the core's timer.
 //!
 //! - `route`: the core's events, delivered to whoever waits for them.
+//! - `catalog`: resources, prompts, completions and logging (their commands,
+//!   answers and updates).
 
+pub(crate) mod catalog;
 mod route;
 
 use std::collections::HashMap;
@@ -20,12 +23,13 @@ use tokio::time::Instant;
 use super::error::DriverError;
 use super::report::{CallReport, Log, Observed, Observer, ProgressUpdate, ToolList};
 use crate::link::{CloseReport, Link, LinkEvent, TransportEvent};
+use catalog::{CatalogCmd, Waiting};
 use route::Junk;
 
 /// Answers server-to-client requests that the core left to the host.
 pub type RequestHandler = Box<dyn FnMut(&str, Option<&Value>) -> Result<Value, RpcError> + Send>;
 
-type Reply<T> = oneshot::Sender<Result<T, DriverError>>;
+pub(crate) type Reply<T> = oneshot::Sender<Result<T, DriverError>>;
 
 /// What the driver handle asks of the loop.
 pub(crate) enum Cmd {
@@ -52,6 +56,7 @@ pub(crate) enum Cmd {
         params: Option<Value>,
     },
     Close(oneshot::Sender<CloseReport>),
+    Catalog(CatalogCmd),
 }
 
 pub(crate) struct Loop {
@@ -68,6 +73,7 @@ pub(crate) struct Loop {
     closers: Vec<oneshot::Sender<CloseReport>>,
     closed: Option<CloseReport>,
     junk: Junk,
+    waiting: Waiting,
 }
 
 impl Loop {
@@ -92,6 +98,7 @@ impl Loop {
             closers: Vec::new(),
             closed: None,
             junk: Junk::default(),
+            waiting: Waiting::default(),
         }
     }
 
@@ -224,6 +231,7 @@ impl Loop {
                 self.raws.insert(op, (method, reply));
             }
             Cmd::Notify { method, params } => self.client.notify(now, &method, params),
+            Cmd::Catalog(c) => self.catalog_command(c),
             Cmd::Close(reply) => match &self.closed {
                 Some(report) => {
                     let _ = reply.send(report.clone());

@@ -42,6 +42,10 @@ pub struct StdioConfig {
     pub max_message: usize,
     /// Longest stderr line kept; longer ones are cut.
     pub max_stderr_line: usize,
+    /// Start the server in a process group of its own, so that a Ctrl-C at the
+    /// terminal reaches only the client, which then stops the server the spec's
+    /// way instead of the server dying under it.
+    pub own_process_group: bool,
 }
 
 impl StdioConfig {
@@ -58,6 +62,7 @@ impl StdioConfig {
             grace: Grace::default(),
             max_message: 32 << 20,
             max_stderr_line: 4096,
+            own_process_group: false,
         }
     }
 
@@ -88,6 +93,9 @@ pub fn spawn(cfg: StdioConfig) -> Result<Link, TransportError> {
     }
     if let Some(dir) = &cfg.cwd {
         cmd.current_dir(dir);
+    }
+    if cfg.own_process_group {
+        cmd.process_group(0);
     }
     let program = cfg.program.to_string_lossy().into_owned();
     let mut child = cmd.spawn().map_err(|source| TransportError::Spawn {

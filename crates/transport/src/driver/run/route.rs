@@ -168,6 +168,15 @@ impl Loop {
                 self.observe(Observed::Diagnostic(d), true);
             }
             Event::Closed(_) => {}
+            // Resources, prompts, completions and logging: `catalog.rs`.
+            ev @ (Event::ListPage { .. }
+            | Event::Listed { .. }
+            | Event::ListFailed { .. }
+            | Event::Answered { .. }
+            | Event::ResourceUpdated { .. }
+            | Event::ResourcesListChanged
+            | Event::PromptsListChanged
+            | Event::Log(_)) => self.catalog_event(ev),
         }
     }
 }

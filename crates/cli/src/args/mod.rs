@@ -1,10 +1,17 @@
-//! The command line, as clap reads it.
+//! The command line, as clap reads it: the commands here, their connection
+//! flags in `connection.rs`, resources, prompts and completions in `catalog.rs`.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+mod catalog;
+mod connection;
+
+use clap::{Parser, Subcommand};
 
 use crate::bridge::ServeArgs;
+pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
+pub use connection::{Connection, Protocol};
 
-/// A command-line MCP client: inspect a server, list its tools, call one.
+/// A command-line MCP client: inspect a server, list and call its tools, read its
+/// resources, get its prompts, ask for completions, follow its log messages.
 #[derive(Debug, Parser)]
 #[command(name = "mcpg", version, about)]
 pub struct Cli {
@@ -28,6 +35,20 @@ pub enum Command {
         #[command(subcommand)]
         command: ToolsCommand,
     },
+    /// List, read or subscribe to resources.
+    Resources {
+        /// What to do with resources.
+        #[command(subcommand)]
+        command: ResourcesCommand,
+    },
+    /// List or get prompts.
+    Prompts {
+        /// What to do with prompts.
+        #[command(subcommand)]
+        command: PromptsCommand,
+    },
+    /// Ask for completions of a prompt argument or a resource template variable.
+    Complete(Complete),
     /// Client for the official conformance suite (`@modelcontextprotocol/conformance`);
     /// the scenario comes from `MCP_CONFORMANCE_SCENARIO`.
     ConformanceClient {
@@ -76,48 +97,4 @@ pub enum ToolsCommand {
         #[arg(long)]
         json: bool,
     },
-}
-
-/// Which server, and how to talk to it.
-#[derive(Debug, Args)]
-pub struct Connection {
-    /// Which server.
-    #[command(flatten)]
-    pub target: Target,
-    /// Seconds to wait for each answer.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    pub timeout: f64,
-    /// Print the wire log, diagnostics and the server's stderr to stderr.
-    #[arg(long, short)]
-    pub verbose: bool,
-    /// Which protocol generation to use.
-    #[arg(long, value_enum, default_value_t = Protocol::Auto)]
-    pub protocol: Protocol,
-    /// Speak only this revision: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25
-    /// or 2026-07-28 (its generation follows; `--protocol` must agree or be auto).
-    #[arg(long, value_name = "REV")]
-    pub protocol_version: Option<String>,
-}
-
-/// Exactly one of `--stdio` and `--url`.
-#[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
-pub struct Target {
-    /// Start this server command and talk over stdio (one string, split like a shell).
-    #[arg(long, value_name = "CMD ARGS")]
-    pub stdio: Option<String>,
-    /// Talk Streamable HTTP to this endpoint.
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
-}
-
-/// `--protocol`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Protocol {
-    /// Probe `server/discover` (2026-07-28), fall back to `initialize`.
-    Auto,
-    /// Only the `initialize` handshake (up to 2025-11-25).
-    Initialize,
-    /// Only stateless 2026-07-28.
-    Stateless,
 }

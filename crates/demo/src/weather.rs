@@ -1,0 +1,35 @@
+//! The demo's weather, shared by the tools (`get_weather`, `get_forecast`) and the
+//! `weather://` resource templates: a fixed table, so answers never change.
+
+use serde_json::{Value, json};
+
+/// `(city, °F, sky)`.
+pub const WEATHER: [(&str, i64, &str); 5] = [
+    ("Austin", 91, "sunny"),
+    ("Paris", 64, "light rain"),
+    ("Tokyo", 75, "cloudy"),
+    ("London", 58, "drizzle"),
+    ("Reykjavik", 41, "windy"),
+];
+
+/// A city of the table, by name in any ASCII case, surrounding spaces ignored.
+pub fn find_city(name: &str) -> Option<(&'static str, i64, &'static str)> {
+    let wanted = name.trim();
+    WEATHER
+        .iter()
+        .copied()
+        .find(|(c, _, _)| c.eq_ignore_ascii_case(wanted))
+}
+
+/// Today's line: `Austin: 91F, sunny`.
+pub fn today((c, t, sky): (&str, i64, &str)) -> String {
+    format!("{c}: {t}F, {sky}")
+}
+
+/// The forecast `get_forecast` returns as structured content.
+pub fn forecast((c, t, sky): (&str, i64, &str), days: i64) -> Value {
+    let list: Vec<Value> = (1..=days)
+        .map(|d| json!({"day": d, "high": t + (d % 3) - 1, "low": t - 12 + (d % 2), "sky": if d % 2 == 0 { "clear" } else { sky }}))
+        .collect();
+    json!({"city": c, "days": list})
+}

@@ -1,0 +1,154 @@
+//! Beyond tools: resources, prompts, completions and logs. Each lesson still runs
+//! the loop (so its pointers name what a step shows), and its task sends the
+//! learner to the Resources, Prompts or Logs panel for the rest.
+
+use super::basics::{at, mock};
+use crate::{Check, Choice, Lesson, Provider, Setup};
+
+/// Every lesson here: the demo, the mock model, Anthropic's format.
+const fn setup(prompt: &'static str) -> Setup {
+    mock(prompt, Provider::Anthropic)
+}
+
+/// Resources: the application decides.
+pub const RESOURCES: Lesson = Lesson {
+    slug: "resources",
+    title: "Resources: the application decides",
+    goal: "See that resources are data the application chooses to read, while tools are actions the model chooses to call.",
+    setup: setup("Read the note about pagination"),
+    task: "Run the loop, open the Result panel and press Read it on the resource_link; then open the Resources panel and read a resource of your own choosing.",
+    notice: &[
+        at(
+            5,
+            "result.content[1].uri",
+            "A link to a resource: the server does not send it, and the model cannot read it. Read it is the application's choice (resources/read in the Resources panel).",
+        ),
+        at(
+            2,
+            "[0].input_schema",
+            "The model is given tools only: no resource from resources/list is in this list.",
+        ),
+    ],
+    check: Check::Choice {
+        question: "Who decides that a resource is read?",
+        choices: &[
+            Choice {
+                text: "The application (the host, or the user through it)",
+                right: true,
+                feedback: "Right: resources are application-controlled. The host reads them with resources/read and decides what, if anything, goes into the model's context.",
+            },
+            Choice {
+                text: "The model, by calling resources/read",
+                right: false,
+                feedback: "The model only sees the tools of step 2; resources/read is a request the host sends (see the Resources panel's exchange).",
+            },
+            Choice {
+                text: "The server, by pushing it to the client",
+                right: false,
+                feedback: "A server can announce that a resource changed (a subscription), but the client asks for its contents.",
+            },
+        ],
+    },
+};
+
+/// Prompts: the user picks them.
+pub const PROMPTS: Lesson = Lesson {
+    slug: "prompts",
+    title: "Prompts: the user picks them",
+    goal: "Start the loop from a prompt the server offers instead of a message you type.",
+    setup: setup("What's the weather in Tokyo? Tell me what to pack."),
+    task: "Open the Prompts panel, choose plan_trip, fill city with Tokyo, Get the prompt, then press Use in the loop. Compare step 3 with a run of the typed message.",
+    notice: &[at(
+        3,
+        "messages[0].content",
+        "The conversation the model is given: with Use in the loop, the prompt's messages are placed here, exactly as if typed.",
+    )],
+    check: Check::Choice {
+        question: "Who chooses which prompt to use?",
+        choices: &[
+            Choice {
+                text: "The user, from what the host shows (a menu, a slash command)",
+                right: true,
+                feedback: "Right: prompts are user-controlled templates. The server offers them, the user picks one, and prompts/get fills it in.",
+            },
+            Choice {
+                text: "The model, like a tool",
+                right: false,
+                feedback: "Prompts are not in the model's tool list (step 2); they seed the conversation before the model says anything.",
+            },
+            Choice {
+                text: "The server, on every request",
+                right: false,
+                feedback: "The server only answers prompts/list and prompts/get; it never inserts a prompt by itself.",
+            },
+        ],
+    },
+};
+
+/// Completions.
+pub const COMPLETIONS: Lesson = Lesson {
+    slug: "completions",
+    title: "Completions",
+    goal: "See the server suggest argument values as you type, for a prompt or a resource template.",
+    setup: setup("What's the weather in Reykjavik?"),
+    task: "Open the Resources panel, type Re into the city field of weather://{city}/today and pick a suggestion; read it. Then run the loop.",
+    notice: &[at(
+        4,
+        "params.arguments.city",
+        "The same city the template form's completion/complete offered: the server knows its own values.",
+    )],
+    check: Check::Choice {
+        question: "What does completion/complete return?",
+        choices: &[
+            Choice {
+                text: "Suggested values for one argument, given what was typed so far",
+                right: true,
+                feedback: "Right: values (and optionally total and hasMore) for one argument of a prompt or a template, with the other arguments as context.",
+            },
+            Choice {
+                text: "The model's next words",
+                right: false,
+                feedback: "No model is involved: it is the server's own list of values, like autocomplete in a form.",
+            },
+            Choice {
+                text: "The resource's contents",
+                right: false,
+                feedback: "Contents come from resources/read once the URI is complete.",
+            },
+        ],
+    },
+};
+
+/// Logs.
+pub const LOGS: Lesson = Lesson {
+    slug: "logs",
+    title: "Logs",
+    goal: "Ask the server for log messages at a level, and see them arrive beside the loop.",
+    setup: setup("What's the weather in Paris?"),
+    task: "Open the Logs panel, choose debug, then run the loop. Filter the messages by level; then choose warning and run it again.",
+    notice: &[at(
+        5,
+        "result.content[0].text",
+        "The result goes back to the model in step 6; the log messages sent during the call do not.",
+    )],
+    check: Check::Choice {
+        question: "Who are the server's log messages for?",
+        choices: &[
+            Choice {
+                text: "The user and the developer: the host shows them, the model does not get them",
+                right: true,
+                feedback: "Right: notifications/message is for the client to show or record; step 6 feeds back the result only.",
+            },
+            Choice {
+                text: "The model, to explain the result",
+                right: false,
+                feedback: "Look at step 6's request: the log lines are not in it.",
+            },
+            Choice {
+                text: "Nobody unless the call fails",
+                right: false,
+                feedback: "At debug the demo logs every call, successful or not.",
+            },
+        ],
+    },
+};
