@@ -3,9 +3,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::seed::SeedTurn;
+
 /// The current schema version. Older documents are migrated on decode; newer ones
-/// are refused with a message asking for a newer playground.
-pub const SCHEMA_VERSION: u32 = 1;
+/// are refused with a message asking for a newer playground. Version 2 added
+/// [`Session::seeds`]: a version-1 playground would replay a prompt-seeded loop from
+/// its last message alone, so it must refuse such a document rather than misread it.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Where the session's MCP server was. Never a command, a token or a key.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,6 +94,11 @@ pub struct Session {
     /// The user's messages, in order.
     #[serde(default)]
     pub messages: Vec<String>,
+    /// Per loop (aligned with `messages`), the conversation a prompt seeded it with
+    /// (**Use in the loop**), or `None` for a loop started from its message. Empty
+    /// when no loop was seeded (and in every version-1 document).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<Option<Vec<SeedTurn>>>,
     /// The mock model's script (model turns as JSON), when one was given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub script: Vec<Value>,
@@ -112,6 +121,7 @@ impl Session {
             connection,
             model: ModelChoice::default(),
             messages: vec![],
+            seeds: vec![],
             script: vec![],
             wire: vec![],
             steps: vec![],

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::doc::{Connection, Direction, ModelChoice, Session, WireRecord};
+use crate::seed::{seeds_from_json, seeds_to_json};
 
 impl Session {
     /// The session as JSON, exactly as its serde `Serialize` writes it.
@@ -32,6 +33,9 @@ impl Session {
         }
         o.insert("model".into(), Value::Object(m));
         o.insert("messages".into(), json!(self.messages));
+        if !self.seeds.is_empty() {
+            o.insert("seeds".into(), seeds_to_json(&self.seeds));
+        }
         if !self.script.is_empty() {
             o.insert("script".into(), Value::Array(self.script.clone()));
         }
@@ -114,6 +118,7 @@ impl Session {
             connection,
             model,
             messages,
+            seeds: seeds_from_json(list(o, "seeds")?)?,
             script: list(o, "script")?.to_vec(),
             wire,
             steps: list(o, "steps")?.to_vec(),

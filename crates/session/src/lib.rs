@@ -11,6 +11,7 @@ mod doc;
 mod json;
 mod rehydrate;
 mod secret;
+mod seed;
 mod validate;
 
 pub use codec::{
@@ -23,4 +24,5 @@ pub use doc::{
 };
 pub use rehydrate::rehydrate_with;
 pub use secret::SECRET_KEYS;
+pub use seed::{SeedRole, SeedTurn};
 pub use validate::LinkError;

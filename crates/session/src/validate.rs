@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use crate::doc::{Connection, Session};
 use crate::secret::is_secret_key;
+use crate::seed::check_seeds;
 
 /// Why a link or file cannot be opened. Each message says what happened in words a
 /// learner can act on.
@@ -96,6 +97,7 @@ pub(crate) fn check(s: &Session) -> Result<(), LinkError> {
     {
         return bad(format!("more than {MAX_ITEMS} entries in one list"));
     }
+    check_seeds(&s.seeds, s.messages.len()).map_err(LinkError::Invalid)?;
     for (i, w) in s.wire.iter().enumerate() {
         match (&w.text, &w.hash) {
             (Some(_), _) => {}
@@ -117,9 +119,10 @@ pub(crate) fn check(s: &Session) -> Result<(), LinkError> {
     Ok(())
 }
 
-/// Brings an older document up to [`crate::SCHEMA_VERSION`]. Version 1 is the first,
-/// so this only checks the version; the hook is where later migrations go.
-pub(crate) fn migrate(doc: Value) -> Result<Value, LinkError> {
+/// Brings an older document up to [`crate::SCHEMA_VERSION`]. Version 2 only added
+/// `seeds`, which version 1 never wrote: a version-1 document loses any `seeds`
+/// member (it was an unknown member then, so it means nothing) and becomes version 2.
+pub(crate) fn migrate(mut doc: Value) -> Result<Value, LinkError> {
     let v = doc
         .get("v")
         .and_then(Value::as_u64)
@@ -133,6 +136,12 @@ pub(crate) fn migrate(doc: Value) -> Result<Value, LinkError> {
     }
     if v == 0 {
         return Err(LinkError::Invalid("format version 0 does not exist".into()));
+    }
+    if v == 1
+        && let Some(o) = doc.as_object_mut()
+    {
+        o.remove("seeds");
+        o.insert("v".into(), Value::from(crate::SCHEMA_VERSION));
     }
     Ok(doc)
 }

@@ -244,7 +244,7 @@ fn bad_links_get_one_clear_error() {
         e,
         LinkError::FutureVersion {
             found: 99,
-            supported: 1
+            supported: mcpg_session::SCHEMA_VERSION
         }
     );
     assert!(e.to_string().contains("newer playground"));
