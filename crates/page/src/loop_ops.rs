@@ -9,7 +9,9 @@ use mcpg_host::{StepStatus, ToolLoop};
 
 use crate::driver::{Manual, PageDriver};
 use crate::input::{LoopId, ModelReply};
+use crate::links::Link;
 use crate::output::{ModelRequest, Output};
+use crate::record::{seed_record, seed_turns};
 use crate::settings::{LlmSettings, ModelChoice, slot};
 use crate::view::ViewChange;
 
@@ -29,20 +31,27 @@ impl PageDriver {
         let Some(engine) = self.engine.map(|e| e.0) else {
             return;
         };
-        // A replay asks what the recorded session asked, loop by loop.
-        let recorded = self
-            .replay
-            .as_ref()
-            .and_then(|r| r.messages.get(self.recorder.prompts.len()).cloned());
+        // A replay asks what the recorded session asked, loop by loop, from the
+        // conversation its prompt seeded the loop with when there was one.
+        let index = self.recorder.prompts.len();
+        let (recorded, recorded_seed) = self.replay.as_ref().map_or((None, None), |r| {
+            let seed = r.seeds.get(index).cloned().flatten();
+            (r.messages.get(index).cloned(), seed.map(|t| seed_turns(&t)))
+        });
         if let Some(p) = recorded {
             self.prompt.clone_from(&p);
             self.emit(ViewChange::Prompt(p));
         }
+        let seed = recorded_seed.or(seed);
+        self.catch_up_replay();
         if let Some(run) = &self.run {
             self.recorder.played.extend(engine.played(run));
         }
-        // A seeded loop is recorded by its last user message: a shared session
-        // keeps words, not a prompt's messages.
+        // A seeded loop is recorded with its seed, and by its last user message for
+        // a reader that shows one message per loop.
+        self.recorder
+            .seeds
+            .push(seed.as_deref().and_then(seed_record));
         let said = seed.as_ref().and_then(|turns| {
             turns.iter().rev().find_map(|t| match t {
                 Turn::User(text) => Some(text.clone()),
@@ -73,6 +82,27 @@ impl PageDriver {
         self.emit(ViewChange::Call(None));
         self.emit(ViewChange::Progress(None));
         self.emit(ViewChange::Answer(None));
+    }
+
+    /// In a replay, sends again the requests the recording made before its next
+    /// loop (see [`crate::replay::ReplayLink::requests_before_loop`]), once the
+    /// connection is negotiated: the loop's own requests then carry the ids they
+    /// were recorded with (and the wire reads as recorded).
+    fn catch_up_replay(&mut self) {
+        let Link::Replay(r) = &self.link else { return };
+        if self.client.negotiated().is_none() {
+            return;
+        }
+        let asked = r.requests_before_loop();
+        if asked.is_empty() {
+            return;
+        }
+        for (method, params) in asked {
+            self.client.request(self.now, &method, params);
+        }
+        // Their answers come in now, before the loop's first request, in the order
+        // the recording has them.
+        self.pump();
     }
 
     fn ensure_loop(&mut self) {

@@ -5,7 +5,10 @@
 use std::sync::Arc;
 
 use mcpg_demo::DemoServer;
-use mcpg_session::{Connection, Direction, Session, WireRecord, rehydrate_with};
+use mcpg_host::provider::{ModelTurn, Turn};
+use mcpg_session::{
+    Connection, Direction, SeedRole, SeedTurn, Session, WireRecord, rehydrate_with,
+};
 
 use crate::view::Source;
 
@@ -14,6 +17,9 @@ use crate::view::Source;
 pub(crate) struct Recorder {
     /// The user's message of every loop, in order.
     pub(crate) prompts: Vec<String>,
+    /// The seed of every loop (aligned with `prompts`): a prompt's messages, or
+    /// `None` for a loop started from one message.
+    pub(crate) seeds: Vec<Option<Vec<SeedTurn>>>,
     /// Model turns of the loops before the current one, as script entries.
     pub(crate) played: Vec<serde_json::Value>,
     /// Every wire message: sent by the page, ms since the connection started, text.
@@ -38,6 +44,38 @@ impl Recorder {
             })
             .collect()
     }
+}
+
+/// A loop's seed as a session keeps it; `None` when a turn is not words (a seed
+/// holds only user messages and the model's earlier answers: `ToolLoop::from_turns`
+/// refuses anything else).
+pub(crate) fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
+    turns
+        .iter()
+        .map(|t| match t {
+            Turn::User(text) => Some(SeedTurn {
+                role: SeedRole::User,
+                text: text.clone(),
+            }),
+            Turn::Model(ModelTurn::Answer { text }) => Some(SeedTurn {
+                role: SeedRole::Model,
+                text: text.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A recorded seed as the host's conversation.
+pub(crate) fn seed_turns(seed: &[SeedTurn]) -> Vec<Turn> {
+    seed.iter()
+        .map(|t| match t.role {
+            SeedRole::User => Turn::User(t.text.clone()),
+            SeedRole::Model => Turn::Model(ModelTurn::Answer {
+                text: t.text.clone(),
+            }),
+        })
+        .collect()
 }
 
 /// The session's connection for a page source. A URL keeps no user name, password

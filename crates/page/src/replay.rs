@@ -50,6 +50,33 @@ impl ReplayLink {
         true
     }
 
+    /// The requests the recording sent from here up to its next `tools/list` (the
+    /// start of its next loop), as `(method, params)`: what the learner asked in the
+    /// panels between loops (a prompt got for **Use in the loop**, a resource read).
+    /// The driver sends them again before a replayed loop starts, so the loop's
+    /// requests get the ids they had and are found in the recording. The handshake
+    /// (`initialize`, `server/discover`) is the connection's own and is left out.
+    pub fn requests_before_loop(&self) -> Vec<(String, Option<serde_json::Value>)> {
+        let rest = self.wire.get(self.pos..).unwrap_or_default();
+        let mut asked = Vec::new();
+        for (_, text) in rest.iter().filter(|(sent, _)| *sent) {
+            let Ok(serde_json::Value::Object(mut o)) = serde_json::from_str(text) else {
+                continue;
+            };
+            let Some(method) = o.get("method").and_then(|m| m.as_str()).map(str::to_owned)
+            else {
+                continue;
+            };
+            if method == "tools/list" {
+                break;
+            }
+            if o.contains_key("id") && !matches!(method.as_str(), "initialize" | "server/discover") {
+                asked.push((method, o.remove("params")));
+            }
+        }
+        asked
+    }
+
     /// Frames from the "server", oldest first.
     pub fn take_incoming(&mut self) -> Vec<String> {
         self.inbox.drain(..).collect()
@@ -104,5 +131,25 @@ mod tests {
         assert!(!r.send("a"));
         assert!(!r.send("zzz"));
         assert!(r.take_incoming().is_empty());
+    }
+
+    #[test]
+    fn the_requests_before_the_next_loop_are_the_panels_own() {
+        let mut s = Session::new(Connection::Embedded);
+        let req = |id: u32, m: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{m}","params":{{"n":{id}}}}}"#);
+        s.wire = vec![
+            rec(true, &req(1, "initialize")),
+            rec(false, "ri"),
+            rec(true, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            rec(true, &req(2, "prompts/get")),
+            rec(false, "rp"),
+            rec(true, &req(3, "tools/list")),
+            rec(true, &req(4, "resources/read")),
+        ];
+        let r = ReplayLink::new(&s);
+        let asked = r.requests_before_loop();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].0, "prompts/get");
+        assert_eq!(asked[0].1, Some(serde_json::json!({"n": 2})));
     }
 }

@@ -97,6 +97,9 @@ impl PageDriver {
         } else {
             self.recorder.prompts.clone()
         };
+        if self.recorder.seeds.iter().any(Option::is_some) {
+            s.seeds.clone_from(&self.recorder.seeds);
+        }
         s.script = if script.is_empty() {
             self.script_values.clone()
         } else {
