@@ -72,6 +72,64 @@ const pack = (doc) => `s1.${deflateRawSync(Buffer.from(JSON.stringify(doc))).toS
 /** The session JSON a link carries. */
 const unpack = (link) => inflateRawSync(Buffer.from(link.split('#s1.')[1], 'base64url')).toString();
 
+/** The text of step `step`'s JSON block labelled `label`, opened if it was closed. */
+async function blockText(page, step, label) {
+  const block = page.locator(`[data-step="${step}"] details`, { hasText: label }).first();
+  if (!(await block.evaluate((d) => d.open))) await block.locator('summary').click();
+  await block.locator(tid('json')).waitFor();
+  return block.textContent();
+}
+
+describe('sharing a prompt-seeded loop', () => {
+  after(closeBrowser);
+
+  it('replays offline with the prompt\'s messages in step 2', async () => {
+    const rec = await openPage(baseUrl);
+    const o = await offlinePage();
+    try {
+      const { page } = rec;
+      await connected(page, 'mcpg-demo');
+      await page.click(tid('tab-prompts'));
+      await page.waitForSelector(tid('prompts-panel'));
+      await page.locator(`${tid('prompt')}[data-name="plan_trip"] ${tid('prompt-choose')}`).click();
+      await page.locator(`${tid('prompt-form')} ${tid('argument-input')}[data-name="city"]`).fill('Paris');
+      await page.click(tid('prompt-get'));
+      await page.waitForSelector(tid('prompt-message'));
+      await page.click(tid('use-in-loop'));
+      await page.waitForSelector(tid('answer'));
+      const seeded = /weather in Paris\? Tell me what to pack/;
+      assert.match(await blockText(page, 2, "the prompt's messages"), seeded);
+      const recorded = await shownSteps(page);
+      await page.click(tid('share-button'));
+      const link = await page.inputValue(tid('share-link'));
+      const doc = JSON.parse(unpack(link));
+      assert.equal(doc.v, 2);
+      assert.equal(doc.seeds.length, 1);
+      assert.equal(doc.seeds[0][0].role, 'user');
+      assert.match(doc.seeds[0][0].text, seeded);
+
+      await o.page.goto(link);
+      await o.page.waitForSelector(tid('replay-banner'));
+      await connected(o.page, 'mcpg-demo');
+      await stepThrough(o.page);
+      assert.match(await blockText(o.page, 2, "the prompt's messages"), seeded);
+      const replayed = await shownSteps(o.page);
+      assert.deepEqual(replayed.map((x) => x.n), recorded.map((x) => x.n));
+      for (let i = 0; i < recorded.length; i += 1) {
+        assert.deepEqual(replayed[i].json, recorded[i].json, `step ${recorded[i].n}`);
+      }
+      assert.equal(await o.page.textContent(tid('answer')), await page.textContent(tid('answer')));
+      assert.deepEqual(o.blocked, [], 'the replay made no request');
+      assert.deepEqual(o.sockets, []);
+      assert.deepEqual(o.errors, []);
+      assert.deepEqual(rec.errors, []);
+    } finally {
+      await o.close();
+      await rec.close();
+    }
+  });
+});
+
 describe('sharing a session', () => {
   let rec;
   let recorded;
@@ -95,7 +153,8 @@ describe('sharing a session', () => {
     assert.ok(link.startsWith(`${origin}/#s1.`), link.slice(0, 80));
     assert.ok(link.length < 2000, `${link.length} characters`);
     const doc = JSON.parse(unpack(link));
-    assert.equal(doc.v, 1);
+    assert.equal(doc.v, 2);
+    assert.equal(doc.seeds, undefined, 'a loop from a message records no seed');
     assert.deepEqual(doc.connection, { kind: 'embedded' });
     assert.deepEqual(doc.messages, ["What's the weather in Austin?"]);
     assert.equal(doc.script.length, 2, 'step 3 and step 6 are in the script');

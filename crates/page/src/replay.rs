@@ -63,14 +63,14 @@ impl ReplayLink {
             let Ok(serde_json::Value::Object(mut o)) = serde_json::from_str(text) else {
                 continue;
             };
-            let Some(method) = o.get("method").and_then(|m| m.as_str()).map(str::to_owned)
-            else {
+            let Some(method) = o.get("method").and_then(|m| m.as_str()).map(str::to_owned) else {
                 continue;
             };
             if method == "tools/list" {
                 break;
             }
-            if o.contains_key("id") && !matches!(method.as_str(), "initialize" | "server/discover") {
+            if o.contains_key("id") && !matches!(method.as_str(), "initialize" | "server/discover")
+            {
                 asked.push((method, o.remove("params")));
             }
         }
@@ -136,11 +136,16 @@ mod tests {
     #[test]
     fn the_requests_before_the_next_loop_are_the_panels_own() {
         let mut s = Session::new(Connection::Embedded);
-        let req = |id: u32, m: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{m}","params":{{"n":{id}}}}}"#);
+        let req = |id: u32, m: &str| {
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{m}","params":{{"n":{id}}}}}"#)
+        };
         s.wire = vec![
             rec(true, &req(1, "initialize")),
             rec(false, "ri"),
-            rec(true, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            rec(
+                true,
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            ),
             rec(true, &req(2, "prompts/get")),
             rec(false, "rp"),
             rec(true, &req(3, "tools/list")),

@@ -38,7 +38,12 @@ fn live_seeded_loop() -> Shell {
 fn a_prompt_seeded_loop_replays_from_its_link_with_the_same_steps() {
     let live = live_seeded_loop();
     let recorded = live.d.record();
-    let seed = recorded.seeds.first().cloned().flatten().expect("the loop's seed");
+    let seed = recorded
+        .seeds
+        .first()
+        .cloned()
+        .flatten()
+        .expect("the loop's seed");
     assert_eq!(seed.len(), 1);
     assert_eq!(seed[0].role, SeedRole::User);
     assert!(seed[0].text.contains("Austin"), "{}", seed[0].text);
