@@ -8,6 +8,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+mod support;
+
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcpg_core::Timestamp;
@@ -18,6 +20,7 @@ use mcpg_session::{
     encode_link, fingerprint, rehydrate_with,
 };
 use serde_json::json;
+use support::pack;
 
 /// The classic walkthrough against the embedded demo: list every page, call
 /// get_weather(Austin), as the page records it.
@@ -190,16 +193,6 @@ fn secrets_never_travel() {
         ))
     );
     assert!(matches!(decode_link(&smuggled), Err(LinkError::Invalid(m)) if m.contains("secret")));
-}
-
-fn pack(doc: &serde_json::Value) -> String {
-    format!(
-        "s1.{}",
-        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(
-            doc.to_string().as_bytes(),
-            6
-        ))
-    )
 }
 
 #[test]

@@ -9,13 +9,14 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+mod support;
+
 use mcpg_session::{
     Connection, LinkError, SCHEMA_VERSION, SeedRole, SeedTurn, Session, decode_file, decode_link,
     encode_file, encode_link,
 };
 use serde_json::{Value, json};
+use support::pack;
 
 fn turn(role: SeedRole, text: &str) -> SeedTurn {
     SeedTurn {
@@ -38,16 +39,6 @@ fn seeded() -> Session {
         ]),
     ];
     s
-}
-
-fn pack(doc: &Value) -> String {
-    format!(
-        "s1.{}",
-        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(
-            doc.to_string().as_bytes(),
-            6
-        ))
-    )
 }
 
 #[test]

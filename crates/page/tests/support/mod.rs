@@ -182,4 +182,17 @@ impl Shell {
             })
             .collect()
     }
+
+    /// A replay of `live`'s whole loop: the same six steps, JSON and answer, the
+    /// same frames in order, and nothing sent to the network.
+    pub fn assert_replays(&self, live: &Shell) {
+        assert_eq!(self.numbers(), [1, 2, 3, 4, 5, 6]);
+        assert!(self.all_done());
+        assert_eq!(self.answer, live.answer);
+        for (a, b) in self.steps.iter().zip(&live.steps) {
+            assert_eq!(a.blocks, b.blocks, "step {} differs", a.number);
+        }
+        assert!(self.network().is_empty(), "{:?}", self.network());
+        assert_eq!(self.wire(), live.wire(), "the same frames, in order");
+    }
 }
