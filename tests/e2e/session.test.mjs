@@ -219,7 +219,7 @@ describe('sharing a session', () => {
     assert.equal(download.suggestedFilename(), 'mcp-session.json');
     const text = readFileSync(await download.path(), 'utf8');
     const doc = JSON.parse(text);
-    assert.equal(doc.v, 1);
+    assert.equal(doc.v, 2);
     assert.ok(doc.wire.every((w) => typeof w.x === 'string'), 'a file keeps every message');
     assert.ok(!text.includes(bridgeToken));
     for (const how of ['picker', 'drop']) {
