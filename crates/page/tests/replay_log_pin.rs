@@ -27,13 +27,7 @@ fn a_shared_walkthrough_replays_step_by_step_with_no_network_output() {
     let link = encode_link(&mcpg_page::link_session(&recorded));
     let opened = decode_link(&link).expect("a good link");
 
-    let mut replay = Shell::new();
-    replay.cmd(Command::SetPrompt("something else".into()));
-    replay.cmd(Command::OpenShared {
-        session: Box::new(opened),
-        from: "link".into(),
-    });
-    assert_eq!(replay.notice, None);
+    let mut replay = Shell::replaying(opened);
     for _ in 0..5 {
         replay.cmd(Command::Step);
     }

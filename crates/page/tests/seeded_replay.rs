@@ -51,13 +51,7 @@ fn a_prompt_seeded_loop_replays_from_its_link_with_the_same_steps() {
     let opened = decode_link(&link).expect("a good link");
     assert_eq!(opened.seeds, recorded.seeds);
 
-    let mut replay = Shell::new();
-    replay.cmd(Command::SetPrompt("something else".into()));
-    replay.cmd(Command::OpenShared {
-        session: Box::new(opened),
-        from: "link".into(),
-    });
-    assert_eq!(replay.notice, None);
+    let mut replay = Shell::replaying(opened);
     replay.cmd(Command::Run);
     replay.advance(5_000);
     assert_eq!(replay.notice, None, "{:?}", replay.notes());

@@ -183,6 +183,19 @@ impl Shell {
             .collect()
     }
 
+    /// A fresh shell (its prompt changed, so the replay must set it) that opened
+    /// `session` from a link, with no notice.
+    pub fn replaying(session: mcpg_session::Session) -> Shell {
+        let mut replay = Shell::new();
+        replay.cmd(Command::SetPrompt("something else".into()));
+        replay.cmd(Command::OpenShared {
+            session: Box::new(session),
+            from: "link".into(),
+        });
+        assert_eq!(replay.notice, None);
+        replay
+    }
+
     /// A replay of `live`'s whole loop: the same six steps, JSON and answer, the
     /// same frames in order, and nothing sent to the network.
     pub fn assert_replays(&self, live: &Shell) {
