@@ -9,7 +9,6 @@ use mcpg_host::{StepStatus, ToolLoop};
 
 use crate::driver::{Manual, PageDriver};
 use crate::input::{LoopId, ModelReply};
-use crate::links::Link;
 use crate::output::{ModelRequest, Output};
 use crate::record::{seed_record, seed_turns};
 use crate::settings::{LlmSettings, ModelChoice, slot};
@@ -82,27 +81,6 @@ impl PageDriver {
         self.emit(ViewChange::Call(None));
         self.emit(ViewChange::Progress(None));
         self.emit(ViewChange::Answer(None));
-    }
-
-    /// In a replay, sends again the requests the recording made before its next
-    /// loop (see [`crate::replay::ReplayLink::requests_before_loop`]), once the
-    /// connection is negotiated: the loop's own requests then carry the ids they
-    /// were recorded with (and the wire reads as recorded).
-    fn catch_up_replay(&mut self) {
-        let Link::Replay(r) = &self.link else { return };
-        if self.client.negotiated().is_none() {
-            return;
-        }
-        let asked = r.requests_before_loop();
-        if asked.is_empty() {
-            return;
-        }
-        for (method, params) in asked {
-            self.client.request(self.now, &method, params);
-        }
-        // Their answers come in now, before the loop's first request, in the order
-        // the recording has them.
-        self.pump();
     }
 
     fn ensure_loop(&mut self) {

@@ -6,6 +6,7 @@ use mcpg_host::script::Script;
 use mcpg_session::{Connection, Session, rehydrate_with};
 
 use crate::driver::PageDriver;
+use crate::links::Link;
 use crate::record::{connection, demo_exchange, public_url, source_of};
 use crate::replay::ReplayLink;
 use crate::settings::{ModelChoice, slot};
@@ -68,6 +69,27 @@ impl PageDriver {
         self.open(source, Some(link));
         self.replay = Some(session);
         self.emit(ViewChange::Replay(Some(info)));
+    }
+
+    /// In a replay, sends again the requests the recording made before its next
+    /// loop (see [`crate::replay::ReplayLink::requests_before_loop`]), once the
+    /// connection is negotiated: the loop's own requests then carry the ids they
+    /// were recorded with (and the wire reads as recorded).
+    pub(crate) fn catch_up_replay(&mut self) {
+        let Link::Replay(r) = &self.link else { return };
+        if self.client.negotiated().is_none() {
+            return;
+        }
+        let asked = r.requests_before_loop();
+        if asked.is_empty() {
+            return;
+        }
+        for (method, params) in asked {
+            self.client.request(self.now, &method, params);
+        }
+        // Their answers come in now, before the loop's first request, in the order
+        // the recording has them.
+        self.pump();
     }
 
     /// "Run it live": the same kind of server, the same first message.
