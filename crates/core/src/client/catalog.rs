@@ -1,13 +1,13 @@
 //! `resources/list`, `resources/templates/list` and `prompts/list`: following
 //! `nextCursor` page by page with the same guards as `tools/list`.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::answers::ListKind;
 use super::catalog_page::read_catalog_page;
-use super::list_page::{NextStep, next_step};
-use super::{Client, Event, Failure, Listing, OpError, OpId, Pending, What};
-use crate::diag::{Diagnostic, Severity};
+use super::list_page::next_step;
+use super::listing::PageEnd;
+use super::{Client, Event, Listing, OpId, Pending, What};
 use crate::jsonrpc::Message;
 use crate::time::Timestamp;
 
@@ -54,8 +54,7 @@ impl Client {
         let page = match read_catalog_page(kind, result, &cx) {
             Ok(page) => page,
             Err(d) => {
-                let error = OpError::Failed(Failure::Malformed(d.message.clone()));
-                self.diag(d);
+                let error = self.unreadable_page(d);
                 let pages = listing.pages;
                 self.events.push_back(Event::ListFailed {
                     op,
@@ -87,17 +86,14 @@ impl Client {
             next_cursor: page.next_cursor,
             message: msg.clone(),
         });
-        let pages = listing.pages;
-        match step {
-            NextStep::Done => self.events.push_back(Event::Listed {
+        match self.follow_page(now, &p, listing, step, What::List(kind), kind.method()) {
+            PageEnd::Done { pages, count } => self.events.push_back(Event::Listed {
                 op,
                 kind,
                 pages,
-                count: listing.items,
+                count,
             }),
-            NextStep::Stop(rule, text) => {
-                self.diag(Diagnostic::new(rule, Severity::Error, text.clone()));
-                let error = OpError::Failed(Failure::Malformed(text));
+            PageEnd::Failed { pages, error } => {
                 self.events.push_back(Event::ListFailed {
                     op,
                     kind,
@@ -105,12 +101,7 @@ impl Client {
                     error,
                 });
             }
-            NextStep::Fetch(c) => {
-                listing.cursors.insert(c.clone());
-                self.listings.insert(op, listing);
-                let params = Some(json!({ "cursor": c }));
-                self.send_request(now, op, What::List(kind), kind.method(), params, p.timeout);
-            }
+            PageEnd::More => {}
         }
     }
 }

@@ -20,6 +20,48 @@ impl Client {
         }
     }
 
+    /// A page whose result could not be read at all: raises its diagnostic and gives
+    /// the error that ends the listing.
+    pub(super) fn unreadable_page(&mut self, d: Diagnostic) -> OpError {
+        let error = OpError::Failed(Failure::Malformed(d.message.clone()));
+        self.diag(d);
+        error
+    }
+
+    /// Goes on from a page the caller has reported: asks for the next page under
+    /// `what` and `method` (keeping the listing), or says how the listing ended (a
+    /// stop's diagnostic raised). Every kind of listing shares this; only the events
+    /// the caller makes of [`PageEnd`] differ.
+    pub(super) fn follow_page(
+        &mut self,
+        now: Timestamp,
+        p: &Pending,
+        mut listing: Listing,
+        step: NextStep,
+        what: What,
+        method: &str,
+    ) -> PageEnd {
+        let pages = listing.pages;
+        match step {
+            NextStep::Done => PageEnd::Done {
+                pages,
+                count: listing.items,
+            },
+            NextStep::Stop(rule, text) => {
+                self.diag(Diagnostic::new(rule, Severity::Error, text.clone()));
+                let error = OpError::Failed(Failure::Malformed(text));
+                PageEnd::Failed { pages, error }
+            }
+            NextStep::Fetch(c) => {
+                listing.cursors.insert(c.clone());
+                self.listings.insert(p.op, listing);
+                let params = Some(json!({ "cursor": c }));
+                self.send_request(now, p.op, what, method, params, p.timeout);
+                PageEnd::More
+            }
+        }
+    }
+
     /// Lists every tool, following `nextCursor` to the end. Each page arrives as
     /// [`Event::ToolsPage`]; the end as [`Event::ToolsListed`] or [`Event::ToolsListFailed`].
     pub fn list_tools(&mut self, now: Timestamp) -> OpId {
@@ -47,8 +89,7 @@ impl Client {
         let page = match read_page(result, &cx) {
             Ok(page) => page,
             Err(d) => {
-                let error = OpError::Failed(Failure::Malformed(d.message.clone()));
-                self.diag(d);
+                let error = self.unreadable_page(d);
                 self.events.push_back(Event::ToolsListFailed {
                     op,
                     pages: listing.pages,
@@ -89,33 +130,37 @@ impl Client {
             next_cursor: page.next_cursor,
             message: msg.clone(),
         });
-        match step {
-            NextStep::Done => self.events.push_back(Event::ToolsListed {
+        match self.follow_page(now, &p, listing, step, What::ListPage, "tools/list") {
+            PageEnd::Done { pages, count } => self.events.push_back(Event::ToolsListed {
                 op,
-                pages: listing.pages,
-                tools: listing.items,
+                pages,
+                tools: count,
             }),
-            NextStep::Stop(rule, text) => {
-                self.diag(Diagnostic::new(rule, Severity::Error, text.clone()));
-                let error = OpError::Failed(Failure::Malformed(text));
-                self.events.push_back(Event::ToolsListFailed {
-                    op,
-                    pages: listing.pages,
-                    error,
-                });
+            PageEnd::Failed { pages, error } => {
+                self.events
+                    .push_back(Event::ToolsListFailed { op, pages, error });
             }
-            NextStep::Fetch(c) => {
-                listing.cursors.insert(c.clone());
-                self.listings.insert(op, listing);
-                self.send_request(
-                    now,
-                    op,
-                    What::ListPage,
-                    "tools/list",
-                    Some(json!({ "cursor": c })),
-                    p.timeout,
-                );
-            }
+            PageEnd::More => {}
         }
     }
+}
+
+/// How a listing stands after one page, for the caller to report in its own events.
+pub(super) enum PageEnd {
+    /// The last page came: `pages` pages, `count` items in all.
+    Done {
+        /// Pages fetched.
+        pages: u32,
+        /// Items in all pages.
+        count: usize,
+    },
+    /// The listing stopped (a repeated cursor, too many pages).
+    Failed {
+        /// Pages fetched before it stopped.
+        pages: u32,
+        /// Why.
+        error: OpError,
+    },
+    /// The next page was asked for.
+    More,
 }
