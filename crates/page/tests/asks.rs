@@ -17,6 +17,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use mcpg_core::ProtocolVersion;
 use mcpg_core::jsonrpc::RpcError;
 use mcpg_host::StepStatus;
+use mcpg_host::provider::Provider;
+use mcpg_page::diagram::{ArrowKind, DiagramInput, Lane, diagram};
 use mcpg_page::{AskCommand, AskState, Command, Input, Output, Pin, RootEntry};
 use serde_json::{Value, json};
 use support::Shell;
@@ -121,6 +123,40 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
     server_sends(&mut s, call_result(&call["id"]));
     assert_eq!(s.steps.last().unwrap().number, 5);
     assert_eq!(s.steps.last().unwrap().status, StepStatus::Done);
+
+    // The picture: the call, then server → host asking, host → server answering.
+    let d = diagram(&DiagramInput {
+        steps: &s.steps,
+        prompt: None,
+        answered: false,
+        provider: Provider::Anthropic,
+        next_step: None,
+        current: None,
+    });
+    let rows: Vec<(Lane, Lane, ArrowKind, &str)> = d
+        .arrows
+        .iter()
+        .filter(|a| a.number == Some(4))
+        .map(|a| (a.from, a.to, a.kind, a.label.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                Lane::Host,
+                Lane::Server,
+                ArrowKind::Mcp,
+                "tools/call get_weather"
+            ),
+            (
+                Lane::Server,
+                Lane::Host,
+                ArrowKind::ServerRequest,
+                "asks: sampling/createMessage"
+            ),
+            (Lane::Host, Lane::Server, ArrowKind::ServerRequest, "answer"),
+        ]
+    );
 }
 
 #[test]
