@@ -152,7 +152,7 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
                 Lane::Server,
                 Lane::Host,
                 ArrowKind::ServerRequest,
-                "asks: sampling/createMessage"
+                "asks: sampling"
             ),
             (Lane::Host, Lane::Server, ArrowKind::ServerRequest, "answer"),
         ]
