@@ -202,5 +202,5 @@ pub enum ViewChange {
     /// What the server asked the host on this connection, each with where it stands.
     Asks(Vec<crate::asks::AskView>),
     /// The roots the learner lets the server see.
-    Roots(Vec<crate::asks::RootEntry>),
+    Roots(Vec<mcpg_host::asks::Root>),
 }

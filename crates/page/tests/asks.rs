@@ -15,11 +15,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::ProtocolVersion;
-use mcpg_core::jsonrpc::RpcError;
+use mcpg_core::model::JsonObject;
 use mcpg_host::StepStatus;
+use mcpg_host::asks::{ElicitAction, Reply, Root, Sampled};
 use mcpg_host::provider::Provider;
 use mcpg_page::diagram::{ArrowKind, DiagramInput, Lane, diagram};
-use mcpg_page::{AskCommand, AskState, Command, Input, Output, Pin, RootEntry};
+use mcpg_page::{AskCommand, AskState, Command, Input, Output, Pin};
 use serde_json::{Value, json};
 use support::Shell;
 use support::peer::{Peer, connect};
@@ -106,16 +107,16 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
     // Nothing goes back before the learner answers.
     assert!(sent(&mut s).is_empty());
 
-    let reply = json!({"role": "assistant", "content": {"type": "text", "text": "hello"}, "model": "mcpg-mock"});
+    let reply = Sampled::text("hello", "mcpg-mock");
     let id = s.asks[0].id;
     s.cmd(Command::Ask(AskCommand::Answer {
         id,
-        result: Ok(reply.clone()),
+        reply: Reply::Sampled(reply.clone()),
     }));
     let out = sent(&mut s);
     assert_eq!(
         out,
-        [json!({"jsonrpc": "2.0", "id": "s1", "result": reply})]
+        [json!({"jsonrpc": "2.0", "id": "s1", "result": reply.to_json()})]
     );
     assert!(matches!(s.asks[0].state, AskState::Answered(_)));
     assert!(step4_labels(&s)[2].starts_with("→ result: the host answers the server"));
@@ -170,13 +171,13 @@ fn a_rejected_sampling_request_sends_the_error_the_spec_names() {
         "params": {"messages": [], "maxTokens": 5}}),
     );
     let id = s.asks[0].id;
-    let err = RpcError::new(-1, "User rejected sampling request");
     s.cmd(Command::Ask(AskCommand::Answer {
         id,
-        result: Err(err),
+        reply: Reply::SamplingRejected,
     }));
     let out = sent(&mut s);
     assert_eq!(out[0]["error"]["code"], -1);
+    assert_eq!(out[0]["error"]["message"], "User rejected sampling request");
     assert_eq!(out[0]["id"], 7);
     assert!(matches!(s.asks[0].state, AskState::Refused(_)));
     assert!(step4_labels(&s)[2].starts_with("→ error: the host answers the server"));
@@ -213,7 +214,7 @@ fn a_url_is_opened_only_on_the_learners_click_and_completion_marks_it_done() {
     assert!(s.asks[0].completed);
     s.cmd(Command::Ask(AskCommand::Answer {
         id,
-        result: Ok(json!({"action": "accept"})),
+        reply: Reply::Elicited(ElicitAction::Accept(JsonObject::new())),
     }));
     assert_eq!(sent(&mut s)[0]["result"], json!({"action": "accept"}));
 }
@@ -259,7 +260,7 @@ fn a_question_left_past_the_cores_deadline_shows_as_timed_out() {
     let id = s.asks[0].id;
     s.cmd(Command::Ask(AskCommand::Answer {
         id,
-        result: Ok(json!({"roots": []})),
+        reply: Reply::Roots(vec![]),
     }));
     assert!(sent(&mut s).is_empty());
 }
@@ -268,7 +269,7 @@ fn a_question_left_past_the_cores_deadline_shows_as_timed_out() {
 fn editing_the_roots_tells_the_server_and_roots_list_answers_with_them() {
     let mut peer = Peer::default();
     let mut s = connect(&mut peer, V2025);
-    let roots = vec![RootEntry {
+    let roots = vec![Root {
         uri: "file:///home/me/project".into(),
         name: Some("project".into()),
     }];
@@ -304,19 +305,20 @@ fn an_input_required_call_is_retried_with_the_answers_and_request_state() {
     );
     assert_eq!(s.steps.last().unwrap().status, StepStatus::Running);
     let (a, b) = (s.asks[0].id, s.asks[1].id);
+    let mut content = JsonObject::new();
+    content.insert("n".into(), json!(4));
     s.cmd(Command::Ask(AskCommand::Answer {
         id: a,
-        result: Ok(json!({"action": "accept", "content": {"n": 4}})),
+        reply: Reply::Elicited(ElicitAction::Accept(content)),
     }));
     assert!(
         sent(&mut s).is_empty(),
         "no retry until every question is answered"
     );
-    let sampled =
-        json!({"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"});
+    let sampled = Sampled::text("ok", "m");
     s.cmd(Command::Ask(AskCommand::Answer {
         id: b,
-        result: Ok(sampled.clone()),
+        reply: Reply::Sampled(sampled.clone()),
     }));
     let out = sent(&mut s);
     assert_eq!(out.len(), 1);
@@ -326,7 +328,10 @@ fn an_input_required_call_is_retried_with_the_answers_and_request_state() {
         out[0]["params"]["inputResponses"]["party"]["content"]["n"],
         4
     );
-    assert_eq!(out[0]["params"]["inputResponses"]["words"], sampled);
+    assert_eq!(
+        out[0]["params"]["inputResponses"]["words"],
+        sampled.to_json()
+    );
     assert!(
         step4_labels(&s)
             .iter()

@@ -12,7 +12,8 @@ mod ops;
 
 use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
-use mcpg_core::jsonrpc::{RequestId, RpcError};
+use mcpg_core::jsonrpc::RequestId;
+use mcpg_host::asks::{Reply, Root};
 use serde_json::Value;
 
 /// The capabilities the page declares: sampling, elicitation in both modes, and
@@ -83,26 +84,18 @@ pub struct AskView {
     pub request_state: Option<Value>,
 }
 
-/// One root the learner lets the server see.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RootEntry {
-    /// A `file://` URI.
-    pub uri: String,
-    /// An optional name.
-    pub name: Option<String>,
-}
-
 /// What the learner does with a question.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AskCommand {
-    /// Send this answer (the exact result, or an error such as a rejected sampling
-    /// request, code -1). For an MRTR question, the result is kept until every
-    /// question of the call is answered, then the call is retried with them.
+    /// Send this answer ([`Reply::to_result`]: the exact result, or the spec's
+    /// error for a rejected sampling request, code -1). For an MRTR question it is
+    /// kept until every question of the call is answered, then the call is retried
+    /// with them ([`mcpg_host::asks::input_responses`]: a rejection is left out).
     Answer {
         /// Which question.
         id: u64,
-        /// The result or error.
-        result: Result<Value, RpcError>,
+        /// The learner's answer.
+        reply: Reply,
     },
     /// Open the URL of a URL elicitation: the shell opens it in a new tab.
     OpenUrl {
@@ -110,33 +103,20 @@ pub enum AskCommand {
         id: u64,
     },
     /// The learner's roots changed: the server is told (`notifications/roots/list_changed`).
-    SetRoots(Vec<RootEntry>),
+    SetRoots(Vec<Root>),
 }
 
 /// The questions of this connection and the learner's roots.
 #[derive(Clone, Debug, Default)]
 pub struct Asks {
     pub(crate) list: Vec<AskView>,
-    pub(crate) roots: Vec<RootEntry>,
+    pub(crate) roots: Vec<Root>,
     /// Answers to MRTR questions kept until the call is retried, by op.
-    pub(crate) responses: Vec<(OpId, String, Value)>,
+    pub(crate) responses: Vec<(OpId, String, Reply)>,
     next: u64,
 }
 
 impl Asks {
-    /// The roots' `roots/list` result.
-    pub fn roots_result(&self) -> Value {
-        let roots: Vec<Value> = self
-            .roots
-            .iter()
-            .map(|r| match &r.name {
-                Some(n) => serde_json::json!({"uri": r.uri, "name": n}),
-                None => serde_json::json!({"uri": r.uri}),
-            })
-            .collect();
-        serde_json::json!({ "roots": roots })
-    }
-
     pub(crate) fn push(&mut self, mut view: AskView) -> u64 {
         self.next += 1;
         view.id = self.next;

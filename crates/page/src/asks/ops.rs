@@ -2,10 +2,11 @@
 
 use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
-use mcpg_core::jsonrpc::{RequestId, RpcError};
+use mcpg_core::jsonrpc::RequestId;
+use mcpg_host::asks::{Reply, Root, input_responses, url_domain};
 use serde_json::{Map, Value};
 
-use super::{AskCommand, AskKey, AskState, AskView, RootEntry};
+use super::{AskCommand, AskKey, AskState, AskView};
 use crate::driver::PageDriver;
 use crate::output::Output;
 use crate::view::ViewChange;
@@ -94,7 +95,7 @@ impl PageDriver {
     /// The learner's answer, click or roots.
     pub(crate) fn ask_command(&mut self, cmd: AskCommand) {
         match cmd {
-            AskCommand::Answer { id, result } => self.answer_ask(id, result),
+            AskCommand::Answer { id, reply } => self.answer_ask(id, reply),
             AskCommand::OpenUrl { id } => {
                 let url = self
                     .asks
@@ -108,7 +109,8 @@ impl PageDriver {
                             .and_then(Value::as_str)
                             .map(str::to_owned)
                     });
-                match url.filter(|u| u.starts_with("https://") || u.starts_with("http://")) {
+                // The same check that shows the domain: http(s) with a host, or never.
+                match url.filter(|u| url_domain(u).is_ok()) {
                     Some(url) => {
                         self.note(format!("you opened {url} (the server's URL elicitation)"));
                         self.output(Output::OpenUrl { url });
@@ -123,7 +125,8 @@ impl PageDriver {
         }
     }
 
-    fn answer_ask(&mut self, id: u64, result: Result<Value, RpcError>) {
+    fn answer_ask(&mut self, id: u64, reply: Reply) {
+        let result = reply.to_result();
         let now = self.now;
         let Some(a) = self
             .asks
@@ -149,12 +152,8 @@ impl PageDriver {
                 }
             }
             AskKey::Input { op, key } => {
-                // An MRTR answer is a result; a refusal has none, so it is sent as the
-                // error object in its place (the server sees the learner said no).
-                let value = result.unwrap_or_else(
-                    |e| serde_json::json!({"error": {"code": e.code, "message": e.message}}),
-                );
-                self.asks.responses.push((op, key, value));
+                // A rejection has no result form in MRTR: `input_responses` leaves it out.
+                self.asks.responses.push((op, key, reply));
                 self.retry_when_answered(op);
             }
         }
@@ -170,21 +169,23 @@ impl PageDriver {
         if waiting {
             return;
         }
-        let mut responses = Map::new();
-        self.asks.responses.retain(|(o, key, value)| {
-            if *o == op {
-                responses.insert(key.clone(), value.clone());
-                false
-            } else {
-                true
+        let mut replies = Vec::new();
+        self.asks.responses.retain(|(o, key, reply)| {
+            let mine = *o == op;
+            if mine {
+                replies.push((key.clone(), reply.clone()));
             }
+            !mine
         });
-        if !self.client.continue_call(self.now, op, responses) {
+        if !self
+            .client
+            .continue_call(self.now, op, input_responses(&replies))
+        {
             self.note("the call is no longer waiting for input: the answers were not sent");
         }
     }
 
-    fn set_roots(&mut self, roots: Vec<RootEntry>) {
+    fn set_roots(&mut self, roots: Vec<Root>) {
         if roots == self.asks.roots {
             return;
         }
