@@ -13,11 +13,11 @@ pub fn ServerAsks() -> impl IntoView {
     let st = use_app();
     view! {
         <section class="server-asks" data-testid="server-asks" aria-labelledby="asks-title">
-            <h3 id="asks-title">"Inside step 4: the server asks the host"</h3>
+            <h3 id="asks-title">"The server asks the host (inside step 4 while a call waits)"</h3>
             <p class="reversed" data-testid="asks-reversed">
                 "The direction has reversed. Until now the host asked and the server answered; \
-                 while this tools/call waits, the server sends the host a request of its own. \
-                 Nothing goes back until you answer."
+                 now the server sends the host a request of its own, usually while a tools/call \
+                 waits in step 4. Nothing goes back until you answer."
             </p>
             <ol class="asks">
                 <For each=move || st.asks.get() key=|a| (a.id, format!("{:?}{}{}", a.state, a.opened, a.completed)) let:ask>

@@ -1,0 +1,160 @@
+// "The server asks": server-everything through the bridge sends the page
+// sampling/createMessage, elicitation/create (a form and a URL) and roots/list.
+// Each is shown, answered and declined; a URL is never opened (no new page, no
+// request to its host) before the learner's click; hostile text stays text; axe-core
+// on every new state.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { expectNoSeriousA11y } from './axe.mjs';
+import { shot, suitePage, tid, urlWith } from './support.mjs';
+
+const XSS = '<img src=x onerror=window.__pwned=1>';
+const waiting = (method) => `[data-testid=ask-card][data-method="${method}"][data-state="waiting"]`;
+
+/** Starts a loop with `message` in run mode (it stops at step 5 while the server asks). */
+async function start(page, message) {
+  await page.click(tid('reset-button'));
+  await page.fill(tid('prompt'), message);
+  await page.click(tid('run-button'));
+}
+
+/** The text of the newest result block of step 5. */
+async function lastResult(page) {
+  await page.waitForSelector(tid('answer'));
+  return page.textContent(tid('answer'));
+}
+
+describe('the server asks (server-everything through the bridge)', () => {
+  const p = suitePage(urlWith({ server: 'everything' }), 'mcp-servers/everything');
+
+  it('roots/list right after connecting: answered with the learner\'s roots; an edit tells the server', async () => {
+    const { page } = p;
+    // server-everything asks for the roots 350 ms after initialize, outside any call.
+    const card = page.locator(waiting('roots/list')).first();
+    await card.waitFor();
+    assert.match(await page.textContent(tid('asks-reversed')), /direction has reversed/);
+    await expectNoSeriousA11y(page, 'roots asked');
+    await card.locator(tid('roots-edit')).fill('file:///home/learner/project Project');
+    await card.locator(tid('roots-send')).click();
+    await page.waitForSelector('[data-testid=ask-card][data-method="roots/list"][data-state="answered"]');
+    await start(page, 'get roots list');
+    assert.match(await lastResult(page), /file:\/\/\/home\/learner\/project/);
+    // Saving an edit sends notifications/roots/list_changed: the server asks again.
+    const answered = page.locator('[data-testid=ask-card][data-method="roots/list"][data-state="answered"]');
+    await answered.locator(tid('roots-edit')).fill('file:///home/learner/other');
+    await answered.locator(tid('roots-save')).click();
+    await page.locator(waiting('roots/list')).first().waitFor();
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('sampling: the exact request, approved, the mock writes, the learner sends; hostile text stays text', async () => {
+    const { page } = p;
+    await start(page, `trigger sampling request "${XSS} write a haiku"`);
+    const card = page.locator(waiting('sampling/createMessage'));
+    await card.waitFor();
+    assert.match(await card.locator(tid('sampling-system')).textContent(), /You are a helpful test server/);
+    assert.equal(await card.locator(tid('sampling-max-tokens')).textContent(), '100');
+    assert.ok((await card.locator(tid('sampling-message')).textContent()).includes(XSS));
+    assert.equal(await page.locator('img[src="x"]').count(), 0);
+    // Step 4 shows the question nested in it, and the picture draws it server → host.
+    assert.match(await page.textContent('[data-step="4"]'), /the server asks the host/);
+    await page.locator('.arrow.server-request').first().waitFor();
+    await expectNoSeriousA11y(page, 'sampling asked');
+    await card.locator(tid('sampling-approve')).click();
+    await card.locator(tid('sampling-mock')).click();
+    const draft = card.locator(tid('sampling-draft'));
+    assert.match(await draft.inputValue(), /mock model/);
+    await draft.fill('A haiku, edited by the learner');
+    await expectNoSeriousA11y(page, 'sampling reply drafted');
+    await card.locator(tid('sampling-send')).click();
+    assert.match(await lastResult(page), /A haiku, edited by the learner/);
+    assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
+    await shot(page, 'asks-sampling.png');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('sampling rejected: the spec\'s error goes back and the call fails', async () => {
+    const { page } = p;
+    await start(page, 'trigger sampling request "say no"');
+    const card = page.locator(waiting('sampling/createMessage'));
+    await card.waitFor();
+    await card.locator(tid('sampling-reject')).click();
+    await page.waitForSelector('[data-testid=ask-card][data-state="refused"]');
+    assert.match(await page.textContent('[data-testid=ask-card][data-state="refused"]'), /User rejected sampling request/);
+    await page.waitForSelector(tid('answer'));
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('elicitation form: built from requestedSchema, accepted with the values', async () => {
+    const { page } = p;
+    await start(page, 'trigger elicitation request');
+    const card = page.locator(waiting('elicitation/create'));
+    await card.waitFor();
+    await card.locator(tid('elicit-form')).waitFor();
+    // The schema's default fills its field.
+    assert.equal(await card.locator('#field-firstLine').inputValue(), 'It was a dark and stormy night.');
+    await expectNoSeriousA11y(page, 'elicitation form');
+    // Without the required name, accepting shows the problem and sends nothing.
+    await card.locator(tid('elicit-accept')).click();
+    assert.equal(await page.locator(waiting('elicitation/create')).count(), 1);
+    await card.locator('#field-name').fill('Ada Lovelace');
+    await card.locator(tid('elicit-accept')).click();
+    assert.match(await lastResult(page), /Ada Lovelace/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('elicitation form declined and cancelled', async () => {
+    const { page } = p;
+    for (const [button, word] of [['elicit-decline', /declin/i], ['elicit-cancel', /cancel/i]]) {
+      await start(page, 'trigger elicitation request');
+      const card = page.locator(waiting('elicitation/create'));
+      await card.waitFor();
+      await card.locator(tid(button)).click();
+      const sent = page.locator('[data-testid=ask-card][data-method="elicitation/create"][data-state="answered"]').last();
+      await sent.waitFor();
+      assert.match(await sent.textContent(), word);
+      await page.waitForSelector(tid('answer'));
+    }
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('URL elicitation: the domain apart, never opened before the click, then done', async () => {
+    const { page } = p;
+    const context = page.context();
+    const seen = [];
+    context.on('request', (r) => seen.push(r.url()));
+    await context.route('https://auth.example.test/**', (r) => r.fulfill({ body: '<title>signed in</title>ok', contentType: 'text/html' }));
+    const pagesBefore = context.pages().length;
+    await start(page, 'trigger url elicitation "https://auth.example.test/login?next=1"');
+    const card = page.locator(waiting('elicitation/create'));
+    await card.waitFor();
+    assert.equal(await card.locator(tid('url-domain')).textContent(), 'auth.example.test');
+    assert.equal(await card.locator(tid('url-full')).textContent(), 'https://auth.example.test/login?next=1');
+    await expectNoSeriousA11y(page, 'url elicitation');
+    assert.equal(context.pages().length, pagesBefore, 'no page opened before the click');
+    assert.ok(!seen.some((u) => u.includes('auth.example.test')), 'nothing asked of the URL\'s host before the click');
+    const popup = context.waitForEvent('page');
+    await card.locator(tid('url-open')).click();
+    const opened = await popup;
+    await opened.waitForLoadState();
+    assert.equal(opened.url(), 'https://auth.example.test/login?next=1');
+    assert.equal(await opened.evaluate(() => window.opener), null, 'noopener');
+    await opened.close();
+    await page.locator(waiting('elicitation/create')).locator(tid('url-opened')).waitFor();
+    await page.locator(waiting('elicitation/create')).locator(tid('elicit-accept')).click();
+    assert.match(await lastResult(page), /completed the URL elicitation/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('URL elicitation declined: nothing is opened', async () => {
+    const { page } = p;
+    const pagesBefore = page.context().pages().length;
+    await start(page, 'trigger url elicitation "https://auth.example.test/other"');
+    const card = page.locator(waiting('elicitation/create'));
+    await card.waitFor();
+    await card.locator(tid('elicit-decline')).click();
+    await page.waitForSelector(tid('answer'));
+    assert.equal(page.context().pages().length, pagesBefore);
+    assert.deepEqual(p.errors, []);
+  });
+});
