@@ -14,6 +14,7 @@ use std::fmt;
 
 use mcpg_core::client::Event;
 use mcpg_core::model::{CallToolResult, Tool};
+use mcpg_host::asks::Sampled;
 use mcpg_host::provider::{
     ModelTurn, Provider, RequestOptions, Turn, endpoint, key_header, shown_request,
 };
@@ -83,6 +84,20 @@ pub trait Engine {
     fn http(&self, url: &str) -> Box<dyn HttpPort>;
     /// The result's `structuredContent` checked against the tool's `outputSchema`.
     fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>>;
+    /// A real model's request for a sampling request's `params`, or why not.
+    fn sample(
+        &self,
+        provider: Provider,
+        settings: &LlmSettings,
+        params: &Value,
+    ) -> Result<Asked, String>;
+    /// A real model's reply to a sampling request, as the message to approve.
+    fn sampled(
+        &self,
+        provider: Provider,
+        params: &Value,
+        reply: &crate::input::ModelReply,
+    ) -> Result<Sampled, String>;
 }
 
 /// The one [`Engine`], as the shell hands it in (compared by address).
@@ -198,5 +213,23 @@ impl Engine for HostEngine {
 
     fn http(&self, url: &str) -> Box<dyn HttpPort> {
         Box::new(HttpMachine::new(HttpConfig::new(url)))
+    }
+
+    fn sample(
+        &self,
+        provider: Provider,
+        settings: &LlmSettings,
+        params: &Value,
+    ) -> Result<Asked, String> {
+        crate::asks::model::request(provider, settings, params)
+    }
+
+    fn sampled(
+        &self,
+        provider: Provider,
+        params: &Value,
+        reply: &crate::input::ModelReply,
+    ) -> Result<Sampled, String> {
+        crate::asks::model::reply(provider, params, reply)
     }
 }

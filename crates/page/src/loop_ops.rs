@@ -216,6 +216,7 @@ impl PageDriver {
         self.set_model_busy(true);
         self.output(Output::ModelRequest(ModelRequest {
             loop_id: self.loop_id,
+            ask: None,
             provider,
             url: asked.url,
             headers: asked.headers,

@@ -20,7 +20,7 @@ use mcpg_host::StepStatus;
 use mcpg_host::asks::{ElicitAction, Reply, Root, Sampled};
 use mcpg_host::provider::Provider;
 use mcpg_page::diagram::{ArrowKind, DiagramInput, Lane, diagram};
-use mcpg_page::{AskCommand, AskState, Command, Input, Output, Pin};
+use mcpg_page::{AskCommand, AskState, Command, Input, ModelReply, Output, Pin};
 use serde_json::{Value, json};
 use support::Shell;
 use support::peer::{Peer, connect};
@@ -341,4 +341,70 @@ fn an_input_required_call_is_retried_with_the_answers_and_request_state() {
     done["result"]["resultType"] = json!("complete");
     server_sends(&mut s, done);
     assert_eq!(s.steps.last().unwrap().status, StepStatus::Done);
+}
+
+#[test]
+fn a_real_model_writes_the_sampling_reply_only_on_the_learners_click_and_it_still_needs_approval() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    let call = step_to_call(&mut s, &mut peer);
+    let model_requests = |s: &Shell| {
+        s.effects
+            .iter()
+            .filter_map(|o| match o {
+                Output::ModelRequest(r) if r.ask.is_some() => Some(r.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": "s9", "method": "sampling/createMessage",
+        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "Write a haiku"}}],
+            "systemPrompt": "Be brief", "maxTokens": 40}}),
+    );
+    assert!(
+        model_requests(&s).is_empty(),
+        "no model is asked without a click"
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::SampleWithModel { id }));
+    let reqs = model_requests(&s);
+    assert_eq!(reqs.len(), 1);
+    let body: Value = serde_json::from_str(&reqs[0].body).unwrap();
+    assert_eq!(body["system"], "Be brief");
+    assert_eq!(body["max_tokens"], 40);
+    assert!(reqs[0].body.contains("Write a haiku"));
+    assert!(s.asks[0].model_busy);
+    assert!(
+        s.asks[0]
+            .model_request
+            .as_deref()
+            .unwrap()
+            .contains("Write a haiku")
+    );
+
+    let reply = json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "fake-model",
+        "content": [{"type": "text", "text": "Old pond, a frog"}], "stop_reason": "end_turn"});
+    s.input(Input::SampleReply {
+        ask: id,
+        reply: ModelReply::Http {
+            status: 200,
+            body: reply.to_string(),
+        },
+    });
+    let draft = s.asks[0].draft.clone().unwrap().unwrap();
+    assert_eq!(draft.content["text"], "Old pond, a frog");
+    assert_eq!(draft.model, "fake-model");
+    // Still nothing goes to the server until the learner sends it.
+    assert!(sent(&mut s).is_empty());
+    assert_eq!(s.asks[0].state, AskState::Waiting);
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Sampled(draft),
+    }));
+    let out = sent(&mut s);
+    assert_eq!(out[0]["result"]["content"]["text"], "Old pond, a frog");
+    assert_eq!(out[0]["result"]["model"], "fake-model");
+    server_sends(&mut s, call_result(&call["id"]));
 }

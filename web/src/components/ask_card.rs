@@ -52,7 +52,11 @@ pub fn AskCard(
             </p>
         }
         .into_any(),
-        Ok(Ask::Sampling(s)) => view! { <SamplingAskView id=id ask=s waiting=waiting/> }.into_any(),
+        Ok(Ask::Sampling(s)) => view! {
+            <SamplingAskView id=id ask=s waiting=waiting model_request=ask.model_request.clone()
+                model_draft=ask.draft.clone() model_busy=ask.model_busy/>
+        }
+        .into_any(),
         Ok(Ask::Elicit(e)) => match e.mode {
             ElicitMode::Form { requested_schema } => {
                 view! { <ElicitForm id=id message=e.message schema=requested_schema waiting=waiting/> }

@@ -7,8 +7,18 @@ use leptos::prelude::*;
 use mcpg_host::asks::{MOCK_MODEL, Reply, Sampled, SamplingAsk, mock_sample};
 use serde_json::json;
 
-use crate::effects::asks::answer;
-use crate::state::pretty;
+use super::json_block::JsonBlock;
+use crate::effects::asks::{answer, sample_with_model};
+use crate::model_state::ModelChoice;
+use crate::state::{pretty, use_app};
+
+/// The text a sampled message shows for editing (its JSON when it is not text).
+fn text_of(s: &Sampled) -> String {
+    s.content
+        .get("text")
+        .and_then(|t| t.as_str())
+        .map_or_else(|| s.content.to_string(), str::to_owned)
+}
 
 /// The request with its last user message replaced by `text` (the learner's edit).
 fn edited(ask: &SamplingAsk, text: &str) -> SamplingAsk {
@@ -55,32 +65,48 @@ pub fn SamplingAskView(
     ask: SamplingAsk,
     /// Still waiting for an answer.
     waiting: bool,
+    /// What was sent to a real model for it (no key), once asked.
+    model_request: Option<String>,
+    /// A real model's reply to approve (or why there is none).
+    model_draft: Option<Result<Sampled, String>>,
+    /// A real model is writing.
+    model_busy: bool,
 ) -> impl IntoView {
+    let st = use_app();
     let asked = RwSignal::new(ask.last_user_text());
-    let approved = RwSignal::new(false);
-    let draft = RwSignal::new(None::<(String, String)>);
+    // A model asked means the request was approved; its reply is the draft.
+    let approved = RwSignal::new(model_request.is_some());
+    let from_model = model_draft.as_ref().and_then(|d| d.as_ref().ok()).cloned();
+    let draft = RwSignal::new(from_model.as_ref().map(|s| (text_of(s), s.model.clone())));
+    let problem = model_draft.and_then(Result::err);
     let reject = move |_| answer(id, Reply::SamplingRejected);
     let request = request_view(&ask);
-    // Kept in the reactive arena so the click handler is `Copy`, as `Show` needs.
-    let stored = StoredValue::new(ask);
+    // Kept in the reactive arena so the click handlers are `Copy`, as `Show` needs.
+    let stored = StoredValue::new((ask, from_model));
     let mock = move |_| {
-        let s = stored.with_value(|ask| mock_sample(&edited(ask, &asked.get_untracked())));
-        let text = s
-            .content
-            .get("text")
-            .and_then(|t| t.as_str())
-            .unwrap_or("")
-            .to_owned();
-        draft.set(Some((text, MOCK_MODEL.to_owned())));
+        let s = stored.with_value(|(ask, _)| mock_sample(&edited(ask, &asked.get_untracked())));
+        draft.set(Some((text_of(&s), MOCK_MODEL.to_owned())));
     };
     let send = move |_| {
-        if let Some((text, model)) = draft.get_untracked() {
-            answer(id, Reply::Sampled(Sampled::text(text, model)));
-        }
+        let Some((text, model)) = draft.get_untracked() else {
+            return;
+        };
+        // The model's own message (tool uses, stop reason) unless the learner edited it.
+        let reply = stored
+            .with_value(|(_, m)| m.clone())
+            .filter(|m| text_of(m) == text && m.model == model)
+            .unwrap_or_else(|| Sampled::text(text, model));
+        answer(id, Reply::Sampled(reply));
     };
+    let real = move || st.model.get() == ModelChoice::Real;
+    let shown_request = model_request.map(|r| {
+        view! { <JsonBlock label="→ the request to the real model (sent on your click; the key is not in it)" json=r/> }
+    });
     view! {
         <div class="sampling" data-testid="sampling-ask">
             {request}
+            {shown_request}
+            {problem.map(|p| view! { <p class="error" data-testid="sampling-model-error">{p}</p> })}
             <Show when=move || waiting>
                 <Show when=move || !approved.get() fallback=|| ()>
                     <label for=format!("sampling-asked-{id}")>"What the model will be asked (you may edit it)"</label>
@@ -100,7 +126,14 @@ pub fn SamplingAskView(
                         <button class="primary" data-testid="sampling-mock" on:click=mock>"The mock model"</button>
                         <button data-testid="sampling-write"
                             on:click=move |_| draft.set(Some((String::new(), "you".to_owned())))>"I write it"</button>
+                        <Show when=real fallback=|| view! {
+                            <span class="hint">"(Choose a real model above to let it write the reply.)"</span>
+                        }>
+                            <button data-testid="sampling-model" disabled=model_busy
+                                on:click=move |_| sample_with_model(id)>"The real model"</button>
+                        </Show>
                     </div>
+                    {model_busy.then(|| view! { <p data-testid="sampling-model-busy">"The real model is writing…"</p> })}
                 </Show>
                 <Show when=move || draft.with(Option::is_some) fallback=|| ()>
                     <label for=format!("sampling-draft-{id}")>

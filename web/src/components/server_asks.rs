@@ -20,7 +20,7 @@ pub fn ServerAsks() -> impl IntoView {
                  waits in step 4. Nothing goes back until you answer."
             </p>
             <ol class="asks">
-                <For each=move || st.asks.get() key=|a| (a.id, format!("{:?}{}{}", a.state, a.opened, a.completed)) let:ask>
+                <For each=move || st.asks.get() key=|a| (a.id, format!("{:?}{}{}{}{}", a.state, a.opened, a.completed, a.model_busy, a.draft.is_some())) let:ask>
                     <AskCard ask=ask/>
                 </For>
             </ol>

@@ -12,6 +12,11 @@ pub fn answer(id: u64, reply: Reply) {
     inbox::command(Command::Ask(AskCommand::Answer { id, reply }));
 }
 
+/// The learner asks the real model to write the reply to sampling request `id`.
+pub fn sample_with_model(id: u64) {
+    inbox::command(Command::Ask(AskCommand::SampleWithModel { id }));
+}
+
 /// The learner clicked "Open" on a URL elicitation.
 pub fn open_url(id: u64) {
     inbox::command(Command::Ask(AskCommand::OpenUrl { id }));

@@ -23,17 +23,9 @@ impl PageDriver {
         self.note(format!(
             "the server asks the host: {method} (the direction has reversed; waiting for you)"
         ));
-        self.asks.push(AskView {
-            id: 0,
-            method,
-            params: params.unwrap_or(Value::Null),
-            key: AskKey::Request(id),
-            state: AskState::Waiting,
-            deadline: Some(deadline),
-            opened: false,
-            completed: false,
-            request_state: None,
-        });
+        let mut view = AskView::new(method, params.unwrap_or(Value::Null), AskKey::Request(id));
+        view.deadline = Some(deadline);
+        self.asks.push(view);
         self.show_asks();
     }
 
@@ -57,17 +49,10 @@ impl PageDriver {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned();
-            self.asks.push(AskView {
-                id: 0,
-                method,
-                params: req.get("params").cloned().unwrap_or(Value::Null),
-                key: AskKey::Input { op, key },
-                state: AskState::Waiting,
-                deadline: None,
-                opened: false,
-                completed: false,
-                request_state: state.clone(),
-            });
+            let params = req.get("params").cloned().unwrap_or(Value::Null);
+            let mut view = AskView::new(method, params, AskKey::Input { op, key });
+            view.request_state = state.clone();
+            self.asks.push(view);
         }
         self.note(
             "the server asks the host for input (input_required): answer, and the call is retried",
@@ -121,6 +106,7 @@ impl PageDriver {
                     }
                 }
             }
+            AskCommand::SampleWithModel { id } => self.sample_with_model(id),
             AskCommand::SetRoots(roots) => self.set_roots(roots),
         }
     }
@@ -227,7 +213,7 @@ impl PageDriver {
         }
     }
 
-    fn show_asks(&mut self) {
+    pub(crate) fn show_asks(&mut self) {
         self.emit(ViewChange::Asks(self.asks.list.clone()));
     }
 }
