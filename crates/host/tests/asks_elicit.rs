@@ -325,3 +325,41 @@ fn requests_and_results_fit_their_revisions() {
         }
     }
 }
+
+#[test]
+fn a_url_elicitation_required_error_is_read_as_url_asks() {
+    use mcpg_core::jsonrpc::RpcError;
+    let err = RpcError {
+        code: -32042,
+        message: "This request requires more information.".into(),
+        data: Some(json!({"elicitations": [
+            {"mode": "url", "elicitationId": "e-7", "url": "https://auth.example/connect?x=1", "message": "Authorize"},
+            {"mode": "url", "elicitationId": "e-8", "url": "javascript:alert(1)", "message": "Evil"}
+        ]})),
+    };
+    let asks = asks::url_elicitations(&err);
+    assert_eq!(asks.len(), 2);
+    let Ok(ElicitAsk {
+        mode:
+            ElicitMode::Url {
+                domain,
+                elicitation_id,
+                ..
+            },
+        ..
+    }) = &asks[0]
+    else {
+        panic!("{asks:?}")
+    };
+    assert_eq!(
+        (domain.as_str(), elicitation_id.as_deref()),
+        ("auth.example", Some("e-7"))
+    );
+    assert!(matches!(asks[1], Err(AskError::BadUrl { .. })));
+    assert!(asks::url_elicitations(&RpcError::new(-32602, "x")).is_empty());
+    let bare = RpcError::new(-32042, "no data");
+    assert_eq!(
+        asks::url_elicitations(&bare),
+        [Err(AskError::Missing("error.data.elicitations".into()))]
+    );
+}
