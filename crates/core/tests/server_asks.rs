@@ -20,7 +20,7 @@ use mcpg_core::diag::{Rule, Severity};
 use mcpg_core::jsonrpc::{Body, RequestId, RpcError};
 use mcpg_core::model::{ElicitationComplete, JsonObject, UrlElicitationRequired};
 use serde_json::{Value, json};
-use support::Scripted;
+use support::{Scripted, findings, outcomes};
 
 const CLASSIC: [&str; 3] = ["2024-11-05", "2025-06-18", "2025-11-25"];
 
@@ -83,15 +83,6 @@ fn response(s: &Scripted, id: &str) -> Option<Result<Value, Value>> {
 
 fn rid(id: &str) -> RequestId {
     RequestId::String(id.into())
-}
-
-fn diags(ev: &[Event]) -> Vec<(Rule, Severity)> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Diagnostic(d) => Some((d.rule, d.severity)),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -161,7 +152,7 @@ fn every_classic_request_is_answered_as_the_host_says() {
                 "{v} {id}: only once"
             );
         }
-        assert!(diags(&s.take()).is_empty(), "{v}");
+        assert!(findings(&s.take()).is_empty(), "{v}");
     }
 }
 
@@ -174,7 +165,7 @@ fn an_unanswered_request_gets_the_cores_error_at_its_deadline() {
     s.advance(Duration::from_secs(1));
     let err = response(&s, "s1").unwrap().unwrap_err();
     assert_eq!(err["code"], -32603);
-    assert!(diags(&s.take()).contains(&(Rule::Timeout, Severity::Warning)));
+    assert!(findings(&s.take()).contains(&(Rule::Timeout, Severity::Warning)));
     assert!(
         !s.client.answer(s.now, &rid("s1"), Ok(json!({}))),
         "too late"
@@ -244,7 +235,7 @@ fn url_elicitation_and_its_completion() {
         json!({"elicitationId": "el-1"}),
     );
     let ev = s.take();
-    assert!(diags(&ev).is_empty(), "{ev:#?}");
+    assert!(findings(&ev).is_empty(), "{ev:#?}");
     let done = ev.iter().find_map(|e| match e {
         Event::Notification { method, params } => {
             ElicitationComplete::from_notification(method, params.as_ref())
@@ -257,16 +248,19 @@ fn url_elicitation_and_its_completion() {
         "notifications/elicitation/complete",
         json!({"elicitationId": "el-1"}),
     );
-    assert_eq!(diags(&s.take()), [(Rule::Elicitation, Severity::Info)]);
+    assert_eq!(findings(&s.take()), [(Rule::Elicitation, Severity::Info)]);
     s.notify("notifications/elicitation/complete", json!({}));
-    assert_eq!(diags(&s.take()), [(Rule::Elicitation, Severity::Warning)]);
+    assert_eq!(
+        findings(&s.take()),
+        [(Rule::Elicitation, Severity::Warning)]
+    );
 }
 
 #[test]
 fn url_elicitation_out_of_its_revision_or_undeclared_is_diagnosed() {
     let mut s = session("2025-06-18");
     s.feed(&json!({"jsonrpc": "2.0", "id": "u2", "method": "elicitation/create", "params": url("el-2")}).to_string());
-    assert!(diags(&s.take()).contains(&(Rule::Elicitation, Severity::Warning)));
+    assert!(findings(&s.take()).contains(&(Rule::Elicitation, Severity::Warning)));
     let mut form_only = Scripted::new(ClientConfig {
         capabilities: json!({"elicitation": {}}).as_object().cloned().unwrap(),
         ..Default::default()
@@ -275,7 +269,7 @@ fn url_elicitation_out_of_its_revision_or_undeclared_is_diagnosed() {
     form_only.feed(&json!({"jsonrpc": "2.0", "id": "u3", "method": "elicitation/create", "params": url("el-3")}).to_string());
     let ev = form_only.take();
     assert!(
-        diags(&ev).contains(&(Rule::Elicitation, Severity::Warning)),
+        findings(&ev).contains(&(Rule::Elicitation, Severity::Warning)),
         "{ev:#?}"
     );
     assert!(
@@ -298,15 +292,6 @@ fn call(s: &mut Scripted) -> OpId {
     op
 }
 
-fn finished(ev: &[Event], op: OpId) -> Vec<CallOutcome> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::CallFinished { op: o, outcome, .. } if *o == op => Some(outcome.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn a_url_elicitation_required_error_is_surfaced_typed() {
     let mut s = session("2025-11-25");
@@ -318,26 +303,26 @@ fn a_url_elicitation_required_error_is_surfaced_typed() {
         Some(json!({"elicitations": [{"mode": "url", "elicitationId": "el-9", "url": "https://auth.example/c", "message": "Authorize"}]})),
     );
     let ev = s.take();
-    let [CallOutcome::ProtocolError(e)] = &finished(&ev, op)[..] else {
+    let [CallOutcome::ProtocolError(e)] = &outcomes(&ev, op)[..] else {
         panic!("{ev:#?}")
     };
     let req = UrlElicitationRequired::from_error(e).unwrap();
     assert_eq!(req.elicitations.len(), 1);
     assert_eq!(req.elicitations[0].url, "https://auth.example/c");
     assert_eq!(req.elicitations[0].elicitation_id.as_deref(), Some("el-9"));
-    assert!(diags(&ev).is_empty(), "{ev:#?}");
+    assert!(findings(&ev).is_empty(), "{ev:#?}");
     // Its completion is known to the client.
     s.notify(
         "notifications/elicitation/complete",
         json!({"elicitationId": "el-9"}),
     );
-    assert!(diags(&s.take()).is_empty());
+    assert!(findings(&s.take()).is_empty());
     // Without its elicitations, it is named.
     let op = call(&mut s);
     s.reply_error("tools/call", -32042, "more", None);
     let ev = s.take();
-    assert!(matches!(&finished(&ev, op)[..], [CallOutcome::ProtocolError(e)] if e.code == -32042));
-    assert_eq!(diags(&ev), [(Rule::Elicitation, Severity::Warning)]);
+    assert!(matches!(&outcomes(&ev, op)[..], [CallOutcome::ProtocolError(e)] if e.code == -32042));
+    assert_eq!(findings(&ev), [(Rule::Elicitation, Severity::Warning)]);
     assert!(UrlElicitationRequired::from_error(&RpcError::new(-32602, "x")).is_none());
 }
 
