@@ -1,16 +1,11 @@
 //! MRTR (`inputRequests` -> `inputResponses`), roots, and the automatic [`Policy`]
 //! the CLI and the conformance client answer through.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "asks/spec.rs"]
-mod spec;
+use super::spec;
 
 use mcpg_host::asks::{
     self, Ask, AskError, ElicitAction, ElicitPolicy, MOCK_MODEL, Policy, Reply, Root, SamplePolicy,

@@ -2,16 +2,11 @@
 //! (formats, titled enums, multi-select, defaults), content checked against the
 //! schema, the three actions, and URLs offered only with their real domain.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "asks/spec.rs"]
-mod spec;
+use super::spec;
 
 use mcpg_host::asks::{self, Ask, AskError, ElicitAction, ElicitAsk, ElicitMode, Reply};
 use mcpg_host::form::{FieldKind, Values, initial_values};

@@ -1,16 +1,11 @@
 //! `sampling/createMessage` read, answered by the mock, rejected (code -1), and sent
 //! through a real model's request and reply in all five provider formats.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "asks/spec.rs"]
-mod spec;
+use super::spec;
 
 use mcpg_host::asks::{self, Ask, AskError, MOCK_MODEL, Reply, SamplingAsk};
 use mcpg_host::provider::Provider;
