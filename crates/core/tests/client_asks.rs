@@ -57,15 +57,16 @@ fn url(id: &str) -> Value {
 fn ask(s: &mut Scripted, id: &str, method: &str, params: Value) -> bool {
     let text = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
     s.feed(&text);
-    let ev = s.take();
-    ev.iter()
+    // The events stay for the test to check (its diagnostics included).
+    s.events
+        .iter()
         .find_map(|e| match e {
             Event::ServerRequest {
                 id: got, answered, ..
             } if *got == RequestId::String(id.into()) => Some(*answered),
             _ => None,
         })
-        .unwrap_or_else(|| panic!("{id} not surfaced: {ev:#?}"))
+        .unwrap_or_else(|| panic!("{id} not surfaced: {:#?}", s.events))
 }
 
 /// The client's response to request `id`: `Ok(result)` or `Err(error)`.
@@ -152,7 +153,13 @@ fn every_classic_request_is_answered_as_the_host_says() {
                 "{v} {id}: only once"
             );
         }
-        assert!(findings(&s.take()).is_empty(), "{v}");
+        // Elicitation came with 2025-06-18: under 2024-11-05 each one is noted (and answered).
+        let want = if v == "2024-11-05" {
+            vec![(Rule::FieldNotInVersion, Severity::Warning); 3]
+        } else {
+            vec![]
+        };
+        assert_eq!(findings(&s.take()), want, "{v}");
     }
 }
 
@@ -352,4 +359,70 @@ fn the_client_says_when_its_roots_change() {
     assert!(!s.client.roots_list_changed(s.now));
     s.drain();
     assert_eq!(s.sent.len(), before);
+}
+
+#[test]
+fn asks_out_of_their_revision_or_capability_are_diagnosed_and_still_surfaced() {
+    let tools = json!({"messages": [], "maxTokens": 5, "tools": [{"name": "t", "inputSchema": {"type": "object"}}]});
+    let context = json!({"messages": [], "maxTokens": 5, "includeContext": "thisServer"});
+    let cases: [(&str, &str, Value, Vec<(Rule, Severity)>); 5] = [
+        (
+            "2024-11-05",
+            "elicitation/create",
+            form(),
+            vec![(Rule::FieldNotInVersion, Severity::Warning)],
+        ),
+        (
+            "2025-06-18",
+            "sampling/createMessage",
+            tools.clone(),
+            vec![(Rule::FieldNotInVersion, Severity::Warning)],
+        ),
+        (
+            "2025-11-25",
+            "sampling/createMessage",
+            tools,
+            vec![(Rule::CapabilityNotDeclared, Severity::Warning)],
+        ),
+        (
+            "2025-11-25",
+            "sampling/createMessage",
+            context,
+            vec![(Rule::CapabilityNotDeclared, Severity::Info)],
+        ),
+        ("2025-11-25", "sampling/createMessage", sampling(), vec![]),
+    ];
+    for (v, method, params, want) in cases {
+        let mut s = session(v);
+        let text =
+            json!({"jsonrpc": "2.0", "id": "a", "method": method, "params": params}).to_string();
+        s.feed(&text);
+        let ev = s.take();
+        assert_eq!(findings(&ev), want, "{v} {method}");
+        assert!(
+            ev.iter().any(|e| matches!(
+                e,
+                Event::ServerRequest {
+                    answered: false,
+                    ..
+                }
+            )),
+            "{v} {method}"
+        );
+    }
+    // Declared, tools in sampling are fine.
+    let mut s = Scripted::new(ClientConfig {
+        capabilities: json!({"sampling": {"tools": {}, "context": {}}})
+            .as_object()
+            .cloned()
+            .unwrap(),
+        ..Default::default()
+    });
+    s.connect_with("2025-11-25", json!({}));
+    let params = json!({"messages": [], "maxTokens": 5, "includeContext": "allServers", "tools": [{"name": "t", "inputSchema": {"type": "object"}}]});
+    s.feed(
+        &json!({"jsonrpc": "2.0", "id": "b", "method": "sampling/createMessage", "params": params})
+            .to_string(),
+    );
+    assert!(findings(&s.take()).is_empty());
 }
