@@ -365,7 +365,8 @@ fn the_client_says_when_its_roots_change() {
 fn asks_out_of_their_revision_or_capability_are_diagnosed_and_still_surfaced() {
     let tools = json!({"messages": [], "maxTokens": 5, "tools": [{"name": "t", "inputSchema": {"type": "object"}}]});
     let context = json!({"messages": [], "maxTokens": 5, "includeContext": "thisServer"});
-    let cases: [(&str, &str, Value, Vec<(Rule, Severity)>); 5] = [
+    type Case = (&'static str, &'static str, Value, Vec<(Rule, Severity)>);
+    let cases: [Case; 5] = [
         (
             "2024-11-05",
             "elicitation/create",
