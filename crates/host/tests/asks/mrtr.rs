@@ -186,3 +186,38 @@ fn capabilities_declare_what_the_policy_answers() {
         json!({"sampling": {}, "elicitation": {"form": {}, "url": {}}, "roots": {"listChanged": true}})
     );
 }
+
+/// The specification's own 2026-07-28 examples read as asks: every sampling,
+/// elicitation and MRTR example parses, and the sampling ones render for a model.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_specifications_examples_parse() {
+    let mut seen = 0;
+    for (def, method) in [
+        ("CreateMessageRequestParams", "sampling/createMessage"),
+        ("ElicitRequestFormParams", "elicitation/create"),
+        ("ElicitRequestURLParams", "elicitation/create"),
+    ] {
+        for (name, params) in spec::examples(def) {
+            let ask = asks::parse(method, Some(&params));
+            assert!(ask.is_ok(), "{def}/{name}: {ask:?}");
+            if let Ok(Ask::Sampling(s)) = &ask {
+                let body = asks::sampling_request(mcpg_host::provider::Provider::Anthropic, s, "m");
+                assert!(
+                    body["messages"].as_array().is_some_and(|m| !m.is_empty()),
+                    "{name}"
+                );
+            }
+            seen += 1;
+        }
+    }
+    for (name, result) in spec::examples("InputRequiredResult") {
+        for (key, ask) in asks::input_requests(&result) {
+            assert!(ask.is_ok(), "{name}/{key}: {ask:?}");
+            seen += 1;
+        }
+    }
+    if spec::dir().is_some() {
+        assert!(seen >= 8, "only {seen} examples read");
+    }
+}
