@@ -1,8 +1,8 @@
-//! The server asks the client: sampling, elicitation (form and URL) and roots, in
-//! both generations. Classic requests (up to 2025-11-25) answered, rejected,
-//! declined, cancelled, timed out or refused; URL elicitation's `-32042` error and
-//! completion notice; `notifications/roots/list_changed`; and 2026-07-28 MRTR with
-//! all three kinds of input request. Virtual clock, no sleeps.
+//! The server asks the client (up to 2025-11-25): sampling, elicitation and roots
+//! answered, rejected, declined, cancelled, timed out or refused, and checked
+//! against the revision and the declared capabilities. URL elicitation is in
+//! `client_asks_url.rs`, 2026-07-28 MRTR in `client_asks_mrtr.rs`. Virtual clock,
+//! no sleeps.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -15,76 +15,12 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use std::time::Duration;
 
-use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event, OpId};
+use mcpg_core::client::{ClientConfig, Event};
 use mcpg_core::diag::{Rule, Severity};
-use mcpg_core::jsonrpc::{Body, RequestId, RpcError};
-use mcpg_core::model::{ElicitationComplete, JsonObject, UrlElicitationRequired};
+use mcpg_core::jsonrpc::RpcError;
 use serde_json::{Value, json};
-use support::{Scripted, findings, outcomes};
-
-const CLASSIC: [&str; 3] = ["2024-11-05", "2025-06-18", "2025-11-25"];
-
-fn caps() -> JsonObject {
-    json!({"sampling": {}, "elicitation": {"form": {}, "url": {}}, "roots": {"listChanged": true}})
-        .as_object()
-        .cloned()
-        .unwrap()
-}
-
-fn session(version: &str) -> Scripted {
-    let mut s = Scripted::new(ClientConfig {
-        capabilities: caps(),
-        server_request_timeout: Duration::from_secs(30),
-        ..Default::default()
-    });
-    s.connect_with(version, json!({"tools": {}}));
-    s
-}
-
-fn sampling() -> Value {
-    json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}], "maxTokens": 10})
-}
-
-fn form() -> Value {
-    json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}})
-}
-
-fn url(id: &str) -> Value {
-    json!({"mode": "url", "message": "Sign in", "url": "https://auth.example/x", "elicitationId": id})
-}
-
-/// The server sends request `id`; returns the surfaced event's `answered`.
-fn ask(s: &mut Scripted, id: &str, method: &str, params: Value) -> bool {
-    let text = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
-    s.feed(&text);
-    // The events stay for the test to check (its diagnostics included).
-    s.events
-        .iter()
-        .find_map(|e| match e {
-            Event::ServerRequest {
-                id: got, answered, ..
-            } if *got == RequestId::String(id.into()) => Some(*answered),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("{id} not surfaced: {:#?}", s.events))
-}
-
-/// The client's response to request `id`: `Ok(result)` or `Err(error)`.
-fn response(s: &Scripted, id: &str) -> Option<Result<Value, Value>> {
-    s.sent.iter().find_map(|m| match m.body() {
-        Body::Response { id: got, result } if *got == RequestId::String(id.into()) => {
-            Some(Ok(result.clone()))
-        }
-        Body::Error { id: Some(got), .. } if *got == RequestId::String(id.into()) => {
-            Some(Err(m.to_value()["error"].clone()))
-        }
-        _ => None,
-    })
-}
-
-fn rid(id: &str) -> RequestId {
-    RequestId::String(id.into())
-}
+use support::asks::{CLASSIC, ask, form, response, rid, sampling, session};
+use support::{Scripted, findings};
 
 #[test]
 fn every_classic_request_is_answered_as_the_host_says() {
@@ -227,138 +163,6 @@ fn a_cancelled_server_request_is_not_answered() {
     );
     s.advance(Duration::from_secs(60));
     assert!(response(&s, "e1").is_none(), "not even at the deadline");
-}
-
-#[test]
-fn url_elicitation_and_its_completion() {
-    let mut s = session("2025-11-25");
-    assert!(!ask(&mut s, "u1", "elicitation/create", url("el-1")));
-    assert!(
-        s.client
-            .answer(s.now, &rid("u1"), Ok(json!({"action": "accept"})))
-    );
-    s.notify(
-        "notifications/elicitation/complete",
-        json!({"elicitationId": "el-1"}),
-    );
-    let ev = s.take();
-    assert!(findings(&ev).is_empty(), "{ev:#?}");
-    let done = ev.iter().find_map(|e| match e {
-        Event::Notification { method, params } => {
-            ElicitationComplete::from_notification(method, params.as_ref())
-        }
-        _ => None,
-    });
-    assert_eq!(done.unwrap().elicitation_id, "el-1");
-    // A completion for nothing the client saw (or already completed) is noted and ignored.
-    s.notify(
-        "notifications/elicitation/complete",
-        json!({"elicitationId": "el-1"}),
-    );
-    assert_eq!(findings(&s.take()), [(Rule::Elicitation, Severity::Info)]);
-    s.notify("notifications/elicitation/complete", json!({}));
-    assert_eq!(
-        findings(&s.take()),
-        [(Rule::Elicitation, Severity::Warning)]
-    );
-}
-
-#[test]
-fn url_elicitation_out_of_its_revision_or_undeclared_is_diagnosed() {
-    let mut s = session("2025-06-18");
-    s.feed(&json!({"jsonrpc": "2.0", "id": "u2", "method": "elicitation/create", "params": url("el-2")}).to_string());
-    assert!(findings(&s.take()).contains(&(Rule::Elicitation, Severity::Warning)));
-    let mut form_only = Scripted::new(ClientConfig {
-        capabilities: json!({"elicitation": {}}).as_object().cloned().unwrap(),
-        ..Default::default()
-    });
-    form_only.connect_with("2025-11-25", json!({"tools": {}}));
-    form_only.feed(&json!({"jsonrpc": "2.0", "id": "u3", "method": "elicitation/create", "params": url("el-3")}).to_string());
-    let ev = form_only.take();
-    assert!(
-        findings(&ev).contains(&(Rule::Elicitation, Severity::Warning)),
-        "{ev:#?}"
-    );
-    assert!(
-        ev.iter().any(|e| matches!(
-            e,
-            Event::ServerRequest {
-                answered: false,
-                ..
-            }
-        )),
-        "still the host's to answer"
-    );
-}
-
-fn call(s: &mut Scripted) -> OpId {
-    let op = s
-        .client
-        .call_tool(s.now, "connect", None, CallOptions::default());
-    s.drain();
-    op
-}
-
-#[test]
-fn a_url_elicitation_required_error_is_surfaced_typed() {
-    let mut s = session("2025-11-25");
-    let op = call(&mut s);
-    s.reply_error(
-        "tools/call",
-        -32042,
-        "This request requires more information.",
-        Some(json!({"elicitations": [{"mode": "url", "elicitationId": "el-9", "url": "https://auth.example/c", "message": "Authorize"}]})),
-    );
-    let ev = s.take();
-    let [CallOutcome::ProtocolError(e)] = &outcomes(&ev, op)[..] else {
-        panic!("{ev:#?}")
-    };
-    let req = UrlElicitationRequired::from_error(e).unwrap();
-    assert_eq!(req.elicitations.len(), 1);
-    assert_eq!(req.elicitations[0].url, "https://auth.example/c");
-    assert_eq!(req.elicitations[0].elicitation_id.as_deref(), Some("el-9"));
-    assert!(findings(&ev).is_empty(), "{ev:#?}");
-    // Its completion is known to the client.
-    s.notify(
-        "notifications/elicitation/complete",
-        json!({"elicitationId": "el-9"}),
-    );
-    assert!(findings(&s.take()).is_empty());
-    // Without its elicitations, it is named.
-    let op = call(&mut s);
-    s.reply_error("tools/call", -32042, "more", None);
-    let ev = s.take();
-    assert!(matches!(&outcomes(&ev, op)[..], [CallOutcome::ProtocolError(e)] if e.code == -32042));
-    assert_eq!(findings(&ev), [(Rule::Elicitation, Severity::Warning)]);
-    assert!(UrlElicitationRequired::from_error(&RpcError::new(-32602, "x")).is_none());
-}
-
-#[test]
-fn the_client_says_when_its_roots_change() {
-    for v in CLASSIC {
-        let mut s = session(v);
-        assert!(s.client.roots_list_changed(s.now), "{v}");
-        s.drain();
-        assert!(
-            s.sent.last().unwrap().method() == Some("notifications/roots/list_changed"),
-            "{v}"
-        );
-    }
-    let mut s = Scripted::new(ClientConfig {
-        capabilities: json!({"roots": {}}).as_object().cloned().unwrap(),
-        ..Default::default()
-    });
-    s.connect_with("2025-11-25", json!({}));
-    assert!(
-        !s.client.roots_list_changed(s.now),
-        "listChanged was not declared"
-    );
-    // 2026-07-28 has no such notification.
-    let mut s = session("2026-07-28");
-    let before = s.sent.len();
-    assert!(!s.client.roots_list_changed(s.now));
-    s.drain();
-    assert_eq!(s.sent.len(), before);
 }
 
 #[test]

@@ -3,6 +3,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod asks;
+
 use mcpg_core::Timestamp;
 use mcpg_core::client::{
     Answer, CallOutcome, Client, ClientConfig, Event, OpError, OpId, Outgoing,
