@@ -408,3 +408,40 @@ fn a_real_model_writes_the_sampling_reply_only_on_the_learners_click_and_it_stil
     assert_eq!(out[0]["result"]["model"], "fake-model");
     server_sends(&mut s, call_result(&call["id"]));
 }
+
+#[test]
+fn a_url_elicitation_required_error_offers_its_url_and_sends_nothing_back() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    let call = step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": call["id"], "error": {"code": -32042,
+            "message": "This request requires browser-based authorization.",
+            "data": {"elicitations": [
+                {"mode": "url", "url": "https://auth.example.com/ok", "message": "Sign in", "elicitationId": "r1"},
+                {"mode": "url", "url": "javascript:alert(1)", "message": "no", "elicitationId": "r2"}]}}}),
+    );
+    assert_eq!(s.asks.len(), 1, "the javascript: URL is not offered");
+    assert_eq!(s.asks[0].key, mcpg_page::AskKey::Required);
+    assert_eq!(s.asks[0].params["url"], "https://auth.example.com/ok");
+    assert!(
+        !s.effects
+            .iter()
+            .any(|o| matches!(o, Output::OpenUrl { .. }))
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::OpenUrl { id }));
+    assert!(s.effects.contains(&Output::OpenUrl {
+        url: "https://auth.example.com/ok".into()
+    }));
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Elicited(ElicitAction::Accept(JsonObject::new())),
+    }));
+    assert!(
+        sent(&mut s).is_empty(),
+        "nothing goes back for a -32042 URL"
+    );
+    assert!(matches!(s.asks[0].state, AskState::Answered(_)));
+}

@@ -30,6 +30,7 @@ fn state_text(s: &AskState) -> String {
 fn how(ask: &AskView) -> String {
     match &ask.key {
         AskKey::Request(id) => format!("a JSON-RPC request from the server (id {id})"),
+        AskKey::Required => "a URL from a -32042 error (URL elicitation required): the call failed until you visit it; nothing is sent back, run the call again afterwards".to_owned(),
         AskKey::Input { key, .. } => format!(
             "inputRequests[{key:?}] of an input_required result (2026-07-28): the host answers by retrying the call"
         ),

@@ -45,6 +45,9 @@ pub enum AskKey {
         /// The key in `inputRequests`.
         key: String,
     },
+    /// One URL of a `-32042` "URL elicitation required" error: nothing goes back;
+    /// the learner opens it, then runs the call again.
+    Required,
 }
 
 /// Where one question stands.

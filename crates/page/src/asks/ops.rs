@@ -3,7 +3,7 @@
 use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_host::asks::{Reply, Root, input_responses, url_domain};
+use mcpg_host::asks::{Reply, Root, input_responses, url_domain, url_elicitations};
 use serde_json::{Map, Value};
 
 use super::{AskCommand, AskKey, AskState, AskView};
@@ -57,6 +57,23 @@ impl PageDriver {
         self.note(
             "the server asks the host for input (input_required): answer, and the call is retried",
         );
+        self.show_asks();
+    }
+
+    /// A call failed with `-32042`: each URL elicitation it carries is shown like an
+    /// `elicitation/create` (opened only on a click); one that cannot be offered is
+    /// noted with why.
+    pub(crate) fn url_required(&mut self, error: &mcpg_core::jsonrpc::RpcError) {
+        for ask in url_elicitations(error) {
+            match ask {
+                Ok(a) => {
+                    let view = AskView::new("elicitation/create".into(), a.raw, AskKey::Required);
+                    self.asks.push(view);
+                }
+                Err(e) => self.note(format!("a URL elicitation the page will not offer: {e}")),
+            }
+        }
+        self.note("the server refused the call until a URL is visited (-32042): open it, then run the call again");
         self.show_asks();
     }
 
@@ -135,6 +152,14 @@ impl PageDriver {
                     && let Some(a) = self.asks.list.iter_mut().find(|a| a.id == id)
                 {
                     a.state = AskState::TimedOut;
+                }
+            }
+            // Nothing goes back for a -32042 URL: the learner only says it is done.
+            AskKey::Required => {
+                if let Some(a) = self.asks.list.iter_mut().find(|a| a.id == id) {
+                    a.state = AskState::Answered(
+                        "(nothing is sent for a -32042 URL: run the call again)".to_owned(),
+                    );
                 }
             }
             AskKey::Input { op, key } => {
