@@ -8,6 +8,11 @@ import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import { shot, suitePage, tid, urlWith } from './support.mjs';
 
+const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
+if (!PROVIDER) throw new Error('MCPG_E2E_PROVIDER_URL is not set: run with `cargo xtask e2e`');
+const KEY = 'test-key-asks-0001';
+const fake = async (path, method = 'GET') => (await fetch(`${PROVIDER}${path}`, { method })).json();
+
 const XSS = '<img src=x onerror=window.__pwned=1>';
 const waiting = (method) => `[data-testid=ask-card][data-method="${method}"][data-state="waiting"]`;
 
@@ -155,6 +160,43 @@ describe('the server asks (server-everything through the bridge)', () => {
     await card.locator(tid('elicit-decline')).click();
     await page.waitForSelector(tid('answer'));
     assert.equal(page.context().pages().length, pagesBefore);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('sampling answered by a real model through the fake provider: only on the click, the request shown, the reply approved', async () => {
+    const { page } = p;
+    await fake('/__reset', 'POST');
+    await start(page, 'trigger sampling request "write one line"');
+    const card = page.locator(waiting('sampling/createMessage'));
+    await card.waitFor();
+    // The loop's model stays the mock; the learner now points the page at a real one.
+    await page.selectOption(tid('provider-select'), 'anthropic');
+    await page.selectOption(tid('model-select'), 'real');
+    await page.fill(tid('model-base'), `${PROVIDER}/anthropic`);
+    await page.fill(tid('model-name'), 'fake-model');
+    await page.fill(tid('model-key'), KEY);
+    await card.locator(tid('sampling-approve')).click();
+    assert.deepEqual(await fake('/__requests'), [], 'no model is asked before the click');
+    await card.locator(tid('sampling-model')).click();
+    const draft = page.locator(waiting('sampling/createMessage')).locator(tid('sampling-draft'));
+    await draft.waitFor();
+    assert.equal(await draft.inputValue(), 'I have no tool for that.');
+    const shown = await page.textContent(waiting('sampling/createMessage'));
+    assert.match(shown, /the request to the real model/);
+    assert.ok(!shown.includes(KEY), 'the key is not shown with the request');
+    const requests = await fake('/__requests');
+    assert.equal(requests.length, 1);
+    assert.equal(requests[0].path, '/anthropic/v1/messages');
+    assert.ok(!JSON.stringify(requests[0].body ?? '').includes(KEY), 'the key is not in the body');
+    assert.deepEqual(await fake('/__violations'), []);
+    await expectNoSeriousA11y(page, 'sampling by a real model');
+    await page.locator(waiting('sampling/createMessage')).locator(tid('sampling-send')).click();
+    const sent = page.locator('[data-testid=ask-card][data-method="sampling/createMessage"][data-state="answered"]').last();
+    await sent.waitFor();
+    const answer = await sent.textContent();
+    assert.match(answer, /"model": "fake-model"/);
+    assert.ok(!answer.includes(KEY), 'the server never sees the key');
+    await page.waitForSelector(tid('answer'));
     assert.deepEqual(p.errors, []);
   });
 });
