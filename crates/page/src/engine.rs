@@ -14,7 +14,7 @@ use std::fmt;
 
 use mcpg_core::client::Event;
 use mcpg_core::model::{CallToolResult, Tool};
-use mcpg_host::asks::Sampled;
+use mcpg_host::asks::{Ask, Sampled, SamplingAsk, parse, sampled_from_reply, sampling_request};
 use mcpg_host::provider::{
     ModelTurn, Provider, RequestOptions, Turn, endpoint, key_header, shown_request,
 };
@@ -91,12 +91,13 @@ pub trait Engine {
         settings: &LlmSettings,
         params: &Value,
     ) -> Result<Asked, String>;
-    /// A real model's reply to a sampling request, as the message to approve.
+    /// A real model's HTTP answer to that request, as the message to approve.
     fn sampled(
         &self,
         provider: Provider,
         params: &Value,
-        reply: &crate::input::ModelReply,
+        status: u16,
+        body: &str,
     ) -> Result<Sampled, String>;
 }
 
@@ -221,15 +222,40 @@ impl Engine for HostEngine {
         settings: &LlmSettings,
         params: &Value,
     ) -> Result<Asked, String> {
-        crate::asks::model::request(provider, settings, params)
+        let ask = sampling_ask(params)?;
+        let ep = endpoint(provider, &settings.base, &settings.model);
+        Ok(Asked {
+            head: serde_json::json!({"method": "POST", "url": ep.url}),
+            url: ep.url,
+            headers: ep.headers,
+            key_header: key_header(provider, "k").map(|(name, _)| name),
+            body: sampling_request(provider, &ask, &settings.model).to_string(),
+        })
     }
 
     fn sampled(
         &self,
         provider: Provider,
         params: &Value,
-        reply: &crate::input::ModelReply,
+        status: u16,
+        body: &str,
     ) -> Result<Sampled, String> {
-        crate::asks::model::reply(provider, params, reply)
+        let ask = sampling_ask(params)?;
+        if !(200..300).contains(&status) {
+            let said = mcpg_core::validate::truncate(body, 300);
+            return Err(format!("the model answered HTTP {status}: {said}"));
+        }
+        let v: Value = serde_json::from_str(body)
+            .map_err(|e| format!("the model's reply is not JSON: {e}"))?;
+        sampled_from_reply(provider, &ask, &v).map_err(|e| e.to_string())
+    }
+}
+
+/// A server's sampling request, read (a real model is asked only for one).
+fn sampling_ask(params: &Value) -> Result<SamplingAsk, String> {
+    match parse("sampling/createMessage", Some(params)) {
+        Ok(Ask::Sampling(s)) => Ok(s),
+        Ok(_) => Err("not a sampling request".to_owned()),
+        Err(e) => Err(e.to_string()),
     }
 }

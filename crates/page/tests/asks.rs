@@ -55,6 +55,15 @@ fn resend(s: &mut Shell, peer: &mut Peer, frame: &str) {
     peer.serve(s);
 }
 
+/// A shell whose call (step 4) waits while the server asks `request`, and the call.
+fn asked_during_call(pin: Pin, request: Value) -> (Shell, Value) {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, pin);
+    let call = step_to_call(&mut s, &mut peer);
+    server_sends(&mut s, request);
+    (s, call)
+}
+
 fn server_sends(s: &mut Shell, m: Value) {
     s.input(Input::Frame {
         conn: s.d.conn(),
@@ -162,11 +171,8 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
 
 #[test]
 fn a_rejected_sampling_request_sends_the_error_the_spec_names() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage",
         "params": {"messages": [], "maxTokens": 5}}),
     );
@@ -185,11 +191,8 @@ fn a_rejected_sampling_request_sends_the_error_the_spec_names() {
 
 #[test]
 fn a_url_is_opened_only_on_the_learners_click_and_completion_marks_it_done() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
         "params": {"mode": "url", "message": "Sign in", "url": "https://auth.example.com/x?y=1", "elicitationId": "e1"}}),
     );
@@ -221,11 +224,8 @@ fn a_url_is_opened_only_on_the_learners_click_and_completion_marks_it_done() {
 
 #[test]
 fn a_url_that_is_not_http_is_never_opened() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
         "params": {"mode": "url", "message": "x", "url": "javascript:alert(1)", "elicitationId": "e1"}}),
     );
@@ -241,11 +241,8 @@ fn a_url_that_is_not_http_is_never_opened() {
 
 #[test]
 fn a_question_left_past_the_cores_deadline_shows_as_timed_out() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
     );
     let deadline = s.asks[0].deadline.unwrap();

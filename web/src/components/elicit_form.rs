@@ -8,6 +8,7 @@ use mcpg_host::asks::{ElicitAction, Reply, elicit_content, elicit_defaults, elic
 use mcpg_host::form::{self, FieldError};
 use serde_json::Value;
 
+use super::elicit_refuse::ElicitRefuse;
 use super::form_field::FormField;
 use crate::effects::asks::answer;
 
@@ -55,10 +56,7 @@ pub fn ElicitForm(
             <Show when=move || waiting>
                 <div class="buttons">
                     <button class="primary" data-testid="elicit-accept" on:click=accept>"Accept and send"</button>
-                    <button data-testid="elicit-decline"
-                        on:click=move |_| answer(id, Reply::Elicited(ElicitAction::Decline))>"Decline"</button>
-                    <button data-testid="elicit-cancel"
-                        on:click=move |_| answer(id, Reply::Elicited(ElicitAction::Cancel))>"Cancel"</button>
+                    <ElicitRefuse id=id/>
                 </div>
             </Show>
         </div>

@@ -9,6 +9,7 @@ pub mod content_block;
 pub mod conversation;
 pub mod diagram_arrow;
 pub mod elicit_form;
+pub mod elicit_refuse;
 pub mod exchange;
 pub mod feature_panels;
 pub mod form_field;

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use mcpg_core::model::JsonObject;
 use mcpg_host::asks::{ElicitAction, Reply};
 
+use super::elicit_refuse::ElicitRefuse;
 use crate::effects::asks::{answer, open_url};
 
 /// One URL elicitation.
@@ -41,10 +42,7 @@ pub fn UrlAsk(
                     <button class="primary" data-testid="url-open" on:click=move |_| open_url(id)>{open_label.clone()}</button>
                     <button data-testid="elicit-accept"
                         on:click=move |_| answer(id, Reply::Elicited(ElicitAction::Accept(JsonObject::new())))>"Done"</button>
-                    <button data-testid="elicit-decline"
-                        on:click=move |_| answer(id, Reply::Elicited(ElicitAction::Decline))>"Decline"</button>
-                    <button data-testid="elicit-cancel"
-                        on:click=move |_| answer(id, Reply::Elicited(ElicitAction::Cancel))>"Cancel"</button>
+                    <ElicitRefuse id=id/>
                 </div>
             </Show>
         </div>

@@ -8,7 +8,6 @@
 //! Nothing here opens a URL or calls a model by itself: a URL goes out as
 //! [`crate::Output::OpenUrl`] only on [`AskCommand::OpenUrl`], the learner's click.
 
-pub(crate) mod model;
 mod ops;
 mod sampling;
 

@@ -6,7 +6,6 @@ use crate::asks::AskState;
 use crate::driver::PageDriver;
 use crate::input::ModelReply;
 use crate::output::{ModelRequest, Output};
-use crate::settings::{LlmSettings, slot};
 
 impl PageDriver {
     /// Asks the loop's real model (provider and settings) to answer question `id`.
@@ -15,12 +14,7 @@ impl PageDriver {
             self.notice("the model's code is not loaded yet: try again in a moment");
             return;
         };
-        let provider = self.provider;
-        let settings = self
-            .llm
-            .get(slot(provider))
-            .cloned()
-            .unwrap_or_else(|| LlmSettings::default_for(provider));
+        let (provider, settings) = self.llm_settings();
         let Some(a) = self
             .asks
             .list
@@ -62,7 +56,12 @@ impl PageDriver {
             return;
         }
         a.model_busy = false;
-        a.draft = Some(engine.sampled(provider, &a.params, reply));
+        a.draft = Some(match reply {
+            ModelReply::Http { status, body } => engine.sampled(provider, &a.params, *status, body),
+            ModelReply::Unreachable { detail, .. } => {
+                Err(format!("the model could not be reached: {detail}"))
+            }
+        });
         self.show_asks();
     }
 }
