@@ -91,7 +91,7 @@ pub fn AskCard(
             })}
             <JsonBlock label=format!("← {} params (received)", ask.method) json=pretty(&ask.params)/>
             {controls}
-            {answered.map(|j| view! { <JsonBlock label="→ the host's answer (sent)" json=j/> })}
+            {answered.map(|j| view! { <JsonBlock label="→ the host's answer (sent)" json=j open=true/> })}
         </li>
     }
 }

@@ -100,7 +100,7 @@ pub fn SamplingAskView(
     };
     let real = move || st.model.get() == ModelChoice::Real;
     let shown_request = model_request.map(|r| {
-        view! { <JsonBlock label="→ the request to the real model (sent on your click; the key is not in it)" json=r/> }
+        view! { <JsonBlock label="→ the request to the real model (sent on your click; the key is not in it)" json=r open=true/> }
     });
     view! {
         <div class="sampling" data-testid="sampling-ask">
