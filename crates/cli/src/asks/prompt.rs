@@ -123,8 +123,15 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
         if f.required {
             about.push("required".into());
         }
-        if let Some(h) = &f.hint {
-            about.push(escape::line(h));
+        // The page's hint for lists says "one item per line"; here they are comma-separated.
+        let hint = f.hint.as_deref().map(|h| {
+            h.split(", ")
+                .filter(|p| *p != "one item per line")
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        if let Some(h) = hint.filter(|h| !h.is_empty()) {
+            about.push(escape::line(&h));
         }
         write!(
             self.output,
@@ -138,7 +145,11 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
         writeln!(self.output)?;
         let choices = choices(&f.kind);
         for (i, c) in choices.iter().enumerate() {
-            writeln!(self.output, "    {}) {}", i + 1, escape::line(&shown(c)))?;
+            let value = escape::line(&shown(c));
+            match f.titles.get(i).filter(|t| **t != shown(c)) {
+                Some(t) => writeln!(self.output, "    {}) {} ({value})", i + 1, escape::line(t))?,
+                None => writeln!(self.output, "    {}) {value}", i + 1)?,
+            }
         }
         let current = values.get(&f.path).cloned().unwrap_or_default();
         write!(

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use mcpg_host::asks;
 use serde_json::json;
 
 use super::*;
@@ -12,8 +13,8 @@ fn schema() -> Value {
         "properties": {
             "party_size": {"type": "integer", "default": 2, "minimum": 1, "maximum": 12},
             "time": {"type": "string", "description": "When, as HH:MM"},
-            "seat": {"type": "string", "enum": ["inside", "terrace"]},
-            "extras": {"type": "array", "items": {"type": "string"}},
+            "seat": {"type": "string", "oneOf": [{"const": "inside", "title": "Inside"}, {"const": "terrace", "title": "On the terrace"}]},
+            "extras": {"type": "array", "items": {"type": "string", "enum": ["bread", "wine", "cake"]}},
             "vegan": {"type": "boolean"}
         },
         "required": ["time"]
@@ -23,12 +24,12 @@ fn schema() -> Value {
 /// Runs the form dialogue on `script`, returning the choice and what was shown.
 fn run_form(script: &str) -> (Choice, String) {
     let schema = schema();
-    let fields = form::fields(&schema);
-    let values = form::initial_values(&fields, None);
+    let fields = asks::elicit_fields(&schema);
+    let values = form::initial_values(&fields, Some(&asks::elicit_defaults(&schema)));
     let mut out = Vec::new();
     let choice = Prompter::new(script.as_bytes(), &mut out)
         .form("Book a table\u{1b}[2J", &fields, values, |v| {
-            form::build(&schema, &fields, v)
+            asks::elicit_content(&schema, &fields, v)
         })
         .unwrap();
     (choice, String::from_utf8(out).unwrap())
@@ -37,7 +38,7 @@ fn run_form(script: &str) -> (Choice, String) {
 #[test]
 fn fields_one_by_one_with_defaults_and_choices() {
     // Enter keeps the default 2; the seat is picked by number.
-    let (choice, shown) = run_form("a\n\n19:30\n2\nbread, wine\n1\n");
+    let (choice, shown) = run_form("a\n\n19:30\n2\n1, wine\n1\n");
     let Choice::Accept(content) = choice else {
         panic!("{choice:?}")
     };
@@ -53,7 +54,12 @@ fn fields_one_by_one_with_defaults_and_choices() {
         shown.contains("time (text, required): When, as HH:MM"),
         "{shown}"
     );
-    assert!(shown.contains("2) terrace"), "{shown}");
+    assert!(shown.contains("2) On the terrace (terrace)"), "{shown}");
+    assert!(
+        shown.contains("extras (pick any: numbers, comma-separated)"),
+        "{shown}"
+    );
+    assert!(shown.contains("3) cake"), "{shown}");
     // The server's escape sequence is shown, not obeyed.
     assert!(shown.contains("Book a table\\u{1b}[2J"), "{shown}");
 }
