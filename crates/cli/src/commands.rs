@@ -171,6 +171,9 @@ fn print_call(report: CallReport, rounds: usize, tool: &str, json: bool) -> Resu
             Ok(())
         }
         CallOutcome::ProtocolError(e) => {
+            for line in asks::show::url_required(&e).unwrap_or_default() {
+                eprintln!("{line}");
+            }
             let message = format!("the server answered tools/call with an error: {e}");
             Err(Failure {
                 code: RPC_ERROR,
