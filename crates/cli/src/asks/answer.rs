@@ -78,7 +78,9 @@ impl Answerer {
     pub fn answer(&self, ask: &Ask) -> Reply {
         eprintln!("{}", show::ask(ask));
         let reply = match ask {
-            Ask::Elicit(e) if self.prompt => elicit_at_terminal(e),
+            // A person may take a while: the runtime moves its other work off
+            // this thread meanwhile (this runs in the driver's loop or a command).
+            Ask::Elicit(e) if self.prompt => during_blocking(|| elicit_at_terminal(e)),
             _ => self.policy.answer(ask),
         };
         eprintln!("{}", show::reply(&reply));
@@ -103,14 +105,7 @@ impl Answerer {
     /// The driver's handler for classic server requests.
     pub fn handler(self: &Arc<Self>) -> RequestHandler {
         let me = Arc::clone(self);
-        Box::new(move |method, params| {
-            if me.prompt && method == "elicitation/create" {
-                // The driver's loop calls this; a person may take a while, so the
-                // runtime moves its other work off this thread meanwhile.
-                return during_blocking(|| me.respond(method, params));
-            }
-            me.respond(method, params)
-        })
+        Box::new(move |method, params| me.respond(method, params))
     }
 
     /// The `inputResponses` for an `input_required` result: every request the

@@ -1,0 +1,125 @@
+//! `--on-elicit` against the Python SDK peer's `book` tool in both generations
+//! (classic `elicitation/create`, and 2026-07-28 `input_required` rounds), from a
+//! file, declined, and by a person at a terminal (a pseudo-terminal from `script`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../../transport/tests/support/peers.rs"]
+mod peers;
+
+mod asks_support;
+mod mcpg_run;
+
+use asks_support::{answers, in_terminal, stdio};
+use mcpg_run::{Run, mcpg};
+use peers::Peer;
+
+/// `book` on the Python peer, in both generations.
+fn book(line: &str, protocol: &str, answer: &str) -> Run {
+    mcpg(&[
+        "tools",
+        "call",
+        "book",
+        "--args",
+        r#"{"restaurant":"Chez Nous"}"#,
+        "--stdio",
+        line,
+        "--protocol",
+        protocol,
+        "--on-elicit",
+        answer,
+        "--verbose",
+    ])
+}
+
+#[test]
+fn python_book_accepted_and_declined_in_both_generations() {
+    let Some(line) = stdio(Peer::Python) else {
+        return;
+    };
+    let (_dir, file) = answers(r#"{"time": "19:30"}"#);
+    // auto = 2026-07-28 here: the ask comes as input_required and the call is
+    // retried with inputResponses; initialize: elicitation/create mid-call.
+    for (protocol, on_wire) in [
+        ("auto", "\"inputResponses\""),
+        ("initialize", "\"method\":\"elicitation/create\""),
+    ] {
+        let r = book(&line, protocol, &file);
+        assert_eq!(r.code, 0, "{protocol}: {r:?}");
+        assert!(
+            r.stdout.starts_with("Booked Chez Nous for 2 at 19:30.\n"),
+            "{protocol}: {r:?}"
+        );
+        assert!(r.stderr.contains(on_wire), "{protocol}: {r:?}");
+        assert!(
+            r.stderr
+                .contains("mcpg answered: accept {\"party_size\":2,\"time\":\"19:30\"}"),
+            "{protocol}: {r:?}"
+        );
+        let r = book(&line, protocol, "decline");
+        assert_eq!(r.code, 0, "{protocol}: {r:?}");
+        assert!(
+            r.stdout
+                .starts_with("No booking: the user chose decline.\n"),
+            "{protocol}: {r:?}"
+        );
+    }
+    // Without the flag nothing is declared, and the peer says what it missed.
+    let r = mcpg(&[
+        "tools",
+        "call",
+        "book",
+        "--args",
+        r#"{"restaurant":"X"}"#,
+        "--stdio",
+        &line,
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.error_line()
+            .contains("did not declare the form elicitation capability"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn python_book_answered_at_the_terminal() {
+    let Some(line) = stdio(Peer::Python) else {
+        return;
+    };
+    let args = [
+        "tools",
+        "call",
+        "book",
+        "--args",
+        r#"{"restaurant":"Chez Nous"}"#,
+        "--stdio",
+        &line,
+        "--on-elicit",
+        "ask",
+    ];
+    for protocol in ["auto", "initialize"] {
+        let all = [&args[..], &["--protocol", protocol]].concat();
+        // Accept, 3 people, 20:00.
+        let Some((code, shown)) = in_terminal(&all, "a\n3\n20:00\n") else {
+            return;
+        };
+        assert_eq!(code, 0, "{protocol}: {shown}");
+        assert!(
+            shown.contains("party_size (whole number): How many people"),
+            "{protocol}: {shown}"
+        );
+        assert!(
+            shown.contains("Booked Chez Nous for 3 at 20:00."),
+            "{protocol}: {shown}"
+        );
+        let Some((code, shown)) = in_terminal(&all, "c\n") else {
+            return;
+        };
+        assert_eq!(code, 0, "{protocol}: {shown}");
+        assert!(
+            shown.contains("No booking: the user chose cancel."),
+            "{protocol}: {shown}"
+        );
+    }
+}
