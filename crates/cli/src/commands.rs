@@ -171,7 +171,7 @@ fn print_call(report: CallReport, rounds: usize, tool: &str, json: bool) -> Resu
             Ok(())
         }
         CallOutcome::ProtocolError(e) => {
-            for line in asks::show::url_required(&e).unwrap_or_default() {
+            for line in asks::show::url_required(&e) {
                 eprintln!("{line}");
             }
             let message = format!("the server answered tools/call with an error: {e}");

@@ -2,14 +2,10 @@
 //! stderr. Everything the server wrote is escaped for the terminal.
 
 use mcpg_core::jsonrpc::RpcError;
-use mcpg_host::asks::{self, Ask, ElicitAction, ElicitMode, Reply};
+use mcpg_host::asks::{self, Ask, ElicitAction, ElicitAsk, ElicitMode, Reply};
 use serde_json::Value;
 
 use crate::escape;
-
-/// The error a server answers with when a URL must be opened before the request
-/// can succeed (`URLElicitationRequiredError`, 2025-11-25).
-pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 
 /// How long a quoted text may get before it is cut.
 const QUOTE_LIMIT: usize = 200;
@@ -89,33 +85,28 @@ pub fn reply(reply: &Reply) -> String {
 }
 
 /// `-32042` (URL elicitation required): each URL the server wants opened, with
-/// its domain, one line each; `None` for any other error. mcpg opens none.
-pub fn url_required(e: &RpcError) -> Option<Vec<String>> {
-    if e.code != URL_ELICITATION_REQUIRED {
-        return None;
-    }
-    let listed = e.data.as_ref().and_then(|d| d.get("elicitations"));
-    let lines = listed
-        .and_then(Value::as_array)
+/// its domain, one line each; empty for any other error. mcpg opens none.
+pub fn url_required(e: &RpcError) -> Vec<String> {
+    asks::url_elicitations(e)
         .into_iter()
-        .flatten()
-        .map(|el| {
-            let message = el.get("message").and_then(Value::as_str).unwrap_or("");
-            match el.get("url").and_then(Value::as_str) {
-                Some(url) => match asks::url_domain(url) {
-                    Ok(domain) => format!(
-                        "server needs a URL opened first: {} (open {} on {}; mcpg does not open it, then call again)",
-                        quote(message),
-                        quote(url),
-                        escape::line(&domain)
-                    ),
-                    Err(why) => format!("server sent a URL mcpg will not offer: {} ({why})", quote(url)),
-                },
-                None => format!("server needs a URL opened first, but sent none: {}", quote(message)),
-            }
+        .map(|el| match el {
+            Ok(ElicitAsk {
+                message,
+                mode: ElicitMode::Url { url, domain, .. },
+                ..
+            }) => format!(
+                "server needs a URL opened first: {} (open {} on {}; mcpg does not open it, then call again)",
+                quote(&message),
+                quote(&url),
+                escape::line(&domain)
+            ),
+            Ok(_) => "server sent a -32042 elicitation that is not a URL".to_owned(),
+            Err(why) => format!(
+                "server sent a URL elicitation mcpg will not offer: {}",
+                escape::line(&why.to_string())
+            ),
         })
-        .collect();
-    Some(lines)
+        .collect()
 }
 
 /// A text in quotes, on one line, cut at [`QUOTE_LIMIT`] characters.
@@ -160,17 +151,17 @@ mod tests {
                 {"mode": "url", "url": "javascript:alert(1)", "message": "no"}
             ]})),
         };
-        let lines = url_required(&e).unwrap();
+        let lines = url_required(&e);
         assert_eq!(
             lines[0],
             "server needs a URL opened first: \"Sign in\" (open \"https://a.example/x\" on a.example; mcpg does not open it, then call again)"
         );
         assert!(
-            lines[1].starts_with("server sent a URL mcpg will not offer: \"javascript:alert(1)\""),
+            lines[1].starts_with("server sent a URL elicitation mcpg will not offer: the URL \"javascript:alert(1)\" cannot be offered"),
             "{}",
             lines[1]
         );
-        assert_eq!(url_required(&RpcError::new(-32602, "x")), None);
+        assert!(url_required(&RpcError::new(-32602, "x")).is_empty());
         assert_eq!(
             reply(&Reply::SamplingRejected),
             "mcpg answered: rejected the sampling request (-1)"
