@@ -1,6 +1,6 @@
 //! `--on-elicit`, `--on-sample` and `--root`: usage errors, and server-everything's
 //! sampling, elicitation (form and URL, both paths) and roots tools, answered from a
-//! file, declined, or by a person at a terminal (a pseudo-terminal from `script`).
+//! file or declined. (A person at a terminal: `asks_python.rs`.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -10,7 +10,7 @@ mod peers;
 mod asks_support;
 mod mcpg_run;
 
-use asks_support::{answers, in_terminal, stdio};
+use asks_support::{answers, expect, shows, stdio};
 use mcpg_run::{Run, mcpg};
 use peers::Peer;
 
@@ -119,26 +119,32 @@ fn everything_sampling_mock_text_and_decline() {
         ])
     };
     let r = call("mock");
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("\"model\": \"mcpg-mock\""), "{r:?}");
-    assert!(r.stdout.contains("no LLM was called"), "{r:?}");
-    assert!(r.stderr.contains("server asks (sampling/createMessage): a model's answer to \"Resource trigger-sampling-request context: Say hi\" (maxTokens 50)"), "{r:?}");
+    expect(
+        &r,
+        0,
+        &["\"model\": \"mcpg-mock\"", "no LLM was called"],
+        &[
+            "server asks (sampling/createMessage): a model's answer to \"Resource trigger-sampling-request context: Say hi\" (maxTokens 50)",
+        ],
+    );
     // The mock is deterministic: the same ask gets the same answer.
     assert_eq!(call("mock").stdout, r.stdout);
 
     let r = call("Bonjour");
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("\"text\": \"Bonjour\""), "{r:?}");
-    assert!(r.stderr.contains("mcpg answered: \"Bonjour\""), "{r:?}");
+    expect(
+        &r,
+        0,
+        &["\"text\": \"Bonjour\""],
+        &["mcpg answered: \"Bonjour\""],
+    );
 
     // A rejection is the spec's error (-1); the tool reports it as its failure.
     let r = call("decline");
-    assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.stdout.contains("User rejected sampling request"), "{r:?}");
-    assert!(
-        r.stderr
-            .contains("mcpg answered: rejected the sampling request (-1)"),
-        "{r:?}"
+    expect(
+        &r,
+        1,
+        &["User rejected sampling request"],
+        &["mcpg answered: rejected the sampling request (-1)"],
     );
 }
 
@@ -179,18 +185,19 @@ fn everything_elicitation_from_a_file_and_declined() {
         "a default: {content}"
     );
     assert!(content.get("unknownField").is_none(), "{content}");
-    assert!(
-        r.stdout.contains("User provided the requested information"),
-        "{r:?}"
+    shows(
+        "stdout",
+        &r.stdout,
+        &["User provided the requested information"],
     );
 
     let r = call("decline");
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(
-        r.stdout.contains("\\\"action\\\": \\\"decline\\\""),
-        "{r:?}"
+    expect(
+        &r,
+        0,
+        &["\\\"action\\\": \\\"decline\\\""],
+        &["mcpg answered: decline"],
     );
-    assert!(r.stderr.contains("mcpg answered: decline"), "{r:?}");
 }
 
 #[test]
@@ -213,14 +220,13 @@ fn everything_url_elicitation_is_shown_never_opened() {
         "--on-elicit",
         &file,
     ]);
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(
-        r.stderr
-            .contains(&format!("(open \"{url}\" on auth.example.com)")),
-        "{r:?}"
+    let opened = format!("(open \"{url}\" on auth.example.com)");
+    expect(
+        &r,
+        0,
+        &["User declined to open the URL"],
+        &[&opened, "mcpg answered: decline"],
     );
-    assert!(r.stderr.contains("mcpg answered: decline"), "{r:?}");
-    assert!(r.stdout.contains("User declined to open the URL"), "{r:?}");
     // The error path: -32042 names the URL and its domain, and the call fails (3).
     let args = format!(r#"{{"url":"{url}","errorPath":true}}"#);
     let r = mcpg(&[
@@ -234,8 +240,14 @@ fn everything_url_elicitation_is_shown_never_opened() {
         "--on-elicit",
         "decline",
     ]);
-    assert_eq!(r.code, 3, "{r:?}");
-    assert!(r.stderr.contains("server needs a URL opened first: \"Open this link to satisfy the prerequisite, then retry the request.\" (open \"https://modelcontextprotocol.io\" on modelcontextprotocol.io; mcpg does not open it"), "{r:?}");
+    expect(
+        &r,
+        3,
+        &[],
+        &[
+            "server needs a URL opened first: \"Open this link to satisfy the prerequisite, then retry the request.\" (open \"https://modelcontextprotocol.io\" on modelcontextprotocol.io; mcpg does not open it",
+        ],
+    );
 }
 
 #[test]
@@ -254,50 +266,14 @@ fn everything_roots() {
         "--root",
         "file:///srv/data",
     ]);
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("Current MCP Roots (2 total)"), "{r:?}");
-    assert!(
-        r.stdout.contains("URI: file:///tmp/project") && r.stdout.contains("URI: file:///srv/data"),
-        "{r:?}"
+    expect(
+        &r,
+        0,
+        &[
+            "Current MCP Roots (2 total)",
+            "URI: file:///tmp/project",
+            "URI: file:///srv/data",
+        ],
+        &["mcpg answered: file:///tmp/project, file:///srv/data"],
     );
-    assert!(
-        r.stderr
-            .contains("mcpg answered: file:///tmp/project, file:///srv/data"),
-        "{r:?}"
-    );
-}
-
-#[test]
-fn everything_url_elicitation_at_the_terminal_waits_for_enter() {
-    let Some(line) = stdio(Peer::Everything) else {
-        return;
-    };
-    let args = [
-        "tools",
-        "call",
-        "trigger-url-elicitation",
-        "--args",
-        r#"{"url":"https://auth.example.com/start?x=1"}"#,
-        "--stdio",
-        &line,
-        "--on-elicit",
-        "ask",
-    ];
-    // Enter: "I opened it myself".
-    let Some((code, shown)) = in_terminal(&args, "\n") else {
-        return;
-    };
-    assert_eq!(code, 0, "{shown}");
-    assert!(
-        shown.contains("URL:    https://auth.example.com/start?x=1"),
-        "{shown}"
-    );
-    assert!(shown.contains("domain: auth.example.com"), "{shown}");
-    assert!(shown.contains("mcpg does not open it."), "{shown}");
-    assert!(shown.contains("\"action\": \"accept\""), "{shown}");
-    let Some((code, shown)) = in_terminal(&args, "d\n") else {
-        return;
-    };
-    assert_eq!(code, 0, "{shown}");
-    assert!(shown.contains("User declined to open the URL"), "{shown}");
 }

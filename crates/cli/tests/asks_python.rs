@@ -1,6 +1,7 @@
 //! `--on-elicit` against the Python SDK peer's `book` tool in both generations
 //! (classic `elicitation/create`, and 2026-07-28 `input_required` rounds), from a
-//! file, declined, and by a person at a terminal (a pseudo-terminal from `script`).
+//! file, declined, and by a person at a terminal (a pseudo-terminal from `script`),
+//! as is server-everything's URL elicitation.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -10,7 +11,7 @@ mod peers;
 mod asks_support;
 mod mcpg_run;
 
-use asks_support::{answers, in_terminal, stdio};
+use asks_support::{answers, in_terminal, shows, stdio};
 use mcpg_run::{Run, mcpg};
 use peers::Peer;
 
@@ -98,28 +99,63 @@ fn python_book_answered_at_the_terminal() {
         "--on-elicit",
         "ask",
     ];
+    // Accept, 3 people, 20:00; then cancel.
+    let runs: [(&str, &[&str]); 2] = [
+        (
+            "a\n3\n20:00\n",
+            &[
+                "party_size (whole number): How many people",
+                "Booked Chez Nous for 3 at 20:00.",
+            ],
+        ),
+        ("c\n", &["No booking: the user chose cancel."]),
+    ];
     for protocol in ["auto", "initialize"] {
         let all = [&args[..], &["--protocol", protocol]].concat();
-        // Accept, 3 people, 20:00.
-        let Some((code, shown)) = in_terminal(&all, "a\n3\n20:00\n") else {
+        for (typed, wanted) in runs {
+            let Some((code, shown)) = in_terminal(&all, typed) else {
+                return;
+            };
+            assert_eq!(code, 0, "{protocol}: {shown}");
+            shows(protocol, &shown, wanted);
+        }
+    }
+}
+
+#[test]
+fn everything_url_elicitation_at_the_terminal_waits_for_enter() {
+    let Some(line) = stdio(Peer::Everything) else {
+        return;
+    };
+    let args = [
+        "tools",
+        "call",
+        "trigger-url-elicitation",
+        "--args",
+        r#"{"url":"https://auth.example.com/start?x=1"}"#,
+        "--stdio",
+        &line,
+        "--on-elicit",
+        "ask",
+    ];
+    // Enter: "I opened it myself"; then `d`.
+    let runs: [(&str, &[&str]); 2] = [
+        (
+            "\n",
+            &[
+                "URL:    https://auth.example.com/start?x=1",
+                "domain: auth.example.com",
+                "mcpg does not open it.",
+                "\"action\": \"accept\"",
+            ],
+        ),
+        ("d\n", &["User declined to open the URL"]),
+    ];
+    for (typed, wanted) in runs {
+        let Some((code, shown)) = in_terminal(&args, typed) else {
             return;
         };
-        assert_eq!(code, 0, "{protocol}: {shown}");
-        assert!(
-            shown.contains("party_size (whole number): How many people"),
-            "{protocol}: {shown}"
-        );
-        assert!(
-            shown.contains("Booked Chez Nous for 3 at 20:00."),
-            "{protocol}: {shown}"
-        );
-        let Some((code, shown)) = in_terminal(&all, "c\n") else {
-            return;
-        };
-        assert_eq!(code, 0, "{protocol}: {shown}");
-        assert!(
-            shown.contains("No booking: the user chose cancel."),
-            "{protocol}: {shown}"
-        );
+        assert_eq!(code, 0, "{shown}");
+        shows("terminal", &shown, wanted);
     }
 }

@@ -52,3 +52,18 @@ pub fn in_terminal(args: &[&str], typed: &str) -> Option<(i32, String)> {
         String::from_utf8_lossy(&out.stdout).into_owned(),
     ))
 }
+
+/// Fails unless `text` contains every one of `wanted` (naming `what` and the text).
+pub fn shows(what: &str, text: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(text.contains(w), "{what}: {w:?} missing from:\n{text}");
+    }
+}
+
+/// Fails unless the run exited with `code` and its stdout and stderr contain
+/// every one of `out` and `err`.
+pub fn expect(r: &super::mcpg_run::Run, code: i32, out: &[&str], err: &[&str]) {
+    assert_eq!(r.code, code, "{r:?}");
+    shows("stdout", &r.stdout, out);
+    shows("stderr", &r.stderr, err);
+}
