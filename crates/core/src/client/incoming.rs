@@ -62,9 +62,7 @@ impl Client {
         };
         match capability {
             Some(cap) if self.cfg.declares(cap) => {
-                if method == "elicitation/create" {
-                    self.on_elicit_request(params.as_ref(), msg);
-                }
+                self.check_server_ask(&method, params.as_ref(), msg);
                 if self.incoming.contains_key(&id) {
                     let d = Diagnostic::new(
                         Rule::InvalidRequest,

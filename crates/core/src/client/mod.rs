@@ -8,6 +8,7 @@
 //! ```
 
 mod answers;
+mod ask_rules;
 mod asks;
 mod calls;
 mod catalog;

@@ -1,16 +1,11 @@
 //! MRTR (`inputRequests` -> `inputResponses`), roots, and the automatic [`Policy`]
 //! the CLI and the conformance client answer through.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "asks/spec.rs"]
-mod spec;
+use super::spec;
 
 use mcpg_host::asks::{
     self, Ask, AskError, ElicitAction, ElicitPolicy, MOCK_MODEL, Policy, Reply, Root, SamplePolicy,
@@ -190,4 +185,39 @@ fn capabilities_declare_what_the_policy_answers() {
         Value::Object(policy().capabilities()),
         json!({"sampling": {}, "elicitation": {"form": {}, "url": {}}, "roots": {"listChanged": true}})
     );
+}
+
+/// The specification's own 2026-07-28 examples read as asks: every sampling,
+/// elicitation and MRTR example parses, and the sampling ones render for a model.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_specifications_examples_parse() {
+    let mut seen = 0;
+    for (def, method) in [
+        ("CreateMessageRequestParams", "sampling/createMessage"),
+        ("ElicitRequestFormParams", "elicitation/create"),
+        ("ElicitRequestURLParams", "elicitation/create"),
+    ] {
+        for (name, params) in spec::examples(def) {
+            let ask = asks::parse(method, Some(&params));
+            assert!(ask.is_ok(), "{def}/{name}: {ask:?}");
+            if let Ok(Ask::Sampling(s)) = &ask {
+                let body = asks::sampling_request(mcpg_host::provider::Provider::Anthropic, s, "m");
+                assert!(
+                    body["messages"].as_array().is_some_and(|m| !m.is_empty()),
+                    "{name}"
+                );
+            }
+            seen += 1;
+        }
+    }
+    for (name, result) in spec::examples("InputRequiredResult") {
+        for (key, ask) in asks::input_requests(&result) {
+            assert!(ask.is_ok(), "{name}/{key}: {ask:?}");
+            seen += 1;
+        }
+    }
+    if spec::dir().is_some() {
+        assert!(seen >= 8, "only {seen} examples read");
+    }
 }

@@ -11,12 +11,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event, OpId};
+use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event};
 use mcpg_core::diag::{Rule, Severity};
 use mcpg_core::jsonrpc::Body;
 use mcpg_core::model::JsonObject;
 use serde_json::{Value, json};
-use support::Scripted;
+use support::{Scripted, findings, outcomes};
 
 fn session(capabilities: Value) -> Scripted {
     let mut s = Scripted::new(ClientConfig {
@@ -50,15 +50,6 @@ fn answers() -> JsonObject {
     .unwrap()
 }
 
-fn outcomes(ev: &[Event], op: OpId) -> Vec<CallOutcome> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::CallFinished { op: o, outcome, .. } if *o == op => Some(outcome.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn last_call_params(s: &Scripted) -> Value {
     s.sent
         .iter()
@@ -68,15 +59,6 @@ fn last_call_params(s: &Scripted) -> Value {
             _ => None,
         })
         .unwrap()
-}
-
-fn diags(ev: &[Event]) -> Vec<(Rule, Severity)> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Diagnostic(d) => Some((d.rule, d.severity)),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -90,7 +72,7 @@ fn all_three_kinds_answered_asked_again_then_done() {
     let state = "st\u{e9} 1 \\\" {\"k\":[1,2]}";
     s.reply("tools/call", json!({"resultType": "input_required", "inputRequests": three_asks(), "requestState": state}));
     let ev = s.take();
-    assert!(diags(&ev).is_empty(), "{ev:#?}");
+    assert!(findings(&ev).is_empty(), "{ev:#?}");
     assert!(
         matches!(&outcomes(&ev, op)[..], [CallOutcome::InputRequired(r)] if r["inputRequests"] == three_asks())
     );
@@ -127,7 +109,7 @@ fn all_three_kinds_answered_asked_again_then_done() {
         matches!(&outcomes(&ev, op)[..], [CallOutcome::Success(_)]),
         "{ev:#?}"
     );
-    assert!(diags(&ev).is_empty(), "{ev:#?}");
+    assert!(findings(&ev).is_empty(), "{ev:#?}");
 }
 
 #[test]
@@ -143,7 +125,7 @@ fn the_mrtr_rules() {
         json!({"resultType": "input_required", "inputRequests": three_asks()}),
     );
     let ev = s.take();
-    let d = diags(&ev);
+    let d = findings(&ev);
     assert_eq!(
         d.iter()
             .filter(|x| **x == (Rule::InputRequired, Severity::Error))
@@ -158,7 +140,7 @@ fn the_mrtr_rules() {
     partial.insert("zzz".into(), json!({}));
     assert!(s.client.continue_call(s.now, op, partial));
     s.drain();
-    let d = diags(&s.take());
+    let d = findings(&s.take());
     assert!(
         d.contains(&(Rule::InputRequired, Severity::Warning)),
         "{d:?}"
@@ -171,7 +153,7 @@ fn the_mrtr_rules() {
     s.drain();
     s.reply("tools/call", json!({"resultType": "input_required"}));
     let ev = s.take();
-    assert!(diags(&ev).contains(&(Rule::InputRequired, Severity::Error)));
+    assert!(findings(&ev).contains(&(Rule::InputRequired, Severity::Error)));
     assert!(matches!(
         &outcomes(&ev, op)[..],
         [CallOutcome::InputRequired(_)]
