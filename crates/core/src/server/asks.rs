@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::dispatch::invalid;
 use super::{Server, ServerEvent};
 use crate::jsonrpc::{Message, RequestId, RpcError};
-use super::dispatch::invalid;
 use crate::model::{JsonObject, meta};
 use crate::time::Timestamp;
 use crate::version::{Generation, ProtocolVersion};
