@@ -38,15 +38,12 @@ pub struct CallContext {
 /// Why [`Server::ask`] sent nothing.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AskError {
-    /// No `initialize` handshake yet: there is no session to ask on.
-    #[error("no initialized session to send {method} on")]
+    /// No initialized `initialize` session to ask on: not yet, or the client
+    /// speaks 2026-07-28, where a server asks through `input_required` instead.
+    #[error(
+        "no initialized session to send {method} on (under 2026-07-28, answer the call with input_required)"
+    )]
     NoSession {
-        /// The method not sent.
-        method: String,
-    },
-    /// Under 2026-07-28 a server asks through `input_required`, never with its own request.
-    #[error("{method} cannot be sent under 2026-07-28: answer the call with input_required")]
-    Stateless {
         /// The method not sent.
         method: String,
     },
@@ -135,11 +132,6 @@ impl Server {
                 method: method.to_owned(),
             });
         };
-        if version.generation() == Generation::Stateless {
-            return Err(AskError::Stateless {
-                method: method.to_owned(),
-            });
-        }
         let (capability, since) = requirement(method, Some(&params))?;
         if version < since {
             return Err(AskError::NotInRevision {
