@@ -308,29 +308,35 @@ fn under_2026_07_28_each_tool_asks_with_input_required() {
 }
 
 #[test]
-fn a_retry_without_the_answer_is_asked_again_and_a_changed_state_refused() {
+fn a_retry_without_the_answer_stops_and_a_changed_state_is_refused() {
     let mut s = session(GenerationMode::Auto, caps());
-    let (op, _, state) = mrtr_round(&mut s, "show_roots", "roots");
+    let (op, _, state) = mrtr_round(&mut s, "summarize_note", "summary");
+    // A rejected sampling request is left out of inputResponses.
     assert!(s.client.continue_call(s.now, op, JsonObject::new()));
     s.pump();
-    assert!(matches!(
-        finished(&s, op),
-        Some(CallOutcome::InputRequired(_))
-    ));
+    let stopped = finished(&s, op).unwrap();
+    assert!(matches!(stopped, CallOutcome::ToolError(_)), "{stopped:?}");
+    assert!(text_of(&stopped).contains("no answer to \"summary\""));
 
-    let mut forged = state.clone();
-    forged.replace_range(forged.len() - 4.., "beef");
-    let call = |state: &str| {
-        json!({"name": "show_roots", "arguments": {}, "requestState": state,
+    let (_, _, state_roots) = mrtr_round(&mut s, "show_roots", "roots");
+    let call = |name: &str, state: &str| {
+        json!({"name": name, "arguments": {}, "requestState": state,
             "inputResponses": {"roots": {"roots": []}}})
     };
-    let refused = s.request("tools/call", call(&forged)).unwrap();
+    let mut forged = state_roots.clone();
+    forged.replace_range(forged.len() - 4.., "beef");
+    let refused = s
+        .request("tools/call", call("show_roots", &forged))
+        .unwrap();
     assert!(
         matches!(refused, Err(ref e) if e.to_string().contains("requestState")),
         "{refused:?}"
     );
-    let other = call(&state.replace("show_roots", "reserve_table"));
-    assert!(s.request("tools/call", other).unwrap().is_err());
-    let fine = s.request("tools/call", call(&state)).unwrap().unwrap();
+    let other = s.request("tools/call", call("show_roots", &state)).unwrap();
+    assert!(other.is_err(), "another call's state: {other:?}");
+    let fine = s
+        .request("tools/call", call("show_roots", &state_roots))
+        .unwrap()
+        .unwrap();
     assert_eq!(fine["content"][0]["text"], "The client shares no roots.");
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{RequestId, RpcError, code};
-use mcpg_core::model::JsonObject;
+use mcpg_core::model::{CallToolResult, JsonObject};
 use mcpg_core::server::{AskOutcome, CallContext, declares};
 use mcpg_core::version::Generation;
 use serde_json::Value;
@@ -99,12 +99,21 @@ impl DemoServer {
             (Some(_), Some(v)) => {
                 let r = match finish(kind, args, &as_outcome(v), false) {
                     Finish::Done(r) => *r,
-                    Finish::AwaitCompletion => mcpg_core::model::CallToolResult::text(linked()),
+                    Finish::AwaitCompletion => CallToolResult::text(linked()),
                 };
                 self.answer(now, id, name, r);
             }
-            // First round, or a retry without this answer: ask (again).
-            _ => {
+            // A retry (it carries our state) without this answer: the host left it
+            // out, as it does a rejected sampling request, which has no result form.
+            // Asking again could go on for ever, so the tool stops and says why.
+            (Some(_), None) => {
+                let r = CallToolResult::tool_error(format!(
+                    "The retry carried no answer to \"{key}\" in inputResponses (a host leaves out a request it rejected), so the server stops here."
+                ));
+                self.answer(now, id, name, r);
+            }
+            // The first round: ask.
+            (None, _) => {
                 let mut request = JsonObject::new();
                 request.insert("method".into(), Value::from(kind.method()));
                 request.insert("params".into(), params(kind, args, ctx.version, link));
@@ -149,7 +158,7 @@ impl DemoServer {
         self.links = waiting;
         for l in due {
             self.server.elicitation_complete(l.at, &l.elicitation_id);
-            let r = mcpg_core::model::CallToolResult::text(linked());
+            let r = CallToolResult::text(linked());
             self.answer(l.at, &l.call, &l.name, r);
         }
     }

@@ -9,6 +9,7 @@ pub(super) const fn mock(prompt: &'static str, provider: Provider) -> Setup {
         prompt,
         model: Model::Mock,
         provider,
+        revision: None,
     }
 }
 

@@ -9,6 +9,7 @@ const fn setup(prompt: &'static str, model: Model) -> Setup {
         prompt,
         model,
         provider: Provider::Anthropic,
+        revision: None,
     }
 }
 

@@ -7,7 +7,7 @@
 use mcpg_core::Timestamp;
 use mcpg_host::Step;
 use mcpg_lessons::{Model, Setup};
-use mcpg_page::{Command, Input, ModelChoice, Output, PageDriver, Source, ViewChange};
+use mcpg_page::{Command, Input, ModelChoice, Output, PageDriver, Pin, Source, ViewChange};
 use serde_json::{Map, Value, json};
 
 /// What one loop showed.
@@ -66,6 +66,10 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
         next: Some(1),
         tools: 0,
     };
+    // Pinned before connecting, as the page's lessons panel does.
+    p.cmd(Command::Pin(
+        setup.revision.map_or(Pin::Auto, Pin::Revision),
+    ));
     p.cmd(Command::Connect(Source::Demo));
     p.cmd(Command::SetProvider(setup.provider));
     p.cmd(Command::SetModel(match setup.model {
