@@ -103,7 +103,7 @@ fn ask_and_answer(s: &mut Session, name: &str, answer: Result<Value, RpcError>) 
 #[test]
 fn the_booking_asks_a_form_and_reads_each_answer() {
     let mut s = classic();
-    let op = start(&mut s, "reserve_table", json!({"restaurant": "Luigi's"}));
+    let op = start(&mut s, "reserve_table", json!({}));
     let (_, method, params) = asked(&s);
     assert_eq!(method, "elicitation/create");
     let schema = &params["requestedSchema"];
@@ -115,7 +115,7 @@ fn the_booking_asks_a_form_and_reads_each_answer() {
     let accept = json!({"action": "accept", "content": {"party": 4, "time": "21:00"}});
     let ok = ask_and_answer(&mut s, "reserve_table", Ok(accept));
     assert!(matches!(ok, CallOutcome::Success(_)));
-    assert!(text_of(&ok).starts_with("Pretend-booked Chez Demo for 4 at 21:00"));
+    assert!(text_of(&ok).starts_with("Pretend-booked a table for 4 at 21:00"));
 
     let decline = ask_and_answer(&mut s, "reserve_table", Ok(json!({"action": "decline"})));
     let cancel = ask_and_answer(&mut s, "reserve_table", Ok(json!({"action": "cancel"})));
@@ -268,7 +268,7 @@ fn under_2026_07_28_each_tool_asks_with_input_required() {
     );
     let accept = json!({"action": "accept", "content": {"party": 3, "time": "18:00"}});
     let r = continue_with(&mut s, op, "booking", accept);
-    assert!(text_of(&r).starts_with("Pretend-booked Chez Demo for 3 at 18:00"));
+    assert!(text_of(&r).starts_with("Pretend-booked a table for 3 at 18:00"));
     let (op, _, _) = mrtr_round(&mut s, "reserve_table", "booking");
     let r = continue_with(&mut s, op, "booking", json!({"action": "cancel"}));
     assert!(text_of(&r).starts_with("You dismissed"));

@@ -85,7 +85,7 @@ pub fn params(kind: Kind, args: &JsonObject, version: ProtocolVersion, link: &st
     match kind {
         Kind::Booking => json!({
             "mode": "form",
-            "message": format!("How many people, and when? (table at {})", restaurant(args)),
+            "message": "How many people, and when?",
             "requestedSchema": booking_schema(version),
         }),
         Kind::Summary => {
@@ -134,12 +134,6 @@ fn booking_schema(version: ProtocolVersion) -> Value {
 
 const TIMES: [&str; 3] = ["18:00", "19:30", "21:00"];
 
-fn restaurant(args: &JsonObject) -> &str {
-    args.get("restaurant")
-        .and_then(Value::as_str)
-        .unwrap_or("Chez Demo")
-}
-
 fn topic(args: &JsonObject) -> &str {
     args.get("topic")
         .and_then(Value::as_str)
@@ -177,7 +171,7 @@ pub fn finish(kind: Kind, args: &JsonObject, outcome: &AskOutcome, classic: bool
             e.message
         )),
         AskOutcome::Result(v) => match kind {
-            Kind::Booking | Kind::Link => return elicited(kind, args, v, classic),
+            Kind::Booking | Kind::Link => return elicited(kind, v, classic),
             Kind::Summary => sampled(args, v),
             Kind::Roots => roots(v),
         },
@@ -185,9 +179,9 @@ pub fn finish(kind: Kind, args: &JsonObject, outcome: &AskOutcome, classic: bool
     Finish::Done(Box::new(result))
 }
 
-fn elicited(kind: Kind, args: &JsonObject, v: &Value, classic: bool) -> Finish {
+fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
     let text = match (kind, v.get("action").and_then(Value::as_str)) {
-        (Kind::Booking, Some("accept")) => return Finish::Done(Box::new(booked(args, v.get("content")))),
+        (Kind::Booking, Some("accept")) => return Finish::Done(Box::new(booked(v.get("content")))),
         (Kind::Link, Some("accept")) if classic => return Finish::AwaitCompletion,
         (Kind::Link, Some("accept")) => linked(),
         (_, Some("decline")) => {
@@ -212,7 +206,7 @@ pub fn linked() -> String {
     "Your pretend account is linked. The server learnt it from the site, not from the client: the URL's content never passed through the client.".to_owned()
 }
 
-fn booked(args: &JsonObject, content: Option<&Value>) -> CallToolResult {
+fn booked(content: Option<&Value>) -> CallToolResult {
     let party = content
         .and_then(|c| c.get("party"))
         .and_then(Value::as_i64)
@@ -223,8 +217,7 @@ fn booked(args: &JsonObject, content: Option<&Value>) -> CallToolResult {
         .filter(|t| TIMES.contains(t));
     match (party, time) {
         (Some(p), Some(t)) => CallToolResult::text(format!(
-            "Pretend-booked {} for {p} at {t}, with the answers you gave. Nothing was really booked.",
-            restaurant(args)
+            "Pretend-booked a table for {p} at {t}, with the answers you gave. Nothing was really booked."
         )),
         _ => CallToolResult::tool_error(
             "The answer does not fit the form: party must be an integer from 1 to 12 and time one of 18:00, 19:30, 21:00.",

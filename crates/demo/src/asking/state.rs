@@ -44,7 +44,7 @@ mod tests {
 
     #[test]
     fn a_state_verifies_for_its_own_call_only() {
-        let a = args(json!({"restaurant": "Chez Demo"}));
+        let a = args(json!({"topic": "errors"}));
         let s = encode("reserve_table", "booking", &a);
         assert!(s.starts_with("mcpg1.reserve_table.booking."));
         assert!(verify(&s, "reserve_table", "booking", &a));
@@ -53,7 +53,7 @@ mod tests {
             &s,
             "reserve_table",
             "booking",
-            &args(json!({"restaurant": "Elsewhere"}))
+            &args(json!({"topic": "progress"}))
         ));
         let mut edited = s.clone();
         edited.pop();

@@ -22,8 +22,8 @@ pub const SAMPLING: Lesson = Lesson {
     notice: &[
         at(
             4,
-            "params.name",
-            "The call to summarize_note stays open while the server asks: the direction has reversed, server to host.",
+            "params.maxTokens",
+            "Inside step 4, the server asks: sampling/createMessage goes from server to host while the call to summarize_note stays open. Its messages, systemPrompt, modelPreferences and maxTokens are the server's wishes; the host decides.",
         ),
         at(
             5,
@@ -63,8 +63,13 @@ pub const ELICIT_FORM: Lesson = Lesson {
     notice: &[
         at(
             4,
-            "params.name",
-            "reserve_table cannot finish without you: the server asks the user, through the host, before it answers.",
+            "params.requestedSchema.properties.time.oneOf",
+            "The form the host builds from requestedSchema: titled choices (const and title), next to an integer with a default.",
+        ),
+        at(
+            4,
+            "result.action",
+            "Your answer goes back as the result of the server's request: accept (with content), decline or cancel.",
         ),
         at(
             5,
@@ -104,8 +109,8 @@ pub const ELICIT_URL: Lesson = Lesson {
     notice: &[
         at(
             4,
-            "params.name",
-            "link_account waits while you visit a page: what you type there goes to the site, never through the client.",
+            "params.url",
+            "The full URL the server wants you to visit: the host shows it and its domain, and opens it only when you click.",
         ),
         at(
             5,
@@ -145,8 +150,8 @@ pub const ROOTS: Lesson = Lesson {
     notice: &[
         at(
             4,
-            "params.name",
-            "show_roots asks the client (roots/list) before it can answer.",
+            "result.roots",
+            "The host's answer to roots/list: the file:// URIs it chose to share, nothing more.",
         ),
         at(
             5,
@@ -186,8 +191,13 @@ pub const MRTR: Lesson = Lesson {
     notice: &[
         at(
             4,
-            "params.name",
-            "The same tool as the elicitation lesson: under 2026-07-28 the question rides in the call's result, not in a request from the server.",
+            "result.inputRequests.booking",
+            "The same question as the elicitation lesson, but inside the call's result (resultType input_required): under 2026-07-28 the server sends no request of its own.",
+        ),
+        at(
+            4,
+            "params.requestState",
+            "The retried tools/call: the same name and arguments, your answer in inputResponses, and the server's requestState sent back unchanged.",
         ),
         at(
             5,
