@@ -76,10 +76,10 @@ describe('the tool loop on the embedded demo server', () => {
     assert.match(await page.textContent(tid('tools-summary')), /25 tools in 5 page/);
     const boundaries = await page.$$eval('.page-boundary', (els) => els.map((e) => e.textContent));
     assert.match(boundaries[0], /nextCursor/);
-    assert.match(boundaries[3], /no nextCursor: the last page/);
+    assert.match(boundaries[4], /no nextCursor: the last page/);
     // Step 1 shows each request and each response.
     const labels = await page.$$eval('[data-step="1"] summary', (els) => els.map((e) => e.textContent));
-    assert.equal(labels.length, 8, labels.join('\n'));
+    assert.equal(labels.length, 10, labels.join('\n'));
     assert.match(await page.textContent('[data-step="1"] [data-testid=step-explanation]'), /all 5 pages/);
     try {
       await page.fill(tid('tools-filter'), 'weather');

@@ -40,6 +40,24 @@ fn pair(mode: GenerationMode, caps: Value, versions: Vec<ProtocolVersion>) -> Pa
     p
 }
 
+/// A client declaring everything, on 2025-11-25.
+fn classic() -> Pair {
+    pair(
+        GenerationMode::Initialize,
+        all_caps(),
+        ProtocolVersion::ALL.to_vec(),
+    )
+}
+
+/// A client declaring everything, on 2026-07-28.
+fn stateless() -> Pair {
+    pair(
+        GenerationMode::Stateless,
+        all_caps(),
+        ProtocolVersion::ALL.to_vec(),
+    )
+}
+
 fn all_caps() -> Value {
     json!({"sampling": {}, "roots": {}, "elicitation": {"form": {}, "url": {}}})
 }
@@ -100,11 +118,7 @@ fn each_kind_of_request_reaches_the_host_and_its_answer_the_server() {
         ),
     ];
     for (method, params, reply) in asks {
-        let mut p = pair(
-            GenerationMode::Initialize,
-            all_caps(),
-            ProtocolVersion::ALL.to_vec(),
-        );
+        let mut p = classic();
         let id = p.server.ask(p.now, method, params.clone()).unwrap();
         p.pump();
         let (cid, cmethod, cparams) = surfaced(&p);
@@ -122,11 +136,7 @@ fn each_kind_of_request_reaches_the_host_and_its_answer_the_server() {
 
 #[test]
 fn the_clients_error_comes_back_as_an_error() {
-    let mut p = pair(
-        GenerationMode::Initialize,
-        all_caps(),
-        ProtocolVersion::ALL.to_vec(),
-    );
+    let mut p = classic();
     let id = p
         .server
         .ask(
@@ -153,11 +163,7 @@ fn the_clients_error_comes_back_as_an_error() {
 
 #[test]
 fn an_unanswered_request_times_out_and_is_cancelled() {
-    let mut p = pair(
-        GenerationMode::Initialize,
-        all_caps(),
-        ProtocolVersion::ALL.to_vec(),
-    );
+    let mut p = classic();
     let id = p.server.ask(p.now, "roots/list", json!({})).unwrap();
     p.pump();
     assert_eq!(p.server.poll_timeout(), Some(p.now.after(ASK_TIMEOUT)));
@@ -221,11 +227,7 @@ fn the_server_does_not_ask_what_it_may_not() {
             ..
         })
     ));
-    let mut p = pair(
-        GenerationMode::Stateless,
-        all_caps(),
-        ProtocolVersion::ALL.to_vec(),
-    );
+    let mut p = stateless();
     assert!(matches!(
         p.server.ask(p.now, "roots/list", json!({})),
         Err(AskError::NoSession { .. })
@@ -235,11 +237,7 @@ fn the_server_does_not_ask_what_it_may_not() {
 
 #[test]
 fn the_completion_notice_reaches_the_client() {
-    let mut p = pair(
-        GenerationMode::Initialize,
-        all_caps(),
-        ProtocolVersion::ALL.to_vec(),
-    );
+    let mut p = classic();
     p.server.elicitation_complete(p.now, "e1");
     p.pump();
     let heard = p.events.iter().any(|e| match e {
@@ -284,11 +282,7 @@ fn call_id(p: &Pair, nth: usize) -> RequestId {
 
 #[test]
 fn under_2026_07_28_the_call_asks_with_input_required_and_reads_the_retry() {
-    let mut p = pair(
-        GenerationMode::Stateless,
-        all_caps(),
-        ProtocolVersion::ALL.to_vec(),
-    );
+    let mut p = stateless();
     let op = p.client.call_tool(
         p.now,
         "book",
@@ -334,11 +328,7 @@ fn under_2026_07_28_the_call_asks_with_input_required_and_reads_the_retry() {
 
 #[test]
 fn a_retry_with_malformed_answers_is_invalid_params() {
-    let mut p = pair(
-        GenerationMode::Stateless,
-        all_caps(),
-        ProtocolVersion::ALL.to_vec(),
-    );
+    let mut p = stateless();
     for bad in [json!({"inputResponses": [1]}), json!({"requestState": 7})] {
         let mut params = obj(json!({"name": "book"}));
         params.extend(obj(bad));

@@ -51,7 +51,10 @@ impl DemoServer {
         let Some(ctx) = self.server.call_context(id).cloned() else {
             return;
         };
-        self.next_link += 1;
+        // Only URL steps use an elicitation id: numbered among themselves.
+        if kind == Kind::Link {
+            self.next_link += 1;
+        }
         let link = format!("link-{}", self.next_link);
         if ctx.version.generation() == Generation::Stateless {
             return self.ask_mrtr(now, id, (kind, name, args), &ctx, &link);
