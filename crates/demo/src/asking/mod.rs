@@ -1,0 +1,270 @@
+//! The tools that ask: what each one asks the client, and what it makes of the
+//! answer. Pure and shared by both generations: up to 2025-11-25 the question goes
+//! out as the server's own request (`drive.rs`), under 2026-07-28 inside an
+//! `input_required` result whose answer comes back on the retry.
+
+pub(crate) mod drive;
+pub mod state;
+
+use mcpg_core::model::{CallToolResult, JsonObject};
+use mcpg_core::server::AskOutcome;
+use mcpg_core::version::ProtocolVersion;
+use serde_json::{Value, json};
+
+use crate::content::notes;
+
+/// The reserved domain the URL step points at (RFC 2606: never anyone's site).
+pub const LINK_HOST: &str = "example.com";
+
+/// Which of the asking tools a call is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `reserve_table`: a form (elicitation).
+    Booking,
+    /// `summarize_note`: sampling.
+    Summary,
+    /// `show_roots`: `roots/list`.
+    Roots,
+    /// `link_account`: URL elicitation.
+    Link,
+}
+
+impl Kind {
+    /// The asking tool called `name`, if it is one.
+    pub fn of(name: &str) -> Option<Kind> {
+        match name {
+            "reserve_table" => Some(Kind::Booking),
+            "summarize_note" => Some(Kind::Summary),
+            "show_roots" => Some(Kind::Roots),
+            "link_account" => Some(Kind::Link),
+            _ => None,
+        }
+    }
+
+    /// The key of its one entry in `inputRequests` (2026-07-28).
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Booking => "booking",
+            Kind::Summary => "summary",
+            Kind::Roots => "roots",
+            Kind::Link => "link",
+        }
+    }
+
+    /// The capability the client must declare (as `mcpg_core::server::declares` spells it).
+    pub fn capability(self) -> &'static str {
+        match self {
+            Kind::Booking => "elicitation",
+            Kind::Summary => "sampling",
+            Kind::Roots => "roots",
+            Kind::Link => "elicitation.url",
+        }
+    }
+
+    /// The method it sends.
+    pub fn method(self) -> &'static str {
+        match self {
+            Kind::Booking | Kind::Link => "elicitation/create",
+            Kind::Summary => "sampling/createMessage",
+            Kind::Roots => "roots/list",
+        }
+    }
+}
+
+/// The result a tool gives when the client cannot be asked.
+pub fn missing_capability(kind: Kind, why: &str) -> CallToolResult {
+    CallToolResult::tool_error(format!(
+        "This tool needs to ask the client with {}, and it cannot: {why}. A client that declares the {} capability can answer it.",
+        kind.method(),
+        kind.capability()
+    ))
+}
+
+/// The `params` of the question `kind` asks; `link` is the URL step's elicitation id.
+pub fn params(kind: Kind, args: &JsonObject, version: ProtocolVersion, link: &str) -> Value {
+    match kind {
+        Kind::Booking => json!({
+            "mode": "form",
+            "message": "How many people, and when?",
+            "requestedSchema": booking_schema(version),
+        }),
+        Kind::Summary => {
+            let topic = topic(args);
+            let note = notes::note(topic).unwrap_or_default();
+            json!({
+                "messages": [{"role": "user", "content": {"type": "text",
+                    "text": format!("Summarize this note in one sentence:\n\n{note}")}}],
+                "systemPrompt": "You write one-sentence summaries.",
+                "modelPreferences": {"hints": [{"name": "claude"}], "speedPriority": 0.8},
+                "maxTokens": 80,
+            })
+        }
+        Kind::Roots => json!({}),
+        Kind::Link => {
+            let mut p = json!({
+                "mode": "url",
+                "message": "Open this page to link your pretend account. Nothing is sent anywhere.",
+                "url": format!("https://{LINK_HOST}/mcpg/link?id={link}"),
+            });
+            // 2026-07-28 has no elicitationId: the retry is the completion.
+            if version < ProtocolVersion::V2026_07_28 {
+                p["elicitationId"] = Value::from(link);
+            }
+            p
+        }
+    }
+}
+
+/// The booking form: an integer and an enum with titles, both with defaults. Titled
+/// enums are `oneOf` `const`/`title` from 2025-11-25; 2025-06-18 had `enumNames`.
+fn booking_schema(version: ProtocolVersion) -> Value {
+    let time = if version >= ProtocolVersion::V2025_11_25 {
+        json!({"type": "string", "title": "Time", "default": "19:30", "oneOf": [
+            {"const": "18:00", "title": "6 pm"},
+            {"const": "19:30", "title": "7:30 pm"},
+            {"const": "21:00", "title": "9 pm"}]})
+    } else {
+        json!({"type": "string", "title": "Time", "default": "19:30",
+            "enum": TIMES, "enumNames": ["6 pm", "7:30 pm", "9 pm"]})
+    };
+    json!({"type": "object", "required": ["party", "time"], "properties": {
+        "party": {"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12, "default": 2},
+        "time": time}})
+}
+
+const TIMES: [&str; 3] = ["18:00", "19:30", "21:00"];
+
+fn topic(args: &JsonObject) -> &str {
+    args.get("topic")
+        .and_then(Value::as_str)
+        .filter(|t| notes::READ_NOTE_TOPICS.contains(t))
+        .unwrap_or("pagination")
+}
+
+/// What a call does with its answer.
+#[derive(Debug, PartialEq)]
+pub enum Finish {
+    /// Answer the call with this result.
+    Done(Box<CallToolResult>),
+    /// (URL step, up to 2025-11-25) the learner agreed to open the page: wait for
+    /// the pretend site to finish, then send `notifications/elicitation/complete`.
+    AwaitCompletion,
+}
+
+/// Turns the client's answer into the tool's result. `classic` says the URL step
+/// waits for its completion notice (under 2026-07-28 the retry itself is the answer).
+pub fn finish(kind: Kind, args: &JsonObject, outcome: &AskOutcome, classic: bool) -> Finish {
+    let result = match outcome {
+        AskOutcome::TimedOut => CallToolResult::tool_error(format!(
+            "The client did not answer {} in time, so the server gave up (notifications/cancelled).",
+            kind.method()
+        )),
+        AskOutcome::Error(e) if kind == Kind::Summary && e.code == -1 => {
+            CallToolResult::tool_error(
+                "The person at the host rejected the sampling request, so there is no summary.",
+            )
+        }
+        AskOutcome::Error(e) => CallToolResult::tool_error(format!(
+            "The client answered {} with error {}: {}",
+            kind.method(),
+            e.code,
+            e.message
+        )),
+        AskOutcome::Result(v) => match kind {
+            Kind::Booking | Kind::Link => return elicited(kind, v, classic),
+            Kind::Summary => sampled(args, v),
+            Kind::Roots => roots(v),
+        },
+    };
+    Finish::Done(Box::new(result))
+}
+
+fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
+    let text = match (kind, v.get("action").and_then(Value::as_str)) {
+        (Kind::Booking, Some("accept")) => return Finish::Done(Box::new(booked(v.get("content")))),
+        (Kind::Link, Some("accept")) if classic => return Finish::AwaitCompletion,
+        (Kind::Link, Some("accept")) => linked(),
+        (_, Some("decline")) => {
+            "You declined, so nothing happened. (decline: the user said no to this request.)"
+                .to_owned()
+        }
+        (_, Some("cancel")) => {
+            "You dismissed the question without choosing, so nothing happened. (cancel: no decision was made; the tool may ask again later.)"
+                .to_owned()
+        }
+        _ => {
+            return Finish::Done(Box::new(CallToolResult::tool_error(format!(
+                "The client's ElicitResult has no valid action: {v}"
+            ))));
+        }
+    };
+    Finish::Done(Box::new(CallToolResult::text(text)))
+}
+
+/// What the URL step says once it is over.
+pub fn linked() -> String {
+    "Your pretend account is linked. The server learnt it from the site, not from the client: the URL's content never passed through the client.".to_owned()
+}
+
+fn booked(content: Option<&Value>) -> CallToolResult {
+    let party = content
+        .and_then(|c| c.get("party"))
+        .and_then(Value::as_i64)
+        .filter(|n| (1..=12).contains(n));
+    let time = content
+        .and_then(|c| c.get("time"))
+        .and_then(Value::as_str)
+        .filter(|t| TIMES.contains(t));
+    match (party, time) {
+        (Some(p), Some(t)) => CallToolResult::text(format!(
+            "Pretend-booked a table for {p} at {t}, with the answers you gave. Nothing was really booked."
+        )),
+        _ => CallToolResult::tool_error(
+            "The answer does not fit the form: party must be an integer from 1 to 12 and time one of 18:00, 19:30, 21:00.",
+        ),
+    }
+}
+
+fn sampled(args: &JsonObject, v: &Value) -> CallToolResult {
+    let text = v.get("content").and_then(|c| {
+        // One block, or (2025-11-25 with tools) an array of them: take the text.
+        let block = c.as_array().and_then(|a| a.first()).unwrap_or(c);
+        block.get("text").and_then(Value::as_str)
+    });
+    let model = v.get("model").and_then(Value::as_str).unwrap_or("?");
+    match text {
+        Some(t) => CallToolResult::text(format!(
+            "Summary of the {} note, written by {model} through the host: {t}",
+            topic(args)
+        )),
+        None => CallToolResult::tool_error(format!(
+            "The sampling result has no text content to use: {v}"
+        )),
+    }
+}
+
+fn roots(v: &Value) -> CallToolResult {
+    let Some(list) = v.get("roots").and_then(Value::as_array) else {
+        return CallToolResult::tool_error(format!(
+            "The roots/list result has no roots array: {v}"
+        ));
+    };
+    if list.is_empty() {
+        return CallToolResult::text("The client shares no roots.");
+    }
+    let lines: Vec<String> = list
+        .iter()
+        .map(|r| {
+            let uri = r.get("uri").and_then(Value::as_str).unwrap_or("?");
+            match r.get("name").and_then(Value::as_str) {
+                Some(n) => format!("- {uri} ({n})"),
+                None => format!("- {uri}"),
+            }
+        })
+        .collect();
+    CallToolResult::text(format!(
+        "The client shares {} root(s):\n{}",
+        list.len(),
+        lines.join("\n")
+    ))
+}
