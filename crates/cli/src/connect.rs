@@ -44,9 +44,15 @@ pub fn open(
     if let Some(a) = answerer {
         client.capabilities.extend(a.capabilities().clone());
     }
+    let observer = match (conn.verbose, answerer) {
+        (true, _) => Some(verbose_observer()),
+        // A URL elicitation's end is news to the person who opened the URL.
+        (false, Some(_)) => Some(crate::asks::show::completion_observer()),
+        (false, None) => None,
+    };
     let cfg = DriverConfig {
         client,
-        observer: conn.verbose.then(verbose_observer),
+        observer,
         handler: answerer.map(Answerer::handler),
     };
     let driver = match (&conn.target.stdio, &conn.target.url) {
@@ -118,8 +124,11 @@ pub fn verbose_observer() -> Observer {
             eprintln!("server stderr: {}", escape::line(&l.text));
         }
         Observed::Notice(n) => eprintln!("transport: {}", escape::line(n)),
-        Observed::Notification { method, .. } => {
-            eprintln!("notification: {}", escape::line(method))
+        Observed::Notification { method, params } => {
+            eprintln!("notification: {}", escape::line(method));
+            if let Some(line) = crate::asks::show::completion(method, params.as_ref()) {
+                eprintln!("{line}");
+            }
         }
         Observed::ServerRequest { method, by_core } => {
             let who = if *by_core {

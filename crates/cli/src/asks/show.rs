@@ -1,8 +1,12 @@
 //! What the server asked and what mcpg answered, one or two lines each for
 //! stderr. Everything the server wrote is escaped for the terminal.
 
+use std::sync::Arc;
+
 use mcpg_core::jsonrpc::RpcError;
+use mcpg_core::model::ElicitationComplete;
 use mcpg_host::asks::{self, Ask, ElicitAction, ElicitAsk, ElicitMode, Reply};
+use mcpg_transport::{Observed, Observer};
 use serde_json::Value;
 
 use crate::escape;
@@ -109,6 +113,27 @@ pub fn url_required(e: &RpcError) -> Vec<String> {
         .collect()
 }
 
+/// `notifications/elicitation/complete`, as a line for stderr; `None` for any
+/// other notification.
+pub fn completion(method: &str, params: Option<&Value>) -> Option<String> {
+    let done = ElicitationComplete::from_notification(method, params)?;
+    Some(format!(
+        "server says URL elicitation {} is complete",
+        quote(&done.elicitation_id)
+    ))
+}
+
+/// Without `--verbose`, the driver's only observer: it prints [`completion`].
+pub fn completion_observer() -> Observer {
+    Arc::new(|o: &Observed| {
+        if let Observed::Notification { method, params } = o
+            && let Some(line) = completion(method, params.as_ref())
+        {
+            eprintln!("{line}");
+        }
+    })
+}
+
 /// A text in quotes, on one line, cut at [`QUOTE_LIMIT`] characters.
 fn quote(s: &str) -> String {
     let cut: String = s.chars().take(QUOTE_LIMIT).collect();
@@ -162,6 +187,12 @@ mod tests {
             lines[1]
         );
         assert!(url_required(&RpcError::new(-32602, "x")).is_empty());
+        let done = json!({"elicitationId": "link-1"});
+        assert_eq!(
+            completion("notifications/elicitation/complete", Some(&done)).as_deref(),
+            Some("server says URL elicitation \"link-1\" is complete")
+        );
+        assert_eq!(completion("notifications/message", Some(&done)), None);
         assert_eq!(
             reply(&Reply::SamplingRejected),
             "mcpg answered: rejected the sampling request (-1)"
