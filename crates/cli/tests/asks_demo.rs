@@ -10,7 +10,7 @@ mod peers;
 mod asks_support;
 mod mcpg_run;
 
-use asks_support::{answers, expect, in_terminal, shows};
+use asks_support::{answers, call_args, expect, in_terminal, shows};
 use mcpg_run::{Run, mcpg};
 
 const GENERATIONS: [&str; 2] = ["initialize", "stateless"];
@@ -18,16 +18,13 @@ const GENERATIONS: [&str; 2] = ["initialize", "stateless"];
 /// `mcpg tools call TOOL --stdio 'mcpg demo' --protocol P FLAGS…`.
 fn demo_call(tool: &str, protocol: &str, flags: &[&str]) -> Run {
     let demo = format!("'{}' demo", env!("CARGO_BIN_EXE_mcpg"));
-    let head = [
-        "tools",
-        "call",
-        tool,
-        "--stdio",
-        &demo,
-        "--protocol",
-        protocol,
-    ];
-    mcpg(&[&head[..], flags].concat())
+    mcpg(
+        &[
+            &call_args(&demo, tool, &["--protocol", protocol])[..],
+            flags,
+        ]
+        .concat(),
+    )
 }
 
 #[test]
@@ -131,17 +128,11 @@ fn link_account_needs_a_person() {
         );
         // At a terminal, Enter after opening it: the server's completion notice is shown.
         let demo = format!("'{}' demo", env!("CARGO_BIN_EXE_mcpg"));
-        let args = [
-            "tools",
-            "call",
-            "link_account",
-            "--stdio",
+        let args = call_args(
             &demo,
-            "--protocol",
-            p,
-            "--on-elicit",
-            "ask",
-        ];
+            "link_account",
+            &["--protocol", p, "--on-elicit", "ask"],
+        );
         let Some((code, shown)) = in_terminal(&args, "\n") else {
             return;
         };

@@ -10,7 +10,7 @@ mod peers;
 mod asks_support;
 mod mcpg_run;
 
-use asks_support::{answers, expect, shows, stdio};
+use asks_support::{answers, call_args, expect, shows, stdio};
 use mcpg_run::{Run, mcpg};
 use peers::Peer;
 
@@ -106,17 +106,16 @@ fn everything_sampling_mock_text_and_decline() {
         return;
     };
     let call = |answer: &str| {
-        mcpg(&[
-            "tools",
-            "call",
-            "trigger-sampling-request",
-            "--args",
-            r#"{"prompt":"Say hi","maxTokens":50}"#,
-            "--stdio",
+        mcpg(&call_args(
             &line,
-            "--on-sample",
-            answer,
-        ])
+            "trigger-sampling-request",
+            &[
+                "--args",
+                r#"{"prompt":"Say hi","maxTokens":50}"#,
+                "--on-sample",
+                answer,
+            ],
+        ))
     };
     let r = call("mock");
     expect(
@@ -155,16 +154,11 @@ fn everything_elicitation_from_a_file_and_declined() {
     };
     let (_dir, file) = answers(r#"{"name": "Ada", "integer": 7, "unknownField": true}"#);
     let call = |answer: &str| {
-        mcpg(&[
-            "tools",
-            "call",
-            "trigger-elicitation-request",
-            "--json",
-            "--stdio",
+        mcpg(&call_args(
             &line,
-            "--on-elicit",
-            answer,
-        ])
+            "trigger-elicitation-request",
+            &["--json", "--on-elicit", answer],
+        ))
     };
     let r = call(&file);
     assert_eq!(r.code, 0, "{r:?}");
@@ -209,17 +203,11 @@ fn everything_url_elicitation_is_shown_never_opened() {
     // Answered from a file, a URL is declined: opening one needs a person.
     let (_dir, file) = answers("{}");
     let args = format!(r#"{{"url":"{url}"}}"#);
-    let r = mcpg(&[
-        "tools",
-        "call",
-        "trigger-url-elicitation",
-        "--args",
-        &args,
-        "--stdio",
+    let r = mcpg(&call_args(
         &line,
-        "--on-elicit",
-        &file,
-    ]);
+        "trigger-url-elicitation",
+        &["--args", &args, "--on-elicit", &file],
+    ));
     let opened = format!("(open \"{url}\" on auth.example.com)");
     expect(
         &r,
@@ -229,17 +217,11 @@ fn everything_url_elicitation_is_shown_never_opened() {
     );
     // The error path: -32042 names the URL and its domain, and the call fails (3).
     let args = format!(r#"{{"url":"{url}","errorPath":true}}"#);
-    let r = mcpg(&[
-        "tools",
-        "call",
-        "trigger-url-elicitation",
-        "--args",
-        &args,
-        "--stdio",
+    let r = mcpg(&call_args(
         &line,
-        "--on-elicit",
-        "decline",
-    ]);
+        "trigger-url-elicitation",
+        &["--args", &args, "--on-elicit", "decline"],
+    ));
     expect(
         &r,
         3,
@@ -255,17 +237,16 @@ fn everything_roots() {
     let Some(line) = stdio(Peer::Everything) else {
         return;
     };
-    let r = mcpg(&[
-        "tools",
-        "call",
-        "get-roots-list",
-        "--stdio",
+    let r = mcpg(&call_args(
         &line,
-        "--root",
-        "file:///tmp/project",
-        "--root",
-        "file:///srv/data",
-    ]);
+        "get-roots-list",
+        &[
+            "--root",
+            "file:///tmp/project",
+            "--root",
+            "file:///srv/data",
+        ],
+    ));
     expect(
         &r,
         0,

@@ -11,26 +11,25 @@ mod peers;
 mod asks_support;
 mod mcpg_run;
 
-use asks_support::{answers, in_terminal, shows, stdio};
+use asks_support::{answers, call_args, in_terminal, shows, stdio};
 use mcpg_run::{Run, mcpg};
 use peers::Peer;
 
 /// `book` on the Python peer, in both generations.
 fn book(line: &str, protocol: &str, answer: &str) -> Run {
-    mcpg(&[
-        "tools",
-        "call",
-        "book",
-        "--args",
-        r#"{"restaurant":"Chez Nous"}"#,
-        "--stdio",
+    mcpg(&call_args(
         line,
-        "--protocol",
-        protocol,
-        "--on-elicit",
-        answer,
-        "--verbose",
-    ])
+        "book",
+        &[
+            "--args",
+            r#"{"restaurant":"Chez Nous"}"#,
+            "--protocol",
+            protocol,
+            "--on-elicit",
+            answer,
+            "--verbose",
+        ],
+    ))
 }
 
 #[test]
@@ -66,15 +65,11 @@ fn python_book_accepted_and_declined_in_both_generations() {
         );
     }
     // Without the flag nothing is declared, and the peer says what it missed.
-    let r = mcpg(&[
-        "tools",
-        "call",
-        "book",
-        "--args",
-        r#"{"restaurant":"X"}"#,
-        "--stdio",
+    let r = mcpg(&call_args(
         &line,
-    ]);
+        "book",
+        &["--args", r#"{"restaurant":"X"}"#],
+    ));
     assert_eq!(r.code, 3, "{r:?}");
     assert!(
         r.error_line()
@@ -88,17 +83,16 @@ fn python_book_answered_at_the_terminal() {
     let Some(line) = stdio(Peer::Python) else {
         return;
     };
-    let args = [
-        "tools",
-        "call",
-        "book",
-        "--args",
-        r#"{"restaurant":"Chez Nous"}"#,
-        "--stdio",
+    let args = call_args(
         &line,
-        "--on-elicit",
-        "ask",
-    ];
+        "book",
+        &[
+            "--args",
+            r#"{"restaurant":"Chez Nous"}"#,
+            "--on-elicit",
+            "ask",
+        ],
+    );
     // Accept, 3 people, 20:00; then cancel.
     let runs: [(&str, &[&str]); 2] = [
         (
@@ -127,17 +121,16 @@ fn everything_url_elicitation_at_the_terminal_waits_for_enter() {
     let Some(line) = stdio(Peer::Everything) else {
         return;
     };
-    let args = [
-        "tools",
-        "call",
-        "trigger-url-elicitation",
-        "--args",
-        r#"{"url":"https://auth.example.com/start?x=1"}"#,
-        "--stdio",
+    let args = call_args(
         &line,
-        "--on-elicit",
-        "ask",
-    ];
+        "trigger-url-elicitation",
+        &[
+            "--args",
+            r#"{"url":"https://auth.example.com/start?x=1"}"#,
+            "--on-elicit",
+            "ask",
+        ],
+    );
     // Enter: "I opened it myself"; then `d`.
     let runs: [(&str, &[&str]); 2] = [
         (

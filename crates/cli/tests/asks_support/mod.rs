@@ -67,3 +67,8 @@ pub fn expect(r: &super::mcpg_run::Run, code: i32, out: &[&str], err: &[&str]) {
     shows("stdout", &r.stdout, out);
     shows("stderr", &r.stderr, err);
 }
+
+/// `tools call TOOL --stdio LINE FLAGS…` as arguments for `mcpg` or [`in_terminal`].
+pub fn call_args<'a>(line: &'a str, tool: &'a str, flags: &[&'a str]) -> Vec<&'a str> {
+    [&["tools", "call", tool, "--stdio", line][..], flags].concat()
+}
