@@ -152,3 +152,34 @@ fn everything_url_elicitation_at_the_terminal_waits_for_enter() {
         shows("terminal", &shown, wanted);
     }
 }
+
+#[test]
+fn a_server_that_never_stops_asking_is_cut_off() {
+    let Some((python, _)) = peers::stdio_command(Peer::Python) else {
+        return;
+    };
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/asks_forever.py"
+    );
+    let line = format!("'{}' '{fixture}'", python.display());
+    let r = mcpg(&call_args(&line, "again", &["--on-elicit", "decline"]));
+    assert_eq!(r.code, 4, "{r:?}");
+    let asked = r.stderr.matches("server asks (elicitation/create)").count();
+    assert_eq!(asked, 8, "{r:?}");
+    assert!(
+        r.stderr.ends_with(
+            "mcpg: tool `again` still asked for input after 8 answered rounds; mcpg stopped there\n"
+        ),
+        "{r:?}"
+    );
+    // Without an answering flag, mcpg says which flags would answer.
+    let r = mcpg(&call_args(&line, "again", &[]));
+    assert_eq!(r.code, 4, "{r:?}");
+    assert!(
+        r.error_line().contains(
+            "asked for input (input_required); answer it with --on-elicit, --on-sample or --root"
+        ),
+        "{r:?}"
+    );
+}
