@@ -15,8 +15,9 @@ pub struct AskFlags {
     /// this terminal (stdin must be a terminal), `decline` declines every one, and
     /// a FILE.json answers from the file: one JSON object of field values, e.g.
     /// `{"party_size": 4, "time": "19:30"}`, merged over each form's defaults
-    /// (fields a form does not have are left out of its answer). A URL is never
-    /// opened by mcpg: `ask` prints it and waits for Enter.
+    /// (fields a form does not have are left out of its answer; `{}` accepts the
+    /// defaults), and URL elicitations declined. A URL is never opened by mcpg:
+    /// `ask` prints it with its domain and waits for Enter.
     #[arg(long, value_name = "ask|decline|FILE.json")]
     pub on_elicit: Option<String>,
     /// Answer the server's sampling requests (`sampling/createMessage`): `mock`
