@@ -71,7 +71,7 @@ impl Kind {
 /// The result a tool gives when the client cannot be asked.
 pub fn missing_capability(kind: Kind, why: &str) -> CallToolResult {
     CallToolResult::tool_error(format!(
-        "This tool needs to ask the client with {}, and it cannot: {why}. A client that declares the {} capability can answer it.",
+        "This tool must ask the client ({}) and cannot: {why}. A client that declares the {} capability can answer it.",
         kind.method(),
         kind.capability()
     ))
@@ -152,13 +152,11 @@ pub enum Finish {
 pub fn finish(kind: Kind, args: &JsonObject, outcome: &AskOutcome, classic: bool) -> Finish {
     let result = match outcome {
         AskOutcome::TimedOut => CallToolResult::tool_error(format!(
-            "The client did not answer {} in time, so the server gave up (notifications/cancelled).",
+            "No answer to {} in time: the server gave up.",
             kind.method()
         )),
         AskOutcome::Error(e) if kind == Kind::Summary && e.code == -1 => {
-            CallToolResult::tool_error(
-                "The person at the host rejected the sampling request, so there is no summary.",
-            )
+            CallToolResult::tool_error("The host rejected the sampling request: no summary.")
         }
         AskOutcome::Error(e) => CallToolResult::tool_error(format!(
             "The client answered {} with error {}: {}",
@@ -180,13 +178,9 @@ fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
         (Kind::Booking, Some("accept")) => return Finish::Done(Box::new(booked(v.get("content")))),
         (Kind::Link, Some("accept")) if classic => return Finish::AwaitCompletion,
         (Kind::Link, Some("accept")) => linked(),
-        (_, Some("decline")) => {
-            "You declined, so nothing happened. (decline: the user said no to this request.)"
-                .to_owned()
-        }
+        (_, Some("decline")) => "You declined (an explicit no): nothing happened.".to_owned(),
         (_, Some("cancel")) => {
-            "You dismissed the question without choosing, so nothing happened. (cancel: no decision was made; the tool may ask again later.)"
-                .to_owned()
+            "You dismissed it without choosing (cancel): nothing happened.".to_owned()
         }
         _ => {
             return Finish::Done(Box::new(CallToolResult::tool_error(format!(
@@ -199,7 +193,8 @@ fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
 
 /// What the URL step says once it is over.
 pub fn linked() -> String {
-    "Your pretend account is linked. The server learnt it from the site, not from the client: the URL's content never passed through the client.".to_owned()
+    "Your pretend account is linked; what you typed on the page never passed through the client."
+        .to_owned()
 }
 
 fn booked(content: Option<&Value>) -> CallToolResult {
@@ -212,11 +207,11 @@ fn booked(content: Option<&Value>) -> CallToolResult {
         .and_then(Value::as_str)
         .filter(|t| TIMES.contains(t));
     match (party, time) {
-        (Some(p), Some(t)) => CallToolResult::text(format!(
-            "Pretend-booked a table for {p} at {t}, with the answers you gave. Nothing was really booked."
-        )),
+        (Some(p), Some(t)) => {
+            CallToolResult::text(format!("Pretend-booked a table for {p} at {t}."))
+        }
         _ => CallToolResult::tool_error(
-            "The answer does not fit the form: party must be an integer from 1 to 12 and time one of 18:00, 19:30, 21:00.",
+            "The answer does not fit the form (party 1 to 12, time 18:00, 19:30 or 21:00).",
         ),
     }
 }
@@ -230,7 +225,7 @@ fn sampled(args: &JsonObject, v: &Value) -> CallToolResult {
     let model = v.get("model").and_then(Value::as_str).unwrap_or("?");
     match text {
         Some(t) => CallToolResult::text(format!(
-            "Summary of the {} note, written by {model} through the host: {t}",
+            "Summary of the {} note by {model}: {t}",
             topic(args)
         )),
         None => CallToolResult::tool_error(format!(
