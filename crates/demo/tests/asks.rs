@@ -158,7 +158,7 @@ fn the_summary_samples_and_a_rejection_is_its_own_answer() {
         _ => None,
     });
     let text = text_of(&done.unwrap());
-    assert!(text.contains("errors note, written by mcpg-mock"), "{text}");
+    assert!(text.contains("errors note by mcpg-mock"), "{text}");
     assert!(text.ends_with("Tools fail softly."));
 
     let rejected = RpcError::new(-1, "User rejected sampling request");

@@ -69,7 +69,7 @@ fn sampling_goes_through_the_host_and_the_server_sees_its_model() {
     assert!(call < asked, "asked while the call was open");
     let text = result_text(&p);
     assert!(
-        text.starts_with("Summary of the errors note, written by mcpg-mock through the host:"),
+        text.starts_with("Summary of the errors note by mcpg-mock:"),
         "{text}"
     );
     // The request carries no key: only what the server wrote.
@@ -88,10 +88,7 @@ fn the_form_has_titled_choices_and_its_defaults_book_the_table() {
     let choices = field(&p, 4, "params.requestedSchema.properties.time.oneOf").unwrap();
     assert_eq!(choices[1], json!({"const": "19:30", "title": "7:30 pm"}));
     assert_eq!(field(&p, 4, "result.action"), Some(json!("accept")));
-    assert_eq!(
-        result_text(&p),
-        "Pretend-booked a table for 2 at 19:30, with the answers you gave. Nothing was really booked."
-    );
+    assert_eq!(result_text(&p), "Pretend-booked a table for 2 at 19:30.");
     // The check's answer: declining sends the action alone.
     let decline = Reply::Elicited(ElicitAction::Decline).to_result().unwrap();
     assert_eq!(decline, json!({"action": "decline"}));
@@ -116,7 +113,7 @@ fn the_url_is_opened_once_on_the_click_and_the_notice_comes_first() {
         notice < result,
         "the result waits for the completion notice"
     );
-    assert!(result_text(&p).starts_with("Your pretend account is linked."));
+    assert!(result_text(&p).starts_with("Your pretend account is linked;"));
 }
 
 #[test]

@@ -86,7 +86,7 @@ impl DemoServer {
         link: &str,
     ) {
         if !declares(&ctx.client_capabilities, kind.capability()) {
-            let why = "the request's _meta clientCapabilities do not declare it";
+            let why = "its _meta clientCapabilities lack it";
             return self.answer(now, id, name, missing_capability(kind, why));
         }
         let key = kind.key();
@@ -95,7 +95,7 @@ impl DemoServer {
             (Some(s), _) if !state::verify(s, name, key, args) => {
                 let e = RpcError::new(
                     code::INVALID_PARAMS,
-                    "requestState does not match this call: it was changed, or it belongs to another call",
+                    "requestState does not match this call (changed, or another call's)",
                 );
                 self.server.respond_error(now, id, e);
             }
@@ -111,7 +111,7 @@ impl DemoServer {
             // Asking again could go on for ever, so the tool stops and says why.
             (Some(_), None) => {
                 let r = CallToolResult::tool_error(format!(
-                    "The retry carried no answer to \"{key}\" in inputResponses (a host leaves out a request it rejected), so the server stops here."
+                    "The retry has no answer to \"{key}\" (a host leaves out what it rejected): the server stops."
                 ));
                 self.answer(now, id, name, r);
             }

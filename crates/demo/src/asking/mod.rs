@@ -9,12 +9,9 @@ pub mod state;
 use mcpg_core::model::{CallToolResult, JsonObject};
 use mcpg_core::server::AskOutcome;
 use mcpg_core::version::ProtocolVersion;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::content::notes;
-
-/// The reserved domain the URL step points at (RFC 2606: never anyone's site).
-pub const LINK_HOST: &str = "example.com";
 
 /// Which of the asking tools a call is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,62 +71,61 @@ impl Kind {
 /// The result a tool gives when the client cannot be asked.
 pub fn missing_capability(kind: Kind, why: &str) -> CallToolResult {
     CallToolResult::tool_error(format!(
-        "This tool needs to ask the client with {}, and it cannot: {why}. A client that declares the {} capability can answer it.",
+        "This tool must ask the client ({}) and cannot: {why}. A client that declares the {} capability can answer it.",
         kind.method(),
         kind.capability()
     ))
 }
 
-/// The `params` of the question `kind` asks; `link` is the URL step's elicitation id.
-pub fn params(kind: Kind, args: &JsonObject, version: ProtocolVersion, link: &str) -> Value {
-    match kind {
-        Kind::Booking => json!({
-            "mode": "form",
-            "message": "How many people, and when?",
-            "requestedSchema": booking_schema(version),
-        }),
-        Kind::Summary => {
-            let topic = topic(args);
-            let note = notes::note(topic).unwrap_or_default();
-            json!({
-                "messages": [{"role": "user", "content": {"type": "text",
-                    "text": format!("Summarize this note in one sentence:\n\n{note}")}}],
-                "systemPrompt": "You write one-sentence summaries.",
-                "modelPreferences": {"hints": [{"name": "claude"}], "speedPriority": 0.8},
-                "maxTokens": 80,
-            })
-        }
-        Kind::Roots => json!({}),
-        Kind::Link => {
-            let mut p = json!({
-                "mode": "url",
-                "message": "Open this page to link your pretend account. Nothing is sent anywhere.",
-                "url": format!("https://{LINK_HOST}/mcpg/link?id={link}"),
-            });
-            // 2026-07-28 has no elicitationId: the retry is the completion.
-            if version < ProtocolVersion::V2026_07_28 {
-                p["elicitationId"] = Value::from(link);
-            }
-            p
-        }
-    }
-}
+/// The questions as JSON text, patched where they vary: data costs the page far
+/// less than `json!` code building the same values (see `catalogue.rs`). The URL is
+/// on example.com, a domain reserved for examples (RFC 2606): nobody's site.
+const QUESTIONS: &str = r#"{
+"booking": {"mode": "form", "message": "How many people, and when?", "requestedSchema": {"type": "object", "required": ["party", "time"], "properties": {
+  "party": {"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12, "default": 2},
+  "time": {"type": "string", "title": "Time", "default": "19:30", "oneOf": [{"const": "18:00", "title": "6 pm"}, {"const": "19:30", "title": "7:30 pm"}, {"const": "21:00", "title": "9 pm"}]}}}},
+"time_before_2025_11_25": {"type": "string", "title": "Time", "default": "19:30", "enum": ["18:00", "19:30", "21:00"], "enumNames": ["6 pm", "7:30 pm", "9 pm"]},
+"summary": {"messages": [{"role": "user", "content": {"type": "text", "text": "Summarize this note in one sentence:\n\n"}}],
+  "systemPrompt": "You write one-sentence summaries.", "modelPreferences": {"hints": [{"name": "claude"}], "speedPriority": 0.8}, "maxTokens": 80},
+"roots": {},
+"link": {"mode": "url", "message": "Open this page to link your pretend account. Nothing is sent anywhere.", "url": "https://example.com/mcpg/link?id="}
+}"#;
 
-/// The booking form: an integer and an enum with titles, both with defaults. Titled
-/// enums are `oneOf` `const`/`title` from 2025-11-25; 2025-06-18 had `enumNames`.
-fn booking_schema(version: ProtocolVersion) -> Value {
-    let time = if version >= ProtocolVersion::V2025_11_25 {
-        json!({"type": "string", "title": "Time", "default": "19:30", "oneOf": [
-            {"const": "18:00", "title": "6 pm"},
-            {"const": "19:30", "title": "7:30 pm"},
-            {"const": "21:00", "title": "9 pm"}]})
-    } else {
-        json!({"type": "string", "title": "Time", "default": "19:30",
-            "enum": TIMES, "enumNames": ["6 pm", "7:30 pm", "9 pm"]})
+/// The `params` of the question `kind` asks; `link` is the URL step's elicitation id.
+/// The booking form is an integer and an enum with titles, both with defaults:
+/// titled enums are `oneOf` `const`/`title` from 2025-11-25, `enumNames` before.
+pub fn params(kind: Kind, args: &JsonObject, version: ProtocolVersion, link: &str) -> Value {
+    let mut all = serde_json::from_str::<Value>(QUESTIONS).unwrap_or_default();
+    let legacy = all.get_mut("time_before_2025_11_25").map(Value::take);
+    let Some(mut p) = all.get_mut(kind.key()).map(Value::take) else {
+        return Value::Null;
     };
-    json!({"type": "object", "required": ["party", "time"], "properties": {
-        "party": {"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12, "default": 2},
-        "time": time}})
+    let append = |v: Option<&mut Value>, tail: &str| {
+        if let Some(Value::String(s)) = v {
+            s.push_str(tail);
+        }
+    };
+    match kind {
+        Kind::Booking if version < ProtocolVersion::V2025_11_25 => {
+            if let (Some(t), Some(l)) = (p.pointer_mut("/requestedSchema/properties/time"), legacy)
+            {
+                *t = l;
+            }
+        }
+        Kind::Summary => {
+            let note = notes::note(topic(args)).unwrap_or_default();
+            append(p.pointer_mut("/messages/0/content/text"), note);
+        }
+        Kind::Link => {
+            append(p.get_mut("url"), link);
+            // 2026-07-28 has no elicitationId: the retry is the completion.
+            if let (Value::Object(o), true) = (&mut p, version < ProtocolVersion::V2026_07_28) {
+                o.insert("elicitationId".into(), Value::from(link));
+            }
+        }
+        Kind::Booking | Kind::Roots => {}
+    }
+    p
 }
 
 const TIMES: [&str; 3] = ["18:00", "19:30", "21:00"];
@@ -156,13 +152,11 @@ pub enum Finish {
 pub fn finish(kind: Kind, args: &JsonObject, outcome: &AskOutcome, classic: bool) -> Finish {
     let result = match outcome {
         AskOutcome::TimedOut => CallToolResult::tool_error(format!(
-            "The client did not answer {} in time, so the server gave up (notifications/cancelled).",
+            "No answer to {} in time: the server gave up.",
             kind.method()
         )),
         AskOutcome::Error(e) if kind == Kind::Summary && e.code == -1 => {
-            CallToolResult::tool_error(
-                "The person at the host rejected the sampling request, so there is no summary.",
-            )
+            CallToolResult::tool_error("The host rejected the sampling request: no summary.")
         }
         AskOutcome::Error(e) => CallToolResult::tool_error(format!(
             "The client answered {} with error {}: {}",
@@ -184,13 +178,9 @@ fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
         (Kind::Booking, Some("accept")) => return Finish::Done(Box::new(booked(v.get("content")))),
         (Kind::Link, Some("accept")) if classic => return Finish::AwaitCompletion,
         (Kind::Link, Some("accept")) => linked(),
-        (_, Some("decline")) => {
-            "You declined, so nothing happened. (decline: the user said no to this request.)"
-                .to_owned()
-        }
+        (_, Some("decline")) => "You declined (an explicit no): nothing happened.".to_owned(),
         (_, Some("cancel")) => {
-            "You dismissed the question without choosing, so nothing happened. (cancel: no decision was made; the tool may ask again later.)"
-                .to_owned()
+            "You dismissed it without choosing (cancel): nothing happened.".to_owned()
         }
         _ => {
             return Finish::Done(Box::new(CallToolResult::tool_error(format!(
@@ -203,7 +193,8 @@ fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
 
 /// What the URL step says once it is over.
 pub fn linked() -> String {
-    "Your pretend account is linked. The server learnt it from the site, not from the client: the URL's content never passed through the client.".to_owned()
+    "Your pretend account is linked; what you typed on the page never passed through the client."
+        .to_owned()
 }
 
 fn booked(content: Option<&Value>) -> CallToolResult {
@@ -216,11 +207,11 @@ fn booked(content: Option<&Value>) -> CallToolResult {
         .and_then(Value::as_str)
         .filter(|t| TIMES.contains(t));
     match (party, time) {
-        (Some(p), Some(t)) => CallToolResult::text(format!(
-            "Pretend-booked a table for {p} at {t}, with the answers you gave. Nothing was really booked."
-        )),
+        (Some(p), Some(t)) => {
+            CallToolResult::text(format!("Pretend-booked a table for {p} at {t}."))
+        }
         _ => CallToolResult::tool_error(
-            "The answer does not fit the form: party must be an integer from 1 to 12 and time one of 18:00, 19:30, 21:00.",
+            "The answer does not fit the form (party 1 to 12, time 18:00, 19:30 or 21:00).",
         ),
     }
 }
@@ -234,7 +225,7 @@ fn sampled(args: &JsonObject, v: &Value) -> CallToolResult {
     let model = v.get("model").and_then(Value::as_str).unwrap_or("?");
     match text {
         Some(t) => CallToolResult::text(format!(
-            "Summary of the {} note, written by {model} through the host: {t}",
+            "Summary of the {} note by {model}: {t}",
             topic(args)
         )),
         None => CallToolResult::tool_error(format!(

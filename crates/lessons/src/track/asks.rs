@@ -16,19 +16,19 @@ const fn setup(prompt: &'static str) -> Setup {
 pub const SAMPLING: Lesson = Lesson {
     slug: "sampling",
     title: "Sampling: the server asks the model",
-    goal: "See a server ask the host's model to write something in the middle of a call, with a person approving the request and the reply.",
+    goal: "See a server ask the host's model for text mid-call, a person approving the request and the reply.",
     setup: setup("Summarize the note about errors"),
-    task: "Run the loop. In step 4 the server asks (sampling/createMessage): read the request, approve it, let the mock answer and approve the reply. Run it again and reject the request.",
+    task: "Run the loop. In step 4 the server asks: read the request, approve it, approve the mock's reply. Run it again and reject.",
     notice: &[
         at(
             4,
             "params.maxTokens",
-            "Inside step 4, the server asks: sampling/createMessage goes from server to host while the call to summarize_note stays open. Its messages, systemPrompt, modelPreferences and maxTokens are the server's wishes; the host decides.",
+            "The direction reverses: sampling/createMessage goes from server to host while the call waits. Messages, systemPrompt, modelPreferences, maxTokens: the server's wishes; the host decides.",
         ),
         at(
             5,
             "result.content[0].text",
-            "The summary came from the host's model: the server has no model of its own and never sees your API key.",
+            "Written by the host's model: the server has none, and never sees your API key.",
         ),
     ],
     check: Check::Choice {
@@ -37,17 +37,17 @@ pub const SAMPLING: Lesson = Lesson {
             Choice {
                 text: "The host's, once a person has approved the request",
                 right: true,
-                feedback: "Right: the host picks the model (the server only hints), and the spec asks for a person to see and approve both the request and the reply.",
+                feedback: "Right: the host picks the model (the server only hints), and a person approves the request and the reply.",
             },
             Choice {
                 text: "The server's, with its own API key",
                 right: false,
-                feedback: "A server that had its own model would not need sampling: it asks because the model lives with the host.",
+                feedback: "A server with its own model would not need sampling.",
             },
             Choice {
                 text: "Any model: the client forwards the request to a provider unread",
                 right: false,
-                feedback: "The host reads it, can edit or reject it (the server gets error -1), and chooses which model answers.",
+                feedback: "The host reads it, may edit or reject it (error -1), and picks the model.",
             },
         ],
     },
@@ -57,24 +57,24 @@ pub const SAMPLING: Lesson = Lesson {
 pub const ELICIT_FORM: Lesson = Lesson {
     slug: "elicitation-form",
     title: "Elicitation: the server asks you",
-    goal: "Answer a server's question through a form the host builds from its requestedSchema, and see accept, decline and cancel differ.",
+    goal: "Answer a server's question in a form built from its requestedSchema, and see accept, decline and cancel differ.",
     setup: setup("Reserve a table for dinner"),
-    task: "Run the loop. When the server asks (elicitation/create), look at the form: a party size with a default and a time with titled choices. Accept once, then run again and decline, then cancel.",
+    task: "Run the loop and look at the form the server asks for. Accept; run again and decline; then cancel.",
     notice: &[
         at(
             4,
             "params.requestedSchema.properties.time.oneOf",
-            "The form the host builds from requestedSchema: titled choices (const and title), next to an integer with a default.",
+            "Titled choices (const and title) next to an integer with a default: the host builds the form.",
         ),
         at(
             4,
             "result.action",
-            "Your answer goes back as the result of the server's request: accept (with content), decline or cancel.",
+            "Your answer is the result of the server's request: accept (with content), decline or cancel.",
         ),
         at(
             5,
             "result.content[0].text",
-            "What the tool made of your answer: a booking, a decline or a cancel each read differently.",
+            "What the tool made of your answer: each of the three reads differently.",
         ),
     ],
     check: Check::Choice {
@@ -83,17 +83,17 @@ pub const ELICIT_FORM: Lesson = Lesson {
             Choice {
                 text: "{\"action\": \"decline\"} and no content",
                 right: true,
-                feedback: "Right: decline is an explicit no; cancel means you dismissed it without choosing; only accept carries content.",
+                feedback: "Right: decline is a no, cancel a dismissal; only accept carries content.",
             },
             Choice {
                 text: "The form's default values",
                 right: false,
-                feedback: "Defaults only fill the form; nothing is sent unless you accept.",
+                feedback: "Defaults only fill the form; nothing is sent without accept.",
             },
             Choice {
                 text: "A JSON-RPC error",
                 right: false,
-                feedback: "Declining is a normal answer (an ElicitResult), not a protocol failure.",
+                feedback: "Declining is a normal ElicitResult, not a failure.",
             },
         ],
     },
@@ -103,19 +103,19 @@ pub const ELICIT_FORM: Lesson = Lesson {
 pub const ELICIT_URL: Lesson = Lesson {
     slug: "elicitation-url",
     title: "URL elicitation: never opened without a click",
-    goal: "See a server send you to a web page for something it must not see through the client, and the host open it only when you click.",
+    goal: "See a server send you to a web page the host opens only when you click.",
     setup: setup("Link my account"),
-    task: "Run the loop. The server asks with a URL: read the full address and its domain, then open it (or decline). The server finishes when it sends notifications/elicitation/complete.",
+    task: "Run the loop, read the URL and its domain, then open it (or decline). The server ends with notifications/elicitation/complete.",
     notice: &[
         at(
             4,
             "params.url",
-            "The full URL the server wants you to visit: the host shows it and its domain, and opens it only when you click.",
+            "The URL to visit: shown with its domain, opened only on your click.",
         ),
         at(
             5,
             "result.content[0].text",
-            "The result comes after the completion notice: accepting only meant you agreed to open the page.",
+            "It comes after the completion notice: accepting only meant you would open the page.",
         ),
     ],
     check: Check::Choice {
@@ -124,17 +124,17 @@ pub const ELICIT_URL: Lesson = Lesson {
             Choice {
                 text: "Only when you click, after it showed the full URL and its domain",
                 right: true,
-                feedback: "Right: a server must never make the host open a page on its own; you check where it leads first.",
+                feedback: "Right: no server may make the host open a page; you check where it leads first.",
             },
             Choice {
                 text: "At once, in a new tab, so the flow is quick",
                 right: false,
-                feedback: "That would let any server open any page: phishing by protocol. The spec requires your consent.",
+                feedback: "Any server could then open any page: the spec requires your consent.",
             },
             Choice {
                 text: "Never: the client fetches the URL and sends the page to the server",
                 right: false,
-                feedback: "The point of URL mode is that the page's content (a password, a payment) never passes through the client.",
+                feedback: "URL mode exists so that what you type there never passes through the client.",
             },
         ],
     },
@@ -144,19 +144,19 @@ pub const ELICIT_URL: Lesson = Lesson {
 pub const ROOTS: Lesson = Lesson {
     slug: "roots",
     title: "Roots: what the server may see",
-    goal: "See a server ask the client which folders it shares, and the client answer with its own list.",
+    goal: "See a server ask the client which folders it shares.",
     setup: setup("Show my roots"),
-    task: "Run the loop: the server sends roots/list and the host answers with the roots in its list. Edit the list (a file:// URI) and run it again.",
+    task: "Run the loop; the host answers roots/list with its list. Edit the list (file:// URIs) and run again.",
     notice: &[
         at(
             4,
             "result.roots",
-            "The host's answer to roots/list: the file:// URIs it chose to share, nothing more.",
+            "The host's answer: the file:// URIs it shares, nothing more.",
         ),
         at(
             5,
             "result.content[0].text",
-            "Exactly the roots the client chose to share: the server learns them only by asking.",
+            "The server learns the roots only by asking.",
         ),
     ],
     check: Check::Choice {
@@ -165,17 +165,17 @@ pub const ROOTS: Lesson = Lesson {
             Choice {
                 text: "The client (you, through the host's list of roots)",
                 right: true,
-                feedback: "Right: roots are the client's answer, and when the list changes it tells the server (notifications/roots/list_changed).",
+                feedback: "Right: and when the list changes it tells the server (notifications/roots/list_changed).",
             },
             Choice {
                 text: "The server, from its own configuration",
                 right: false,
-                feedback: "A server may have defaults, but roots are how the client tells it where it may look.",
+                feedback: "Roots are how the client tells the server where it may look.",
             },
             Choice {
                 text: "The model, in its tool call",
                 right: false,
-                feedback: "Roots are not tool arguments: the server asks the client directly, with roots/list.",
+                feedback: "Roots are not arguments: the server asks the client, with roots/list.",
             },
         ],
     },
@@ -185,24 +185,24 @@ pub const ROOTS: Lesson = Lesson {
 pub const MRTR: Lesson = Lesson {
     slug: "input-required",
     title: "2026-07-28: input_required and the retry",
-    goal: "See how 2026-07-28 asks without a request of its own: the call ends with input_required, and the host retries it with the answers and the requestState.",
+    goal: "See 2026-07-28 ask without a request: the call ends input_required and the host retries it with the answers.",
     setup: mock("Reserve a table for dinner", Provider::Anthropic),
-    task: "With the revision on Auto (the demo speaks 2026-07-28), run the loop and answer the form. Compare the two tools/call requests in the wire log: the retry carries inputResponses and requestState.",
+    task: "With the revision on Auto (2026-07-28 with the demo), run the loop, answer the form, and compare the two tools/call requests.",
     notice: &[
         at(
             4,
             "result.inputRequests.booking",
-            "The same question as the elicitation lesson, but inside the call's result (resultType input_required): under 2026-07-28 the server sends no request of its own.",
+            "The elicitation lesson's question, inside the call's result (resultType input_required).",
         ),
         at(
             4,
             "params.requestState",
-            "The retried tools/call: the same name and arguments, your answer in inputResponses, and the server's requestState sent back unchanged.",
+            "The retry: same name and arguments, your answer in inputResponses, requestState unchanged.",
         ),
         at(
             5,
             "result.content[0].text",
-            "The answer to the retried call: the server read your inputResponses and checked its requestState.",
+            "The answer to the retry, once the server checked its requestState.",
         ),
     ],
     check: Check::Choice {
@@ -211,17 +211,17 @@ pub const MRTR: Lesson = Lesson {
             Choice {
                 text: "The requestState the server sent",
                 right: true,
-                feedback: "Right: the server keeps no session, so its state travels with the client and comes back exactly as sent (the demo's is tamper-evident: an edited one is refused).",
+                feedback: "Right: the server keeps no session; its state travels with the client (the demo refuses an edited one).",
             },
             Choice {
                 text: "The JSON-RPC id of the first call",
                 right: false,
-                feedback: "The retry is a new request with a new id; requestState ties it to the first.",
+                feedback: "The retry has a new id; requestState ties it to the first.",
             },
             Choice {
                 text: "Nothing: the server remembers the first call",
                 right: false,
-                feedback: "Under 2026-07-28 the server is stateless; what it needs to continue is in requestState.",
+                feedback: "It is stateless: what it needs is in requestState.",
             },
         ],
     },
