@@ -55,12 +55,7 @@ fn reserve_table_from_a_file_and_declined() {
             shows(p, &r.stderr, &["\"method\":\"elicitation/create\""]);
         }
         let r = demo_call("reserve_table", p, &["--on-elicit", "decline"]);
-        expect(
-            &r,
-            0,
-            &["You declined, so nothing happened."],
-            &["mcpg answered: decline"],
-        );
+        expect(&r, 0, &["You declined"], &["mcpg answered: decline"]);
     }
 }
 
@@ -72,7 +67,7 @@ fn summarize_note_sampled_and_rejected() {
             &r,
             0,
             &[
-                "Summary of the pagination note, written by mcpg-mock",
+                "Summary of the pagination note by mcpg-mock",
                 "no LLM was called",
             ],
             &[
@@ -81,7 +76,7 @@ fn summarize_note_sampled_and_rejected() {
             ],
         );
         let r = demo_call("summarize_note", p, &["--on-sample", "A one-line summary."]);
-        expect(&r, 0, &["through the host: A one-line summary."], &[]);
+        expect(&r, 0, &[": A one-line summary."], &[]);
         // A rejection: the spec's -1 (classic), or left out of inputResponses (MRTR);
         // either way the tool says it stopped.
         let r = demo_call("summarize_note", p, &["--on-sample", "decline"]);
@@ -143,7 +138,7 @@ fn link_account_needs_a_person() {
             &[
                 "domain: example.com",
                 "mcpg answered: accept",
-                "Your pretend account is linked.",
+                "Your pretend account is linked",
             ],
         );
         if p == "initialize" {
