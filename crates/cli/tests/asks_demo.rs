@@ -76,7 +76,7 @@ fn summarize_note_sampled_and_rejected() {
             ],
         );
         let r = demo_call("summarize_note", p, &["--on-sample", "A one-line summary."]);
-        expect(&r, 0, &[": A one-line summary."], &[]);
+        expect(&r, 0, &[": A one-line summary.", "by mcpg-typed"], &[]);
         // A rejection: the spec's -1 (classic), or left out of inputResponses (MRTR);
         // either way the tool says it stopped.
         let r = demo_call("summarize_note", p, &["--on-sample", "decline"]);
