@@ -159,3 +159,22 @@ fn the_mrtr_rules() {
         [CallOutcome::InputRequired(_)]
     ));
 }
+
+#[test]
+fn a_classic_request_under_2026_is_diagnosed_and_still_surfaced() {
+    let mut s = session(all());
+    let text = json!({"jsonrpc": "2.0", "id": "r", "method": "roots/list"}).to_string();
+    s.feed(&text);
+    let ev = s.take();
+    assert_eq!(
+        findings(&ev),
+        [(Rule::UnexpectedRequest, Severity::Warning)]
+    );
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::ServerRequest {
+            answered: false,
+            ..
+        }
+    )));
+}

@@ -7,13 +7,21 @@ use serde_json::Value;
 use super::Client;
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;
-use crate::version::ProtocolVersion;
+use crate::version::{Generation, ProtocolVersion};
 
 impl Client {
     pub(super) fn check_server_ask(&mut self, method: &str, params: Option<&Value>, msg: &Message) {
         let version = self.negotiated.as_ref().map(|n| n.version);
         let before = |v: ProtocolVersion| version.is_some_and(|n| n < v);
         let mut found: Vec<(Rule, Severity, String)> = Vec::new();
+        if version.is_some_and(|v| v.generation() == Generation::Stateless) {
+            // Still surfaced: a host may answer, and the learner sees what happened.
+            found.push((
+                Rule::UnexpectedRequest,
+                Severity::Warning,
+                format!("{method} arrived as a request, but 2026-07-28 has no server-to-client requests: a server asks through an input_required result"),
+            ));
+        }
         match method {
             "elicitation/create" => {
                 if before(ProtocolVersion::V2025_06_18) {
