@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { shot, suitePage, tid, urlWith } from './support.mjs';
+import { baseUrl, shot, suitePage, tid, urlWith } from './support.mjs';
 
 const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
 if (!PROVIDER) throw new Error('MCPG_E2E_PROVIDER_URL is not set: run with `cargo xtask e2e`');
@@ -197,6 +197,47 @@ describe('the server asks (server-everything through the bridge)', () => {
     assert.match(answer, /"model": "fake-model"/);
     assert.ok(!answer.includes(KEY), 'the server never sees the key');
     await page.waitForSelector(tid('answer'));
+    assert.deepEqual(p.errors, []);
+  });
+});
+
+describe('the server asks (the embedded demo, both generations)', () => {
+  const p = suitePage(baseUrl, 'mcpg-demo');
+
+  it('2026-07-28: input_required through the same question, the call retried with inputResponses and requestState', async () => {
+    const { page } = p;
+    await start(page, 'Reserve a table for dinner');
+    const card = page.locator(waiting('elicitation/create'));
+    await card.waitFor();
+    assert.match(await card.locator('.ask-how').textContent(), /inputRequests\["booking"\]/);
+    assert.match(await card.textContent(), /requestState/);
+    // The schema's defaults fill the form.
+    assert.equal(await card.locator('#field-party').inputValue(), '2');
+    await expectNoSeriousA11y(page, 'input_required form');
+    await card.locator(tid('elicit-accept')).click();
+    assert.match(await lastResult(page), /Pretend-booked a table for 2 at 19:30/);
+    assert.match(await page.textContent('[data-step="4"]'), /retried with inputResponses and requestState/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('2025-11-25: a classic sampling request answered by the mock, and a booking declined', async () => {
+    const { page } = p;
+    await page.click(tid('tab-server'));
+    await page.selectOption(tid('revision-select'), '2025-11-25');
+    await page.waitForFunction(() => document.querySelector('[data-testid=server-protocol]')?.textContent === '2025-11-25');
+    await start(page, 'Summarize the note about errors');
+    const card = page.locator(waiting('sampling/createMessage'));
+    await card.waitFor();
+    assert.match(await card.locator('.ask-how').textContent(), /a JSON-RPC request from the server/);
+    await card.locator(tid('sampling-approve')).click();
+    await card.locator(tid('sampling-mock')).click();
+    await card.locator(tid('sampling-send')).click();
+    assert.match(await lastResult(page), /Summary of the .* by mcpg-mock/);
+    await start(page, 'Reserve a table for dinner');
+    const form = page.locator(waiting('elicitation/create'));
+    await form.waitFor();
+    await form.locator(tid('elicit-decline')).click();
+    assert.match(await lastResult(page), /You declined/);
     assert.deepEqual(p.errors, []);
   });
 });
