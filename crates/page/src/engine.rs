@@ -13,8 +13,12 @@
 use std::fmt;
 
 use mcpg_core::client::Event;
+use mcpg_core::jsonrpc::RpcError;
+use mcpg_core::model::JsonObject;
 use mcpg_core::model::{CallToolResult, Tool};
-use mcpg_host::asks::{Ask, Sampled, SamplingAsk, parse, sampled_from_reply, sampling_request};
+use mcpg_host::asks::{
+    Ask, Reply, Sampled, SamplingAsk, parse, sampled_from_reply, sampling_request,
+};
 use mcpg_host::provider::{
     ModelTurn, Provider, RequestOptions, Turn, endpoint, key_header, shown_request,
 };
@@ -84,6 +88,15 @@ pub trait Engine {
     fn http(&self, url: &str) -> Box<dyn HttpPort>;
     /// The result's `structuredContent` checked against the tool's `outputSchema`.
     fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>>;
+    /// The JSON-RPC result (or the spec's error) for the learner's answer.
+    fn answer_result(&self, reply: &Reply) -> Result<Value, RpcError>;
+    /// `inputResponses` for a 2026-07-28 retry (a rejection left out).
+    fn input_responses(&self, replies: &[(String, Reply)]) -> JsonObject;
+    /// Whether a URL may be offered and opened (http(s) with a host).
+    fn url_ok(&self, url: &str) -> bool;
+    /// The URL elicitations of a `-32042` error: each one's params, or why it is
+    /// not offered.
+    fn url_elicitations(&self, error: &RpcError) -> Vec<Result<Value, String>>;
     /// A real model's request for a sampling request's `params`, or why not.
     fn sample(
         &self,
@@ -214,6 +227,25 @@ impl Engine for HostEngine {
 
     fn http(&self, url: &str) -> Box<dyn HttpPort> {
         Box::new(HttpMachine::new(HttpConfig::new(url)))
+    }
+
+    fn answer_result(&self, reply: &Reply) -> Result<Value, RpcError> {
+        reply.to_result()
+    }
+
+    fn input_responses(&self, replies: &[(String, Reply)]) -> JsonObject {
+        mcpg_host::asks::input_responses(replies)
+    }
+
+    fn url_ok(&self, url: &str) -> bool {
+        mcpg_host::asks::url_domain(url).is_ok()
+    }
+
+    fn url_elicitations(&self, error: &RpcError) -> Vec<Result<Value, String>> {
+        mcpg_host::asks::url_elicitations(error)
+            .into_iter()
+            .map(|a| a.map(|a| a.raw).map_err(|e| e.to_string()))
+            .collect()
     }
 
     fn sample(

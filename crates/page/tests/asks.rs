@@ -442,3 +442,30 @@ fn a_url_elicitation_required_error_offers_its_url_and_sends_nothing_back() {
     );
     assert!(matches!(s.asks[0].state, AskState::Answered(_)));
 }
+
+#[test]
+fn an_answer_before_the_engine_is_loaded_waits_for_it_then_goes() {
+    // The page's first load: a bridge server needs no engine to connect.
+    let mut peer = Peer::default();
+    let mut s = Shell::without_engine();
+    s.cmd(Command::Connect(mcpg_page::Source::Bridge(
+        "scripted".into(),
+    )));
+    let conn = s.d.conn();
+    s.input(Input::LinkOpened { conn });
+    peer.serve(&mut s);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "roots/list"}),
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Roots(vec![Root::new("file:///w")]),
+    }));
+    assert_eq!(s.engine_asks(), 1, "the answer asks for the engine");
+    assert!(sent(&mut s).is_empty(), "and waits for it");
+    s.input(Input::Engine(mcpg_page::host_engine()));
+    let out = sent(&mut s);
+    assert_eq!(out[0]["result"], json!({"roots": [{"uri": "file:///w"}]}));
+}

@@ -3,7 +3,7 @@
 use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_host::asks::{Reply, Root, input_responses, url_domain, url_elicitations};
+use mcpg_host::asks::{Reply, Root};
 use serde_json::{Map, Value};
 
 use super::{AskCommand, AskKey, AskState, AskView};
@@ -64,10 +64,13 @@ impl PageDriver {
     /// `elicitation/create` (opened only on a click); one that cannot be offered is
     /// noted with why.
     pub(crate) fn url_required(&mut self, error: &mcpg_core::jsonrpc::RpcError) {
-        for ask in url_elicitations(error) {
+        let Some(engine) = self.engine.map(|e| e.0) else {
+            return;
+        };
+        for ask in engine.url_elicitations(error) {
             match ask {
-                Ok(a) => {
-                    let view = AskView::new("elicitation/create".into(), a.raw, AskKey::Required);
+                Ok(params) => {
+                    let view = AskView::new("elicitation/create".into(), params, AskKey::Required);
                     self.asks.push(view);
                 }
                 Err(e) => self.note(format!("a URL elicitation the page will not offer: {e}")),
@@ -112,7 +115,8 @@ impl PageDriver {
                             .map(str::to_owned)
                     });
                 // The same check that shows the domain: http(s) with a host, or never.
-                match url.filter(|u| url_domain(u).is_ok()) {
+                let engine = self.engine.map(|e| e.0);
+                match url.filter(|u| engine.is_some_and(|e| e.url_ok(u))) {
                     Some(url) => {
                         self.note(format!("you opened {url} (the server's URL elicitation)"));
                         self.output(Output::OpenUrl { url });
@@ -129,7 +133,11 @@ impl PageDriver {
     }
 
     fn answer_ask(&mut self, id: u64, reply: Reply) {
-        let result = reply.to_result();
+        // Ask commands wait for the engine (`waiting.rs`), so it is here.
+        let Some(engine) = self.engine.map(|e| e.0) else {
+            return;
+        };
+        let result = engine.answer_result(&reply);
         let now = self.now;
         let Some(a) = self
             .asks
@@ -177,9 +185,10 @@ impl PageDriver {
             a.state == AskState::Waiting
                 && matches!(&a.key, AskKey::Input { op: o, .. } if *o == op)
         });
-        if waiting {
+        // Called only from an answer, which waited for the engine.
+        let (false, Some(engine)) = (waiting, self.engine.map(|e| e.0)) else {
             return;
-        }
+        };
         let mut replies = Vec::new();
         self.asks.responses.retain(|(o, key, reply)| {
             let mine = *o == op;
@@ -188,10 +197,8 @@ impl PageDriver {
             }
             !mine
         });
-        if !self
-            .client
-            .continue_call(self.now, op, input_responses(&replies))
-        {
+        let responses = engine.input_responses(&replies);
+        if !self.client.continue_call(self.now, op, responses) {
             self.note("the call is no longer waiting for input: the answers were not sent");
         }
     }
