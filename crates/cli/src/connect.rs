@@ -15,6 +15,18 @@ use crate::exit::Failure;
 /// starts a stdio server in a process group of its own, for a command that
 /// catches Ctrl-C and closes the server itself.
 pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
+    open_with(conn, own_group, None, false)
+}
+
+/// [`open`] with a second observer beside `--verbose`'s (the loop records the wire
+/// with it) and, with `listen`, the page's `listen_for_list_changes`: a recording
+/// the page replays must send what the page would.
+pub fn open_with(
+    conn: &Connection,
+    own_group: bool,
+    observer: Option<Observer>,
+    listen: bool,
+) -> Result<Driver, Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -24,6 +36,7 @@ pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
     let timeout = Duration::from_secs_f64(conn.timeout.min(1e9));
     let mut client = ClientConfig {
         request_timeout: timeout,
+        listen_for_list_changes: listen,
         ..ClientConfig::default()
     };
     client.probe_timeout = client.probe_timeout.min(timeout);
@@ -37,7 +50,7 @@ pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
     }
     let cfg = DriverConfig {
         client,
-        observer: conn.verbose.then(verbose_observer),
+        observer: both(conn.verbose.then(verbose_observer), observer),
         handler: None,
     };
     let driver = match (&conn.target.stdio, &conn.target.url) {
@@ -59,6 +72,17 @@ pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
     };
     Ok(driver)
+}
+
+/// One observer that calls both (either may be absent).
+fn both(a: Option<Observer>, b: Option<Observer>) -> Option<Observer> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(Arc::new(move |o: &Observed| {
+            a(o);
+            b(o);
+        })),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The revision `--protocol-version` names, checked against `--protocol`.

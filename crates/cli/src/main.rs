@@ -14,6 +14,7 @@ mod connect;
 mod escape;
 mod exit;
 mod logs;
+mod loop_cmd;
 mod render;
 mod replay;
 
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo => bridge::demo().await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
+            Command::Loop(args) => loop_cmd::run(args).await,
         }
     });
     match outcome {

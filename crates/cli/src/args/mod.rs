@@ -7,6 +7,7 @@ mod connection;
 use clap::{Parser, Subcommand};
 
 use crate::bridge::ServeArgs;
+use crate::loop_cmd::LoopArgs;
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, Protocol};
 
@@ -60,6 +61,9 @@ pub enum Command {
     Serve(ServeArgs),
     /// Run the demo server over stdio (for `--stdio 'mcpg demo'` and the bridge).
     Demo,
+    /// Run the six steps of the tool loop for one message, printing each step as
+    /// the page shows it (with the mock model, or a real one).
+    Loop(LoopArgs),
     /// Re-run a shared session's recorded tools/list and tools/call steps against a
     /// live server and report every difference (exit 0 when there is none).
     Replay {

@@ -1,0 +1,275 @@
+//! `mcpg loop`: the six steps of the tool loop in the terminal, through the same host
+//! code as the page (`mcpg_host::ToolLoop`, its provider formats and mock), each
+//! step printed as the page labels it. `--share` and `--save` record the run as a
+//! session the page opens as a replay. [`run_once`] is also what `mcpg eval` runs.
+
+pub mod drive;
+pub mod model;
+mod print;
+pub mod share;
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use mcpg_host::ToolLoop;
+use mcpg_host::provider::{ModelTurn, RequestOptions, Turn};
+use mcpg_session::{SeedRole, SeedTurn, Session};
+use mcpg_transport::Driver;
+
+use crate::args::Connection;
+use crate::connect::open_with;
+use crate::exit::Failure;
+use drive::{Retry, Stopped, Tally, Tap};
+use model::{Model, ModelSpec};
+
+/// `mcpg loop`'s own flags.
+#[derive(Debug, Args)]
+pub struct LoopArgs {
+    /// The user's message.
+    pub message: String,
+    /// The server and connection options.
+    #[command(flatten)]
+    pub conn: Connection,
+    /// Who answers for the model: mock[:FORMAT], anthropic:MODEL, openai:MODEL,
+    /// openai-responses:MODEL, gemini:MODEL, ollama:MODEL or
+    /// openai-compatible:BASE_URL:MODEL. Keys come from ANTHROPIC_API_KEY,
+    /// OPENAI_API_KEY or GEMINI_API_KEY; *_BASE_URL (OLLAMA_HOST) moves an API.
+    #[arg(long, default_value = "mock")]
+    pub model: String,
+    /// Wait for Enter between steps.
+    #[arg(long)]
+    pub step: bool,
+    /// Print one JSON object per step.
+    #[arg(long)]
+    pub json: bool,
+    /// Print a playground link (`#s1.…`) that replays this run.
+    #[arg(long)]
+    pub share: bool,
+    /// Save the run as a session file the page opens as a replay.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<std::path::PathBuf>,
+    /// The stdio server's name in the session (what the bridge config calls it);
+    /// the command's program name when left out.
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Fold JSON and explanations to this many columns.
+    #[arg(long, default_value_t = 100)]
+    pub width: usize,
+}
+
+/// Where a loop starts: one user message, or a conversation (a server's prompt).
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// A user message.
+    Message(String),
+    /// A prompt from the server, got with these arguments before the loop.
+    Prompt {
+        /// The prompt's name.
+        name: String,
+        /// Its arguments.
+        arguments: serde_json::Map<String, serde_json::Value>,
+    },
+}
+
+/// What one run of the loop left behind.
+pub struct Outcome {
+    /// The loop, finished or stopped.
+    pub run: ToolLoop,
+    /// Tokens and retries.
+    pub tally: Tally,
+    /// Why it stopped early, when it did.
+    pub stopped: Option<Stopped>,
+    /// How long it took, connection included.
+    pub elapsed: Duration,
+    /// The run as a session document.
+    pub session: Session,
+}
+
+/// Hooks for one run: printing steps as they finish, pausing between actions.
+pub struct Hooks<'a> {
+    /// Called after each action.
+    pub each: Box<dyn FnMut(&ToolLoop) + 'a>,
+    /// Whether to wait for Enter between actions.
+    pub pause: bool,
+}
+
+/// Connects, lists tools as the page does on connecting, runs one loop and closes.
+/// `Err` is a failure to reach the server at all (or a prompt it would not give).
+pub async fn run_once(
+    conn: &Connection,
+    model: &Model,
+    start: &Start,
+    retry: Retry,
+    session_name: Option<&str>,
+    hooks: Hooks<'_>,
+) -> Result<Outcome, Failure> {
+    let began = Instant::now();
+    let tap = Tap::default();
+    let stdio = conn.target.stdio.as_deref();
+    // The page listens for list changes on a bridge server, not on a URL.
+    let d = open_with(conn, false, Some(tap.observer()), stdio.is_some())?;
+    let body = async {
+        d.connect().await?;
+        // The page's Tools panel lists on connect; the loop's own listing follows.
+        d.list_tools().await?;
+        let (mut run, seed, message) = start_loop(&d, model, start).await?;
+        let mut tally = Tally::default();
+        let Hooks { mut each, pause } = hooks;
+        let stopped = drive::drive(
+            &d,
+            &tap,
+            &mut run,
+            model,
+            retry,
+            &mut tally,
+            &mut *each,
+            async |r: &ToolLoop| {
+                if pause {
+                    wait_for_enter(r).await;
+                }
+            },
+        )
+        .await
+        .err();
+        Ok::<_, Failure>((run, seed, message, tally, stopped))
+    };
+    let result = body.await;
+    let _ = d.close().await;
+    let (run, seed, message, tally, stopped) = result?;
+    let connection = share::connection(stdio, conn.target.url.as_deref(), session_name);
+    let mut session = share::session(connection, model.spec(), &message, &run, &tap);
+    if let Some(seed) = seed {
+        session.seeds = vec![Some(seed)];
+    }
+    Ok(Outcome {
+        run,
+        tally,
+        stopped,
+        elapsed: began.elapsed(),
+        session,
+    })
+}
+
+/// The loop for `start`, with the seed a session keeps and the message it shows.
+async fn start_loop(
+    d: &Driver,
+    model: &Model,
+    start: &Start,
+) -> Result<(ToolLoop, Option<Vec<SeedTurn>>, String), Failure> {
+    let spec = model.spec();
+    let opts = RequestOptions {
+        model: spec.model_name(),
+        ..RequestOptions::default()
+    };
+    match start {
+        Start::Message(m) => Ok((ToolLoop::new(m, spec.provider(), opts), None, m.clone())),
+        Start::Prompt { name, arguments } => {
+            let report = d.get_prompt(name, arguments.clone()).await?;
+            let mcpg_core::client::Answer::Prompt(p) = report.answer else {
+                return Err(Failure::transport(format!(
+                    "prompts/get {name:?} did not return a prompt"
+                )));
+            };
+            let turns = mcpg_host::tool_loop::prompt_turns(&p.messages);
+            let seed = seed_record(&turns);
+            let message = turns
+                .iter()
+                .rev()
+                .find_map(|t| match t {
+                    Turn::User(text) => Some(text.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            let run = ToolLoop::from_turns(turns, spec.provider(), opts)
+                .map_err(|e| Failure::usage(format!("prompt {name:?}: {e}")))?;
+            Ok((run, seed, message))
+        }
+    }
+}
+
+/// A seed as a session keeps it (user messages and the model's words only).
+fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
+    turns
+        .iter()
+        .map(|t| match t {
+            Turn::User(text) => Some(SeedTurn {
+                role: SeedRole::User,
+                text: text.clone(),
+            }),
+            Turn::Model(ModelTurn::Answer { text }) => Some(SeedTurn {
+                role: SeedRole::Model,
+                text: text.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `--step`: waits for Enter (on stdin) before the next step.
+async fn wait_for_enter(run: &ToolLoop) {
+    if let Some(n) = run.next_step_number() {
+        eprint!("press Enter for step {n}… ");
+    }
+    let _ = tokio::task::spawn_blocking(|| {
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line)
+    })
+    .await;
+}
+
+/// `mcpg loop`.
+pub async fn run(args: &LoopArgs) -> Result<(), Failure> {
+    let spec = ModelSpec::parse(&args.model).map_err(|e| Failure::usage(e.to_string()))?;
+    let model = Model::new(spec).map_err(|e| Failure::usage(e.to_string()))?;
+    let width = args.width.max(40);
+    let json = args.json;
+    let mut printed = 0usize;
+    let each = move |r: &ToolLoop| {
+        // A step is printed once it has finished (step 5 runs until the answer).
+        while let Some(s) = r.steps().get(printed) {
+            if s.status == mcpg_host::StepStatus::Running {
+                break;
+            }
+            if json {
+                println!("{}", print::json(s));
+            } else {
+                println!("{}", print::text(s, width));
+            }
+            printed += 1;
+        }
+    };
+    let hooks = Hooks {
+        each: Box::new(each),
+        pause: args.step,
+    };
+    let start = Start::Message(args.message.clone());
+    let out = run_once(
+        &args.conn,
+        &model,
+        &start,
+        Retry::default(),
+        args.name.as_deref(),
+        hooks,
+    )
+    .await?;
+    if let Some(path) = &args.save {
+        std::fs::write(path, mcpg_session::encode_file(&out.session))
+            .map_err(|e| Failure::usage(format!("could not write {}: {e}", path.display())))?;
+    }
+    if args.share {
+        let link = format!("#{}", mcpg_session::encode_link(&out.session));
+        if json {
+            println!("{}", serde_json::json!({ "share": link }));
+        } else {
+            println!("share: {link}");
+        }
+    }
+    match (&out.stopped, out.run.answer()) {
+        (Some(why), _) => Err(Failure::transport(why.to_string())),
+        (None, Some(answer)) if !json => {
+            println!("answer: {}", crate::escape::text(answer));
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
