@@ -12,6 +12,7 @@ mod commands;
 mod conformance;
 mod connect;
 mod escape;
+mod eval;
 mod exit;
 mod logs;
 mod loop_cmd;
@@ -60,6 +61,7 @@ fn main() -> ExitCode {
             Command::Demo => bridge::demo().await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
             Command::Loop(args) => loop_cmd::run(args).await,
+            Command::Eval(args) => eval::run(args).await,
         }
     });
     match outcome {

@@ -28,7 +28,10 @@ fn the_walkthrough_with_the_mock_matches_the_golden_output() {
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/loop_demo_mock.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/loop_demo_mock.txt"
+    );
     if std::env::var_os("MCPG_UPDATE_GOLDEN").is_some() {
         std::fs::write(path, &run.stdout).unwrap();
     }
@@ -113,18 +116,33 @@ fn the_fake_provider_answers_in_all_five_formats_and_no_key_is_printed() {
         );
         assert_eq!(run.code, 0, "{model}: {}", run.stderr);
         for n in 1..=6 {
-            assert!(run.stdout.contains(&format!("── Step {n} · ")), "{model}: step {n}");
+            assert!(
+                run.stdout.contains(&format!("── Step {n} · ")),
+                "{model}: step {n}"
+            );
         }
         assert!(!run.stdout.contains("[failed]"), "{model}: {}", run.stdout);
         assert!(
-            run.stdout.contains("answer: Here is what the tools said: Austin: 91F"),
+            run.stdout
+                .contains("answer: Here is what the tools said: Austin: 91F"),
             "{model}: {}",
             run.stdout
         );
-        assert!(!run.stdout.contains(key) && !run.stderr.contains(key), "{model}");
-        let link = run.stdout.lines().find_map(|l| l.strip_prefix("share: ")).unwrap();
+        assert!(
+            !run.stdout.contains(key) && !run.stderr.contains(key),
+            "{model}"
+        );
+        let link = run
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("share: "))
+            .unwrap();
         let session = mcpg_session::decode_link(link).unwrap();
-        assert!(!serde_json::to_string(&session.to_json()).unwrap().contains(key));
+        assert!(
+            !serde_json::to_string(&session.to_json())
+                .unwrap()
+                .contains(key)
+        );
     }
     assert_eq!(fake.violations(), "[]");
 }

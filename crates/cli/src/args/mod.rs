@@ -7,6 +7,7 @@ mod connection;
 use clap::{Parser, Subcommand};
 
 use crate::bridge::ServeArgs;
+use crate::eval::EvalArgs;
 use crate::loop_cmd::LoopArgs;
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, Protocol};
@@ -64,6 +65,9 @@ pub enum Command {
     /// Run the six steps of the tool loop for one message, printing each step as
     /// the page shows it (with the mock model, or a real one).
     Loop(LoopArgs),
+    /// Run a suite of cases (TOML) × models × repeats through the loop and report
+    /// whether models still pick the server's tools and fill them right.
+    Eval(EvalArgs),
     /// Re-run a shared session's recorded tools/list and tools/call steps against a
     /// live server and report every difference (exit 0 when there is none).
     Replay {
