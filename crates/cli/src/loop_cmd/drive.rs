@@ -92,8 +92,15 @@ pub enum Stopped {
     Unreachable(String),
 }
 
-/// Runs `run` to its end. `each` is called after every action (to print the steps
-/// that finished); `pause` before every action but the first (`--step`).
+/// Hooks for one run: printing steps as they finish, pausing between actions.
+pub struct Hooks<'a> {
+    /// Called after each action (to print the steps that finished).
+    pub each: Box<dyn FnMut(&ToolLoop) + Send + 'a>,
+    /// Wait for Enter before every action but the first (`--step`).
+    pub pause: bool,
+}
+
+/// Runs `run` to its end.
 pub async fn drive(
     d: &Driver,
     tap: &Tap,
@@ -101,9 +108,9 @@ pub async fn drive(
     model: &Model,
     retry: Retry,
     tally: &mut Tally,
-    mut each: impl FnMut(&ToolLoop),
-    mut pause: impl AsyncFnMut(&ToolLoop),
+    hooks: Hooks<'_>,
 ) -> Result<(), Stopped> {
+    let Hooks { mut each, pause } = hooks;
     let mut ops = 0u64;
     let mut first = true;
     loop {
@@ -111,8 +118,8 @@ pub async fn drive(
         if matches!(action, Action::Done | Action::Wait) {
             return Ok(());
         }
-        if !first {
-            pause(run).await;
+        if !first && pause {
+            wait_for_enter(run).await;
         }
         first = false;
         ops += 1;
@@ -138,6 +145,18 @@ pub async fn drive(
         }
         each(run);
     }
+}
+
+/// `--step`: waits for Enter (on stdin) before the next step.
+async fn wait_for_enter(run: &ToolLoop) {
+    if let Some(n) = run.next_step_number() {
+        eprint!("press Enter for step {n}… ");
+    }
+    let _ = tokio::task::spawn_blocking(|| {
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line)
+    })
+    .await;
 }
 
 /// Step 1: the listing, its pages fed in wire order.

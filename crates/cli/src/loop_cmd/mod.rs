@@ -19,6 +19,7 @@ use mcpg_transport::Driver;
 use crate::args::Connection;
 use crate::connect::open_with;
 use crate::exit::Failure;
+pub use drive::Hooks;
 use drive::{Retry, Stopped, Tally, Tap};
 use model::{Model, ModelSpec};
 
@@ -85,14 +86,6 @@ pub struct Outcome {
     pub session: Session,
 }
 
-/// Hooks for one run: printing steps as they finish, pausing between actions.
-pub struct Hooks<'a> {
-    /// Called after each action.
-    pub each: Box<dyn FnMut(&ToolLoop) + 'a>,
-    /// Whether to wait for Enter between actions.
-    pub pause: bool,
-}
-
 /// Connects, lists tools as the page does on connecting, runs one loop and closes.
 /// `Err` is a failure to reach the server at all (or a prompt it would not give).
 pub async fn run_once(
@@ -114,23 +107,9 @@ pub async fn run_once(
         d.list_tools().await?;
         let (mut run, seed, message) = start_loop(&d, model, start).await?;
         let mut tally = Tally::default();
-        let Hooks { mut each, pause } = hooks;
-        let stopped = drive::drive(
-            &d,
-            &tap,
-            &mut run,
-            model,
-            retry,
-            &mut tally,
-            &mut *each,
-            async |r: &ToolLoop| {
-                if pause {
-                    wait_for_enter(r).await;
-                }
-            },
-        )
-        .await
-        .err();
+        let stopped = drive::drive(&d, &tap, &mut run, model, retry, &mut tally, hooks)
+            .await
+            .err();
         Ok::<_, Failure>((run, seed, message, tally, stopped))
     };
     let result = body.await;
@@ -203,18 +182,6 @@ fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
             _ => None,
         })
         .collect()
-}
-
-/// `--step`: waits for Enter (on stdin) before the next step.
-async fn wait_for_enter(run: &ToolLoop) {
-    if let Some(n) = run.next_step_number() {
-        eprint!("press Enter for step {n}… ");
-    }
-    let _ = tokio::task::spawn_blocking(|| {
-        let mut line = String::new();
-        std::io::stdin().read_line(&mut line)
-    })
-    .await;
 }
 
 /// `mcpg loop`.
