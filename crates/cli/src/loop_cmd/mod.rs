@@ -102,10 +102,11 @@ pub async fn run_once(
     // The page listens for list changes on a bridge server, not on a URL.
     let d = open_with(conn, false, Some(tap.observer()), stdio.is_some())?;
     let body = async {
-        d.connect().await?;
+        // The page's system prompt is the server's instructions.
+        let system = d.connect().await?.instructions;
         // The page's Tools panel lists on connect; the loop's own listing follows.
         d.list_tools().await?;
-        let (mut run, seed, message) = start_loop(&d, model, start).await?;
+        let (mut run, seed, message) = start_loop(&d, model, start, system).await?;
         let mut tally = Tally::default();
         let stopped = drive::drive(&d, &tap, &mut run, model, retry, &mut tally, hooks)
             .await
@@ -134,10 +135,12 @@ async fn start_loop(
     d: &Driver,
     model: &Model,
     start: &Start,
+    system: Option<String>,
 ) -> Result<(ToolLoop, Option<Vec<SeedTurn>>, String), Failure> {
     let spec = model.spec();
     let opts = RequestOptions {
         model: spec.model_name(),
+        system,
         ..RequestOptions::default()
     };
     match start {

@@ -83,10 +83,10 @@ impl ModelSpec {
         }
     }
 
-    /// The model's name in requests (the mock uses the provider's usual one).
+    /// The model's name in requests (the mock's is the page's, `mock-model`).
     pub fn model_name(&self) -> String {
         match self {
-            ModelSpec::Mock(p) => provider::default_model(*p).to_owned(),
+            ModelSpec::Mock(_) => "mock-model".to_owned(),
             ModelSpec::Real { model, .. } => model.clone(),
         }
     }
