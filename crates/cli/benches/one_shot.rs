@@ -80,7 +80,10 @@ fn median(mut v: Vec<Duration>) -> Duration {
 fn main() {
     let server = everything();
     if !server.exists() {
-        println!("one_shot: skipped, no server-everything at {}", server.display());
+        println!(
+            "one_shot: skipped, no server-everything at {}",
+            server.display()
+        );
         return;
     }
     let server = server.to_string_lossy().into_owned();

@@ -3,14 +3,14 @@
 
 mod catalog;
 mod connection;
+mod loops;
 
 use clap::{Parser, Subcommand};
 
 use crate::bridge::ServeArgs;
-use crate::eval::EvalArgs;
-use crate::loop_cmd::LoopArgs;
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, Protocol};
+pub use loops::{EvalArgs, LoopArgs};
 
 /// A command-line MCP client: inspect a server, list and call its tools, read its
 /// resources, get its prompts, ask for completions, follow its log messages.

@@ -14,51 +14,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use clap::Args;
 use tokio::sync::Semaphore;
 
-use crate::args::Connection;
+use crate::args::EvalArgs;
 use crate::exit::{Failure, TOOL_ERROR};
 use crate::loop_cmd::drive::Retry;
 use crate::loop_cmd::model::{Model, ModelSpec};
 use crate::loop_cmd::{Hooks, Start, run_once};
 use cases::{Case, Suite, json_of};
 use report::RunRecord;
-
-/// `mcpg eval`'s own flags.
-#[derive(Debug, Args)]
-pub struct EvalArgs {
-    /// The cases file (TOML).
-    pub cases: PathBuf,
-    /// The server and connection options.
-    #[command(flatten)]
-    pub conn: Connection,
-    /// The models, comma-separated (as `mcpg loop --model` takes them).
-    #[arg(long, default_value = "mock", value_delimiter = ',')]
-    pub models: Vec<String>,
-    /// Runs of each case with each model.
-    #[arg(long, default_value_t = 1)]
-    pub repeat: u32,
-    /// Write JUnit XML here.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-    /// Where failed runs are saved as session files.
-    #[arg(long, value_name = "DIR", default_value = "mcpg-eval-failures")]
-    pub failures: PathBuf,
-    /// Runs at once per provider.
-    #[arg(long, default_value_t = 4)]
-    pub concurrency: usize,
-    /// Attempts per model request when the API answers 429.
-    #[arg(long, default_value_t = 4)]
-    pub attempts: u32,
-    /// The first wait after a 429 (doubled each time), unless the API says
-    /// `retry-after`.
-    #[arg(long, value_name = "MS", default_value_t = 500)]
-    pub backoff_ms: u64,
-    /// The stdio server's name in saved sessions (see `mcpg loop --name`).
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-}
 
 /// `mcpg eval`: exit 0 when every case meets its threshold with every model.
 pub async fn run(args: &EvalArgs) -> Result<(), Failure> {

@@ -10,53 +10,17 @@ pub mod share;
 
 use std::time::{Duration, Instant};
 
-use clap::Args;
 use mcpg_host::ToolLoop;
-use mcpg_host::provider::{ModelTurn, RequestOptions, Turn};
-use mcpg_session::{SeedRole, SeedTurn, Session};
+use mcpg_host::provider::{RequestOptions, Turn};
+use mcpg_session::{SeedTurn, Session};
 use mcpg_transport::Driver;
 
-use crate::args::Connection;
+use crate::args::{Connection, LoopArgs};
 use crate::connect::open_with;
 use crate::exit::Failure;
 pub use drive::Hooks;
 use drive::{Retry, Stopped, Tally, Tap};
 use model::{Model, ModelSpec};
-
-/// `mcpg loop`'s own flags.
-#[derive(Debug, Args)]
-pub struct LoopArgs {
-    /// The user's message.
-    pub message: String,
-    /// The server and connection options.
-    #[command(flatten)]
-    pub conn: Connection,
-    /// Who answers for the model: mock[:FORMAT], anthropic:MODEL, openai:MODEL,
-    /// openai-responses:MODEL, gemini:MODEL, ollama:MODEL or
-    /// openai-compatible:BASE_URL:MODEL. Keys come from ANTHROPIC_API_KEY,
-    /// OPENAI_API_KEY or GEMINI_API_KEY; *_BASE_URL (OLLAMA_HOST) moves an API.
-    #[arg(long, default_value = "mock")]
-    pub model: String,
-    /// Wait for Enter between steps.
-    #[arg(long)]
-    pub step: bool,
-    /// Print one JSON object per step.
-    #[arg(long)]
-    pub json: bool,
-    /// Print a playground link (`#s1.…`) that replays this run.
-    #[arg(long)]
-    pub share: bool,
-    /// Save the run as a session file the page opens as a replay.
-    #[arg(long, value_name = "FILE")]
-    pub save: Option<std::path::PathBuf>,
-    /// The stdio server's name in the session (what the bridge config calls it);
-    /// the command's program name when left out.
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-    /// Fold JSON and explanations to this many columns.
-    #[arg(long, default_value_t = 100)]
-    pub width: usize,
-}
 
 /// Where a loop starts: one user message, or a conversation (a server's prompt).
 #[derive(Clone, Debug)]
@@ -153,7 +117,11 @@ async fn start_loop(
                 )));
             };
             let turns = mcpg_host::tool_loop::prompt_turns(&p.messages);
-            let seed = seed_record(&turns);
+            // A seed holds words only (what `ToolLoop::from_turns` takes).
+            let seed = turns
+                .iter()
+                .map(|t| t.words().map(SeedTurn::from_words))
+                .collect();
             let message = turns
                 .iter()
                 .rev()
@@ -167,24 +135,6 @@ async fn start_loop(
             Ok((run, seed, message))
         }
     }
-}
-
-/// A seed as a session keeps it (user messages and the model's words only).
-fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
-    turns
-        .iter()
-        .map(|t| match t {
-            Turn::User(text) => Some(SeedTurn {
-                role: SeedRole::User,
-                text: text.clone(),
-            }),
-            Turn::Model(ModelTurn::Answer { text }) => Some(SeedTurn {
-                role: SeedRole::Model,
-                text: text.clone(),
-            }),
-            _ => None,
-        })
-        .collect()
 }
 
 /// `mcpg loop`.
