@@ -92,7 +92,7 @@ fn both(a: Option<Observer>, b: Option<Observer>) -> Option<Observer> {
 /// well-behaved servers exit on end of input within milliseconds, SIGTERM still
 /// lets a slow one clean up, and waiting longer was most of what one `mcpg tools
 /// call` cost over a raw client (server-everything took ~340 ms to exit on its own).
-const STDIN_GRACE: Duration = Duration::from_millis(20);
+const STDIN_GRACE: Duration = Duration::from_millis(10);
 
 /// The revision `--protocol-version` names, checked against `--protocol`.
 fn pinned(rev: &str, protocol: Protocol) -> Result<ProtocolVersion, Failure> {
