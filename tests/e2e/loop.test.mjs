@@ -71,16 +71,16 @@ describe('the tool loop on the embedded demo server', () => {
     await runLoop(page, "What's the weather in Austin?");
     await page.click(tid('tab-tools'));
     const pages = await page.$$eval(tid('tools-page'), (els) => els.map((e) => e.dataset.page));
-    assert.deepEqual(pages, ['1', '2', '3', '4']);
-    assert.equal(await page.locator(tid('tool-row')).count(), 21);
-    assert.match(await page.textContent(tid('tools-summary')), /21 tools in 4 page/);
+    assert.deepEqual(pages, ['1', '2', '3', '4', '5']);
+    assert.equal(await page.locator(tid('tool-row')).count(), 25);
+    assert.match(await page.textContent(tid('tools-summary')), /25 tools in 5 page/);
     const boundaries = await page.$$eval('.page-boundary', (els) => els.map((e) => e.textContent));
     assert.match(boundaries[0], /nextCursor/);
-    assert.match(boundaries[3], /no nextCursor: the last page/);
+    assert.match(boundaries[4], /no nextCursor: the last page/);
     // Step 1 shows each request and each response.
     const labels = await page.$$eval('[data-step="1"] summary', (els) => els.map((e) => e.textContent));
-    assert.equal(labels.length, 8, labels.join('\n'));
-    assert.match(await page.textContent('[data-step="1"] [data-testid=step-explanation]'), /all 4 pages/);
+    assert.equal(labels.length, 10, labels.join('\n'));
+    assert.match(await page.textContent('[data-step="1"] [data-testid=step-explanation]'), /all 5 pages/);
     try {
       await page.fill(tid('tools-filter'), 'weather');
       const names = await page.$$eval(tid('tool-name'), (els) => els.map((e) => e.textContent));
@@ -161,10 +161,10 @@ describe('the tool loop on the embedded demo server', () => {
     await runLoop(page, 'Toggle the bonus tool');
     await page.click(tid('tab-tools'));
     await page.waitForSelector('[data-tool="secret_recipe"]');
-    assert.match(await page.textContent(tid('tools-summary')), /22 tools/);
+    assert.match(await page.textContent(tid('tools-summary')), /26 tools/);
     await page.click(tid('tab-wire'));
     assert.match(await page.textContent(tid('wire-log')), /notifications\/tools\/list_changed/);
-    // Toggle back, so the other tests see the usual 21 tools.
+    // Toggle back, so the other tests see the usual 25 tools.
     await runLoop(page, 'Toggle the bonus tool');
     await page.click(tid('tab-tools'));
     await page.waitForFunction(() => !document.querySelector('[data-tool="secret_recipe"]'));

@@ -82,7 +82,7 @@ describe('the picture of the loop', () => {
     assert.match(await page.textContent(`.side ${tid('diagram-status')}`), /Step or Run/);
     await page.fill(tid('prompt'), AUSTIN);
     const expected = [
-      [1, ['tools/list ×4', 'tools, 4 pages']],
+      [1, ['tools/list ×5', 'tools, 5 pages']],
       [2, ['reshape → Anthropic']],
       [3, ['tools + message', 'picks a tool']],
       [5, ['result']],
@@ -103,7 +103,7 @@ describe('the picture of the loop', () => {
     await page.waitForSelector(`#loop ${tid('answer')}`);
     const list = await arrows(page);
     assert.deepEqual(labels(list), [
-      `“${AUSTIN}”`, 'tools/list ×4', 'tools, 4 pages', 'reshape → Anthropic',
+      `“${AUSTIN}”`, 'tools/list ×5', 'tools, 5 pages', 'reshape → Anthropic',
       'tools + message', 'picks get_weather', 'tools/call get_weather', 'result',
       'feed back the result', 'answers', 'answer',
     ]);

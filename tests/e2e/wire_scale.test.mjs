@@ -16,10 +16,10 @@ describe('the wire log at scale, and pinning a revision', () => {
     await page.waitForSelector(tid('wire-row'));
     const before = await page.$$eval(tid('wire-row'), (els) => els.length);
     assert.ok(before > 0);
-    // 1,250 listings of the demo's four pages: 10,000 messages.
+    // 1,000 listings of the demo's five pages: 10,000 messages.
     const figures = await page.evaluate(async () => {
       const t0 = performance.now();
-      window.wasmBindings.mcpg_list_tools_times(1250);
+      window.wasmBindings.mcpg_list_tools_times(1000);
       const t1 = performance.now();
       // Shown: the summary counts them and the window has re-rendered.
       await new Promise((resolve) => {

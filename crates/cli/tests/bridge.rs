@@ -107,7 +107,7 @@ async fn the_demo_through_the_bridge_pages_calls_and_reports_tool_errors() {
     let base = bridge.http("");
     let mut side = Side::open(&base, &bridge.token, "demo").await;
     let mut s = McpWs::connect(&bridge.ws_url("demo", "demo")).await;
-    assert_eq!(s.list_tools().await, vec![6, 6, 6, 3]);
+    assert_eq!(s.list_tools().await, vec![6, 6, 6, 6, 1]);
     match s.call("get_weather", json!({"city": "Austin"})).await {
         CallOutcome::Success(r) => assert_eq!(first_text(&r), "Austin: 91F, sunny"),
         other => panic!("{other:?}"),
@@ -206,7 +206,7 @@ async fn junk_and_stderr_reach_the_page_apart_and_the_session_survives() {
     let bridge = Bridge::start(Some(&sh_entry("noisy", &demo)));
     let mut side = Side::open(&bridge.http(""), &bridge.token, "noisy").await;
     let mut s = McpWs::connect(&bridge.ws_url("noisy", "noisy")).await;
-    assert_eq!(s.list_tools().await, vec![6, 6, 6, 3]);
+    assert_eq!(s.list_tools().await, vec![6, 6, 6, 6, 1]);
     // The junk line reached the page's core, which turned it into a diagnostic.
     assert!(
         s.diagnostics
@@ -255,7 +255,7 @@ fn the_demo_passes_the_cli_natively() {
     let demo = format!("'{}' demo", mcpg());
     let (code, out, err) = run(&["tools", "list", "--stdio", &demo]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(out.lines().last(), Some("21 tools in 4 pages"));
+    assert_eq!(out.lines().last(), Some("25 tools in 5 pages"));
     let austin = r#"{"city":"Austin"}"#;
     let (code, out, err) = run(&[
         "tools",

@@ -83,7 +83,7 @@ fn a_faithful_recording_replays_clean_from_a_file_and_a_link() {
     let (code, out, err) = replay(file.to_str().unwrap());
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(
-        out.contains("ok    1. tools/list (21 tools in 4 pages recorded, 21 live)"),
+        out.contains("ok    1. tools/list (25 tools in 5 pages recorded, 25 live)"),
         "{out}"
     );
     assert!(out.contains("tools/call get_weather"), "{out}");

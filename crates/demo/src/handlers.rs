@@ -22,6 +22,8 @@ pub enum Reply {
     },
     /// Add or remove the bonus tool.
     Toggle,
+    /// Ask the client first (the tools in `asking`).
+    Ask(crate::asking::Kind),
 }
 
 fn string_arg<'a>(args: &'a JsonObject, key: &str) -> Result<&'a str, String> {

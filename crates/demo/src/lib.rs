@@ -6,6 +6,7 @@
 //! Like the core it does no I/O and reads no clock: the slow tool is driven by the
 //! `now` passed to [`DemoServer::handle_timeout`].
 
+mod asking;
 mod assets;
 mod catalogue;
 pub mod content;
@@ -51,6 +52,12 @@ pub struct DemoServer {
     jobs: Vec<Job>,
     calls: Calls,
     events: VecDeque<ServerEvent>,
+    /// Questions sent to the client and not yet answered (up to 2025-11-25).
+    asks: Vec<asking::drive::PendingAsk>,
+    /// Accepted URL steps waiting for their pretend site.
+    links: Vec<asking::drive::LinkJob>,
+    /// The last URL step's number (its elicitation id is `link-N`).
+    next_link: u32,
 }
 
 impl Default for DemoServer {
@@ -91,6 +98,9 @@ impl DemoServer {
             jobs: Vec::new(),
             calls: Calls::default(),
             events: VecDeque::new(),
+            asks: Vec::new(),
+            links: Vec::new(),
+            next_link: 0,
         }
     }
 
@@ -100,8 +110,11 @@ impl DemoServer {
         self.process(now);
     }
 
-    /// Advances slow jobs to `now`.
+    /// Advances slow jobs, URL steps and the server's asks to `now`.
     pub fn handle_timeout(&mut self, now: Timestamp) {
+        self.server.handle_timeout(now);
+        self.process(now);
+        self.complete_links(now);
         let mut i = 0;
         while i < self.jobs.len() {
             let job = &mut self.jobs[i];
@@ -137,7 +150,9 @@ impl DemoServer {
 
     /// When [`DemoServer::handle_timeout`] should next run.
     pub fn poll_timeout(&self) -> Option<Timestamp> {
-        self.jobs.iter().map(|j| j.next).min()
+        let jobs = self.jobs.iter().map(|j| j.next);
+        let links = self.links.iter().map(|l| l.at);
+        jobs.chain(links).chain(self.server.poll_timeout()).min()
     }
 
     /// The next frame to send to the client.
@@ -200,7 +215,11 @@ impl DemoServer {
                     let values = content::complete(argument, value, context, self.server.tools());
                     self.server.respond_completion(now, id, values);
                 }
-                ServerEvent::Cancelled { id, .. } => self.jobs.retain(|j| &j.id != id),
+                ServerEvent::Cancelled { id, .. } => {
+                    self.jobs.retain(|j| &j.id != id);
+                    self.drop_asks(id);
+                }
+                ServerEvent::Answered { id, outcome, .. } => self.answered(now, id, outcome),
                 _ => {}
             }
             self.events.push_back(ev);
@@ -219,17 +238,13 @@ impl DemoServer {
     ) {
         let debug = json!({"tool": name, "arguments": arguments});
         self.log(now, id, LoggingLevel::Debug, debug);
-        match handlers::run(name, arguments) {
-            Reply::Now(r) => {
-                let failed = r.is_error == Some(true);
-                let (level, said) = if failed {
-                    (LoggingLevel::Warning, format!("{name} returned isError"))
-                } else {
-                    (LoggingLevel::Info, format!("{name} answered"))
-                };
-                self.log(now, id, level, Value::from(said));
-                self.server.respond(now, id, &r);
-            }
+        let reply = match asking::Kind::of(name) {
+            Some(kind) => Reply::Ask(kind),
+            None => handlers::run(name, arguments),
+        };
+        match reply {
+            Reply::Now(r) => self.answer(now, id, name, *r),
+            Reply::Ask(kind) => self.ask(now, id, kind, name, arguments),
             Reply::Slow { to, step_ms } => {
                 let said = format!("{name}: counting to {to}, one step every {step_ms} ms");
                 self.log(now, id, LoggingLevel::Info, Value::from(said));
@@ -251,6 +266,17 @@ impl DemoServer {
         self.calls.count += 1;
         self.calls.last = Some(name.to_owned());
         self.server.resource_updated(now, CALLS_URI);
+    }
+
+    /// Answers a call, logging `info`, or `warning` for `isError`.
+    fn answer(&mut self, now: Timestamp, id: &RequestId, name: &str, r: CallToolResult) {
+        let (level, said) = if r.is_error == Some(true) {
+            (LoggingLevel::Warning, format!("{name} returned isError"))
+        } else {
+            (LoggingLevel::Info, format!("{name} answered"))
+        };
+        self.log(now, id, level, Value::from(said));
+        self.server.respond(now, id, &r);
     }
 
     fn log(&mut self, now: Timestamp, id: &RequestId, level: LoggingLevel, data: Value) {

@@ -35,12 +35,12 @@ fn tools_list_spans_several_pages() {
                 }
             })
             .collect();
-        assert_eq!(pages, [6, 6, 6, 3], "{mode:?}");
+        assert_eq!(pages, [6, 6, 6, 6, 1], "{mode:?}");
         assert!(s.events.iter().any(|e| matches!(
             e,
             Event::ToolsListed {
-                pages: 4,
-                tools: 21,
+                pages: 5,
+                tools: 25,
                 ..
             }
         )));
@@ -183,7 +183,7 @@ fn toggling_the_bonus_tool_announces_a_list_change() {
         assert!(
             s.events
                 .iter()
-                .any(|e| matches!(e, Event::ToolsListed { tools: 22, .. }))
+                .any(|e| matches!(e, Event::ToolsListed { tools: 26, .. }))
         );
         assert_eq!(
             text_of(&s.call("secret_recipe", json!({}))),

@@ -50,6 +50,10 @@ pub struct Field {
     pub description: Option<String>,
     /// Bounds and hints worth showing ("1–5", "date").
     pub hint: Option<String>,
+    /// Display titles of an `Enum` field's values (or of a list of enum values), in
+    /// the values' order; empty when the schema gives none (elicitation schemas do,
+    /// with `oneOf`/`anyOf` `const`+`title` or the legacy `enumNames`).
+    pub titles: Vec<String>,
 }
 
 /// Why raw argument text (the form's JSON mode) cannot be sent at all, whatever
@@ -156,6 +160,7 @@ fn object_fields(schema: &Value, prefix: &str) -> Vec<Field> {
                     .and_then(Value::as_str)
                     .map(str::to_owned),
                 hint: hint(prop),
+                titles: Vec::new(),
                 path,
             }
         })

@@ -12,10 +12,12 @@
 //! - [`mock`]: a deterministic mock model for step 3 and step 6.
 //! - [`script`]: scripted model turns, played instead of the mock (demos, replays).
 //! - [`schema`]: a small JSON Schema checker (forms, `structuredContent`).
+//! - [`asks`]: what the server asks the host (sampling, elicitation, roots, MRTR) and the answers.
 //! - [`form`]: a tool's `inputSchema` as form fields, and back to arguments.
 //!
 //! Like the core, it does no I/O and reads no clock.
 
+pub mod asks;
 pub mod form;
 pub mod mock;
 pub mod provider;

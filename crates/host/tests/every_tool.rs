@@ -131,7 +131,7 @@ fn is_error_and_no_tool_fits_in_every_format() {
                 d.run
                     .answer()
                     .unwrap()
-                    .contains("None of the 21 tools fits")
+                    .contains("None of the 25 tools fits")
             );
         }
     }

@@ -16,6 +16,7 @@ pub mod progress;
 mod track;
 
 pub use check::{Check, Choice, Verdict, normalize};
+pub use mcpg_core::version::ProtocolVersion;
 pub use mcpg_host::provider::Provider;
 pub use track::LESSONS;
 
@@ -46,6 +47,9 @@ pub struct Setup {
     pub model: Model,
     /// The model API format the host speaks in steps 2, 3 and 6.
     pub provider: Provider,
+    /// The protocol revision the page pins (`None`: Auto, which is 2026-07-28 with
+    /// the demo). The lessons on classic server requests pin 2025-11-25.
+    pub revision: Option<ProtocolVersion>,
 }
 
 /// One thing to notice: a field of what one step shows.

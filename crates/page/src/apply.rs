@@ -57,6 +57,7 @@ impl PageDriver {
         }
         self.http_timeout();
         self.client.handle_timeout(now);
+        self.expire_asks();
         if self.pace_due.is_some_and(|t| t <= now) {
             self.pace_due = None;
             if self.running {

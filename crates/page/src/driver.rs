@@ -82,6 +82,8 @@ pub struct PageDriver {
     pub(crate) closing: BTreeMap<ConnId, Box<dyn crate::http_port::HttpPort>>,
     /// The Resources, Prompts and Logs panels.
     pub(crate) features: crate::features::state::Features,
+    /// What the server asked the host, and the learner's roots.
+    pub(crate) asks: crate::asks::Asks,
     /// The loop's code, once the shell handed it in ([`crate::engine`]).
     pub(crate) engine: Option<EngineRef>,
     /// Commands waiting for the engine, in order (`Some` while it is being loaded).
@@ -140,6 +142,7 @@ impl PageDriver {
             pages_dirty: false,
             closing: BTreeMap::new(),
             features: crate::features::state::Features::default(),
+            asks: crate::asks::Asks::default(),
             engine: None,
             waiting: None,
             inbox: VecDeque::new(),

@@ -160,4 +160,6 @@ pub enum Command {
     ListToolsTimes(u32),
     /// Something for the Resources, Prompts or Logs panel.
     Feature(crate::features::command::FeatureCommand),
+    /// The learner answers a question from the server (or edits the roots).
+    Ask(crate::asks::AskCommand),
 }

@@ -20,6 +20,7 @@
 //! sequence diagram's arrows, which the page draws as SVG.
 
 mod apply;
+pub mod asks;
 mod bridge_event;
 pub mod diagram;
 mod driver;
@@ -43,6 +44,7 @@ mod shown;
 mod view;
 mod waiting;
 
+pub use asks::{AskCommand, AskKey, AskState, AskView};
 pub use bridge_event::{BridgeEvent, parse_bridge_event};
 pub use driver::{PageDriver, RUN_PACE};
 pub use engine::{Asked, Engine, EngineRef, host_engine};

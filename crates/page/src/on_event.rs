@@ -122,14 +122,28 @@ impl PageDriver {
                 });
             }
             Event::ServerRequest {
-                method, answered, ..
-            } => {
-                let how = if answered {
-                    "the core answered it"
-                } else {
-                    "this page does not handle it; the core answers with an error at the deadline"
-                };
-                self.note(format!("the server sent a {method} request: {how}"));
+                answered: true,
+                method,
+                ..
+            } => self.note(format!(
+                "the server sent a {method} request: the core answered it"
+            )),
+            Event::ServerRequest {
+                id,
+                method,
+                params,
+                deadline,
+                ..
+            } => self.server_asked(id, method, params, deadline),
+            Event::CallFinished {
+                op,
+                outcome: CallOutcome::InputRequired(result),
+                ..
+            } => self.input_required(op, &result),
+            Event::Notification { method, params }
+                if method == "notifications/elicitation/complete" =>
+            {
+                self.elicitation_complete(params.as_ref());
             }
             ev @ (Event::ListPage { .. }
             | Event::Listed { .. }
@@ -140,6 +154,7 @@ impl PageDriver {
             | Event::PromptsListChanged
             | Event::Log(_)) => self.on_feature_event(ev),
             Event::Closed(why) => {
+                self.forget_asks();
                 self.note(format!("connection closed: {why}"));
                 self.emit(ViewChange::Conn(Conn::Closed(why)));
                 self.set_running(false);

@@ -73,6 +73,12 @@ pub enum Output {
     /// Load the loop's code and hand it in with [`crate::Input::Engine`] (or
     /// [`crate::Input::EngineFailed`]); commands wait meanwhile. Asked once per wait.
     LoadEngine,
+    /// Open `url` in a new tab (`window.open(url, "_blank", "noopener")`): a URL
+    /// elicitation the learner clicked; never without that click.
+    OpenUrl {
+        /// The http(s) URL, exactly as the server sent it.
+        url: String,
+    },
     /// Change what the page shows.
     View(ViewChange),
 }

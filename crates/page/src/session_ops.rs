@@ -65,6 +65,7 @@ impl PageDriver {
             Command::DismissNotice => self.emit(ViewChange::Notice(None)),
             Command::ClearLog => self.log.clear(),
             Command::Feature(c) => self.feature_command(c),
+            Command::Ask(c) => self.ask_command(c),
             Command::ListToolsTimes(n) => {
                 for _ in 0..n {
                     self.list_tools();
@@ -86,6 +87,8 @@ impl PageDriver {
     /// recording standing in for the server.
     pub(crate) fn open(&mut self, source: Source, replay: Option<ReplayLink>) {
         self.close_link();
+        self.forget_asks();
+        self.asks.list.clear();
         self.conn += 1;
         let conn = self.conn;
         self.started = self.now;
@@ -136,6 +139,7 @@ impl PageDriver {
             // HTTP it would hold a request open, which some servers refuse. (Decided
             // by the source, so a replay sends what the recorded session sent.)
             listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
+            capabilities: crate::asks::page_capabilities(),
             ..ClientConfig::default()
         };
         if let Pin::Revision(v) = self.pin {

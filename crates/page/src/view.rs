@@ -199,4 +199,8 @@ pub enum ViewChange {
     Replay(Option<ReplayInfo>),
     /// The Resources, Prompts or Logs panel.
     Feature(crate::features::view::FeatureChange),
+    /// What the server asked the host on this connection, each with where it stands.
+    Asks(Vec<crate::asks::AskView>),
+    /// The roots the learner lets the server see.
+    Roots(Vec<mcpg_host::asks::Root>),
 }

@@ -29,8 +29,8 @@ fn the_walkthrough_draws_one_arrow_per_message_between_the_right_lanes() {
     let d = draw(&s, "What's the weather in Austin?");
     let expected = [
         (User, Host, U, "“What's the weather in Austin?”"),
-        (Host, Server, M, "tools/list ×4"),
-        (Server, Host, M, "tools, 4 pages"),
+        (Host, Server, M, "tools/list ×5"),
+        (Server, Host, M, "tools, 5 pages"),
         (Host, Host, H, "reshape → Anthropic"),
         (Host, Model, H, "tools + message"),
         (Model, Host, H, "picks get_weather"),
@@ -100,7 +100,7 @@ fn arrows_follow_the_loop_step_by_step() {
     assert_eq!(
         seen,
         [
-            (3, owned(&["tools/list ×4", "tools, 4 pages"])),
+            (3, owned(&["tools/list ×5", "tools, 5 pages"])),
             (4, owned(&["reshape → Anthropic"])),
             // Step 4 comes next: the model picked a tool, not yet sent.
             (6, owned(&["tools + message", "picks a tool"])),

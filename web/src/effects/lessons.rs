@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use mcpg_lessons::hash::{LessonLink, link, parse};
 use mcpg_lessons::progress::{Progress, STORAGE_KEY};
 use mcpg_lessons::{LESSONS, Model, Verdict};
-use mcpg_page::ModelChoice;
+use mcpg_page::{ModelChoice, Pin};
 use wasm_bindgen::JsCast as _;
 
 use crate::state::{AppState, Source};
@@ -124,6 +124,9 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
     // The only server a lesson names today: a new kind stops the build here until
     // the page knows how to set it up.
     let mcpg_lessons::Server::Demo = setup.server;
+    // Pinned first, so a new connection starts with it (the driver ignores a pin it
+    // already has; a new one reconnects).
+    super::set_pin(setup.revision.map_or(Pin::Auto, Pin::Revision));
     if st.source.get_untracked() != Source::Demo || st.replay.with_untracked(Option::is_some) {
         super::connect(Source::Demo);
     }

@@ -64,7 +64,16 @@ pub async fn run_once(
     let tap = Tap::default();
     let stdio = conn.target.stdio.as_deref();
     // The page listens for list changes on a bridge server, not on a URL.
-    let d = open_with(conn, false, Some(tap.observer()), stdio.is_some())?;
+    // The server's asks (elicitation, sampling, roots) are answered as the flags say,
+    // as for every other command.
+    let answerer = crate::asks::from_flags(&conn.asks)?;
+    let d = open_with(
+        conn,
+        false,
+        answerer.as_ref(),
+        Some(tap.observer()),
+        stdio.is_some(),
+    )?;
     let body = async {
         // The page's system prompt is the server's instructions.
         let system = d.connect().await?.instructions;

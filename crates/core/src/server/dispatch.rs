@@ -92,10 +92,11 @@ impl Server {
                     ));
                 }
                 let event = self.application_request(id, method, params)?;
+                let ctx = self.call_context_of(version, params)?;
                 self.open.insert(
                     id.clone(),
                     OpenCall {
-                        version,
+                        ctx,
                         cacheable: method == "resources/read",
                         log_level,
                     },
@@ -146,6 +147,12 @@ impl Server {
         self.initialized = false;
         self.log_level = None;
         self.subscribed.clear();
+        self.client_caps = params
+            .and_then(|p| p.get("capabilities"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        self.asked.clear();
         self.client_info = params
             .and_then(|p| p.get("clientInfo"))
             .and_then(|c| Implementation::from_json(c).ok());

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::AskOutcome;
 use crate::client::WireEntry;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::RequestId;
@@ -81,6 +82,16 @@ pub enum ServerEvent {
         id: RequestId,
         /// The client's reason.
         reason: Option<String>,
+    },
+    /// The client answered a request the server sent with [`super::Server::ask`]
+    /// (or it timed out).
+    Answered {
+        /// The id [`super::Server::ask`] returned.
+        id: RequestId,
+        /// The method asked.
+        method: String,
+        /// The client's result or error.
+        outcome: AskOutcome,
     },
     /// A notification the session does not handle itself.
     Notification {

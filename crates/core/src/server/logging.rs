@@ -57,7 +57,7 @@ impl Server {
         }
         let open = request.and_then(|id| self.open.get(id));
         let threshold = match open {
-            Some(o) if o.version.generation() == Generation::Stateless => o.log_level,
+            Some(o) if o.ctx.version.generation() == Generation::Stateless => o.log_level,
             // A stateless client with no open request has asked for nothing.
             None if self.session.is_none() => None,
             _ if self.initialized => self.log_level,

@@ -5,11 +5,14 @@
 //! [`ServerEvent`] after checking the request, and the application answers when it
 //! likes (now, or later for slow tools) through the `respond_*` methods.
 //!
-//! One file per concern: `dispatch` (requests, negotiation, result stamping),
+//! One file per concern: `asks` (the server asking the client: its own requests up
+//! to 2025-11-25, `input_required` under 2026-07-28), `dispatch` (requests,
+//! negotiation, result stamping),
 //! `respond` (the application's answers), `resources`, `prompts` (with
 //! completions), `logging`, `listen` (list changes and resource updates, in both
 //! generations), `paging` and `template` (RFC 6570).
 
+mod asks;
 mod config;
 mod dispatch;
 mod event;
@@ -21,6 +24,7 @@ mod resources;
 mod respond;
 pub mod template;
 
+pub use asks::{ASK_TIMEOUT, AskError, AskOutcome, CallContext, declares};
 pub use config::{PromptFeatures, ResourceFeatures, ServerConfig};
 pub use event::{CompletionTarget, ServerEvent};
 pub use resources::resource_not_found;
@@ -33,7 +37,7 @@ use serde_json::Value;
 use crate::client::{Direction, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
-use crate::model::{Implementation, LoggingLevel, Tool};
+use crate::model::{Implementation, JsonObject, LoggingLevel, Tool};
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
 
@@ -42,8 +46,8 @@ use listen::Listener;
 /// A request the application has yet to answer.
 #[derive(Clone, Debug)]
 struct OpenCall {
-    /// Revision of the request (stateless requests carry their own).
-    version: ProtocolVersion,
+    /// Revision, client capabilities and a retry's answers (stateless requests carry their own).
+    ctx: CallContext,
     /// Whether its result is cacheable under 2026-07-28 (`ttlMs`, `cacheScope`).
     cacheable: bool,
     /// The 2026-07-28 per-request log level, if the client set one.
@@ -66,6 +70,12 @@ pub struct Server {
     initialized: bool,
     /// `clientInfo` from `initialize`, reported once `initialized` arrives.
     client_info: Option<Implementation>,
+    /// `capabilities` from `initialize` (what the server may ask of the client).
+    client_caps: JsonObject,
+    /// Requests the server sent the client and waits on.
+    asked: HashMap<RequestId, asks::Asked>,
+    /// The last server request id handed out.
+    next_ask: u64,
     /// The level from `logging/setLevel` (initialize generation).
     log_level: Option<LoggingLevel>,
     /// URIs from `resources/subscribe` (initialize generation); a few at most, so a
@@ -90,6 +100,9 @@ impl Server {
             session: None,
             initialized: false,
             client_info: None,
+            client_caps: JsonObject::new(),
+            asked: HashMap::new(),
+            next_ask: 0,
             log_level: None,
             subscribed: Vec::new(),
             open: HashMap::new(),
@@ -200,11 +213,18 @@ impl Server {
                     .events
                     .push_back(ServerEvent::Notification { method, params }),
             },
+            Body::Response { id, result } if self.asked.contains_key(&id) => {
+                self.on_answer(&id, AskOutcome::Result(result));
+            }
+            Body::Error {
+                id: Some(id),
+                error,
+            } if self.asked.contains_key(&id) => self.on_answer(&id, AskOutcome::Error(error)),
             Body::Response { .. } | Body::Error { .. } => {
                 let d = Diagnostic::new(
                     Rule::UnknownResponseId,
                     Severity::Warning,
-                    "the client sent a response, but this server sends no requests",
+                    "the client sent a response to no request this server is waiting on",
                 )
                 .with_raw(msg.raw_shared());
                 self.events.push_back(ServerEvent::Diagnostic(d));

@@ -89,11 +89,11 @@ impl Server {
     }
 
     /// Sends `result` for an open request, stamped for its revision.
-    fn respond_value(&mut self, now: Timestamp, id: &RequestId, result: Value) {
+    pub(super) fn respond_value(&mut self, now: Timestamp, id: &RequestId, result: Value) {
         let Some(call) = self.open.remove(id) else {
             return;
         };
-        let value = self.complete(result, call.version, call.cacheable);
+        let value = self.complete(result, call.ctx.version, call.cacheable);
         self.send(now, Message::response(id.clone(), value));
     }
 }

@@ -99,6 +99,21 @@ pub fn call_running(progress: Option<(f64, Option<f64>, Option<&str>)>) -> Strin
     }
 }
 
+/// Step 4, when the server asks the host something while the call waits.
+pub fn server_asked(what: &str) -> String {
+    let how = match what {
+        "sampling/createMessage" => "to have the model write something (sampling/createMessage)",
+        "elicitation/create" => "for input from the user (elicitation/create)",
+        "roots/list" => "which folders it may see (roots/list)",
+        _ => {
+            "for input, in an InputRequiredResult (2026-07-28): the host answers by sending tools/call again with inputResponses and the server's requestState"
+        }
+    };
+    format!(
+        "The direction has reversed: while the call waits, the server asks the host {how}. Nothing goes back until a person answers."
+    )
+}
+
 /// Step 5, finished.
 pub fn call_finished(outcome: &CallOutcome, structured_check: Option<&str>) -> String {
     let check = structured_check
@@ -117,7 +132,7 @@ pub fn call_finished(outcome: &CallOutcome, structured_check: Option<&str>) -> S
             "isError: true. The tool ran and failed (a business-logic failure, such as an unknown city). This is still a normal result: the host hands it to the model, which can tell the user or try again.{check}"
         ),
         CallOutcome::ProtocolError(e) => protocol_error(e),
-        CallOutcome::InputRequired(_) => "The server needs more input before it can finish (a 2026-07-28 InputRequiredResult). The playground does not answer those yet.".to_owned(),
+        CallOutcome::InputRequired(_) => "The server needs more input before it can finish (a 2026-07-28 InputRequiredResult), and the host did not retry the call with answers.".to_owned(),
         CallOutcome::Failed(f) => failed(f),
     }
 }

@@ -11,10 +11,12 @@
 //!    → 4 tools/call (MCP) → 5 CallToolResult (MCP) → 6 feed back, answer (host)
 //! ```
 
+mod asked;
 mod explain;
 mod seed;
 mod step;
 
+pub use asked::{ASK_METHODS, asked_label, is_answer, is_asked};
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
 pub use seed::{SeedError, prompt_turns};
 pub use step::{JsonBlock, Step, StepStatus, TITLES};
@@ -520,6 +522,7 @@ impl ToolLoop {
     pub fn on_event(&mut self, event: &Event) {
         match event {
             Event::Wire(w) if w.direction == Direction::Sent => self.on_sent(&w.raw),
+            Event::Wire(w) => self.on_received(&w.raw),
             Event::ToolsPage {
                 op,
                 page,
@@ -565,7 +568,12 @@ impl ToolLoop {
                 outcome,
                 message,
             } if Some(*op) == self.call_op && self.phase == Phase::Calling => {
-                self.on_call_finished(outcome, message.as_ref());
+                if matches!(outcome, CallOutcome::InputRequired(_)) {
+                    // The call stays open: the host answers and retries it.
+                    self.on_input_required(message.as_ref());
+                } else {
+                    self.on_call_finished(outcome, message.as_ref());
+                }
             }
             _ => {}
         }
@@ -605,10 +613,17 @@ impl ToolLoop {
                     .last()
                     .is_some_and(|s| s.number == 5 && s.status == StepStatus::Running);
                 if running {
-                    // The core re-sent it (new id, or a new session): show it under step 4.
+                    // The core re-sent it (new id, or a new session; or the host
+                    // retried it with answers, 2026-07-28): show it under step 4.
+                    let label = if msg.params().is_some_and(|p| {
+                        p.get("inputResponses").is_some() || p.get("requestState").is_some()
+                    }) {
+                        "→ tools/call, retried with inputResponses and requestState: the host answers the server (sent)"
+                    } else {
+                        "→ tools/call, sent again by the core"
+                    };
                     if let Some(s) = self.last_step_mut(4) {
-                        s.blocks
-                            .push(JsonBlock::wire("→ tools/call, sent again by the core", raw));
+                        s.blocks.push(JsonBlock::wire(label, raw));
                     }
                     return;
                 }
@@ -621,6 +636,7 @@ impl ToolLoop {
                     explain::call_running(None),
                 ));
             }
+            (Phase::Calling, None) => self.on_answer_sent(raw),
             (Phase::Calling, Some("notifications/cancelled")) => {
                 if let Some(s) = self.last_step_mut(5) {
                     s.blocks

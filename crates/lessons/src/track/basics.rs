@@ -9,6 +9,7 @@ pub(super) const fn mock(prompt: &'static str, provider: Provider) -> Setup {
         prompt,
         model: Model::Mock,
         provider,
+        revision: None,
     }
 }
 
@@ -84,7 +85,7 @@ pub const PAGINATION: Lesson = Lesson {
             Choice {
                 text: "Sends tools/list again with params.cursor \"page-6\"",
                 right: true,
-                feedback: "Right: the cursor is opaque; the host hands it back until a page comes without one. The demo has 21 tools on 4 pages.",
+                feedback: "Right: the cursor is opaque; the host hands it back until a page comes without one. The demo has 25 tools on 5 pages.",
             },
             Choice {
                 text: "Shows the six tools to the model: that is the list",

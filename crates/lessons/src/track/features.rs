@@ -9,6 +9,7 @@ const fn setup(prompt: &'static str, model: Model) -> Setup {
         prompt,
         model,
         provider: Provider::Anthropic,
+        revision: None,
     }
 }
 
@@ -128,7 +129,7 @@ pub const LIST_CHANGED: Lesson = Lesson {
             Choice {
                 text: "Sent tools/list again and read every page",
                 right: true,
-                feedback: "Right: the notification carries no tools, only the news; the Tools panel now counts 22.",
+                feedback: "Right: the notification carries no tools, only the news; the Tools panel now counts 26.",
             },
             Choice {
                 text: "Nothing until the page is reloaded",

@@ -2,6 +2,7 @@
 //! these files (or a new one), add it to [`LESSONS`], and run this crate's tests:
 //! they play its loop against the embedded demo server and check every pointer.
 
+mod asks;
 mod basics;
 mod beyond;
 mod features;
@@ -23,4 +24,9 @@ pub static LESSONS: &[&Lesson] = &[
     &beyond::PROMPTS,
     &beyond::COMPLETIONS,
     &beyond::LOGS,
+    &asks::SAMPLING,
+    &asks::ELICIT_FORM,
+    &asks::ELICIT_URL,
+    &asks::ROOTS,
+    &asks::MRTR,
 ];

@@ -6,8 +6,14 @@
 
 use mcpg_core::Timestamp;
 use mcpg_host::Step;
+use mcpg_host::asks::{
+    Ask, ElicitAction, ElicitMode, ElicitPolicy, Policy, Reply, Root, SamplePolicy,
+};
 use mcpg_lessons::{Model, Setup};
-use mcpg_page::{Command, Input, ModelChoice, Output, PageDriver, Source, ViewChange};
+use mcpg_page::{
+    AskCommand, AskState, AskView, Command, Input, ModelChoice, Output, PageDriver, Pin, Source,
+    ViewChange,
+};
 use serde_json::{Map, Value, json};
 
 /// What one loop showed.
@@ -18,6 +24,10 @@ pub struct Played {
     pub wire: Vec<String>,
     /// The tools the Tools panel lists at the end.
     pub tools: usize,
+    /// Every question the server asked, as the page last showed it.
+    pub asks: Vec<AskView>,
+    /// URLs the page opened (only ever on the learner's click).
+    pub opened: Vec<String>,
 }
 
 struct Page {
@@ -26,6 +36,8 @@ struct Page {
     steps: Vec<Step>,
     next: Option<u8>,
     tools: usize,
+    asks: Vec<AskView>,
+    opened: Vec<String>,
 }
 
 impl Page {
@@ -42,9 +54,39 @@ impl Page {
                 Output::View(ViewChange::Pages(p)) => {
                     self.tools = p.iter().map(|p| p.tools.len()).sum();
                 }
+                Output::View(ViewChange::Asks(a)) => self.asks = a,
+                Output::OpenUrl { url, .. } => self.opened.push(url),
                 _ => {}
             }
         }
+    }
+
+    /// Answers the first waiting question as a learner who says yes would: the
+    /// form's defaults, the mock's sample, one root, and a URL opened (by click)
+    /// and accepted. Returns false when nothing waits.
+    fn answer_ask(&mut self) -> bool {
+        let Some(a) = self.asks.iter().find(|a| a.state == AskState::Waiting) else {
+            return false;
+        };
+        let id = a.id;
+        let ask = mcpg_host::asks::parse(&a.method, Some(&a.params)).expect("a readable ask");
+        let reply = match &ask {
+            Ask::Elicit(e) if matches!(e.mode, ElicitMode::Url { .. }) => {
+                self.cmd(Command::Ask(AskCommand::OpenUrl { id }));
+                Reply::Elicited(ElicitAction::Accept(Map::new()))
+            }
+            _ => Policy {
+                elicit: ElicitPolicy::Answers(Map::new()),
+                sample: SamplePolicy::Mock,
+                roots: vec![Root {
+                    uri: "file:///home/learner/project".into(),
+                    name: Some("project".into()),
+                }],
+            }
+            .answer(&ask),
+        };
+        self.cmd(Command::Ask(AskCommand::Answer { id, reply }));
+        true
     }
 
     /// Fires deadlines (the slow tool's ticks) until nothing is due.
@@ -65,7 +107,13 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
         steps: Vec::new(),
         next: Some(1),
         tools: 0,
+        asks: Vec::new(),
+        opened: Vec::new(),
     };
+    // Pinned before connecting, as the page's lessons panel does.
+    p.cmd(Command::Pin(
+        setup.revision.map_or(Pin::Auto, Pin::Revision),
+    ));
     p.cmd(Command::Connect(Source::Demo));
     p.cmd(Command::SetProvider(setup.provider));
     p.cmd(Command::SetModel(match setup.model {
@@ -74,7 +122,7 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
     }));
     p.cmd(Command::SetPrompt(prompt.to_owned()));
     p.cmd(Command::Reset);
-    for _ in 0..20 {
+    for _ in 0..40 {
         match (setup.model, p.next) {
             (_, None) if !p.steps.is_empty() => break,
             (Model::Play, Some(3)) if p.steps.len() >= 2 => {
@@ -90,6 +138,8 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
             }
             _ => p.cmd(Command::Step),
         }
+        // A learner answers before the core's deadline, which settling would pass.
+        while p.answer_ask() {}
         p.settle();
     }
     assert_eq!(p.next, None, "the loop for {prompt:?} did not end");
@@ -106,6 +156,8 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
         steps: p.steps,
         wire,
         tools: p.tools,
+        asks: p.asks,
+        opened: p.opened,
     }
 }
 

@@ -89,9 +89,9 @@ pub enum ArrowKind {
     /// Nothing usable came back (timeout, cancel, transport, a model's HTTP error),
     /// or a request was never sent.
     Failed,
-    /// A request from the server to the client (sampling, elicitation, roots). Not
-    /// produced yet: the issue that adds server requests to the loop draws them as
-    /// server → host rows of this kind, which the page already styles.
+    /// "The server asks": a request from the server to the host while a call waits
+    /// (sampling, elicitation, roots, or a 2026-07-28 `input_required`), server →
+    /// host, and the host's answer, host → server.
     ServerRequest,
 }
 

@@ -83,3 +83,17 @@ pub(super) fn result(step: &Step) -> (ArrowKind, String) {
     }
     (ArrowKind::Failed, "result not usable".to_owned())
 }
+
+/// What a "the server asks" block of step 4 asks for, from its label's method
+/// (`asks: sampling`, `asks: elicitation`, `asks: roots`, `asks: input_required`).
+pub(super) fn asked_what(block: &mcpg_host::tool_loop::JsonBlock) -> String {
+    let method = block
+        .label
+        .trim_start_matches('←')
+        .trim()
+        .split(':')
+        .next()
+        .unwrap_or("");
+    // "sampling/createMessage" is too long between two lanes: its first word says it.
+    format!("asks: {}", method.split('/').next().unwrap_or(method))
+}

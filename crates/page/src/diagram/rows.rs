@@ -1,9 +1,12 @@
 //! Steps to rows: which arrows a step draws, between which lanes, labelled how, of
 //! which kind. No coordinates here (`geometry` places the rows).
 
+use mcpg_host::tool_loop::{is_answer, is_asked};
 use mcpg_host::{Step, StepStatus};
 
-use super::read::{calls_before, count_blocks, result, short_name, starts_run, tool_name};
+use super::read::{
+    asked_what, calls_before, count_blocks, result, short_name, starts_run, tool_name,
+};
 use super::{ArrowKind, DiagramInput, Lane, Target};
 
 /// One arrow before it is placed.
@@ -180,6 +183,7 @@ impl Rows<'_, '_> {
                     kind,
                     label.trim_end().to_owned(),
                 );
+                self.asked(i, step);
             }
             5 => {
                 let (kind, label) = result(step);
@@ -191,6 +195,30 @@ impl Rows<'_, '_> {
         if self.in_par && ends_run {
             self.out.push(Item::ClosePar);
             self.in_par = false;
+        }
+    }
+
+    /// The questions the server asked while step `i`'s call waited (server to host),
+    /// and the host's answers (host to server), in the order they crossed the wire.
+    fn asked(&mut self, i: usize, step: &Step) {
+        for b in step.blocks.iter().skip(1) {
+            if is_asked(b) {
+                self.push(
+                    i,
+                    Lane::Server,
+                    Lane::Host,
+                    ArrowKind::ServerRequest,
+                    asked_what(b),
+                );
+            } else if is_answer(b) {
+                self.push(
+                    i,
+                    Lane::Host,
+                    Lane::Server,
+                    ArrowKind::ServerRequest,
+                    "answer".into(),
+                );
+            }
         }
     }
 

@@ -26,6 +26,8 @@ pub struct Shell {
     pub view_changes: usize,
     /// The Resources, Prompts and Logs panels.
     pub panels: features::Panels,
+    /// What the server asked the host.
+    pub asks: Vec<mcpg_page::AskView>,
 }
 
 impl Shell {
@@ -46,6 +48,7 @@ impl Shell {
             next_step: Some(1),
             view_changes: 0,
             panels: features::Panels::default(),
+            asks: Vec::new(),
         }
     }
 
@@ -101,6 +104,7 @@ impl Shell {
             ViewChange::Notice(n) => self.notice = n.map(|n| n.text),
             ViewChange::NextStep(n) => self.next_step = n,
             ViewChange::Feature(f) => self.panels.apply(f),
+            ViewChange::Asks(a) => self.asks = a,
             _ => {}
         }
     }

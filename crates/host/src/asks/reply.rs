@@ -1,0 +1,87 @@
+//! The host's answer to an ask, as the exact JSON-RPC result the spec names.
+
+use mcpg_core::jsonrpc::RpcError;
+use mcpg_core::model::JsonObject;
+use serde_json::{Value, json};
+
+use super::Sampled;
+
+/// The code and message the spec gives for a sampling request the user rejected.
+pub const SAMPLING_REJECTED: (i64, &str) = (-1, "User rejected sampling request");
+
+/// The host's answer to an [`super::Ask`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// A sampled message (`CreateMessageResult`).
+    Sampled(Sampled),
+    /// The user rejected the sampling request (or its reply): the spec's error.
+    SamplingRejected,
+    /// The user's answer to an elicitation (`ElicitResult`).
+    Elicited(ElicitAction),
+    /// The roots the server may see (`ListRootsResult`).
+    Roots(Vec<Root>),
+}
+
+/// `ElicitResult.action`, with the content when accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ElicitAction {
+    /// Submitted: the form's content (empty for a URL elicitation, which sends none).
+    Accept(JsonObject),
+    /// Explicitly declined.
+    Decline,
+    /// Dismissed without a choice.
+    Cancel,
+}
+
+/// One `Root`: a `file://` URI the server may operate on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Root {
+    /// The URI (`file:///home/me/project`).
+    pub uri: String,
+    /// A name for people.
+    pub name: Option<String>,
+}
+
+impl Root {
+    /// A root without a name.
+    pub fn new(uri: impl Into<String>) -> Root {
+        Root {
+            uri: uri.into(),
+            name: None,
+        }
+    }
+
+    /// The `Root` JSON.
+    pub fn to_json(&self) -> Value {
+        let mut r = json!({"uri": self.uri});
+        if let Some(n) = &self.name {
+            r["name"] = Value::from(n.as_str());
+        }
+        r
+    }
+}
+
+impl Reply {
+    /// The exact result to send (through `Client::answer`, or as one entry of
+    /// `inputResponses`), or the error the spec names for a rejected sampling
+    /// request (code -1).
+    pub fn to_result(&self) -> Result<Value, RpcError> {
+        match self {
+            Reply::Sampled(s) => Ok(s.to_json()),
+            Reply::SamplingRejected => Err(RpcError::new(SAMPLING_REJECTED.0, SAMPLING_REJECTED.1)),
+            Reply::Elicited(ElicitAction::Accept(content)) if content.is_empty() => {
+                // A URL elicitation is accepted without content; an empty form sends `{}`
+                // only when it had fields, which the caller decides by passing them.
+                Ok(json!({"action": "accept"}))
+            }
+            Reply::Elicited(ElicitAction::Accept(content)) => {
+                Ok(json!({"action": "accept", "content": content}))
+            }
+            Reply::Elicited(ElicitAction::Decline) => Ok(json!({"action": "decline"})),
+            Reply::Elicited(ElicitAction::Cancel) => Ok(json!({"action": "cancel"})),
+            Reply::Roots(roots) => {
+                Ok(json!({"roots": roots.iter().map(Root::to_json).collect::<Vec<_>>()}))
+            }
+        }
+    }
+}

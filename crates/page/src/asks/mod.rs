@@ -1,0 +1,126 @@
+//! "The server asks": requests the server sends the host while a call waits
+//! (`sampling/createMessage`, `elicitation/create`, `roots/list`) and the
+//! 2026-07-28 `inputRequests` of an `input_required` result, held until the
+//! learner answers each one. The driver keeps them raw (method and params as
+//! sent); the page's split chunk reads them with `mcpg_host::asks` and builds the
+//! answer, so none of that code is in the first load.
+//!
+//! Nothing here opens a URL or calls a model by itself: a URL goes out as
+//! [`crate::Output::OpenUrl`] only on [`AskCommand::OpenUrl`], the learner's click.
+
+mod ops;
+
+use mcpg_core::Timestamp;
+use mcpg_core::client::OpId;
+use mcpg_core::jsonrpc::RequestId;
+use mcpg_host::asks::{Reply, Root};
+use serde_json::Value;
+
+/// The capabilities the page declares: sampling, elicitation in both modes, and
+/// roots whose list may change (the learner edits it).
+pub fn page_capabilities() -> mcpg_core::model::JsonObject {
+    let caps = serde_json::json!({
+        "sampling": {},
+        "elicitation": {"form": {}, "url": {}},
+        "roots": {"listChanged": true},
+    });
+    match caps {
+        Value::Object(o) => o,
+        _ => mcpg_core::model::JsonObject::new(),
+    }
+}
+
+/// Where an answer goes back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AskKey {
+    /// A JSON-RPC request from the server (2025-11-25 and earlier): a response.
+    Request(RequestId),
+    /// One entry of an `InputRequiredResult`'s `inputRequests` (2026-07-28): an
+    /// entry of `inputResponses` when the call is retried.
+    Input {
+        /// The call that asked.
+        op: OpId,
+        /// The key in `inputRequests`.
+        key: String,
+    },
+}
+
+/// Where one question stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AskState {
+    /// Waiting for the learner.
+    Waiting,
+    /// Answered (the JSON sent, pretty).
+    Answered(String),
+    /// Answered with an error (sampling rejected), its message.
+    Refused(String),
+    /// The core answered with an error at its deadline: the learner was too slow.
+    TimedOut,
+    /// The call it belonged to ended, or the connection closed, first.
+    Gone,
+}
+
+/// One question from the server, as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AskView {
+    /// The page's own number for it (commands name it).
+    pub id: u64,
+    /// `sampling/createMessage`, `elicitation/create` or `roots/list`.
+    pub method: String,
+    /// The params exactly as sent (`Null` when there were none).
+    pub params: Value,
+    /// A request (classic) or an input request (MRTR), with its key.
+    pub key: AskKey,
+    /// Where it stands.
+    pub state: AskState,
+    /// When the core answers for the host (classic requests only).
+    pub deadline: Option<Timestamp>,
+    /// The learner opened its URL (URL elicitation).
+    pub opened: bool,
+    /// The server said the URL elicitation is complete
+    /// (`notifications/elicitation/complete`).
+    pub completed: bool,
+    /// The `requestState` the call is retried with (MRTR), as sent by the server.
+    pub request_state: Option<Value>,
+}
+
+/// What the learner does with a question.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AskCommand {
+    /// Send this answer ([`Reply::to_result`]: the exact result, or the spec's
+    /// error for a rejected sampling request, code -1). For an MRTR question it is
+    /// kept until every question of the call is answered, then the call is retried
+    /// with them ([`mcpg_host::asks::input_responses`]: a rejection is left out).
+    Answer {
+        /// Which question.
+        id: u64,
+        /// The learner's answer.
+        reply: Reply,
+    },
+    /// Open the URL of a URL elicitation: the shell opens it in a new tab.
+    OpenUrl {
+        /// Which question.
+        id: u64,
+    },
+    /// The learner's roots changed: the server is told (`notifications/roots/list_changed`).
+    SetRoots(Vec<Root>),
+}
+
+/// The questions of this connection and the learner's roots.
+#[derive(Clone, Debug, Default)]
+pub struct Asks {
+    pub(crate) list: Vec<AskView>,
+    pub(crate) roots: Vec<Root>,
+    /// Answers to MRTR questions kept until the call is retried, by op.
+    pub(crate) responses: Vec<(OpId, String, Reply)>,
+    next: u64,
+}
+
+impl Asks {
+    pub(crate) fn push(&mut self, mut view: AskView) -> u64 {
+        self.next += 1;
+        view.id = self.next;
+        self.list.push(view);
+        self.next
+    }
+}

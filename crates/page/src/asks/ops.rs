@@ -1,0 +1,233 @@
+//! The driver's half of "the server asks": questions in, the learner's answers out.
+
+use mcpg_core::Timestamp;
+use mcpg_core::client::OpId;
+use mcpg_core::jsonrpc::RequestId;
+use mcpg_host::asks::{Reply, Root, input_responses, url_domain};
+use serde_json::{Map, Value};
+
+use super::{AskCommand, AskKey, AskState, AskView};
+use crate::driver::PageDriver;
+use crate::output::Output;
+use crate::view::ViewChange;
+
+impl PageDriver {
+    /// A server request the core left for the host to answer.
+    pub(crate) fn server_asked(
+        &mut self,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+        deadline: Timestamp,
+    ) {
+        self.note(format!(
+            "the server asks the host: {method} (the direction has reversed; waiting for you)"
+        ));
+        self.asks.push(AskView {
+            id: 0,
+            method,
+            params: params.unwrap_or(Value::Null),
+            key: AskKey::Request(id),
+            state: AskState::Waiting,
+            deadline: Some(deadline),
+            opened: false,
+            completed: false,
+            request_state: None,
+        });
+        self.show_asks();
+    }
+
+    /// A 2026-07-28 `input_required` result for call `op`: one question per entry
+    /// of `inputRequests`, in key order.
+    pub(crate) fn input_required(&mut self, op: OpId, result: &Value) {
+        let state = result.get("requestState").cloned();
+        let requests = result
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if requests.is_empty() {
+            // Nothing to answer: retry at once, as the spec says a client may.
+            self.client.continue_call(self.now, op, Map::new());
+            return;
+        }
+        for (key, req) in requests {
+            let method = req
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            self.asks.push(AskView {
+                id: 0,
+                method,
+                params: req.get("params").cloned().unwrap_or(Value::Null),
+                key: AskKey::Input { op, key },
+                state: AskState::Waiting,
+                deadline: None,
+                opened: false,
+                completed: false,
+                request_state: state.clone(),
+            });
+        }
+        self.note(
+            "the server asks the host for input (input_required): answer, and the call is retried",
+        );
+        self.show_asks();
+    }
+
+    /// `notifications/elicitation/complete`: the URL elicitation it names is done.
+    pub(crate) fn elicitation_complete(&mut self, params: Option<&Value>) {
+        let id = params
+            .and_then(|p| p.get("elicitationId"))
+            .and_then(Value::as_str);
+        let mut changed = false;
+        for a in &mut self.asks.list {
+            if a.params.get("elicitationId").and_then(Value::as_str) == id && id.is_some() {
+                a.completed = true;
+                changed = true;
+            }
+        }
+        if changed {
+            self.show_asks();
+        }
+    }
+
+    /// The learner's answer, click or roots.
+    pub(crate) fn ask_command(&mut self, cmd: AskCommand) {
+        match cmd {
+            AskCommand::Answer { id, reply } => self.answer_ask(id, reply),
+            AskCommand::OpenUrl { id } => {
+                let url = self
+                    .asks
+                    .list
+                    .iter_mut()
+                    .find(|a| a.id == id && a.state == AskState::Waiting)
+                    .and_then(|a| {
+                        a.opened = true;
+                        a.params
+                            .get("url")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    });
+                // The same check that shows the domain: http(s) with a host, or never.
+                match url.filter(|u| url_domain(u).is_ok()) {
+                    Some(url) => {
+                        self.note(format!("you opened {url} (the server's URL elicitation)"));
+                        self.output(Output::OpenUrl { url });
+                        self.show_asks();
+                    }
+                    None => {
+                        self.notice("that URL is not an http(s) URL: the page does not open it")
+                    }
+                }
+            }
+            AskCommand::SetRoots(roots) => self.set_roots(roots),
+        }
+    }
+
+    fn answer_ask(&mut self, id: u64, reply: Reply) {
+        let result = reply.to_result();
+        let now = self.now;
+        let Some(a) = self
+            .asks
+            .list
+            .iter_mut()
+            .find(|a| a.id == id && a.state == AskState::Waiting)
+        else {
+            self.notice("that question is no longer waiting for an answer");
+            return;
+        };
+        a.state = match &result {
+            Ok(v) => AskState::Answered(serde_json::to_string_pretty(v).unwrap_or_default()),
+            Err(e) => AskState::Refused(format!("{}: {}", e.code, e.message)),
+        };
+        let key = a.key.clone();
+        match key {
+            AskKey::Request(rid) => {
+                // The core no longer holds it: its deadline passed first.
+                if !self.client.answer(now, &rid, result)
+                    && let Some(a) = self.asks.list.iter_mut().find(|a| a.id == id)
+                {
+                    a.state = AskState::TimedOut;
+                }
+            }
+            AskKey::Input { op, key } => {
+                // A rejection has no result form in MRTR: `input_responses` leaves it out.
+                self.asks.responses.push((op, key, reply));
+                self.retry_when_answered(op);
+            }
+        }
+        self.show_asks();
+    }
+
+    /// Retries call `op` once every question it asked has an answer.
+    fn retry_when_answered(&mut self, op: OpId) {
+        let waiting = self.asks.list.iter().any(|a| {
+            a.state == AskState::Waiting
+                && matches!(&a.key, AskKey::Input { op: o, .. } if *o == op)
+        });
+        if waiting {
+            return;
+        }
+        let mut replies = Vec::new();
+        self.asks.responses.retain(|(o, key, reply)| {
+            let mine = *o == op;
+            if mine {
+                replies.push((key.clone(), reply.clone()));
+            }
+            !mine
+        });
+        if !self
+            .client
+            .continue_call(self.now, op, input_responses(&replies))
+        {
+            self.note("the call is no longer waiting for input: the answers were not sent");
+        }
+    }
+
+    fn set_roots(&mut self, roots: Vec<Root>) {
+        if roots == self.asks.roots {
+            return;
+        }
+        self.asks.roots = roots;
+        self.emit(ViewChange::Roots(self.asks.roots.clone()));
+        if self.client.negotiated().is_some() {
+            self.client
+                .notify(self.now, "notifications/roots/list_changed", None);
+        }
+    }
+
+    /// Questions whose deadline passed were answered by the core with an error.
+    pub(crate) fn expire_asks(&mut self) {
+        let now = self.now;
+        let mut changed = false;
+        for a in &mut self.asks.list {
+            if a.state == AskState::Waiting && a.deadline.is_some_and(|d| d <= now) {
+                a.state = AskState::TimedOut;
+                changed = true;
+            }
+        }
+        if changed {
+            self.show_asks();
+        }
+    }
+
+    /// The connection is gone or replaced: no question can be answered any more.
+    pub(crate) fn forget_asks(&mut self) {
+        self.asks.responses.clear();
+        let mut changed = false;
+        for a in &mut self.asks.list {
+            if a.state == AskState::Waiting {
+                a.state = AskState::Gone;
+                changed = true;
+            }
+        }
+        if changed {
+            self.show_asks();
+        }
+    }
+
+    fn show_asks(&mut self) {
+        self.emit(ViewChange::Asks(self.asks.list.clone()));
+    }
+}

@@ -1,0 +1,344 @@
+//! "The server asks", end to end against a hand-relayed server behind a bridge link
+//! under a virtual clock: a sampling request nested in step 4 and answered, a URL
+//! elicitation opened only on the learner's click and completed, a question left
+//! unanswered past the core's deadline, roots edited, and a 2026-07-28
+//! `input_required` call retried with the answers and `requestState`. Natively and
+//! in Chromium.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use mcpg_core::ProtocolVersion;
+use mcpg_core::model::JsonObject;
+use mcpg_host::StepStatus;
+use mcpg_host::asks::{ElicitAction, Reply, Root, Sampled};
+use mcpg_host::provider::Provider;
+use mcpg_page::diagram::{ArrowKind, DiagramInput, Lane, diagram};
+use mcpg_page::{AskCommand, AskState, Command, Input, Output, Pin};
+use serde_json::{Value, json};
+use support::Shell;
+use support::peer::{Peer, connect};
+
+const V2025: Pin = Pin::Revision(ProtocolVersion::V2025_11_25);
+const V2026: Pin = Pin::Revision(ProtocolVersion::V2026_07_28);
+
+/// Steps the loop until the page sends `tools/call`, the peer answering the rest;
+/// returns the call's request.
+fn step_to_call(s: &mut Shell, peer: &mut Peer) -> Value {
+    s.cmd(Command::SetPrompt("What's the weather in Austin?".into()));
+    for _ in 0..8 {
+        s.cmd(Command::Step);
+        let frames = s.take_frames();
+        for f in frames {
+            let m: Value = serde_json::from_str(&f).unwrap();
+            if m["method"] == "tools/call" {
+                return m;
+            }
+            // Hand the frame to the peer through its usual path.
+            resend(s, peer, &f);
+        }
+    }
+    panic!("no tools/call was sent");
+}
+
+fn resend(s: &mut Shell, peer: &mut Peer, frame: &str) {
+    s.effects.push(Output::SendFrame {
+        conn: s.d.conn(),
+        text: frame.to_owned(),
+    });
+    peer.serve(s);
+}
+
+fn server_sends(s: &mut Shell, m: Value) {
+    s.input(Input::Frame {
+        conn: s.d.conn(),
+        text: m.to_string(),
+    });
+}
+
+fn sent(s: &mut Shell) -> Vec<Value> {
+    s.take_frames()
+        .iter()
+        .map(|f| serde_json::from_str(f).unwrap())
+        .collect()
+}
+
+fn call_result(id: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "Austin: 91F"}]}})
+}
+
+fn step4_labels(s: &Shell) -> Vec<String> {
+    let step = s.steps.iter().rev().find(|st| st.number == 4).unwrap();
+    step.blocks.iter().map(|b| b.label.clone()).collect()
+}
+
+#[test]
+fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    let init = &peer.requests("initialize")[0]["params"]["capabilities"];
+    assert_eq!(init["sampling"], json!({}));
+    assert_eq!(init["elicitation"], json!({"form": {}, "url": {}}));
+    assert_eq!(init["roots"], json!({"listChanged": true}));
+
+    let call = step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
+        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "<b>hi</b>"}}], "maxTokens": 50}}),
+    );
+    assert_eq!(s.asks.len(), 1);
+    assert_eq!(s.asks[0].state, AskState::Waiting);
+    assert_eq!(s.asks[0].method, "sampling/createMessage");
+    assert_eq!(s.asks[0].params["maxTokens"], 50);
+    let labels = step4_labels(&s);
+    assert!(
+        labels[1].starts_with("← sampling/createMessage: the server asks"),
+        "{labels:?}"
+    );
+    let step4 = s.steps.iter().rev().find(|st| st.number == 4).unwrap();
+    assert!(step4.explanation.contains("direction has reversed"));
+    // Nothing goes back before the learner answers.
+    assert!(sent(&mut s).is_empty());
+
+    let reply = Sampled::text("hello", "mcpg-mock");
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Sampled(reply.clone()),
+    }));
+    let out = sent(&mut s);
+    assert_eq!(
+        out,
+        [json!({"jsonrpc": "2.0", "id": "s1", "result": reply.to_json()})]
+    );
+    assert!(matches!(s.asks[0].state, AskState::Answered(_)));
+    assert!(step4_labels(&s)[2].starts_with("→ result: the host answers the server"));
+
+    server_sends(&mut s, call_result(&call["id"]));
+    assert_eq!(s.steps.last().unwrap().number, 5);
+    assert_eq!(s.steps.last().unwrap().status, StepStatus::Done);
+
+    // The picture: the call, then server → host asking, host → server answering.
+    let d = diagram(&DiagramInput {
+        steps: &s.steps,
+        prompt: None,
+        answered: false,
+        provider: Provider::Anthropic,
+        next_step: None,
+        current: None,
+    });
+    let rows: Vec<(Lane, Lane, ArrowKind, &str)> = d
+        .arrows
+        .iter()
+        .filter(|a| a.number == Some(4))
+        .map(|a| (a.from, a.to, a.kind, a.label.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                Lane::Host,
+                Lane::Server,
+                ArrowKind::Mcp,
+                "tools/call get_weather"
+            ),
+            (
+                Lane::Server,
+                Lane::Host,
+                ArrowKind::ServerRequest,
+                "asks: sampling"
+            ),
+            (Lane::Host, Lane::Server, ArrowKind::ServerRequest, "answer"),
+        ]
+    );
+}
+
+#[test]
+fn a_rejected_sampling_request_sends_the_error_the_spec_names() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage",
+        "params": {"messages": [], "maxTokens": 5}}),
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::SamplingRejected,
+    }));
+    let out = sent(&mut s);
+    assert_eq!(out[0]["error"]["code"], -1);
+    assert_eq!(out[0]["error"]["message"], "User rejected sampling request");
+    assert_eq!(out[0]["id"], 7);
+    assert!(matches!(s.asks[0].state, AskState::Refused(_)));
+    assert!(step4_labels(&s)[2].starts_with("→ error: the host answers the server"));
+}
+
+#[test]
+fn a_url_is_opened_only_on_the_learners_click_and_completion_marks_it_done() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
+        "params": {"mode": "url", "message": "Sign in", "url": "https://auth.example.com/x?y=1", "elicitationId": "e1"}}),
+    );
+    let opened = |s: &Shell| {
+        s.effects
+            .iter()
+            .filter(|o| matches!(o, Output::OpenUrl { .. }))
+            .count()
+    };
+    assert_eq!(opened(&s), 0);
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::OpenUrl { id }));
+    assert_eq!(opened(&s), 1);
+    assert!(s.effects.contains(&Output::OpenUrl {
+        url: "https://auth.example.com/x?y=1".into()
+    }));
+    assert!(s.asks[0].opened);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": "e1"}}),
+    );
+    assert!(s.asks[0].completed);
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Elicited(ElicitAction::Accept(JsonObject::new())),
+    }));
+    assert_eq!(sent(&mut s)[0]["result"], json!({"action": "accept"}));
+}
+
+#[test]
+fn a_url_that_is_not_http_is_never_opened() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
+        "params": {"mode": "url", "message": "x", "url": "javascript:alert(1)", "elicitationId": "e1"}}),
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::OpenUrl { id }));
+    assert!(
+        !s.effects
+            .iter()
+            .any(|o| matches!(o, Output::OpenUrl { .. }))
+    );
+    assert!(s.notice.is_some());
+}
+
+#[test]
+fn a_question_left_past_the_cores_deadline_shows_as_timed_out() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    let deadline = s.asks[0].deadline.unwrap();
+    s.advance_to(deadline);
+    assert_eq!(s.asks[0].state, AskState::TimedOut);
+    let out = sent(&mut s);
+    assert!(
+        out.iter().any(|m| m["id"] == 9 && m["error"].is_object()),
+        "{out:?}"
+    );
+    // A late answer is refused, not sent.
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Roots(vec![]),
+    }));
+    assert!(sent(&mut s).is_empty());
+}
+
+#[test]
+fn editing_the_roots_tells_the_server_and_roots_list_answers_with_them() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    let roots = vec![Root {
+        uri: "file:///home/me/project".into(),
+        name: Some("project".into()),
+    }];
+    s.cmd(Command::Ask(AskCommand::SetRoots(roots.clone())));
+    let out = sent(&mut s);
+    assert_eq!(out[0]["method"], "notifications/roots/list_changed");
+    // The same list again changes nothing and sends nothing.
+    s.cmd(Command::Ask(AskCommand::SetRoots(roots)));
+    assert!(sent(&mut s).is_empty());
+}
+
+#[test]
+fn an_input_required_call_is_retried_with_the_answers_and_request_state() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2026);
+    let call = step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": call["id"], "result": {
+        "resultType": "input_required",
+        "inputRequests": {
+            "party": {"method": "elicitation/create", "params": {"mode": "form", "message": "How many?",
+                "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}},
+            "words": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 9}}},
+        "requestState": "opaque-1"}}),
+    );
+    assert_eq!(s.asks.len(), 2);
+    assert_eq!(s.asks[0].request_state, Some(json!("opaque-1")));
+    assert!(
+        step4_labels(&s)
+            .iter()
+            .any(|l| l.starts_with("← input_required: the server asks"))
+    );
+    assert_eq!(s.steps.last().unwrap().status, StepStatus::Running);
+    let (a, b) = (s.asks[0].id, s.asks[1].id);
+    let mut content = JsonObject::new();
+    content.insert("n".into(), json!(4));
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id: a,
+        reply: Reply::Elicited(ElicitAction::Accept(content)),
+    }));
+    assert!(
+        sent(&mut s).is_empty(),
+        "no retry until every question is answered"
+    );
+    let sampled = Sampled::text("ok", "m");
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id: b,
+        reply: Reply::Sampled(sampled.clone()),
+    }));
+    let out = sent(&mut s);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["method"], "tools/call");
+    assert_eq!(out[0]["params"]["requestState"], "opaque-1");
+    assert_eq!(
+        out[0]["params"]["inputResponses"]["party"]["content"]["n"],
+        4
+    );
+    assert_eq!(
+        out[0]["params"]["inputResponses"]["words"],
+        sampled.to_json()
+    );
+    assert!(
+        step4_labels(&s)
+            .iter()
+            .any(|l| l.contains("retried with inputResponses and requestState"))
+    );
+    let mut done = call_result(&out[0]["id"]);
+    done["result"]["resultType"] = json!("complete");
+    server_sends(&mut s, done);
+    assert_eq!(s.steps.last().unwrap().status, StepStatus::Done);
+}
