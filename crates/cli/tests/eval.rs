@@ -17,6 +17,24 @@ const SUITE: &str = concat!(
     "/../../examples/evals/demo.toml"
 );
 
+/// The example suite's cases that pass with the mock and with the fake provider.
+const PASSING: [&str; 5] = [
+    "weather in Austin",
+    "two cities, two calls",
+    "a rate-limited provider is asked again (busy)",
+    "a prompt from the server",
+    "no tool for a joke",
+];
+
+/// The fake provider's five formats, as `--models` names them.
+const FAKE_MODELS: [&str; 5] = [
+    "anthropic:c",
+    "openai:g",
+    "openai-responses:g",
+    "gemini:g",
+    "ollama:l",
+];
+
 fn demo() -> String {
     format!("{} demo", env!("CARGO_BIN_EXE_mcpg"))
 }
@@ -58,12 +76,7 @@ fn the_example_suite_with_the_mock_passes_all_but_the_case_made_to_fail() {
     let dir = tempfile::tempdir().unwrap();
     let run = eval(dir.path(), "mock", &[]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
-    for case in [
-        "weather in Austin",
-        "two cities, two calls",
-        "a prompt from the server",
-        "no tool for a joke",
-    ] {
+    for case in PASSING {
         assert_eq!(row(&run.stdout, case, "mock"), ("1/1", "ok"), "{case}");
     }
     assert_eq!(
@@ -104,23 +117,10 @@ fn the_fake_provider_in_five_formats_with_a_429_retried_and_argument_mismatches_
     let dir = tempfile::tempdir().unwrap();
     let env = fake.env("sk-eval-test-key-0123456789");
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let models = "anthropic:c,openai:g,openai-responses:g,gemini:g,ollama:l";
-    let run = eval(dir.path(), models, &env);
+    let run = eval(dir.path(), &FAKE_MODELS.join(","), &env);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
-    for model in [
-        "anthropic:c",
-        "openai:g",
-        "openai-responses:g",
-        "gemini:g",
-        "ollama:l",
-    ] {
-        for case in [
-            "weather in Austin",
-            "two cities, two calls",
-            "a rate-limited provider is asked again (busy)",
-            "a prompt from the server",
-            "no tool for a joke",
-        ] {
+    for model in FAKE_MODELS {
+        for case in PASSING {
             assert_eq!(
                 row(&run.stdout, case, model),
                 ("1/1", "ok"),
