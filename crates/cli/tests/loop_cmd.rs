@@ -157,3 +157,33 @@ fn a_missing_key_is_a_usage_error_naming_the_variable() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ANTHROPIC_API_KEY is not set"));
 }
+
+#[test]
+fn step_waits_for_enter_before_each_step_after_the_first() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
+        .args([
+            "loop",
+            "What's the weather in Austin?",
+            "--stdio",
+            &demo(),
+            "--step",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // One Enter per pause; the loop reads them one at a time.
+    child.stdin.take().unwrap().write_all(b"\n\n\n\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let asked: Vec<&str> = stderr
+        .split("press Enter for ")
+        .skip(1)
+        .map(|s| s.split('…').next().unwrap())
+        .collect();
+    assert_eq!(asked, ["step 2", "step 3", "step 4", "step 6"], "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("answer: get_weather says: Austin"));
+}
