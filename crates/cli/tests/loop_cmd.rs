@@ -187,3 +187,34 @@ fn step_waits_for_enter_before_each_step_after_the_first() {
     assert_eq!(asked, ["step 2", "step 3", "step 4", "step 6"], "{stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("answer: get_weather says: Austin"));
 }
+
+#[test]
+fn an_unreachable_model_api_fails_with_its_address_and_no_key() {
+    let key = "sk-unreachable-secret-0123456789";
+    let run = mcpg_env(
+        &[
+            "loop",
+            "What's the weather in Austin?",
+            "--stdio",
+            &demo(),
+            "--model",
+            "anthropic:claude-test",
+        ],
+        &[
+            ("ANTHROPIC_API_KEY", key),
+            // Port 9 (discard): nothing listens there on a test machine.
+            ("ANTHROPIC_BASE_URL", "http://127.0.0.1:9"),
+        ],
+    );
+    assert_eq!(run.code, 4, "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "the model API could not be reached: http://127.0.0.1:9/v1/messages: could not connect"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(key) && !run.stdout.contains(key));
+    // Steps 1 and 2 ran before the model was asked.
+    assert!(run.stdout.contains("── Step 2 · inside the host"));
+}

@@ -3,55 +3,16 @@
 //! 6. The driver answers whole operations, so the core's events the loop reads are
 //! rebuilt from its answers and the wire it saw, in the order the wire had them.
 
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use mcpg_core::client::{CallOutcome, Direction, Event, Failure, OpError, OpId, WireEntry};
 use mcpg_core::jsonrpc::Message;
 use mcpg_host::{Action, ToolLoop};
-use mcpg_transport::{Driver, DriverError, Observed, Observer};
+use mcpg_transport::{Driver, DriverError};
 use serde_json::Value;
 
 use super::model::{Model, usage};
-
-/// Every frame the driver saw, in order.
-#[derive(Clone, Default)]
-pub struct Tap {
-    wire: Arc<Mutex<Vec<WireEntry>>>,
-}
-
-impl Tap {
-    /// An observer that records into this tap.
-    pub fn observer(&self) -> Observer {
-        let wire = self.wire.clone();
-        Arc::new(move |o: &Observed| {
-            if let Observed::Wire(w) = o {
-                wire.lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(w.clone());
-            }
-        })
-    }
-
-    /// Every frame so far.
-    pub fn frames(&self) -> Vec<WireEntry> {
-        self.wire
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    fn since(&self, from: usize) -> Vec<WireEntry> {
-        self.frames().get(from..).unwrap_or_default().to_vec()
-    }
-
-    fn len(&self) -> usize {
-        self.wire
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
-    }
-}
+use super::tap::Tap;
 
 /// How a real model's retries go: attempts and the first backoff (doubled each time,
 /// or the API's `retry-after`).

@@ -7,6 +7,8 @@ pub mod drive;
 pub mod model;
 mod print;
 pub mod share;
+mod spec;
+mod tap;
 
 use std::time::{Duration, Instant};
 
@@ -19,8 +21,9 @@ use crate::args::{Connection, LoopArgs};
 use crate::connect::open_with;
 use crate::exit::Failure;
 pub use drive::Hooks;
-use drive::{Retry, Stopped, Tally, Tap};
+use drive::{Retry, Stopped, Tally};
 use model::{Model, ModelSpec};
+use tap::Tap;
 
 /// Where a loop starts: one user message, or a conversation (a server's prompt).
 #[derive(Clone, Debug)]

@@ -5,123 +5,10 @@
 use std::time::Duration;
 
 use mcpg_host::provider::{self, Provider};
+
+pub use super::spec::ModelSpec;
 use mcpg_host::{MockModel, ToolLoop};
 use serde_json::Value;
-
-/// A `--model` value, parsed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ModelSpec {
-    /// The host's deterministic mock, showing `format`'s exact shapes.
-    Mock(Provider),
-    /// A real model: its API format, base URL (`None`: the environment's or the
-    /// provider's public one) and model name.
-    Real {
-        /// The API format.
-        provider: Provider,
-        /// An explicit base URL (`openai-compatible:BASE_URL:MODEL`).
-        base: Option<String>,
-        /// The model's name.
-        model: String,
-    },
-}
-
-/// Why a `--model` value was refused.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SpecError {
-    /// An unknown provider prefix.
-    #[error(
-        "unknown model {0:?}: use mock[:FORMAT], anthropic:MODEL, openai:MODEL, openai-responses:MODEL, gemini:MODEL, ollama:MODEL or openai-compatible:BASE_URL:MODEL"
-    )]
-    Unknown(String),
-    /// A provider without a model name.
-    #[error("{0:?} names no model (write PROVIDER:MODEL)")]
-    NoModel(String),
-}
-
-impl ModelSpec {
-    /// Parses `mock`, `mock:FORMAT`, `PROVIDER:MODEL` or `openai-compatible:BASE_URL:MODEL`.
-    pub fn parse(text: &str) -> Result<ModelSpec, SpecError> {
-        let text = text.trim();
-        if text == "mock" {
-            return Ok(ModelSpec::Mock(Provider::Anthropic));
-        }
-        let (kind, rest) = text
-            .split_once(':')
-            .ok_or_else(|| SpecError::Unknown(text.to_owned()))?;
-        if kind == "mock" {
-            return format_of(rest)
-                .map(ModelSpec::Mock)
-                .ok_or_else(|| SpecError::Unknown(text.to_owned()));
-        }
-        if kind == "openai-compatible" {
-            // The base URL has colons of its own: the model is after the last one.
-            let (base, model) = rest
-                .rsplit_once(':')
-                .filter(|(b, m)| !b.is_empty() && !m.is_empty() && !m.starts_with("//"))
-                .ok_or_else(|| SpecError::NoModel(text.to_owned()))?;
-            return Ok(ModelSpec::Real {
-                provider: Provider::OpenAiChat,
-                base: Some(base.to_owned()),
-                model: model.to_owned(),
-            });
-        }
-        let provider = format_of(kind).ok_or_else(|| SpecError::Unknown(text.to_owned()))?;
-        if rest.is_empty() {
-            return Err(SpecError::NoModel(text.to_owned()));
-        }
-        Ok(ModelSpec::Real {
-            provider,
-            base: None,
-            model: rest.to_owned(),
-        })
-    }
-
-    /// The API format the loop speaks.
-    pub fn provider(&self) -> Provider {
-        match self {
-            ModelSpec::Mock(p) | ModelSpec::Real { provider: p, .. } => *p,
-        }
-    }
-
-    /// The model's name in requests (the mock's is the page's, `mock-model`).
-    pub fn model_name(&self) -> String {
-        match self {
-            ModelSpec::Mock(_) => "mock-model".to_owned(),
-            ModelSpec::Real { model, .. } => model.clone(),
-        }
-    }
-
-    /// The label in tables and reports (`mock`, `anthropic:claude-…`).
-    pub fn label(&self) -> String {
-        match self {
-            ModelSpec::Mock(Provider::Anthropic) => "mock".to_owned(),
-            ModelSpec::Mock(p) => format!("mock:{}", p.id()),
-            ModelSpec::Real {
-                base: Some(b),
-                model,
-                ..
-            } => format!("openai-compatible:{b}:{model}"),
-            ModelSpec::Real {
-                provider, model, ..
-            } => format!("{}:{model}", prefix(*provider)),
-        }
-    }
-}
-
-/// A provider by the word `--model` uses for it.
-fn format_of(word: &str) -> Option<Provider> {
-    match word {
-        "openai" => Some(Provider::OpenAiChat),
-        w => Provider::from_id(w),
-    }
-}
-
-fn prefix(p: Provider) -> &'static str {
-    match p {
-        Provider::OpenAiChat => "openai",
-        p => p.id(),
-    }
-}
 
 /// The environment variable that holds `p`'s key, and the one that may move its base.
 fn env_names(p: Provider) -> (Option<&'static str>, &'static str) {
@@ -252,7 +139,7 @@ impl Model {
             .body(body)
             .send()
             .await
-            .map_err(|e| e.without_url().to_string())?;
+            .map_err(|e| unreachable(&ep.url, &e))?;
         let status = resp.status().as_u16();
         let retry_after = resp
             .headers()
@@ -268,6 +155,25 @@ impl Model {
             retry_after,
         })
     }
+}
+
+/// Why `url` gave no answer, with every cause reqwest knows ("connection refused").
+/// The URL holds no key (keys travel in headers).
+fn unreachable(url: &str, e: &reqwest::Error) -> String {
+    let what = if e.is_timeout() {
+        "no answer in time"
+    } else if e.is_connect() {
+        "could not connect"
+    } else {
+        "the request failed"
+    };
+    let mut text = format!("{url}: {what}");
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    text
 }
 
 /// Tokens a provider's reply reports: (input, output), when it says.
@@ -291,46 +197,6 @@ pub fn usage(p: Provider, body: &Value) -> Option<(u64, u64)> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn specs_parse() {
-        assert_eq!(
-            ModelSpec::parse("mock"),
-            Ok(ModelSpec::Mock(Provider::Anthropic))
-        );
-        assert_eq!(
-            ModelSpec::parse("mock:gemini"),
-            Ok(ModelSpec::Mock(Provider::Gemini))
-        );
-        assert_eq!(
-            ModelSpec::parse("openai:gpt-4.1-mini").unwrap().provider(),
-            Provider::OpenAiChat
-        );
-        assert_eq!(
-            ModelSpec::parse("openai-compatible:http://127.0.0.1:1234/v1:qwen"),
-            Ok(ModelSpec::Real {
-                provider: Provider::OpenAiChat,
-                base: Some("http://127.0.0.1:1234/v1".into()),
-                model: "qwen".into()
-            })
-        );
-        assert_eq!(
-            ModelSpec::parse("ollama:llama3.2:1b").unwrap().model_name(),
-            "llama3.2:1b"
-        );
-        assert!(matches!(
-            ModelSpec::parse("gpt"),
-            Err(SpecError::Unknown(_))
-        ));
-        assert!(matches!(
-            ModelSpec::parse("gemini:"),
-            Err(SpecError::NoModel(_))
-        ));
-        assert!(matches!(
-            ModelSpec::parse("openai-compatible:http://x"),
-            Err(SpecError::NoModel(_))
-        ));
-    }
 
     #[test]
     fn usage_is_read_per_format() {

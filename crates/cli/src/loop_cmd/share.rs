@@ -9,8 +9,8 @@ use mcpg_host::ToolLoop;
 use mcpg_session::{Connection, ModelChoice, Session, WireRecord};
 use serde_json::json;
 
-use super::drive::Tap;
 use super::model::ModelSpec;
+use super::tap::Tap;
 
 /// The session of one loop run for `prompt`.
 pub fn session(
