@@ -14,6 +14,21 @@ fn demo() -> String {
     format!("{} demo", env!("CARGO_BIN_EXE_mcpg"))
 }
 
+/// `mcpg loop "What's the weather in Austin?"` against `mcpg demo` with `model`.
+fn austin(model: &str, more: &[&str], env: &[(&str, &str)]) -> fake_model::Run {
+    let demo = demo();
+    let mut args = vec![
+        "loop",
+        "What's the weather in Austin?",
+        "--stdio",
+        &demo,
+        "--model",
+        model,
+    ];
+    args.extend_from_slice(more);
+    mcpg_env(&args, env)
+}
+
 #[test]
 fn the_walkthrough_with_the_mock_matches_the_golden_output() {
     let run = mcpg_env(
@@ -102,18 +117,7 @@ fn the_fake_provider_answers_in_all_five_formats_and_no_key_is_printed() {
     ] {
         let env = fake.env(key);
         let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let run = mcpg_env(
-            &[
-                "loop",
-                "What's the weather in Austin?",
-                "--stdio",
-                &demo(),
-                "--model",
-                model,
-                "--share",
-            ],
-            &env,
-        );
+        let run = austin(model, &["--share"], &env);
         assert_eq!(run.code, 0, "{model}: {}", run.stderr);
         for n in 1..=6 {
             assert!(
@@ -191,15 +195,9 @@ fn step_waits_for_enter_before_each_step_after_the_first() {
 #[test]
 fn an_unreachable_model_api_fails_with_its_address_and_no_key() {
     let key = "sk-unreachable-secret-0123456789";
-    let run = mcpg_env(
-        &[
-            "loop",
-            "What's the weather in Austin?",
-            "--stdio",
-            &demo(),
-            "--model",
-            "anthropic:claude-test",
-        ],
+    let run = austin(
+        "anthropic:claude-test",
+        &[],
         &[
             ("ANTHROPIC_API_KEY", key),
             // Port 9 (discard): nothing listens there on a test machine.
