@@ -43,9 +43,9 @@ fn the_seed_walkthrough_in_step_mode() {
 
     // Step 1: every page, request and response.
     let s1 = d.step_n(1);
-    assert_eq!(d.run.pages().len(), 4);
+    assert_eq!(d.run.pages().len(), 5);
     assert_eq!(d.run.tools().len(), 25);
-    assert_eq!(s1.blocks.len(), 8);
+    assert_eq!(s1.blocks.len(), 10);
     assert!(s1.explanation.contains("all 5 pages"), "{}", s1.explanation);
     // Step 2: Anthropic-shaped tools.
     let s2 = d.step_n(2);

@@ -16,7 +16,7 @@ use support::Shell;
 
 /// The `tools/call` frame step 4 sends for "What's the weather in Austin?" (the
 /// page declares sampling, elicitation and roots).
-const CALL: &str = r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Austin"},"_meta":{"progressToken":"mcpg-5","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"mcp-playground","version":"0.1.0"}}}}"#;
+const CALL: &str = r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Austin"},"_meta":{"progressToken":"mcpg-5","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"mcp-playground","version":"0.1.0"}}}}"#;
 
 #[test]
 fn step_mode_performs_one_step_per_command() {
