@@ -3,12 +3,13 @@
 use mcpg_core::Generation;
 use mcpg_core::client::CallOutcome;
 use mcpg_core::model::JsonObject;
-use mcpg_transport::Driver;
+use mcpg_transport::{CallReport, Driver};
 use serde_json::Value;
 
 use crate::args::Connection;
+use crate::asks::{self, Answerer};
 use crate::connect::open;
-use crate::exit::{Failure, RPC_ERROR, TOOL_ERROR, TRANSPORT};
+use crate::exit::{Failure, RPC_ERROR, TOOL_ERROR};
 use crate::{escape, logs, render};
 
 /// Runs `body` against the server the flags name, then always closes the
@@ -30,13 +31,29 @@ pub(crate) async fn with_server_grouped(
     own_group: bool,
     body: impl AsyncFnOnce(&Driver) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let driver = open(conn, own_group)?;
+    with_answerer(conn, own_group, async |d: &Driver, _: Option<&Answerer>| {
+        body(d).await
+    })
+    .await
+}
+
+/// [`with_server_grouped`] for a command that answers the server's asks itself
+/// too (`tools call` continues `input_required` rounds): `body` gets the answerer
+/// the flags built (`None` without any), the one the driver answers with.
+pub(crate) async fn with_answerer(
+    conn: &Connection,
+    own_group: bool,
+    body: impl AsyncFnOnce(&Driver, Option<&Answerer>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let answerer = asks::from_flags(&conn.asks)?;
+    let driver = open(conn, own_group, answerer.as_ref())?;
+    let answerer = answerer.as_deref();
     let (printer, outcome) = match conn.log_level {
         Some(level) => match logs::start(&driver, level).await {
-            Ok(p) => (Some(p), body(&driver).await),
+            Ok(p) => (Some(p), body(&driver, answerer).await),
             Err(f) => (None, Err(f)),
         },
-        None => (None, body(&driver).await),
+        None => (None, body(&driver, answerer).await),
     };
     let closed = driver.close().await;
     if conn.verbose
@@ -116,8 +133,10 @@ pub async fn call(
     json: bool,
 ) -> Result<(), Failure> {
     let args = parse_args(args)?;
-    with_server(conn, async |d: &Driver| {
-        async {
+    with_answerer(
+        conn,
+        false,
+        async |d: &Driver, answerer: Option<&Answerer>| {
             let n = d.connect().await?;
             if n.version.generation() == Generation::Stateless {
                 // Under 2026-07-28 the listed schema says which arguments travel as
@@ -126,51 +145,49 @@ pub async fn call(
                 // command's failure: the call goes out and the server has its say.
                 let _listed = d.list_tools().await;
             }
-            d.call_tool(tool, args, false).await
-        }
-        .await
-        .map_err(Failure::from)
-        .and_then(|report| {
-            let raw = report.response.as_ref().and_then(|m| m.result()).cloned();
-            match report.outcome {
-                CallOutcome::Success(r) | CallOutcome::ToolError(r) => {
-                    match (&raw, json) {
-                        (Some(raw), true) => println!("{}", render::pretty(raw)),
-                        _ => print!("{}", render::call_result(&r)),
-                    }
-                    if r.failed() {
-                        let message = format!("tool `{tool}` reported an error (isError: true)");
-                        return Err(Failure {
-                            code: TOOL_ERROR,
-                            message,
-                        });
-                    }
-                    Ok(())
-                }
-                CallOutcome::ProtocolError(e) => {
-                    let message = format!("the server answered tools/call with an error: {e}");
-                    Err(Failure {
-                        code: RPC_ERROR,
-                        message,
-                    })
-                }
-                CallOutcome::InputRequired(v) => {
-                    if json {
-                        println!("{}", render::pretty(&v));
-                    }
-                    let message =
-                        "the server asked for input (input_required), which mcpg cannot give"
-                            .to_owned();
-                    Err(Failure {
-                        code: TRANSPORT,
-                        message,
-                    })
-                }
-                CallOutcome::Failed(f) => Err(Failure::transport(format!("{f} during tools/call"))),
-            }
-        })
-    })
+            let (report, rounds) = asks::call::call_tool(d, tool, args, answerer).await?;
+            print_call(report, rounds, tool, json)
+        },
+    )
     .await
+}
+
+/// Prints how a call ended; the failure says which exit status it was.
+fn print_call(report: CallReport, rounds: usize, tool: &str, json: bool) -> Result<(), Failure> {
+    let raw = report.response.as_ref().and_then(|m| m.result()).cloned();
+    match report.outcome {
+        CallOutcome::Success(r) | CallOutcome::ToolError(r) => {
+            match (&raw, json) {
+                (Some(raw), true) => println!("{}", render::pretty(raw)),
+                _ => print!("{}", render::call_result(&r)),
+            }
+            if r.failed() {
+                let message = format!("tool `{tool}` reported an error (isError: true)");
+                return Err(Failure {
+                    code: TOOL_ERROR,
+                    message,
+                });
+            }
+            Ok(())
+        }
+        CallOutcome::ProtocolError(e) => {
+            for line in asks::show::url_required(&e) {
+                eprintln!("{line}");
+            }
+            let message = format!("the server answered tools/call with an error: {e}");
+            Err(Failure {
+                code: RPC_ERROR,
+                message,
+            })
+        }
+        CallOutcome::InputRequired(v) => {
+            if json {
+                println!("{}", render::pretty(&v));
+            }
+            Err(asks::call::still_needs_input(tool, rounds))
+        }
+        CallOutcome::Failed(f) => Err(Failure::transport(format!("{f} during tools/call"))),
+    }
 }
 
 pub(crate) fn parse_args(args: Option<&str>) -> Result<Option<JsonObject>, Failure> {

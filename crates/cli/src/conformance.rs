@@ -3,13 +3,17 @@
 //! command with the server's URL and `MCP_CONFORMANCE_SCENARIO`, and grades what it
 //! sees on the wire. Everything goes through the core, like any other mcpg command.
 
-mod fill;
+mod arguments;
+
+use std::sync::Arc;
 
 use mcpg_core::client::{CallOutcome, ClientConfig, GenerationMode};
-use mcpg_core::jsonrpc::{RpcError, code};
 use mcpg_core::model::{JsonObject, Tool};
-use mcpg_transport::{Driver, DriverConfig, HttpConfig, RequestHandler};
+use mcpg_transport::{Driver, DriverConfig, HttpConfig};
 use serde_json::{Value, json};
+
+use crate::asks::flags::{Answering, OnElicit};
+use crate::asks::{Answerer, call};
 
 use crate::connect::verbose_observer;
 use crate::exit::Failure;
@@ -23,10 +27,12 @@ pub async fn run(url: &str) -> Result<(), Failure> {
         .and_then(|c| serde_json::from_str(&c).ok())
         .unwrap_or(Value::Null);
     let mut client = ClientConfig::default();
-    let mut handler: Option<RequestHandler> = None;
-    if scenario.starts_with("elicitation") || scenario.contains("request-state") {
-        client.capabilities.insert("elicitation".into(), json!({}));
-        handler = Some(Box::new(fill::answer_elicitation));
+    // What the scenarios ask back is answered like `--on-elicit` with an empty
+    // answers file: every form accepted with its defaults (SEP-1034).
+    let answerer = answerer_for(&scenario);
+    let handler = answerer.as_ref().map(Answerer::handler);
+    if let Some(a) = &answerer {
+        client.capabilities.extend(a.capabilities().clone());
     }
     if let Ok(v) = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION")
         && v.as_str() < "2026-07-28"
@@ -40,12 +46,29 @@ pub async fn run(url: &str) -> Result<(), Failure> {
         handler,
     };
     let d = Driver::http(HttpConfig::new(url), cfg)?;
-    let outcome = scenario_body(&d, &scenario, &context).await;
+    let outcome = scenario_body(&d, &scenario, &context, answerer.as_deref()).await;
     let _ = d.close().await;
     outcome
 }
 
-async fn scenario_body(d: &Driver, scenario: &str, context: &Value) -> Result<(), Failure> {
+/// The answerer a scenario needs: only the elicitation ones (classic, and MRTR's
+/// `request-state`) get a declared capability, as a real host would declare only
+/// what it handles.
+fn answerer_for(scenario: &str) -> Option<Arc<Answerer>> {
+    let elicits = scenario.starts_with("elicitation") || scenario.contains("request-state");
+    let flags = Answering {
+        elicit: elicits.then(|| OnElicit::Answers(JsonObject::new())),
+        ..Answering::default()
+    };
+    Answerer::new(&flags).map(Arc::new)
+}
+
+async fn scenario_body(
+    d: &Driver,
+    scenario: &str,
+    context: &Value,
+    answerer: Option<&Answerer>,
+) -> Result<(), Failure> {
     d.connect().await?;
     let list = d.list_tools().await?;
     // The listed tools (minus any the core left out for invalid x-mcp-header
@@ -55,7 +78,7 @@ async fn scenario_body(d: &Driver, scenario: &str, context: &Value) -> Result<()
         "initialize" | "request-metadata" | "json-schema-ref-no-deref" => Ok(()),
         "json-schema-2020-12-preservation" => echo_schema(d, &tools).await,
         "http-standard-headers" => {
-            call_all(d, &tools).await?;
+            call_all(d, &tools, answerer).await?;
             exercise_resources_and_prompts(d).await
         }
         _ => match context.get("toolCalls").and_then(Value::as_array) {
@@ -63,43 +86,35 @@ async fn scenario_body(d: &Driver, scenario: &str, context: &Value) -> Result<()
                 for c in calls {
                     let name = c.get("name").and_then(Value::as_str).unwrap_or_default();
                     let arguments = c.get("arguments").and_then(Value::as_object).cloned();
-                    call(d, name, arguments.unwrap_or_default()).await?;
+                    call(d, name, arguments.unwrap_or_default(), answerer).await?;
                 }
                 Ok(())
             }
-            None => call_all(d, &tools).await,
+            None => call_all(d, &tools, answerer).await,
         },
     }
 }
 
 /// Calls every listed tool with arguments made up from its input schema.
-async fn call_all(d: &Driver, tools: &[Tool]) -> Result<(), Failure> {
+async fn call_all(d: &Driver, tools: &[Tool], answerer: Option<&Answerer>) -> Result<(), Failure> {
     for t in tools {
-        let arguments = fill::from_schema(&t.input_schema);
-        call(d, &t.name, arguments).await?;
+        let arguments = arguments::from_schema(&t.input_schema);
+        call(d, &t.name, arguments, answerer).await?;
     }
     Ok(())
 }
 
-/// How many input rounds one call may take before we stop answering.
-const MAX_INPUT_ROUNDS: usize = 8;
-
-/// One tool call; when the server answers `input_required` (2026-07-28 MRTR), the
-/// input requests are answered and the core continues the call (a new request with
-/// `inputResponses` and the untouched `requestState`), until a final outcome.
-async fn call(d: &Driver, name: &str, arguments: JsonObject) -> Result<(), Failure> {
-    let mut report = d.call_tool(name, Some(arguments), false).await?;
-    for _ in 0..MAX_INPUT_ROUNDS {
-        let CallOutcome::InputRequired(pending) = &report.outcome else {
-            return Ok(());
-        };
-        let answers = fill::input_responses(pending);
-        report = d.continue_call(report.op, answers).await?;
-    }
+/// One tool call, its `input_required` rounds (2026-07-28 MRTR) answered and
+/// continued by the same code as `mcpg tools call`.
+async fn call(
+    d: &Driver,
+    name: &str,
+    arguments: JsonObject,
+    answerer: Option<&Answerer>,
+) -> Result<(), Failure> {
+    let (report, rounds) = call::call_tool(d, name, Some(arguments), answerer).await?;
     match report.outcome {
-        CallOutcome::InputRequired(_) => Err(Failure::transport(format!(
-            "{name} still needed input after {MAX_INPUT_ROUNDS} rounds"
-        ))),
+        CallOutcome::InputRequired(_) => Err(call::still_needs_input(name, rounds)),
         _ => Ok(()),
     }
 }
@@ -149,12 +164,4 @@ async fn exercise_resources_and_prompts(d: &Driver) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-/// The error for server requests no scenario asked for.
-pub fn unsupported(method: &str) -> RpcError {
-    RpcError::new(
-        code::METHOD_NOT_FOUND,
-        format!("mcpg conformance-client does not handle {method}"),
-    )
 }

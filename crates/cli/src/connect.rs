@@ -8,13 +8,19 @@ use mcpg_core::{Generation, ProtocolVersion};
 use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, StdioConfig};
 
 use crate::args::{Connection, Protocol};
+use crate::asks::Answerer;
 use crate::escape;
 use crate::exit::Failure;
 
 /// Starts the transport the flags ask for (nothing is sent yet). `own_group`
 /// starts a stdio server in a process group of its own, for a command that
-/// catches Ctrl-C and closes the server itself.
-pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
+/// catches Ctrl-C and closes the server itself. With an `answerer`, the client
+/// declares what it answers and the server's requests go to it.
+pub fn open(
+    conn: &Connection,
+    own_group: bool,
+    answerer: Option<&Arc<Answerer>>,
+) -> Result<Driver, Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -35,10 +41,19 @@ pub fn open(conn: &Connection, own_group: bool) -> Result<Driver, Failure> {
     if let Some(rev) = &conn.protocol_version {
         client.pin_version(pinned(rev, conn.protocol)?);
     }
+    if let Some(a) = answerer {
+        client.capabilities.extend(a.capabilities().clone());
+    }
+    let observer = match (conn.verbose, answerer) {
+        (true, _) => Some(verbose_observer()),
+        // A URL elicitation's end is news to the person who opened the URL.
+        (false, Some(_)) => Some(crate::asks::show::completion_observer()),
+        (false, None) => None,
+    };
     let cfg = DriverConfig {
         client,
-        observer: conn.verbose.then(verbose_observer),
-        handler: None,
+        observer,
+        handler: answerer.map(Answerer::handler),
     };
     let driver = match (&conn.target.stdio, &conn.target.url) {
         (Some(line), _) => {
@@ -109,8 +124,11 @@ pub fn verbose_observer() -> Observer {
             eprintln!("server stderr: {}", escape::line(&l.text));
         }
         Observed::Notice(n) => eprintln!("transport: {}", escape::line(n)),
-        Observed::Notification { method, .. } => {
-            eprintln!("notification: {}", escape::line(method))
+        Observed::Notification { method, params } => {
+            eprintln!("notification: {}", escape::line(method));
+            if let Some(line) = crate::asks::show::completion(method, params.as_ref()) {
+                eprintln!("{line}");
+            }
         }
         Observed::ServerRequest { method, by_core } => {
             let who = if *by_core {

@@ -6,6 +6,7 @@
 //! start, died, timed out or sent garbage). Every failure prints one line to stderr.
 
 mod args;
+mod asks;
 mod bridge;
 mod catalog;
 mod commands;

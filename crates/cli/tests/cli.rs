@@ -41,7 +41,7 @@ fn list_over_http_uses_singular_forms() {
     };
     let r = mcpg(&["tools", "list", "--url", &server.url]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(r.last_line(), "4 tools in 1 page");
+    assert_eq!(r.last_line(), "5 tools in 1 page");
 }
 
 #[test]
@@ -362,5 +362,5 @@ fn verbose_prints_the_wire_log_to_stderr() {
         r.stderr
     );
     assert!(r.stderr.lines().any(|l| l.starts_with("<< ")));
-    assert_eq!(r.last_line(), "4 tools in 1 page");
+    assert_eq!(r.last_line(), "5 tools in 1 page");
 }

@@ -104,6 +104,10 @@ pub enum Rule {
     Completion,
     /// A subscription not honoured, or an update nobody subscribed to.
     Subscription,
+    /// A URL elicitation that breaks its rules: before 2025-11-25, a `-32042`
+    /// error without its `elicitations`, a completion notice for an elicitation the
+    /// client never saw.
+    Elicitation,
 }
 
 impl Rule {
@@ -150,6 +154,7 @@ impl Rule {
             Rule::PromptShape => "prompt-shape",
             Rule::Completion => "completion",
             Rule::Subscription => "subscription",
+            Rule::Elicitation => "elicitation",
         }
     }
 
@@ -200,6 +205,7 @@ impl Rule {
             Rule::Subscription => {
                 "server/resources#subscriptions; 2026-07-28 basic/utilities/subscriptions"
             }
+            Rule::Elicitation => "2025-11-25 client/elicitation#url-mode-elicitation-requests",
         }
     }
 }

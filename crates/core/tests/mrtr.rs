@@ -13,12 +13,12 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use std::time::Duration;
 
-use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event, Failure, OpId};
+use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event, Failure};
 use mcpg_core::diag::{Rule, Severity};
 use mcpg_core::jsonrpc::Body;
 use mcpg_core::model::JsonObject;
 use serde_json::{Value, json};
-use support::Scripted;
+use support::{Scripted, findings, outcomes};
 
 /// A stateless session whose client declares elicitation.
 fn session() -> Scripted {
@@ -45,16 +45,6 @@ fn accept() -> JsonObject {
         .unwrap()
 }
 
-/// The outcomes of `op`'s rounds, in order.
-fn outcomes(ev: &[Event], op: OpId) -> Vec<CallOutcome> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::CallFinished { op: o, outcome, .. } if *o == op => Some(outcome.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 fn params_of_calls(s: &Scripted) -> Vec<(Value, Value)> {
     s.sent
         .iter()
@@ -62,15 +52,6 @@ fn params_of_calls(s: &Scripted) -> Vec<(Value, Value)> {
             Body::Request {
                 id, method, params, ..
             } if method == "tools/call" => Some((id.to_value(), params.clone().unwrap())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn rules(ev: &[Event]) -> Vec<(Rule, Severity)> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Diagnostic(d) => Some((d.rule, d.severity)),
             _ => None,
         })
         .collect()
@@ -102,7 +83,7 @@ fn the_retry_carries_the_answers_and_the_exact_request_state() {
         matches!(&first[..], [CallOutcome::InputRequired(v)] if v["requestState"] == state),
         "{ev:#?}"
     );
-    assert!(rules(&ev).is_empty(), "{ev:#?}");
+    assert!(findings(&ev).is_empty(), "{ev:#?}");
 
     assert!(s.client.continue_call(s.now, op, accept()));
     s.drain();
@@ -195,7 +176,7 @@ fn every_round_carries_only_its_own_answers_and_state() {
     let all = outcomes(&ev, op);
     assert_eq!(all.len(), 4, "{ev:#?}");
     assert!(matches!(all[3], CallOutcome::ToolError(_)), "{ev:#?}");
-    assert!(rules(&ev).is_empty(), "{ev:#?}");
+    assert!(findings(&ev).is_empty(), "{ev:#?}");
 }
 
 #[test]
@@ -242,7 +223,7 @@ fn a_result_without_result_type_is_complete_and_not_continued() {
     );
     let ev = s.take();
     assert!(matches!(&outcomes(&ev, op)[..], [CallOutcome::Success(_)]));
-    assert!(rules(&ev).contains(&(Rule::MissingResultType, Severity::Warning)));
+    assert!(findings(&ev).contains(&(Rule::MissingResultType, Severity::Warning)));
     assert!(!s.client.continue_call(s.now, op, accept()));
 }
 
@@ -255,7 +236,7 @@ fn broken_input_required_results_and_retries_are_diagnosed() {
     s.reply("tools/call", json!({"resultType": "input_required"}));
     let ev = s.take();
     assert!(
-        rules(&ev).contains(&(Rule::InputRequired, Severity::Error)),
+        findings(&ev).contains(&(Rule::InputRequired, Severity::Error)),
         "{ev:#?}"
     );
     assert!(s.client.continue_call(s.now, op, JsonObject::new()));
@@ -269,7 +250,7 @@ fn broken_input_required_results_and_retries_are_diagnosed() {
             "confirm": elicit("?")
         }}),
     );
-    let r = rules(&s.take());
+    let r = findings(&s.take());
     assert_eq!(
         r.iter()
             .filter(|x| **x == (Rule::InputRequired, Severity::Error))

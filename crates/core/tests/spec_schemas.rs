@@ -608,3 +608,37 @@ fn server_content_matches_the_official_schema() {
         assert!(checked.len() >= 11, "{v}: only {checked:?}");
     }
 }
+
+/// Issue 14: what the client sends when its roots change, and the server's
+/// `-32042` error and completion notice the client reads, against each revision.
+#[test]
+fn roots_and_url_elicitation_messages_match_the_official_schema() {
+    let Some(dir) = schema_dir() else {
+        return;
+    };
+    for v in [
+        ProtocolVersion::V2024_11_05,
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+    ] {
+        let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
+        let schema: Value = serde_json::from_str(&text).unwrap();
+        let caps = json!({"roots": {"listChanged": true}});
+        let mut s = support::Scripted::new(ClientConfig {
+            capabilities: caps.as_object().cloned().unwrap(),
+            ..Default::default()
+        });
+        s.connect_with(v.as_str(), json!({}));
+        assert!(s.client.roots_list_changed(s.now));
+        s.drain();
+        let sent = s.sent.last().unwrap().to_value();
+        assert_valid(&schema, "RootsListChangedNotification", &sent, v);
+        if v == ProtocolVersion::V2025_11_25 {
+            let err = json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32042, "message": "more",
+                "data": {"elicitations": [{"mode": "url", "elicitationId": "e", "url": "https://a.example", "message": "Go"}]}}});
+            assert_valid(&schema, "URLElicitationRequiredError", &err, v);
+            let done = json!({"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": "e"}});
+            assert_valid(&schema, "ElicitationCompleteNotification", &done, v);
+        }
+    }
+}

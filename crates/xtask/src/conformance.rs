@@ -27,7 +27,12 @@ struct Suite {
 const SUITES: [Suite; 2] = [
     Suite {
         folder: "node",
-        required: &["initialize", "tools_call", "sse-retry"],
+        required: &[
+            "initialize",
+            "tools_call",
+            "sse-retry",
+            "elicitation-sep1034-client-defaults",
+        ],
     },
     Suite {
         folder: "node-conformance-next",
@@ -36,6 +41,9 @@ const SUITES: [Suite; 2] = [
             "request-metadata",
             "http-standard-headers",
             "json-schema-2020-12-preservation",
+            // Issue 14: answered through the same `Policy` as `mcpg --on-elicit`.
+            "elicitation-sep1034-client-defaults",
+            "sep-2322-client-request-state",
         ],
     },
 ];

@@ -5,17 +5,22 @@ Serves stdio by default; `--http PORT` serves Streamable HTTP on
 builds: `tests/peers/python/.venv/bin/python tests/peers/python/server.py`.
 
 Tools: add, echo, fail (a tool error: isError true), crash (the process
-dies in the middle of the call). Resources: `note://python/readme` (text)
+dies in the middle of the call), book (asks the client for a party size
+and a time through elicitation: `elicitation/create` up to 2025-11-25, an
+`input_required` round under 2026-07-28). Resources: `note://python/readme` (text)
 and the template `greeting://{name}`. Prompt: `review(code, language)`.
 Completions: the prompt's `language` and the template's `name`.
 """
 
 import argparse
 import os
+from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
+from mcp.server.mcpserver import Elicit, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import Completion, PromptReference, ResourceTemplateReference
+from pydantic import BaseModel, Field
 
 server = MCPServer("python-peer", version="0.1.0")
 
@@ -47,6 +52,28 @@ def crash():  # noqa: ANN201 - no return annotation: no outputSchema for a tool 
     """Kill the whole server process (exit code 3) in the middle of the call."""
     # os._exit skips every cleanup and flush: the client sees the peer vanish.
     os._exit(3)
+
+
+class Booking(BaseModel):
+    """What `book` asks the client for."""
+
+    party_size: int = Field(default=2, description="How many people")
+    time: str = Field(description="When, as HH:MM")
+
+
+def ask_booking(restaurant: str) -> Elicit[Booking]:
+    """The question `book` asks; the SDK sends it the way the revision wants."""
+    return Elicit(f"Book a table at {restaurant}: how many people, and when?", Booking)
+
+
+@server.tool()
+def book(restaurant: str, booking: Annotated[ElicitationResult[Booking], Resolve(ask_booking)]) -> str:
+    """Book a table: asks the client for a party size and a time (elicitation)."""
+    # The union annotation lets the tool say what the learner chose instead of
+    # the SDK turning a decline into a tool error.
+    if isinstance(booking, AcceptedElicitation):
+        return f"Booked {restaurant} for {booking.data.party_size} at {booking.data.time}."
+    return f"No booking: the user chose {booking.action}."
 
 
 @server.resource("note://python/readme", name="readme", title="Read me", mime_type="text/plain")

@@ -3,6 +3,8 @@
 use clap::{Args, ValueEnum};
 use mcpg_core::model::LoggingLevel;
 
+use crate::asks::AskFlags;
+
 /// Which server, and how to talk to it.
 #[derive(Debug, Args)]
 pub struct Connection {
@@ -27,6 +29,9 @@ pub struct Connection {
     /// stderr on one line: level, logger, data.
     #[arg(long, value_name = "LEVEL", value_parser = level)]
     pub log_level: Option<LoggingLevel>,
+    /// How to answer what the server asks (elicitation, sampling, roots).
+    #[command(flatten)]
+    pub asks: AskFlags,
 }
 
 /// `--log-level`'s value, one of the 8 syslog levels MCP uses.

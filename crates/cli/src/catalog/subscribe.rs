@@ -9,7 +9,8 @@ use serde_json::json;
 use tokio::signal::unix::{SignalKind, signal};
 
 use crate::args::Connection;
-use crate::commands::{parse_args, with_server_grouped};
+use crate::asks::{self, Answerer};
+use crate::commands::{parse_args, with_answerer};
 use crate::escape;
 use crate::exit::{Failure, RPC_ERROR, TOOL_ERROR};
 
@@ -30,7 +31,7 @@ pub async fn run(
     // SIGINT reaches only mcpg, which unsubscribes and stops the server properly.
     let mut interrupt = signal(SignalKind::interrupt())
         .map_err(|e| Failure::transport(format!("cannot catch Ctrl-C: {e}")))?;
-    with_server_grouped(conn, true, async |d: &Driver| {
+    with_answerer(conn, true, async |d: &Driver, answerer: Option<&Answerer>| {
         let setup = async {
             let n = d.connect().await?;
             let updates = d.updates()?;
@@ -44,7 +45,7 @@ pub async fn run(
                 let _listed = d.list_tools().await;
             }
             for (name, args) in calls {
-                call(d, &name, args, json).await?;
+                call(d, &name, args, json, answerer).await?;
             }
             Ok::<_, Failure>(updates)
         };
@@ -103,14 +104,16 @@ fn tool_call(text: &str) -> Result<(String, Option<mcpg_core::model::JsonObject>
     Ok((name.to_owned(), args))
 }
 
-/// One `--call`: a line saying it ran, or the failure `tools call` would give.
+/// One `--call`: a line saying it ran, or the failure `tools call` would give
+/// (its `input_required` rounds answered as `tools call` answers them).
 async fn call(
     d: &Driver,
     name: &str,
     args: Option<mcpg_core::model::JsonObject>,
     json: bool,
+    answerer: Option<&Answerer>,
 ) -> Result<(), Failure> {
-    let report = d.call_tool(name, args, false).await?;
+    let (report, rounds) = asks::call::call_tool(d, name, args, answerer).await?;
     match report.outcome {
         CallOutcome::Success(_) => {
             if !json {
@@ -126,9 +129,7 @@ async fn call(
             code: RPC_ERROR,
             message: format!("the server answered tools/call with an error: {e}"),
         }),
-        CallOutcome::InputRequired(_) => Err(Failure::transport(
-            "the server asked for input (input_required), which mcpg cannot give",
-        )),
+        CallOutcome::InputRequired(_) => Err(asks::call::still_needs_input(name, rounds)),
         CallOutcome::Failed(f) => Err(Failure::transport(format!("{f} during tools/call"))),
     }
 }

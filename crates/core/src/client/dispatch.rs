@@ -229,7 +229,10 @@ impl Client {
                     _ => self.connect_failed(format!("the server refused initialize: {error}")),
                 }
             }
-            _ => self.finish(p.op, &p.what, msg, Err(OpError::Rpc(error))),
+            _ => {
+                self.on_url_elicitation_required(&error, msg.as_ref());
+                self.finish(p.op, &p.what, msg, Err(OpError::Rpc(error)))
+            }
         }
     }
 

@@ -62,6 +62,7 @@ impl Client {
         };
         match capability {
             Some(cap) if self.cfg.declares(cap) => {
+                self.check_server_ask(&method, params.as_ref(), msg);
                 if self.incoming.contains_key(&id) {
                     let d = Diagnostic::new(
                         Rule::InvalidRequest,
@@ -130,6 +131,11 @@ impl Client {
             "notifications/tools/list_changed" => self.events.push_back(Event::ToolsListChanged),
             "notifications/progress" => self.on_progress(now, params.unwrap_or(Value::Null), msg),
             m if self.on_catalog_notice(m, params.as_ref(), msg) => {}
+            "notifications/elicitation/complete" => {
+                self.on_elicitation_complete(params.as_ref(), msg);
+                self.events
+                    .push_back(Event::Notification { method, params });
+            }
             "notifications/cancelled" => {
                 // The server gave up on one of its own requests to us.
                 if let Some(id) = params

@@ -8,12 +8,14 @@
 //! ```
 
 mod answers;
+mod ask_rules;
 mod asks;
 mod calls;
 mod catalog;
 mod catalog_page;
 mod config;
 mod dispatch;
+mod elicitation;
 mod event;
 mod faults;
 mod finish;
@@ -206,6 +208,8 @@ pub struct Client {
     listen: Option<RequestId>,
     /// Subscription changes waiting for their acknowledgement (2026-07-28).
     acks: Vec<AckWait>,
+    /// URL elicitations the server sent the user to, not yet completed (2025-11-25).
+    open_elicitations: VecDeque<String>,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
 }
@@ -236,6 +240,7 @@ impl Client {
             subscribed: subscriptions::UriSet::default(),
             listen: None,
             acks: Vec::new(),
+            open_elicitations: VecDeque::new(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
         }

@@ -20,6 +20,9 @@ pub mod code {
     pub const INTERNAL_ERROR: i64 = -32603;
     /// MCP ≤2025-11-25: resource not found.
     pub const RESOURCE_NOT_FOUND: i64 = -32002;
+    /// MCP 2025-11-25: the request needs the user to complete a URL elicitation
+    /// first (`URLElicitationRequiredError`, its `data.elicitations`).
+    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
     /// MCP 2026-07-28: `MCP-Protocol-Version` header and `_meta` disagree.
     pub const HEADER_MISMATCH: i64 = -32020;
     /// MCP 2026-07-28: a client capability the request needs was not declared.

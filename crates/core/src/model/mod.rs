@@ -6,6 +6,7 @@
 mod annotations;
 mod completion;
 mod content;
+mod elicitation;
 mod json;
 mod lifecycle;
 mod logging;
@@ -17,6 +18,7 @@ mod tool;
 pub use annotations::Annotations;
 pub use completion::{CompleteResult, CompletionReference};
 pub use content::{AudioContent, ContentBlock, ImageContent, TextContent};
+pub use elicitation::{ElicitationComplete, UrlElicitation, UrlElicitationRequired};
 pub use lifecycle::{DiscoverResult, Implementation, InitializeResult};
 pub use logging::{LogMessage, LoggingLevel};
 pub use prompt::{GetPromptResult, Prompt, PromptArgument, PromptMessage, Role};

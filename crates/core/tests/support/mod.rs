@@ -3,9 +3,13 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod asks;
+
 use mcpg_core::Timestamp;
-use mcpg_core::client::{Answer, Client, ClientConfig, Event, OpError, OpId, Outgoing};
-use mcpg_core::diag::Rule;
+use mcpg_core::client::{
+    Answer, CallOutcome, Client, ClientConfig, Event, OpError, OpId, Outgoing,
+};
+use mcpg_core::diag::{Rule, Severity};
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_core::model::{CallToolResult, Tool};
 use mcpg_core::server::{Server, ServerConfig, ServerEvent};
@@ -28,6 +32,26 @@ pub fn rules(ev: &[Event]) -> Vec<Rule> {
     ev.iter()
         .filter_map(|e| match e {
             Event::Diagnostic(d) => Some(d.rule),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The rules and severities of the diagnostics among `ev`, in order.
+pub fn findings(ev: &[Event]) -> Vec<(Rule, Severity)> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::Diagnostic(d) => Some((d.rule, d.severity)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The outcomes of call `op`'s rounds, in order.
+pub fn outcomes(ev: &[Event], op: OpId) -> Vec<CallOutcome> {
+    ev.iter()
+        .filter_map(|e| match e {
+            Event::CallFinished { op: o, outcome, .. } if *o == op => Some(outcome.clone()),
             _ => None,
         })
         .collect()

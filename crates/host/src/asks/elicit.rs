@@ -111,3 +111,34 @@ pub fn url_domain(url: &str) -> Result<String, &'static str> {
     }
     Ok(host.to_ascii_lowercase())
 }
+
+/// The URL elicitations a `-32042` error carries (`data.elicitations`), each read
+/// as an [`ElicitAsk`] (URL mode, domain checked) so the host shows them as it
+/// shows `elicitation/create`; empty for any other error.
+pub fn url_elicitations(error: &mcpg_core::jsonrpc::RpcError) -> Vec<Result<ElicitAsk, AskError>> {
+    let Some(required) = mcpg_core::model::UrlElicitationRequired::from_error(error) else {
+        return Vec::new();
+    };
+    let items = error
+        .data
+        .as_ref()
+        .and_then(|d| d.get("elicitations"))
+        .and_then(Value::as_array);
+    match items {
+        // Every entry, the malformed ones too (as errors naming the field).
+        Some(all) => all
+            .iter()
+            .map(|e| {
+                let mut p = e.clone();
+                if let Some(o) = p.as_object_mut() {
+                    o.entry("mode").or_insert_with(|| Value::from("url"));
+                }
+                parse(Some(&p))
+            })
+            .collect(),
+        None if required.elicitations.is_empty() => {
+            vec![Err(AskError::Missing("error.data.elicitations".into()))]
+        }
+        None => Vec::new(),
+    }
+}

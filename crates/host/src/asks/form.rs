@@ -115,8 +115,12 @@ pub fn elicit_content(
         }
     }
     let (content, mut errors) = form::build(requested_schema, fields, &typed);
-    if errors.is_empty() {
-        errors = check_content(requested_schema, &content);
+    // The form stops at the first unreadable field; the rest is still checked, so
+    // every mistake shows at once (one per field).
+    for e in check_content(requested_schema, &content) {
+        if !errors.iter().any(|x| x.path == e.path) {
+            errors.push(e);
+        }
     }
     (content, errors)
 }

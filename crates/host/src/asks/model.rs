@@ -72,13 +72,8 @@ pub fn sampling_request(provider: Provider, ask: &SamplingAsk, model: &str) -> V
             put("tool_choice", mode.map(Value::from));
         }
         Provider::Gemini => {
-            let mut cfg = json!({"maxOutputTokens": opts.max_tokens});
-            if let Some(t) = temp {
-                cfg["temperature"] = Value::from(t);
-            }
-            if let Some(s) = stops {
-                cfg["stopSequences"] = s;
-            }
+            let cfg = json!({"maxOutputTokens": opts.max_tokens});
+            let cfg = tuned(cfg, temp, ("stopSequences", stops));
             put("generationConfig", Some(cfg));
             let gmode = |m: &str| {
                 if m == "required" {
@@ -93,17 +88,23 @@ pub fn sampling_request(provider: Provider, ask: &SamplingAsk, model: &str) -> V
             );
         }
         Provider::Ollama => {
-            let mut options = json!({"num_predict": opts.max_tokens});
-            if let Some(t) = temp {
-                options["temperature"] = Value::from(t);
-            }
-            if let Some(s) = stops {
-                options["stop"] = s;
-            }
-            put("options", Some(options));
+            let options = json!({"num_predict": opts.max_tokens});
+            put("options", Some(tuned(options, temp, ("stop", stops))));
         }
     }
     body
+}
+
+/// A generation-settings object with the temperature and the stop sequences
+/// (under the provider's name for them) added when the ask has them.
+fn tuned(mut cfg: Value, temp: Option<f64>, (stop_key, stops): (&str, Option<Value>)) -> Value {
+    if let Some(t) = temp {
+        cfg["temperature"] = Value::from(t);
+    }
+    if let Some(s) = stops {
+        cfg[stop_key] = s;
+    }
+    cfg
 }
 
 /// The sampling messages as the neutral conversation the provider formats render.

@@ -36,7 +36,7 @@ pub enum SamplePolicy {
     Mock,
     /// Reject each one (the spec's error, code -1).
     Decline,
-    /// Answer each one with this text.
+    /// Answer each one with this text, as model [`super::TYPED_MODEL`].
     Text(String),
 }
 
@@ -63,7 +63,7 @@ impl Policy {
                 SamplePolicy::Mock => Reply::Sampled(mock_sample(s)),
                 SamplePolicy::Decline => Reply::SamplingRejected,
                 SamplePolicy::Text(t) => {
-                    Reply::Sampled(Sampled::text(t.clone(), super::MOCK_MODEL))
+                    Reply::Sampled(Sampled::text(t.clone(), super::TYPED_MODEL))
                 }
             },
             Ask::Elicit(e) => match (&self.elicit, &e.mode) {

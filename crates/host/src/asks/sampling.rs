@@ -10,6 +10,10 @@ use super::{AskError, opt_str, params_object};
 /// The model name the mock answers with, so a server (and the learner) can tell.
 pub const MOCK_MODEL: &str = "mcpg-mock";
 
+/// The model name on a reply whose text a person gave (`--on-sample TEXT`, or typed
+/// in the page): no model wrote it, and the server should not be told one did.
+pub const TYPED_MODEL: &str = "mcpg-typed";
+
 /// One `SamplingMessage`: who speaks and what, as content blocks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplingMessage {

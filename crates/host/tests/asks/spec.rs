@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-/// The revisions that have server-to-client requests worth checking here.
+/// Every revision.
+#[allow(dead_code)]
 pub const REVISIONS: [&str; 5] = [
     "2024-11-05",
     "2025-03-26",
@@ -14,9 +15,9 @@ pub const REVISIONS: [&str; 5] = [
     "2026-07-28",
 ];
 
-/// The schema of `rev`, or `None` (with a notice; a failure under
+/// The official schemas' folder, or `None` (with a notice; a failure under
 /// `MCPG_REQUIRE_PEERS`) when the reference data is absent.
-pub fn schema(rev: &str) -> Option<Value> {
+pub fn dir() -> Option<PathBuf> {
     // Beside the main checkout, or beside the worktrees' folder (a worktree sits deeper).
     let dir = std::env::var_os("MCPG_SPEC_SCHEMAS").map_or_else(
         || {
@@ -30,17 +31,45 @@ pub fn schema(rev: &str) -> Option<Value> {
         },
         PathBuf::from,
     );
-    let path = dir.join(rev).join("schema.json");
-    if !path.is_file() {
-        let required = std::env::var("MCPG_REQUIRE_PEERS").is_ok_and(|v| !v.is_empty() && v != "0");
-        assert!(
-            !required,
-            "{} is absent and MCPG_REQUIRE_PEERS is set",
-            path.display()
-        );
-        println!("SKIP: {} is absent (set MCPG_SPEC_SCHEMAS)", path.display());
-        return None;
+    if dir.is_dir() {
+        return Some(dir);
     }
+    let required = std::env::var("MCPG_REQUIRE_PEERS").is_ok_and(|v| !v.is_empty() && v != "0");
+    assert!(
+        !required,
+        "{} is absent and MCPG_REQUIRE_PEERS is set",
+        dir.display()
+    );
+    println!("SKIP: {} is absent (set MCPG_SPEC_SCHEMAS)", dir.display());
+    None
+}
+
+/// The 2026-07-28 examples of definition `def`, by file name.
+#[allow(dead_code)]
+pub fn examples(def: &str) -> Vec<(String, Value)> {
+    let Some(dir) = dir() else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Value)> =
+        std::fs::read_dir(dir.join("2026-07-28/examples").join(def))
+            .unwrap()
+            .map(|e| {
+                let path = e.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                (
+                    name,
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap(),
+                )
+            })
+            .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The schema of `rev`, or `None` (with a notice; a failure under
+/// `MCPG_REQUIRE_PEERS`) when the reference data is absent.
+pub fn schema(rev: &str) -> Option<Value> {
+    let path = dir()?.join(rev).join("schema.json");
     Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
 }
 

@@ -35,7 +35,8 @@ pub fn expect(peer: Peer) -> Expect {
             unknown_tool_is_rpc_error: false,
         },
         Peer::Python => Expect {
-            tools: 4,
+            // add, echo, fail, crash, book (the elicitation tool).
+            tools: 5,
             pages: 1,
             echo: ("echo", json!({"text": "hi"}), "hi"),
             fail: ("fail", json!({"reason": "boom"}), "boom"),

@@ -1,0 +1,14 @@
+//! The asks module (issue 14): what the server asks the host and the host's
+//! answers. Runs natively and in headless Chromium; natively, every request and
+//! reply is also checked against the official schema of each revision.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod elicit;
+mod mrtr;
+mod sampling;
+#[cfg(not(target_arch = "wasm32"))]
+mod spec;
