@@ -116,6 +116,10 @@ pub struct AppState {
     pub pin: RwSignal<Pin>,
     /// The Resources, Prompts and Logs panels.
     pub features: crate::feature_state::FeatureState,
+    /// What the server asked the host on this connection.
+    pub asks: RwSignal<Vec<mcpg_page::AskView>>,
+    /// The roots the learner lets the server see.
+    pub roots: RwSignal<Vec<mcpg_host::asks::Root>>,
 }
 
 impl AppState {
@@ -157,6 +161,8 @@ impl AppState {
             replay: RwSignal::new(None),
             pin: RwSignal::new(Pin::Auto),
             features: crate::feature_state::FeatureState::new(),
+            asks: RwSignal::new(Vec::new()),
+            roots: RwSignal::new(Vec::new()),
         }
     }
 

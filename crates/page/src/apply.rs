@@ -44,6 +44,7 @@ impl PageDriver {
                 });
             }
             Input::ModelReply { loop_id, reply } => self.model_answered(loop_id, reply),
+            Input::SampleReply { ask, reply } => self.model_sampled(ask, &reply),
             Input::Timer => self.timer(),
         }
     }

@@ -13,7 +13,12 @@
 use std::fmt;
 
 use mcpg_core::client::Event;
+use mcpg_core::jsonrpc::RpcError;
+use mcpg_core::model::JsonObject;
 use mcpg_core::model::{CallToolResult, Tool};
+use mcpg_host::asks::{
+    Ask, Reply, Sampled, SamplingAsk, parse, sampled_from_reply, sampling_request,
+};
 use mcpg_host::provider::{
     ModelTurn, Provider, RequestOptions, Turn, endpoint, key_header, shown_request,
 };
@@ -83,6 +88,30 @@ pub trait Engine {
     fn http(&self, url: &str) -> Box<dyn HttpPort>;
     /// The result's `structuredContent` checked against the tool's `outputSchema`.
     fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>>;
+    /// The JSON-RPC result (or the spec's error) for the learner's answer.
+    fn answer_result(&self, reply: &Reply) -> Result<Value, RpcError>;
+    /// `inputResponses` for a 2026-07-28 retry (a rejection left out).
+    fn input_responses(&self, replies: &[(String, Reply)]) -> JsonObject;
+    /// Whether a URL may be offered and opened (http(s) with a host).
+    fn url_ok(&self, url: &str) -> bool;
+    /// The URL elicitations of a `-32042` error: each one's params, or why it is
+    /// not offered.
+    fn url_elicitations(&self, error: &RpcError) -> Vec<Result<Value, String>>;
+    /// A real model's request for a sampling request's `params`, or why not.
+    fn sample(
+        &self,
+        provider: Provider,
+        settings: &LlmSettings,
+        params: &Value,
+    ) -> Result<Asked, String>;
+    /// A real model's HTTP answer to that request, as the message to approve.
+    fn sampled(
+        &self,
+        provider: Provider,
+        params: &Value,
+        status: u16,
+        body: &str,
+    ) -> Result<Sampled, String>;
 }
 
 /// The one [`Engine`], as the shell hands it in (compared by address).
@@ -198,5 +227,67 @@ impl Engine for HostEngine {
 
     fn http(&self, url: &str) -> Box<dyn HttpPort> {
         Box::new(HttpMachine::new(HttpConfig::new(url)))
+    }
+
+    fn answer_result(&self, reply: &Reply) -> Result<Value, RpcError> {
+        reply.to_result()
+    }
+
+    fn input_responses(&self, replies: &[(String, Reply)]) -> JsonObject {
+        mcpg_host::asks::input_responses(replies)
+    }
+
+    fn url_ok(&self, url: &str) -> bool {
+        mcpg_host::asks::url_domain(url).is_ok()
+    }
+
+    fn url_elicitations(&self, error: &RpcError) -> Vec<Result<Value, String>> {
+        mcpg_host::asks::url_elicitations(error)
+            .into_iter()
+            .map(|a| a.map(|a| a.raw).map_err(|e| e.to_string()))
+            .collect()
+    }
+
+    fn sample(
+        &self,
+        provider: Provider,
+        settings: &LlmSettings,
+        params: &Value,
+    ) -> Result<Asked, String> {
+        let ask = sampling_ask(params)?;
+        let ep = endpoint(provider, &settings.base, &settings.model);
+        Ok(Asked {
+            head: serde_json::json!({"method": "POST", "url": ep.url}),
+            url: ep.url,
+            headers: ep.headers,
+            key_header: key_header(provider, "k").map(|(name, _)| name),
+            body: sampling_request(provider, &ask, &settings.model).to_string(),
+        })
+    }
+
+    fn sampled(
+        &self,
+        provider: Provider,
+        params: &Value,
+        status: u16,
+        body: &str,
+    ) -> Result<Sampled, String> {
+        let ask = sampling_ask(params)?;
+        if !(200..300).contains(&status) {
+            let said = mcpg_core::validate::truncate(body, 300);
+            return Err(format!("the model answered HTTP {status}: {said}"));
+        }
+        let v: Value = serde_json::from_str(body)
+            .map_err(|e| format!("the model's reply is not JSON: {e}"))?;
+        sampled_from_reply(provider, &ask, &v).map_err(|e| e.to_string())
+    }
+}
+
+/// A server's sampling request, read (a real model is asked only for one).
+fn sampling_ask(params: &Value) -> Result<SamplingAsk, String> {
+    match parse("sampling/createMessage", Some(params)) {
+        Ok(Ask::Sampling(s)) => Ok(s),
+        Ok(_) => Err("not a sampling request".to_owned()),
+        Err(e) => Err(e.to_string()),
     }
 }

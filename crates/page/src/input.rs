@@ -63,6 +63,14 @@ pub enum Input {
         /// The answer.
         reply: ModelReply,
     },
+    /// A real model answered (or could not be reached) for the server's sampling
+    /// request `ask` ([`crate::ModelRequest::ask`]).
+    SampleReply {
+        /// The question.
+        ask: u64,
+        /// The answer.
+        reply: ModelReply,
+    },
     /// The deadline of [`crate::PageDriver::poll_timeout`] passed.
     Timer,
     /// The loop's code, as [`crate::Output::LoadEngine`] asked (waiting commands run).

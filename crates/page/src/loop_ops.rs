@@ -3,7 +3,7 @@
 
 use mcpg_core::client::CallOptions;
 use mcpg_core::model::JsonObject;
-use mcpg_host::provider::{ModelTurn, RequestOptions, ToolCall, Turn};
+use mcpg_host::provider::{ModelTurn, Provider, RequestOptions, ToolCall, Turn};
 use mcpg_host::tool_loop::Action;
 use mcpg_host::{StepStatus, ToolLoop};
 
@@ -198,14 +198,20 @@ impl PageDriver {
         }
     }
 
-    /// Asks the real model for the loop's next turn: one output, without the key.
-    fn ask_llm(&mut self) {
+    /// The chosen provider and its real model's settings.
+    pub(crate) fn llm_settings(&self) -> (Provider, LlmSettings) {
         let provider = self.provider;
         let settings = self
             .llm
             .get(slot(provider))
             .cloned()
             .unwrap_or_else(|| LlmSettings::default_for(provider));
+        (provider, settings)
+    }
+
+    /// Asks the real model for the loop's next turn: one output, without the key.
+    fn ask_llm(&mut self) {
+        let (provider, settings) = self.llm_settings();
         let hint = self.key_hints.get(slot(provider)).cloned().flatten();
         let (Some(run), Some(engine)) = (&mut self.run, self.engine.map(|e| e.0)) else {
             return;
@@ -216,6 +222,7 @@ impl PageDriver {
         self.set_model_busy(true);
         self.output(Output::ModelRequest(ModelRequest {
             loop_id: self.loop_id,
+            ask: None,
             provider,
             url: asked.url,
             headers: asked.headers,

@@ -140,6 +140,12 @@ impl PageDriver {
                 outcome: CallOutcome::InputRequired(result),
                 ..
             } => self.input_required(op, &result),
+            Event::CallFinished {
+                outcome: CallOutcome::ProtocolError(e),
+                ..
+            } if e.code == mcpg_core::jsonrpc::code::URL_ELICITATION_REQUIRED => {
+                self.url_required(&e);
+            }
             Event::Notification { method, params }
                 if method == "notifications/elicitation/complete" =>
             {

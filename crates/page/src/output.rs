@@ -14,6 +14,9 @@ use crate::view::ViewChange;
 pub struct ModelRequest {
     /// The loop that asks (a reply for an older loop is ignored).
     pub loop_id: LoopId,
+    /// The server's sampling request this answers (the shell replies with
+    /// [`crate::Input::SampleReply`]), or `None` for the loop's own model turn.
+    pub ask: Option<u64>,
     /// The provider (its key header's name and format).
     pub provider: Provider,
     /// URL to POST to.

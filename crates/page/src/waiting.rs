@@ -31,6 +31,8 @@ impl Command {
                 | Command::Pin(_)
                 // Use in the loop: a loop seeded with a prompt's messages.
                 | Command::Feature(FeatureCommand::UsePrompt)
+                // Answering the server: its JSON is built by `mcpg_host::asks`.
+                | Command::Ask(_)
         )
     }
 
@@ -45,6 +47,7 @@ impl Command {
             Command::RunLive => "running the session live",
             Command::Pin(_) => "pinning a revision",
             Command::Feature(_) => "using the prompt in the loop",
+            Command::Ask(_) => "your answer to the server",
             _ => "a command",
         }
     }

@@ -20,7 +20,7 @@ use mcpg_host::StepStatus;
 use mcpg_host::asks::{ElicitAction, Reply, Root, Sampled};
 use mcpg_host::provider::Provider;
 use mcpg_page::diagram::{ArrowKind, DiagramInput, Lane, diagram};
-use mcpg_page::{AskCommand, AskState, Command, Input, Output, Pin};
+use mcpg_page::{AskCommand, AskState, Command, Input, ModelReply, Output, Pin};
 use serde_json::{Value, json};
 use support::Shell;
 use support::peer::{Peer, connect};
@@ -53,6 +53,15 @@ fn resend(s: &mut Shell, peer: &mut Peer, frame: &str) {
         text: frame.to_owned(),
     });
     peer.serve(s);
+}
+
+/// A shell whose call (step 4) waits while the server asks `request`, and the call.
+fn asked_during_call(pin: Pin, request: Value) -> (Shell, Value) {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, pin);
+    let call = step_to_call(&mut s, &mut peer);
+    server_sends(&mut s, request);
+    (s, call)
 }
 
 fn server_sends(s: &mut Shell, m: Value) {
@@ -162,11 +171,8 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
 
 #[test]
 fn a_rejected_sampling_request_sends_the_error_the_spec_names() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 7, "method": "sampling/createMessage",
         "params": {"messages": [], "maxTokens": 5}}),
     );
@@ -185,11 +191,8 @@ fn a_rejected_sampling_request_sends_the_error_the_spec_names() {
 
 #[test]
 fn a_url_is_opened_only_on_the_learners_click_and_completion_marks_it_done() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
         "params": {"mode": "url", "message": "Sign in", "url": "https://auth.example.com/x?y=1", "elicitationId": "e1"}}),
     );
@@ -221,11 +224,8 @@ fn a_url_is_opened_only_on_the_learners_click_and_completion_marks_it_done() {
 
 #[test]
 fn a_url_that_is_not_http_is_never_opened() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
         "params": {"mode": "url", "message": "x", "url": "javascript:alert(1)", "elicitationId": "e1"}}),
     );
@@ -241,11 +241,8 @@ fn a_url_that_is_not_http_is_never_opened() {
 
 #[test]
 fn a_question_left_past_the_cores_deadline_shows_as_timed_out() {
-    let mut peer = Peer::default();
-    let mut s = connect(&mut peer, V2025);
-    step_to_call(&mut s, &mut peer);
-    server_sends(
-        &mut s,
+    let (mut s, _) = asked_during_call(
+        V2025,
         json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
     );
     let deadline = s.asks[0].deadline.unwrap();
@@ -341,4 +338,134 @@ fn an_input_required_call_is_retried_with_the_answers_and_request_state() {
     done["result"]["resultType"] = json!("complete");
     server_sends(&mut s, done);
     assert_eq!(s.steps.last().unwrap().status, StepStatus::Done);
+}
+
+#[test]
+fn a_real_model_writes_the_sampling_reply_only_on_the_learners_click_and_it_still_needs_approval() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    let call = step_to_call(&mut s, &mut peer);
+    let model_requests = |s: &Shell| {
+        s.effects
+            .iter()
+            .filter_map(|o| match o {
+                Output::ModelRequest(r) if r.ask.is_some() => Some(r.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": "s9", "method": "sampling/createMessage",
+        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "Write a haiku"}}],
+            "systemPrompt": "Be brief", "maxTokens": 40}}),
+    );
+    assert!(
+        model_requests(&s).is_empty(),
+        "no model is asked without a click"
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::SampleWithModel { id }));
+    let reqs = model_requests(&s);
+    assert_eq!(reqs.len(), 1);
+    let body: Value = serde_json::from_str(&reqs[0].body).unwrap();
+    assert_eq!(body["system"], "Be brief");
+    assert_eq!(body["max_tokens"], 40);
+    assert!(reqs[0].body.contains("Write a haiku"));
+    assert!(s.asks[0].model_busy);
+    assert!(
+        s.asks[0]
+            .model_request
+            .as_deref()
+            .unwrap()
+            .contains("Write a haiku")
+    );
+
+    let reply = json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "fake-model",
+        "content": [{"type": "text", "text": "Old pond, a frog"}], "stop_reason": "end_turn"});
+    s.input(Input::SampleReply {
+        ask: id,
+        reply: ModelReply::Http {
+            status: 200,
+            body: reply.to_string(),
+        },
+    });
+    let draft = s.asks[0].draft.clone().unwrap().unwrap();
+    assert_eq!(draft.content["text"], "Old pond, a frog");
+    assert_eq!(draft.model, "fake-model");
+    // Still nothing goes to the server until the learner sends it.
+    assert!(sent(&mut s).is_empty());
+    assert_eq!(s.asks[0].state, AskState::Waiting);
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Sampled(draft),
+    }));
+    let out = sent(&mut s);
+    assert_eq!(out[0]["result"]["content"]["text"], "Old pond, a frog");
+    assert_eq!(out[0]["result"]["model"], "fake-model");
+    server_sends(&mut s, call_result(&call["id"]));
+}
+
+#[test]
+fn a_url_elicitation_required_error_offers_its_url_and_sends_nothing_back() {
+    let mut peer = Peer::default();
+    let mut s = connect(&mut peer, V2025);
+    let call = step_to_call(&mut s, &mut peer);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": call["id"], "error": {"code": -32042,
+            "message": "This request requires browser-based authorization.",
+            "data": {"elicitations": [
+                {"mode": "url", "url": "https://auth.example.com/ok", "message": "Sign in", "elicitationId": "r1"},
+                {"mode": "url", "url": "javascript:alert(1)", "message": "no", "elicitationId": "r2"}]}}}),
+    );
+    assert_eq!(s.asks.len(), 1, "the javascript: URL is not offered");
+    assert_eq!(s.asks[0].key, mcpg_page::AskKey::Required);
+    assert_eq!(s.asks[0].params["url"], "https://auth.example.com/ok");
+    assert!(
+        !s.effects
+            .iter()
+            .any(|o| matches!(o, Output::OpenUrl { .. }))
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::OpenUrl { id }));
+    assert!(s.effects.contains(&Output::OpenUrl {
+        url: "https://auth.example.com/ok".into()
+    }));
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Elicited(ElicitAction::Accept(JsonObject::new())),
+    }));
+    assert!(
+        sent(&mut s).is_empty(),
+        "nothing goes back for a -32042 URL"
+    );
+    assert!(matches!(s.asks[0].state, AskState::Answered(_)));
+}
+
+#[test]
+fn an_answer_before_the_engine_is_loaded_waits_for_it_then_goes() {
+    // The page's first load: a bridge server needs no engine to connect.
+    let mut peer = Peer::default();
+    let mut s = Shell::without_engine();
+    s.cmd(Command::Connect(mcpg_page::Source::Bridge(
+        "scripted".into(),
+    )));
+    let conn = s.d.conn();
+    s.input(Input::LinkOpened { conn });
+    peer.serve(&mut s);
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "roots/list"}),
+    );
+    let id = s.asks[0].id;
+    s.cmd(Command::Ask(AskCommand::Answer {
+        id,
+        reply: Reply::Roots(vec![Root::new("file:///w")]),
+    }));
+    assert_eq!(s.engine_asks(), 1, "the answer asks for the engine");
+    assert!(sent(&mut s).is_empty(), "and waits for it");
+    s.input(Input::Engine(mcpg_page::host_engine()));
+    let out = sent(&mut s);
+    assert_eq!(out[0]["result"], json!({"roots": [{"uri": "file:///w"}]}));
 }

@@ -10,6 +10,7 @@ use leptos::wasm_split::wasm_split;
 
 use super::once_shown::{Loaded, once_shown};
 use super::play_box::PlayBox;
+use super::server_asks::ServerAsks;
 use super::step_card::StepCard;
 use crate::model_state::ModelChoice;
 use crate::state::use_app;
@@ -37,6 +38,8 @@ pub fn LoopPanel() -> impl IntoView {
                     <StepCard step=step/>
                 </For>
             </ol>
+            // Only once a server asks the host something (a split chunk).
+            {once_shown(move || st.asks.with(|a| !a.is_empty()), server_asks)}
             // Only for a learner playing the model; it previews replies in the
             // provider's format, code the first screen does not need.
             {once_shown(move || st.model.get() == ModelChoice::Play, play_box)}
@@ -44,6 +47,12 @@ pub fn LoopPanel() -> impl IntoView {
             <Answer/>
         </section>
     }
+}
+
+/// "The server asks" (lazy: fetched when a server first asks).
+#[wasm_split(mcpg_server_asks, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn server_asks() -> Loaded {
+    Ok(view! { <ServerAsks/> }.into_any())
 }
 
 /// The play box (lazy).

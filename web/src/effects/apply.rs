@@ -47,6 +47,8 @@ pub fn apply(st: AppState, change: ViewChange) {
             }
         }),
         ViewChange::Pin(p) => st.pin.set(p),
+        ViewChange::Asks(a) => st.asks.set(a),
+        ViewChange::Roots(r) => st.roots.set(r),
         ViewChange::Replay(r) => st.replay.set(r),
         ViewChange::Feature(f) => {
             if !st.features.apply(f) {

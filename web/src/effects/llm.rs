@@ -30,9 +30,13 @@ pub fn send(st: AppState, out: ModelRequest) {
                 origin: origin(),
             },
         };
-        to_driver(Input::ModelReply {
-            loop_id: out.loop_id,
-            reply,
+        // A server's sampling request goes back to its question, a loop's turn to its loop.
+        to_driver(match out.ask {
+            Some(ask) => Input::SampleReply { ask, reply },
+            None => Input::ModelReply {
+                loop_id: out.loop_id,
+                reply,
+            },
         });
     });
 }

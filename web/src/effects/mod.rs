@@ -4,6 +4,7 @@
 //! turn clicks into its commands, and `shell` executes what it asks for.
 
 mod apply;
+pub mod asks;
 mod bridge;
 mod bridge_addr;
 mod clock;

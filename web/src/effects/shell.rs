@@ -72,6 +72,7 @@ fn execute(outs: Vec<Output>) {
             }),
             Output::ModelRequest(req) => super::llm::send(st, req),
             Output::LoadEngine => super::engine::load(),
+            Output::OpenUrl { url } => super::asks::open_tab(&url),
         }
     }
     arm_timer();

@@ -9,11 +9,12 @@
 //! [`crate::Output::OpenUrl`] only on [`AskCommand::OpenUrl`], the learner's click.
 
 mod ops;
+mod sampling;
 
 use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_host::asks::{Reply, Root};
+use mcpg_host::asks::{Reply, Root, Sampled};
 use serde_json::Value;
 
 /// The capabilities the page declares: sampling, elicitation in both modes, and
@@ -43,6 +44,9 @@ pub enum AskKey {
         /// The key in `inputRequests`.
         key: String,
     },
+    /// One URL of a `-32042` "URL elicitation required" error: nothing goes back;
+    /// the learner opens it, then runs the call again.
+    Required,
 }
 
 /// Where one question stands.
@@ -82,6 +86,33 @@ pub struct AskView {
     pub completed: bool,
     /// The `requestState` the call is retried with (MRTR), as sent by the server.
     pub request_state: Option<Value>,
+    /// The request sent to a real model for this sampling request (URL and body,
+    /// no key), once the learner asked for it.
+    pub model_request: Option<String>,
+    /// A real model's reply, waiting for the learner's approval (or why there is none).
+    pub draft: Option<Result<Sampled, String>>,
+    /// A real model is writing the reply.
+    pub model_busy: bool,
+}
+
+impl AskView {
+    /// A question just asked, waiting (the driver numbers it).
+    pub(crate) fn new(method: String, params: Value, key: AskKey) -> AskView {
+        AskView {
+            id: 0,
+            method,
+            params,
+            key,
+            state: AskState::Waiting,
+            deadline: None,
+            opened: false,
+            completed: false,
+            request_state: None,
+            model_request: None,
+            draft: None,
+            model_busy: false,
+        }
+    }
 }
 
 /// What the learner does with a question.
@@ -99,6 +130,12 @@ pub enum AskCommand {
     },
     /// Open the URL of a URL elicitation: the shell opens it in a new tab.
     OpenUrl {
+        /// Which question.
+        id: u64,
+    },
+    /// Ask the real model chosen for the loop (provider and settings) to write the
+    /// reply to sampling request `id`; its reply comes back as a draft to approve.
+    SampleWithModel {
         /// Which question.
         id: u64,
     },

@@ -3,7 +3,7 @@
 use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_host::asks::{Reply, Root, input_responses, url_domain};
+use mcpg_host::asks::{Reply, Root};
 use serde_json::{Map, Value};
 
 use super::{AskCommand, AskKey, AskState, AskView};
@@ -23,17 +23,9 @@ impl PageDriver {
         self.note(format!(
             "the server asks the host: {method} (the direction has reversed; waiting for you)"
         ));
-        self.asks.push(AskView {
-            id: 0,
-            method,
-            params: params.unwrap_or(Value::Null),
-            key: AskKey::Request(id),
-            state: AskState::Waiting,
-            deadline: Some(deadline),
-            opened: false,
-            completed: false,
-            request_state: None,
-        });
+        let mut view = AskView::new(method, params.unwrap_or(Value::Null), AskKey::Request(id));
+        view.deadline = Some(deadline);
+        self.asks.push(view);
         self.show_asks();
     }
 
@@ -57,21 +49,34 @@ impl PageDriver {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned();
-            self.asks.push(AskView {
-                id: 0,
-                method,
-                params: req.get("params").cloned().unwrap_or(Value::Null),
-                key: AskKey::Input { op, key },
-                state: AskState::Waiting,
-                deadline: None,
-                opened: false,
-                completed: false,
-                request_state: state.clone(),
-            });
+            let params = req.get("params").cloned().unwrap_or(Value::Null);
+            let mut view = AskView::new(method, params, AskKey::Input { op, key });
+            view.request_state = state.clone();
+            self.asks.push(view);
         }
         self.note(
             "the server asks the host for input (input_required): answer, and the call is retried",
         );
+        self.show_asks();
+    }
+
+    /// A call failed with `-32042`: each URL elicitation it carries is shown like an
+    /// `elicitation/create` (opened only on a click); one that cannot be offered is
+    /// noted with why.
+    pub(crate) fn url_required(&mut self, error: &mcpg_core::jsonrpc::RpcError) {
+        let Some(engine) = self.engine.map(|e| e.0) else {
+            return;
+        };
+        for ask in engine.url_elicitations(error) {
+            match ask {
+                Ok(params) => {
+                    let view = AskView::new("elicitation/create".into(), params, AskKey::Required);
+                    self.asks.push(view);
+                }
+                Err(e) => self.note(format!("a URL elicitation the page will not offer: {e}")),
+            }
+        }
+        self.note("the server refused the call until a URL is visited (-32042): open it, then run the call again");
         self.show_asks();
     }
 
@@ -110,7 +115,8 @@ impl PageDriver {
                             .map(str::to_owned)
                     });
                 // The same check that shows the domain: http(s) with a host, or never.
-                match url.filter(|u| url_domain(u).is_ok()) {
+                let engine = self.engine.map(|e| e.0);
+                match url.filter(|u| engine.is_some_and(|e| e.url_ok(u))) {
                     Some(url) => {
                         self.note(format!("you opened {url} (the server's URL elicitation)"));
                         self.output(Output::OpenUrl { url });
@@ -121,12 +127,17 @@ impl PageDriver {
                     }
                 }
             }
+            AskCommand::SampleWithModel { id } => self.sample_with_model(id),
             AskCommand::SetRoots(roots) => self.set_roots(roots),
         }
     }
 
     fn answer_ask(&mut self, id: u64, reply: Reply) {
-        let result = reply.to_result();
+        // Ask commands wait for the engine (`waiting.rs`), so it is here.
+        let Some(engine) = self.engine.map(|e| e.0) else {
+            return;
+        };
+        let result = engine.answer_result(&reply);
         let now = self.now;
         let Some(a) = self
             .asks
@@ -151,6 +162,14 @@ impl PageDriver {
                     a.state = AskState::TimedOut;
                 }
             }
+            // Nothing goes back for a -32042 URL: the learner only says it is done.
+            AskKey::Required => {
+                if let Some(a) = self.asks.list.iter_mut().find(|a| a.id == id) {
+                    a.state = AskState::Answered(
+                        "(nothing is sent for a -32042 URL: run the call again)".to_owned(),
+                    );
+                }
+            }
             AskKey::Input { op, key } => {
                 // A rejection has no result form in MRTR: `input_responses` leaves it out.
                 self.asks.responses.push((op, key, reply));
@@ -166,9 +185,10 @@ impl PageDriver {
             a.state == AskState::Waiting
                 && matches!(&a.key, AskKey::Input { op: o, .. } if *o == op)
         });
-        if waiting {
+        // Called only from an answer, which waited for the engine.
+        let (false, Some(engine)) = (waiting, self.engine.map(|e| e.0)) else {
             return;
-        }
+        };
         let mut replies = Vec::new();
         self.asks.responses.retain(|(o, key, reply)| {
             let mine = *o == op;
@@ -177,10 +197,8 @@ impl PageDriver {
             }
             !mine
         });
-        if !self
-            .client
-            .continue_call(self.now, op, input_responses(&replies))
-        {
+        let responses = engine.input_responses(&replies);
+        if !self.client.continue_call(self.now, op, responses) {
             self.note("the call is no longer waiting for input: the answers were not sent");
         }
     }
@@ -227,7 +245,7 @@ impl PageDriver {
         }
     }
 
-    fn show_asks(&mut self) {
+    pub(crate) fn show_asks(&mut self) {
         self.emit(ViewChange::Asks(self.asks.list.clone()));
     }
 }
