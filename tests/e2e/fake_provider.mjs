@@ -12,12 +12,18 @@
 // results it answers with the results' text. Keys: any non-empty key except "bad-key"
 // (which gets the provider's 401 error shape).
 //
+// Rate limits: a request whose body mentions "(busy)" gets 429 (with `retry-after: 0`)
+// the first time that exact body arrives, and its answer when asked again;
+// `GET /__throttled` counts the 429s sent.
+//
 // Run: node fake_provider.mjs [PORT]   (prints "fake provider on http://127.0.0.1:PORT")
 
 import http from 'node:http';
 
 const violations = [];
 const requests = [];
+const throttledBodies = new Set();
+let throttled = 0;
 
 function violation(provider, rule, detail) {
   violations.push({ provider, rule, detail });
@@ -273,6 +279,7 @@ const server = http.createServer((req, res) => {
   }
   if (req.method === 'GET' && url.pathname === '/__violations') return send(res, 200, violations);
   if (req.method === 'GET' && url.pathname === '/__requests') return send(res, 200, requests);
+  if (req.method === 'GET' && url.pathname === '/__throttled') return send(res, 200, { throttled });
   if (req.method === 'POST' && url.pathname === '/__reset') { violations.length = 0; requests.length = 0; return send(res, 200, {}); }
   let raw = '';
   req.on('data', (c) => { raw += c; });
@@ -281,6 +288,12 @@ const server = http.createServer((req, res) => {
     try { body = JSON.parse(raw); } catch { violation(url.pathname, 'json', 'the body is not JSON'); return send(res, 400, { error: { message: 'body is not JSON' } }); }
     if (!/^application\/json/.test(req.headers['content-type'] ?? '')) violation(url.pathname, 'content-type', `content-type is ${req.headers['content-type']}`);
     requests.push({ path: url.pathname, headers: { ...req.headers }, body });
+    if (raw.includes('(busy)') && !throttledBodies.has(url.pathname + raw)) {
+      throttledBodies.add(url.pathname + raw);
+      throttled += 1;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      return res.end(JSON.stringify({ error: { type: 'rate_limit_error', message: 'rate limited (fake provider): try again' } }));
+    }
     const p = url.pathname;
     if (p === '/anthropic/v1/messages') return anthropic(req, body, res);
     if (p === '/openai/v1/chat/completions' || p === '/ollama/v1/chat/completions') return openaiChat(req, body, res);

@@ -21,6 +21,19 @@ pub fn open(
     own_group: bool,
     answerer: Option<&Arc<Answerer>>,
 ) -> Result<Driver, Failure> {
+    open_with(conn, own_group, answerer, None, false)
+}
+
+/// [`open`] with a second observer beside the command's own (the loop records the
+/// wire with it) and, with `listen`, the page's `listen_for_list_changes`: a
+/// recording the page replays must send what the page would.
+pub fn open_with(
+    conn: &Connection,
+    own_group: bool,
+    answerer: Option<&Arc<Answerer>>,
+    extra: Option<Observer>,
+    listen: bool,
+) -> Result<Driver, Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -30,6 +43,7 @@ pub fn open(
     let timeout = Duration::from_secs_f64(conn.timeout.min(1e9));
     let mut client = ClientConfig {
         request_timeout: timeout,
+        listen_for_list_changes: listen,
         ..ClientConfig::default()
     };
     client.probe_timeout = client.probe_timeout.min(timeout);
@@ -52,7 +66,7 @@ pub fn open(
     };
     let cfg = DriverConfig {
         client,
-        observer,
+        observer: both(observer, extra),
         handler: answerer.map(Answerer::handler),
     };
     let driver = match (&conn.target.stdio, &conn.target.url) {
@@ -68,6 +82,7 @@ pub fn open(
             // do not catch it leave the server in the terminal's group, so it stops
             // with mcpg as before.
             server.own_process_group = own_group;
+            server.grace.after_stdin = STDIN_GRACE;
             Driver::stdio(server, cfg)?
         }
         (None, Some(url)) => Driver::http(HttpConfig::new(url), cfg)?,
@@ -75,6 +90,25 @@ pub fn open(
     };
     Ok(driver)
 }
+
+/// One observer that calls both (either may be absent).
+fn both(a: Option<Observer>, b: Option<Observer>) -> Option<Observer> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(Arc::new(move |o: &Observed| {
+            a(o);
+            b(o);
+        })),
+        (a, b) => a.or(b),
+    }
+}
+
+/// How long a stdio server may take to exit once its stdin is closed before it is
+/// sent SIGTERM. The spec's shutdown order stays (close stdin, wait, SIGTERM, wait,
+/// SIGKILL), but "a reasonable time" is short for a command whose answer is in:
+/// well-behaved servers exit on end of input within milliseconds, SIGTERM still
+/// lets a slow one clean up, and waiting longer was most of what one `mcpg tools
+/// call` cost over a raw client (server-everything took ~340 ms to exit on its own).
+const STDIN_GRACE: Duration = Duration::from_millis(10);
 
 /// The revision `--protocol-version` names, checked against `--protocol`.
 fn pinned(rev: &str, protocol: Protocol) -> Result<ProtocolVersion, Failure> {

@@ -13,8 +13,10 @@ mod commands;
 mod conformance;
 mod connect;
 mod escape;
+mod eval;
 mod exit;
 mod logs;
+mod loop_cmd;
 mod render;
 mod replay;
 
@@ -59,6 +61,8 @@ fn main() -> ExitCode {
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo => bridge::demo().await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
+            Command::Loop(args) => loop_cmd::run(args).await,
+            Command::Eval(args) => eval::run(args).await,
         }
     });
     match outcome {

@@ -52,17 +52,7 @@ impl Recorder {
 pub(crate) fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
     turns
         .iter()
-        .map(|t| match t {
-            Turn::User(text) => Some(SeedTurn {
-                role: SeedRole::User,
-                text: text.clone(),
-            }),
-            Turn::Model(ModelTurn::Answer { text }) => Some(SeedTurn {
-                role: SeedRole::Model,
-                text: text.clone(),
-            }),
-            _ => None,
-        })
+        .map(|t| t.words().map(SeedTurn::from_words))
         .collect()
 }
 

@@ -28,6 +28,19 @@ pub struct SeedTurn {
 pub(crate) const MAX_SEED_TURNS: usize = 256;
 
 impl SeedTurn {
+    /// A seeded message from the host's `Turn::words` form: the user's words
+    /// (`true`) or the model's (`false`).
+    pub fn from_words((user, text): (bool, &str)) -> SeedTurn {
+        SeedTurn {
+            role: if user {
+                SeedRole::User
+            } else {
+                SeedRole::Model
+            },
+            text: text.to_owned(),
+        }
+    }
+
     /// The turn as JSON, as its serde `Serialize` writes it.
     pub(crate) fn to_json(&self) -> Value {
         let role = match self.role {

@@ -209,32 +209,44 @@ pub(crate) fn npm_folder(folder: &Path, name: &str) -> Result<Done> {
     Ok(Done::Installed)
 }
 
-/// The version pinned as `mcp==X` in requirements.txt.
-fn pinned_mcp(requirements: &str) -> Option<String> {
-    requirements.lines().find_map(|line| {
-        line.trim()
-            .strip_prefix("mcp==")
-            .map(|v| v.trim().to_owned())
-    })
+/// Every `name==version` pin in requirements.txt, in order.
+fn pins(requirements: &str) -> Vec<(String, String)> {
+    requirements
+        .lines()
+        .filter_map(|line| {
+            let (name, version) = line.split('#').next()?.trim().split_once("==")?;
+            Some((name.trim().to_owned(), version.trim().to_owned()))
+        })
+        .collect()
 }
 
-/// A venv with the pinned `mcp`, (re)built only when the pin is not met.
+/// A venv with every pinned package (the `mcp` peer; `junitparser`, which reads
+/// back `mcpg eval --junit`), (re)built only when a pin is not met.
 fn python_venv(folder: &Path, name: &str) -> Result<Done> {
     let requirements_path = folder.join("requirements.txt");
     let requirements = fs::read_to_string(&requirements_path)
         .map_err(|e| format!("cannot read {}: {e}", requirements_path.display()))?;
-    let pinned = pinned_mcp(&requirements)
-        .ok_or_else(|| format!("{} pins no `mcp==`", requirements_path.display()))?;
+    let pinned = pins(&requirements);
+    if !pinned.iter().any(|(n, _)| n == "mcp") {
+        return Err(format!("{} pins no `mcp==`", requirements_path.display()));
+    }
     let venv = folder.join(".venv");
     let python: PathBuf = venv.join("bin").join("python");
-    let installed = util::probe(command(&python, folder).args([
-        "-c",
-        "import importlib.metadata, mcp; print(importlib.metadata.version('mcp'))",
-    ]));
-    if installed.as_deref().map(str::trim) == Some(pinned.as_str()) {
+    let names: Vec<String> = pinned.iter().map(|(n, _)| format!("{n:?}")).collect();
+    let script = format!(
+        "import importlib.metadata as m\nfor n in [{}]:\n    print(m.version(n))",
+        names.join(", ")
+    );
+    let installed = util::probe(command(&python, folder).args(["-c", &script]));
+    let wanted: Vec<&str> = pinned.iter().map(|(_, v)| v.as_str()).collect();
+    if installed
+        .as_deref()
+        .is_some_and(|out| out.lines().map(str::trim).eq(wanted.iter().copied()))
+    {
         return Ok(Done::Cached);
     }
-    installing(&format!("{name} (mcp=={pinned})"));
+    let listed: Vec<String> = pinned.iter().map(|(n, v)| format!("{n}=={v}")).collect();
+    installing(&format!("{name} ({})", listed.join(", ")));
     // A venv whose interpreter no longer runs (moved, or its base Python
     // went away) cannot be repaired in place: start over.
     if util::probe(command(&python, folder).arg("--version")).is_none() && venv.exists() {
@@ -285,11 +297,14 @@ source = \"registry+https://example.invalid\"
     }
 
     #[test]
-    fn reads_the_mcp_pin() {
+    fn reads_every_pin() {
         assert_eq!(
-            pinned_mcp("# peers\nmcp==2.3.0\n").as_deref(),
-            Some("2.3.0")
+            pins("# peers\nmcp==2.3.0\njunitparser==5.0.3  # eval\nother>=2\n"),
+            [
+                ("mcp".to_owned(), "2.3.0".to_owned()),
+                ("junitparser".to_owned(), "5.0.3".to_owned())
+            ]
         );
-        assert_eq!(pinned_mcp("mcp>=2\n"), None);
+        assert!(pins("mcp>=2\n").is_empty());
     }
 }

@@ -3,12 +3,14 @@
 
 mod catalog;
 mod connection;
+mod loops;
 
 use clap::{Parser, Subcommand};
 
 use crate::bridge::ServeArgs;
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, Protocol};
+pub use loops::{EvalArgs, LoopArgs};
 
 /// A command-line MCP client: inspect a server, list and call its tools, read its
 /// resources, get its prompts, ask for completions, follow its log messages.
@@ -60,6 +62,12 @@ pub enum Command {
     Serve(ServeArgs),
     /// Run the demo server over stdio (for `--stdio 'mcpg demo'` and the bridge).
     Demo,
+    /// Run the six steps of the tool loop for one message, printing each step as
+    /// the page shows it (with the mock model, or a real one).
+    Loop(LoopArgs),
+    /// Run a suite of cases (TOML) × models × repeats through the loop and report
+    /// whether models still pick the server's tools and fill them right.
+    Eval(EvalArgs),
     /// Re-run a shared session's recorded tools/list and tools/call steps against a
     /// live server and report every difference (exit 0 when there is none).
     Replay {

@@ -85,6 +85,19 @@ pub enum Turn {
     Results(Vec<ToolOutput>),
 }
 
+impl Turn {
+    /// The turn as words, for a seed (what `ToolLoop::from_turns` takes): the user's
+    /// message (`true`) or the model's answer (`false`), with its text; `None` for
+    /// tool calls and results.
+    pub fn words(&self) -> Option<(bool, &str)> {
+        match self {
+            Turn::User(text) => Some((true, text)),
+            Turn::Model(ModelTurn::Answer { text }) => Some((false, text)),
+            Turn::Model(ModelTurn::ToolCalls { .. }) | Turn::Results(_) => None,
+        }
+    }
+}
+
 /// A reply the host cannot use. Shown in step 3; never a crash.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum HostError {
