@@ -139,6 +139,7 @@ fn before_2025_11_25_the_titles_are_enum_names() {
     let time = &params["requestedSchema"]["properties"]["time"];
     assert_eq!(time["enumNames"], json!(["6 pm", "7:30 pm", "9 pm"]));
     assert!(time.get("oneOf").is_none());
+    assert!(params.get("mode").is_none(), "2025-06-18 has no mode");
 }
 
 #[test]

@@ -106,10 +106,14 @@ pub fn params(kind: Kind, args: &JsonObject, version: ProtocolVersion, link: &st
         }
     };
     match kind {
+        // 2025-06-18 had no `mode` (form was the only one) and no titled `oneOf`.
         Kind::Booking if version < ProtocolVersion::V2025_11_25 => {
             if let (Some(t), Some(l)) = (p.pointer_mut("/requestedSchema/properties/time"), legacy)
             {
                 *t = l;
+            }
+            if let Value::Object(o) = &mut p {
+                o.remove("mode");
             }
         }
         Kind::Summary => {
