@@ -122,9 +122,16 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
     let url = start(&mut serve, READY, children)?;
 
     let shots = util::target_dir(root).join("e2e-screenshots");
+    // Chromium leaves a ~30 MB `org.chromium.Chromium.scoped_dir.*` in TMPDIR for
+    // every browser it starts and never removes it: about 1.2 GB per run on a shared
+    // /tmp. The run gets a temporary directory of its own, emptied before and after.
+    let tmp = util::target_dir(root).join("e2e-tmp");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
     let mut node = Command::new("node");
     node.current_dir(&e2e)
         .env("PATH", util::child_path(&[]))
+        .env("TMPDIR", &tmp)
         .env("MCPG_E2E_URL", url)
         .env("MCPG_E2E_DIST", dist)
         .env("MCPG_E2E_SHOTS", &shots)
@@ -147,6 +154,7 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         ])
         .args(test_files(&e2e)?);
     let result = util::run(&mut node);
+    let _ = std::fs::remove_dir_all(&tmp);
     println!("screenshots: {}", shots.display());
     result
 }
