@@ -68,6 +68,24 @@ impl Answerer {
         })
     }
 
+    /// The answerer of `mcpg loop` and `mcpg eval`: it declares what the page
+    /// declares (sampling, elicitation in both modes, roots), so a run's `--share`
+    /// link or saved session replays in the page request for request; what no flag
+    /// sets is declined (elicitation, sampling) or an empty list (roots).
+    pub fn like_the_page(flags: &Answering) -> Answerer {
+        let mut a = Answerer::new(flags).unwrap_or_else(|| Answerer {
+            policy: Policy {
+                elicit: ElicitPolicy::Decline,
+                sample: SamplePolicy::Decline,
+                roots: Vec::new(),
+            },
+            prompt: false,
+            capabilities: JsonObject::new(),
+        });
+        a.capabilities = a.policy.capabilities();
+        a
+    }
+
     /// The client capabilities to declare.
     pub fn capabilities(&self) -> &JsonObject {
         &self.capabilities

@@ -26,3 +26,12 @@ pub fn from_flags(flags: &AskFlags) -> Result<Option<Arc<Answerer>>, Failure> {
         .map_err(|e| Failure::usage(e.to_string()))?;
     Ok(Answerer::new(&checked).map(Arc::new))
 }
+
+/// The answerer of `mcpg loop` and `mcpg eval` ([`Answerer::like_the_page`]), or a
+/// usage error.
+pub fn like_the_page(flags: &AskFlags) -> Result<Arc<Answerer>, Failure> {
+    let checked = flags
+        .check(std::io::stdin().is_terminal())
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    Ok(Arc::new(Answerer::like_the_page(&checked)))
+}

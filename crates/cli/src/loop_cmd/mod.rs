@@ -67,13 +67,14 @@ pub async fn run_once(
     let tap = Tap::default();
     let stdio = conn.target.stdio.as_deref();
     // The page listens for list changes on a bridge server, not on a URL.
-    // The server's asks (elicitation, sampling, roots) are answered as the flags say,
-    // as for every other command.
-    let answerer = crate::asks::from_flags(&conn.asks)?;
+    // The client declares what the page declares, so the run replays in the page;
+    // the server's asks (elicitation, sampling, roots) are answered as the flags say,
+    // and declined where no flag says.
+    let answerer = crate::asks::like_the_page(&conn.asks)?;
     let d = open_with(
         conn,
         false,
-        answerer.as_ref(),
+        Some(&answerer),
         Some(tap.observer()),
         stdio.is_some(),
     )?;
