@@ -89,7 +89,7 @@ pub struct PageDriver {
     /// Commands waiting for the engine, in order (`Some` while it is being loaded).
     pub(crate) waiting: Option<Vec<Command>>,
     pub(crate) inbox: VecDeque<Input>,
-    outputs: VecDeque<Output>,
+    pub(crate) outputs: VecDeque<Output>,
     busy: bool,
     log_shown: crate::view::LogMeta,
 }

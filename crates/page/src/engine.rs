@@ -11,6 +11,7 @@
 //! part of the first load; natively a test shell hands it in at once.
 
 use std::fmt;
+use std::sync::Arc;
 
 use mcpg_core::client::Event;
 use mcpg_core::jsonrpc::RpcError;
@@ -28,6 +29,7 @@ use mcpg_host::{MockModel, ToolLoop};
 use mcpg_http::{HttpConfig, HttpMachine};
 use serde_json::Value;
 
+use crate::features::{FeatureCommand, FeatureCtx};
 use crate::http_port::HttpPort;
 use crate::settings::LlmSettings;
 
@@ -112,6 +114,16 @@ pub trait Engine {
         status: u16,
         body: &str,
     ) -> Result<Sampled, String>;
+    /// A command of the Resources, Prompts and Logs panels.
+    fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand);
+    /// One core event of those panels.
+    fn feature_event(&self, ctx: &mut FeatureCtx<'_>, ev: Event);
+    /// A new connection: those panels show nothing of the old one.
+    fn reset_features(&self, ctx: &mut FeatureCtx<'_>);
+    /// A `resources/read` request was sent (`raw`, shown with the read).
+    fn read_sent(&self, ctx: &mut FeatureCtx<'_>, raw: &Arc<str>);
+    /// A new connection is ready: list again what the learner listed.
+    fn relist_features(&self, ctx: &mut FeatureCtx<'_>);
 }
 
 /// The one [`Engine`], as the shell hands it in (compared by address).
@@ -280,6 +292,26 @@ impl Engine for HostEngine {
         let v: Value = serde_json::from_str(body)
             .map_err(|e| format!("the model's reply is not JSON: {e}"))?;
         sampled_from_reply(provider, &ask, &v).map_err(|e| e.to_string())
+    }
+
+    fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand) {
+        ctx.feature_command(c);
+    }
+
+    fn feature_event(&self, ctx: &mut FeatureCtx<'_>, ev: Event) {
+        ctx.on_feature_event(ev);
+    }
+
+    fn reset_features(&self, ctx: &mut FeatureCtx<'_>) {
+        ctx.reset();
+    }
+
+    fn read_sent(&self, ctx: &mut FeatureCtx<'_>, raw: &Arc<str>) {
+        ctx.read_sent(raw);
+    }
+
+    fn relist_features(&self, ctx: &mut FeatureCtx<'_>) {
+        ctx.relist();
     }
 }
 

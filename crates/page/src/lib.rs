@@ -35,6 +35,7 @@ mod loop_ops;
 mod mailbox;
 mod on_event;
 mod output;
+mod panel_ops;
 mod record;
 mod replay;
 mod session_ops;

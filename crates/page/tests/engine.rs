@@ -12,7 +12,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_page::{Command, Conn, Input, Output, RUN_PACE, Source, ViewChange, host_engine};
+use serde_json::json;
 use support::Shell;
+use support::peer::Peer;
 
 fn demo_without_engine() -> Shell {
     let mut s = Shell::without_engine();
@@ -121,4 +123,54 @@ fn a_streamable_http_connection_waits_for_the_engine_too() {
         s.network().iter().any(|o| matches!(o, Output::Http { .. })),
         "the first POST goes out once the machine is in"
     );
+}
+
+/// A scripted server behind a bridge link, on a page whose engine has not come.
+fn peer_without_engine(peer: &mut Peer) -> Shell {
+    let mut s = Shell::without_engine();
+    s.cmd(Command::Connect(Source::Bridge("scripted".into())));
+    let conn = s.d.conn();
+    s.input(Input::LinkOpened { conn });
+    peer.serve(&mut s);
+    assert_eq!(s.conn, Conn::Ready);
+    assert_eq!(s.engine_asks(), 0);
+    s
+}
+
+fn log_message(s: &mut Shell, peer: &mut Peer) {
+    let params = json!({"level": "error", "logger": "db", "data": "disk full"});
+    peer.notify(s, "notifications/message", params);
+}
+
+#[test]
+fn a_log_message_before_the_panels_code_is_kept_and_shown_once_it_is_in() {
+    let mut peer = Peer::default();
+    let mut s = peer_without_engine(&mut peer);
+    s.advance(25);
+    log_message(&mut s, &mut peer);
+    assert_eq!(s.engine_asks(), 1, "the Logs panel's code is the engine's");
+    assert!(s.panels.logs.is_empty());
+    s.advance(500);
+    s.input(Input::Engine(host_engine()));
+    let logs = &s.panels.logs;
+    assert_eq!(logs.len(), 1);
+    assert_eq!((logs[0].data.as_str(), logs[0].at_ms), ("disk full", 525));
+}
+
+#[test]
+fn a_failed_load_says_which_server_messages_were_not_shown() {
+    let mut peer = Peer::default();
+    let mut s = peer_without_engine(&mut peer);
+    log_message(&mut s, &mut peer);
+    s.input(Input::EngineFailed("Failed to fetch".into()));
+    assert!(
+        s.notes()
+            .iter()
+            .any(|n| n.contains("not shown: 1 server messages") && n.contains("Failed to fetch")),
+        "{:#?}",
+        s.notes()
+    );
+    assert!(s.notice.is_some());
+    s.input(Input::Engine(host_engine()));
+    assert!(s.panels.logs.is_empty(), "what was not shown stays gone");
 }
