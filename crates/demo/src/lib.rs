@@ -13,6 +13,7 @@ pub mod content;
 mod handlers;
 mod weather;
 
+pub use asking::{Asking, asking};
 pub use catalogue::{PAGE_SIZE, initial_tools};
 
 use std::collections::VecDeque;
@@ -58,6 +59,8 @@ pub struct DemoServer {
     links: Vec<asking::drive::LinkJob>,
     /// The last URL step's number (its elicitation id is `link-N`).
     next_link: u32,
+    /// The asking tools' code, once handed in ([`asking::Asking`]).
+    asking: Option<&'static dyn Asking>,
 }
 
 impl Default for DemoServer {
@@ -69,6 +72,14 @@ impl Default for DemoServer {
 impl DemoServer {
     /// A fresh demo server with the initial tool list.
     pub fn new() -> Self {
+        let mut demo = Self::without_asking();
+        demo.set_asking(asking());
+        demo
+    }
+
+    /// The same without the asking tools' code: until [`DemoServer::set_asking`],
+    /// calling one of them is a tool error that says it is not loaded yet.
+    pub fn without_asking() -> Self {
         let cfg = ServerConfig {
             info: Implementation {
                 name: "mcpg-demo".into(),
@@ -101,7 +112,13 @@ impl DemoServer {
             asks: Vec::new(),
             links: Vec::new(),
             next_link: 0,
+            asking: None,
         }
+    }
+
+    /// Hands in the asking tools' code ([`asking()`]).
+    pub fn set_asking(&mut self, asking: &'static dyn Asking) {
+        self.asking = Some(asking);
     }
 
     /// Feeds one frame from the client.
@@ -114,7 +131,9 @@ impl DemoServer {
     pub fn handle_timeout(&mut self, now: Timestamp) {
         self.server.handle_timeout(now);
         self.process(now);
-        self.complete_links(now);
+        if let Some(a) = self.asking {
+            a.complete_links(self, now);
+        }
         let mut i = 0;
         while i < self.jobs.len() {
             let job = &mut self.jobs[i];
@@ -219,7 +238,11 @@ impl DemoServer {
                     self.jobs.retain(|j| &j.id != id);
                     self.drop_asks(id);
                 }
-                ServerEvent::Answered { id, outcome, .. } => self.answered(now, id, outcome),
+                ServerEvent::Answered { id, outcome, .. } => {
+                    if let Some(a) = self.asking {
+                        a.answered(self, now, id, outcome);
+                    }
+                }
                 _ => {}
             }
             self.events.push_back(ev);
@@ -244,7 +267,10 @@ impl DemoServer {
         };
         match reply {
             Reply::Now(r) => self.answer(now, id, name, *r),
-            Reply::Ask(kind) => self.ask(now, id, kind, name, arguments),
+            Reply::Ask(kind) => match self.asking {
+                Some(a) => a.ask(self, now, id, kind, (name, arguments)),
+                None => self.answer(now, id, name, asking::not_loaded(name)),
+            },
             Reply::Slow { to, step_ms } => {
                 let said = format!("{name}: counting to {to}, one step every {step_ms} ms");
                 self.log(now, id, LoggingLevel::Info, Value::from(said));

@@ -114,6 +114,8 @@ pub trait Engine {
         status: u16,
         body: &str,
     ) -> Result<Sampled, String>;
+    /// The embedded demo's asking tools (no tool is called before the engine is in).
+    fn demo_asking(&self) -> &'static dyn mcpg_demo::Asking;
     /// A command of the Resources, Prompts and Logs panels.
     fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand);
     /// One core event of those panels.
@@ -292,6 +294,10 @@ impl Engine for HostEngine {
         let v: Value = serde_json::from_str(body)
             .map_err(|e| format!("the model's reply is not JSON: {e}"))?;
         sampled_from_reply(provider, &ask, &v).map_err(|e| e.to_string())
+    }
+
+    fn demo_asking(&self) -> &'static dyn mcpg_demo::Asking {
+        mcpg_demo::asking()
     }
 
     fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand) {

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
-use mcpg_demo::DemoServer;
+use mcpg_demo::{Asking, DemoServer};
 
 use crate::http_port::HttpPort;
 use crate::replay::ReplayLink;
@@ -70,13 +70,31 @@ impl HttpLink {
 }
 
 /// The demo server joined to the client in memory.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Memory {
     server: DemoServer,
     inbox: VecDeque<String>,
 }
 
 impl Memory {
+    /// A fresh demo server; its asking tools work once their code is handed in
+    /// (it comes with the engine: no tool is called before the loop's code is in).
+    pub(crate) fn new(asking: Option<&'static dyn Asking>) -> Memory {
+        let mut server = DemoServer::without_asking();
+        if let Some(a) = asking {
+            server.set_asking(a);
+        }
+        Memory {
+            server,
+            inbox: VecDeque::new(),
+        }
+    }
+
+    /// Hands in the asking tools' code.
+    pub(crate) fn set_asking(&mut self, asking: &'static dyn Asking) {
+        self.server.set_asking(asking);
+    }
+
     /// Delivers one client frame to the server.
     pub(crate) fn send(&mut self, now: Timestamp, raw: &str) {
         self.server.handle_text(now, raw);

@@ -10,6 +10,7 @@ use crate::driver::PageDriver;
 use crate::engine::EngineRef;
 use crate::features::FeatureCommand;
 use crate::input::{Command, Input};
+use crate::links::Link;
 use crate::output::Output;
 use crate::view::Source;
 
@@ -33,7 +34,10 @@ impl Command {
                 | Command::Feature(_)
                 // Answering the server: its JSON is built by `mcpg_host::asks`.
                 | Command::Ask(_)
-        )
+        ) || matches!(self, Command::OpenShared { session, .. }
+                // The embedded demo regenerates its answers, with the asking tools'
+                // code, which comes with the engine.
+                if session.connection == mcpg_session::Connection::Embedded)
     }
 
     /// A command that needs the engine, in words (for the log).
@@ -49,6 +53,7 @@ impl Command {
             Command::Feature(FeatureCommand::UsePrompt) => "using the prompt in the loop",
             Command::Feature(_) => "the Resources, Prompts or Logs panel",
             Command::Ask(_) => "your answer to the server",
+            Command::OpenShared { .. } => "opening the shared session",
             _ => "a command",
         }
     }
@@ -70,6 +75,9 @@ impl PageDriver {
     /// The shell handed the engine in: the waiting commands go next, in order.
     pub(crate) fn engine_ready(&mut self, engine: EngineRef) {
         self.engine = Some(engine);
+        if let Link::Memory(m) = &mut self.link {
+            m.set_asking(engine.0.demo_asking());
+        }
         self.feature_events_ready();
         let waiting = self.waiting.take().unwrap_or_default();
         self.requeue(waiting);

@@ -174,3 +174,16 @@ fn a_failed_load_says_which_server_messages_were_not_shown() {
     s.input(Input::Engine(host_engine()));
     assert!(s.panels.logs.is_empty(), "what was not shown stays gone");
 }
+
+#[test]
+fn the_demo_connected_before_the_engine_gets_its_asking_tools_with_it() {
+    let mut s = demo_without_engine();
+    s.cmd(Command::PlayCall {
+        name: "reserve_table".into(),
+        arguments: Default::default(),
+    });
+    assert_eq!(s.engine_asks(), 1);
+    s.input(Input::Engine(host_engine()));
+    s.advance(RUN_PACE.as_millis() as u64 * 4);
+    assert_eq!(s.asks.len(), 1, "the demo's booking form asks: {:#?}", s.notes());
+}
