@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
-use mcpg_demo::{Asking, DemoServer};
+use mcpg_demo::{DemoServer, Handlers};
 
 use crate::http_port::HttpPort;
 use crate::replay::ReplayLink;
@@ -77,12 +77,13 @@ pub(crate) struct Memory {
 }
 
 impl Memory {
-    /// A fresh demo server; its asking tools work once their code is handed in
-    /// (it comes with the engine: no tool is called before the loop's code is in).
-    pub(crate) fn new(asking: Option<&'static dyn Asking>) -> Memory {
-        let mut server = DemoServer::without_asking();
-        if let Some(a) = asking {
-            server.set_asking(a);
+    /// A fresh demo server; it answers tool calls, reads, prompts and completions
+    /// once that code is handed in (it comes with the engine, which every such
+    /// request waits for: a tool is called only by the loop).
+    pub(crate) fn new(handlers: Option<&'static dyn Handlers>) -> Memory {
+        let mut server = DemoServer::without_handlers();
+        if let Some(h) = handlers {
+            server.set_handlers(h);
         }
         Memory {
             server,
@@ -90,9 +91,9 @@ impl Memory {
         }
     }
 
-    /// Hands in the asking tools' code.
-    pub(crate) fn set_asking(&mut self, asking: &'static dyn Asking) {
-        self.server.set_asking(asking);
+    /// Hands in the code that answers requests.
+    pub(crate) fn set_handlers(&mut self, handlers: &'static dyn Handlers) {
+        self.server.set_handlers(handlers);
     }
 
     /// Delivers one client frame to the server.

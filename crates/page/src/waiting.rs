@@ -35,8 +35,8 @@ impl Command {
                 // Answering the server: its JSON is built by `mcpg_host::asks`.
                 | Command::Ask(_)
         ) || matches!(self, Command::OpenShared { session, .. }
-                // The embedded demo regenerates its answers, with the asking tools'
-                // code, which comes with the engine.
+                // The embedded demo regenerates its answers with its code that
+                // comes with the engine.
                 if session.connection == mcpg_session::Connection::Embedded)
     }
 
@@ -76,7 +76,7 @@ impl PageDriver {
     pub(crate) fn engine_ready(&mut self, engine: EngineRef) {
         self.engine = Some(engine);
         if let Link::Memory(m) = &mut self.link {
-            m.set_asking(engine.0.demo_asking());
+            m.set_handlers(engine.0.demo_handlers());
         }
         self.feature_events_ready();
         let waiting = self.waiting.take().unwrap_or_default();

@@ -185,5 +185,10 @@ fn the_demo_connected_before_the_engine_gets_its_asking_tools_with_it() {
     assert_eq!(s.engine_asks(), 1);
     s.input(Input::Engine(host_engine()));
     s.advance(RUN_PACE.as_millis() as u64 * 4);
-    assert_eq!(s.asks.len(), 1, "the demo's booking form asks: {:#?}", s.notes());
+    assert_eq!(
+        s.asks.len(),
+        1,
+        "the demo's booking form asks: {:#?}",
+        s.notes()
+    );
 }

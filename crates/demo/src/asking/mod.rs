@@ -4,11 +4,7 @@
 //! `input_required` result whose answer comes back on the retry.
 
 pub(crate) mod drive;
-mod hook;
 pub mod state;
-
-pub(crate) use hook::not_loaded;
-pub use hook::{Asking, asking};
 
 use mcpg_core::model::{CallToolResult, JsonObject};
 use mcpg_core::server::AskOutcome;
