@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::engine::EngineRef;
 use crate::input::{Command, ConnId, Input, LoopId};
 use crate::links::Link;
-use crate::log::{LogRow, WireLog};
+use crate::log::WireLog;
 use crate::output::Output;
 use crate::record::Recorder;
 use crate::settings::Pin;
@@ -251,11 +251,7 @@ impl PageDriver {
     }
 
     pub(crate) fn note(&mut self, text: impl Into<String>) {
-        let seq = self.log.next_seq();
-        self.log.push(LogRow::Note {
-            seq,
-            text: text.into(),
-        });
+        self.log.note(text.into());
     }
 
     pub(crate) fn notice(&mut self, text: impl Into<String>) {

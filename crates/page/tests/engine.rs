@@ -23,6 +23,15 @@ fn demo_without_engine() -> Shell {
     s
 }
 
+/// Asserts that one note of the log holds every one of `parts`.
+fn noted(s: &Shell, parts: &[&str]) {
+    let notes = s.notes();
+    assert!(
+        notes.iter().any(|n| parts.iter().all(|p| n.contains(p))),
+        "{notes:#?}"
+    );
+}
+
 #[test]
 fn the_first_tool_list_needs_no_engine() {
     let mut s = Shell::without_engine();
@@ -85,13 +94,7 @@ fn a_failed_load_says_so_keeps_the_rest_and_asks_again() {
         "{:?}",
         s.notice
     );
-    assert!(
-        s.notes()
-            .iter()
-            .any(|n| n.contains("not done: Step") && n.contains("Failed to fetch")),
-        "{:#?}",
-        s.notes()
-    );
+    noted(&s, &["not done: Step", "Failed to fetch"]);
     assert_eq!(s.d.record().messages, ["Hello"], "the prompt was applied");
     assert!(s.steps.is_empty());
     assert_eq!(s.conn, Conn::Ready, "the connection lives on");
@@ -163,13 +166,7 @@ fn a_failed_load_says_which_server_messages_were_not_shown() {
     let mut s = peer_without_engine(&mut peer);
     log_message(&mut s, &mut peer);
     s.input(Input::EngineFailed("Failed to fetch".into()));
-    assert!(
-        s.notes()
-            .iter()
-            .any(|n| n.contains("not shown: 1 server messages") && n.contains("Failed to fetch")),
-        "{:#?}",
-        s.notes()
-    );
+    noted(&s, &["not shown: 1 server messages", "Failed to fetch"]);
     assert!(s.notice.is_some());
     s.input(Input::Engine(host_engine()));
     assert!(s.panels.logs.is_empty(), "what was not shown stays gone");

@@ -11,7 +11,7 @@ use mcpg_host::provider::Turn;
 
 use super::state::Features;
 use super::view::{FeatureChange, LevelView, ListView};
-use crate::log::{LogRow, WireLog};
+use crate::log::WireLog;
 use crate::output::Output;
 use crate::view::{Notice, ViewChange};
 
@@ -35,11 +35,7 @@ impl FeatureCtx<'_> {
     }
 
     pub(crate) fn note(&mut self, text: impl Into<String>) {
-        let seq = self.log.next_seq();
-        self.log.push(LogRow::Note {
-            seq,
-            text: text.into(),
-        });
+        self.log.note(text.into());
     }
 
     pub(crate) fn notice(&mut self, text: impl Into<String>) {
