@@ -11,21 +11,22 @@ mod assets;
 mod catalogue;
 pub mod content;
 mod handlers;
+mod hook;
+mod serve;
 mod weather;
 
 pub use catalogue::{PAGE_SIZE, initial_tools};
+pub use hook::{Handlers, handlers};
 
 use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Message, RequestId};
-use mcpg_core::model::{CallToolResult, Implementation, JsonObject, LoggingLevel};
+use mcpg_core::model::Implementation;
 use mcpg_core::server::{PromptFeatures, ResourceFeatures, Server, ServerConfig, ServerEvent};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use content::{CALLS_URI, Calls};
-
-use handlers::Reply;
+use content::Calls;
 
 /// Instructions sent to clients (and through them, to the model).
 pub const INSTRUCTIONS: &str = "A teaching server. get_weather knows Austin, Paris, Tokyo, London and Reykjavik. \
@@ -58,6 +59,8 @@ pub struct DemoServer {
     links: Vec<asking::drive::LinkJob>,
     /// The last URL step's number (its elicitation id is `link-N`).
     next_link: u32,
+    /// The code that answers requests, once handed in ([`Handlers`]).
+    handlers: Option<&'static dyn Handlers>,
 }
 
 impl Default for DemoServer {
@@ -69,6 +72,16 @@ impl Default for DemoServer {
 impl DemoServer {
     /// A fresh demo server with the initial tool list.
     pub fn new() -> Self {
+        let mut demo = Self::without_handlers();
+        demo.set_handlers(handlers());
+        demo
+    }
+
+    /// The same without the code that answers requests ([`Handlers`]): until
+    /// [`DemoServer::set_handlers`], a tool call is a tool error and a read, a
+    /// prompt or a completion a JSON-RPC error, each saying it is not loaded yet
+    /// (initialize and the listings work: the core's server answers them).
+    pub fn without_handlers() -> Self {
         let cfg = ServerConfig {
             info: Implementation {
                 name: "mcpg-demo".into(),
@@ -101,7 +114,13 @@ impl DemoServer {
             asks: Vec::new(),
             links: Vec::new(),
             next_link: 0,
+            handlers: None,
         }
+    }
+
+    /// Hands in the code that answers requests ([`handlers()`]).
+    pub fn set_handlers(&mut self, handlers: &'static dyn Handlers) {
+        self.handlers = Some(handlers);
     }
 
     /// Feeds one frame from the client.
@@ -114,36 +133,8 @@ impl DemoServer {
     pub fn handle_timeout(&mut self, now: Timestamp) {
         self.server.handle_timeout(now);
         self.process(now);
-        self.complete_links(now);
-        let mut i = 0;
-        while i < self.jobs.len() {
-            let job = &mut self.jobs[i];
-            while job.next <= now && job.done < job.to {
-                job.done += 1;
-                if let Some(t) = &job.token {
-                    let msg = format!("counted {} of {}", job.done, job.to);
-                    self.server.progress(
-                        job.next,
-                        t,
-                        f64::from(job.done),
-                        Some(f64::from(job.to)),
-                        Some(&msg),
-                    );
-                }
-                job.next = job
-                    .next
-                    .after(std::time::Duration::from_millis(job.step_ms));
-            }
-            if job.done >= job.to {
-                let job = self.jobs.remove(i);
-                self.server.respond(
-                    now,
-                    &job.id,
-                    &CallToolResult::text(format!("Counted to {}.", job.to)),
-                );
-            } else {
-                i += 1;
-            }
+        if let Some(h) = self.handlers {
+            h.advance(self, now);
         }
         self.process(now);
     }
@@ -181,120 +172,11 @@ impl DemoServer {
 
     fn process(&mut self, now: Timestamp) {
         while let Some(ev) = self.server.poll_event() {
-            match &ev {
-                ServerEvent::CallTool {
-                    id,
-                    name,
-                    arguments,
-                    progress_token,
-                } => self.call(now, id, name, arguments, progress_token.as_ref()),
-                ServerEvent::ReadResource {
-                    id, uri, variables, ..
-                } => match content::read(uri, variables, &self.calls) {
-                    Ok(contents) => self.server.respond_read(now, id, contents),
-                    Err(e) => self.server.respond_error(now, id, e),
-                },
-                ServerEvent::GetPrompt {
-                    id,
-                    name,
-                    arguments,
-                } => match content::get_prompt(name, arguments, self.server.tools()) {
-                    Ok((description, messages)) => {
-                        self.server
-                            .respond_prompt(now, id, Some(&description), messages);
-                    }
-                    Err(e) => self.server.respond_error(now, id, e),
-                },
-                ServerEvent::Complete {
-                    id,
-                    argument,
-                    value,
-                    context,
-                    ..
-                } => {
-                    let values = content::complete(argument, value, context, self.server.tools());
-                    self.server.respond_completion(now, id, values);
-                }
-                ServerEvent::Cancelled { id, .. } => {
-                    self.jobs.retain(|j| &j.id != id);
-                    self.drop_asks(id);
-                }
-                ServerEvent::Answered { id, outcome, .. } => self.answered(now, id, outcome),
-                _ => {}
+            match self.handlers {
+                Some(h) => h.serve(self, now, &ev),
+                None => self.unserved(now, &ev),
             }
             self.events.push_back(ev);
         }
-    }
-
-    /// Runs a tool, with log messages at several levels (sent only when the client
-    /// asked for them), then counts the call in calls.json and tells subscribers.
-    fn call(
-        &mut self,
-        now: Timestamp,
-        id: &RequestId,
-        name: &str,
-        arguments: &JsonObject,
-        progress_token: Option<&Value>,
-    ) {
-        let debug = json!({"tool": name, "arguments": arguments});
-        self.log(now, id, LoggingLevel::Debug, debug);
-        let reply = match asking::Kind::of(name) {
-            Some(kind) => Reply::Ask(kind),
-            None => handlers::run(name, arguments),
-        };
-        match reply {
-            Reply::Now(r) => self.answer(now, id, name, *r),
-            Reply::Ask(kind) => self.ask(now, id, kind, name, arguments),
-            Reply::Slow { to, step_ms } => {
-                let said = format!("{name}: counting to {to}, one step every {step_ms} ms");
-                self.log(now, id, LoggingLevel::Info, Value::from(said));
-                self.jobs.push(Job {
-                    id: id.clone(),
-                    token: progress_token.cloned(),
-                    to,
-                    done: 0,
-                    step_ms,
-                    next: now.after(std::time::Duration::from_millis(step_ms)),
-                });
-            }
-            Reply::Toggle => {
-                let said = "the tool list is about to change";
-                self.log(now, id, LoggingLevel::Notice, Value::from(said));
-                self.toggle(now, id);
-            }
-        }
-        self.calls.count += 1;
-        self.calls.last = Some(name.to_owned());
-        self.server.resource_updated(now, CALLS_URI);
-    }
-
-    /// Answers a call, logging `info`, or `warning` for `isError`.
-    fn answer(&mut self, now: Timestamp, id: &RequestId, name: &str, r: CallToolResult) {
-        let (level, said) = if r.is_error == Some(true) {
-            (LoggingLevel::Warning, format!("{name} returned isError"))
-        } else {
-            (LoggingLevel::Info, format!("{name} answered"))
-        };
-        self.log(now, id, level, Value::from(said));
-        self.server.respond(now, id, &r);
-    }
-
-    fn log(&mut self, now: Timestamp, id: &RequestId, level: LoggingLevel, data: Value) {
-        self.server.log(now, Some(id), level, Some(LOGGER), data);
-    }
-
-    fn toggle(&mut self, now: Timestamp, id: &RequestId) {
-        let mut tools = self.server.tools().to_vec();
-        let had = tools.iter().any(|t| t.name == catalogue::BONUS);
-        let text = if had {
-            tools.retain(|t| t.name != catalogue::BONUS);
-            format!("Removed {}; the tool list changed.", catalogue::BONUS)
-        } else {
-            tools.extend(catalogue::bonus_tool());
-            format!("Added {}; the tool list changed.", catalogue::BONUS)
-        };
-        // Answer first, then announce: the client sees the result, then the change.
-        self.server.respond(now, id, &CallToolResult::text(text));
-        self.server.set_tools(now, tools);
     }
 }

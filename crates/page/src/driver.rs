@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::engine::EngineRef;
 use crate::input::{Command, ConnId, Input, LoopId};
 use crate::links::Link;
-use crate::log::{LogRow, WireLog};
+use crate::log::WireLog;
 use crate::output::Output;
 use crate::record::Recorder;
 use crate::settings::Pin;
@@ -89,7 +89,7 @@ pub struct PageDriver {
     /// Commands waiting for the engine, in order (`Some` while it is being loaded).
     pub(crate) waiting: Option<Vec<Command>>,
     pub(crate) inbox: VecDeque<Input>,
-    outputs: VecDeque<Output>,
+    pub(crate) outputs: VecDeque<Output>,
     busy: bool,
     log_shown: crate::view::LogMeta,
 }
@@ -251,11 +251,7 @@ impl PageDriver {
     }
 
     pub(crate) fn note(&mut self, text: impl Into<String>) {
-        let seq = self.log.next_seq();
-        self.log.push(LogRow::Note {
-            seq,
-            text: text.into(),
-        });
+        self.log.note(text.into());
     }
 
     pub(crate) fn notice(&mut self, text: impl Into<String>) {

@@ -4,30 +4,30 @@
 //! loop needs much more: the reshaping into five provider formats and its schema
 //! adaptation, the mock model, the model script, a real model's request and reply,
 //! the structured-output check; and a server over Streamable HTTP needs the HTTP
-//! machine ([`crate::HttpPort`]). The driver reaches all of it through [`Engine`], and
-//! the only value of that trait, [`host_engine`], is handed in by the shell
+//! machine ([`crate::HttpPort`]); the Resources, Prompts and Logs panels' code
+//! ([`crate::features`]) and the embedded demo's answers to tool calls, reads,
+//! prompts and completions are asked for only after the first tool list too. The
+//! driver reaches all of it through [`Engine`], and the only value of that trait,
+//! [`crate::host_engine`] (`host_engine.rs`), is handed in by the shell
 //! ([`crate::Input::Engine`]) when the driver asks ([`crate::Output::LoadEngine`]).
 //! In the browser the shell gets it from a split wasm chunk, so that code is not
 //! part of the first load; natively a test shell hands it in at once.
 
 use std::fmt;
+use std::sync::Arc;
 
 use mcpg_core::client::Event;
 use mcpg_core::jsonrpc::RpcError;
 use mcpg_core::model::JsonObject;
 use mcpg_core::model::{CallToolResult, Tool};
-use mcpg_host::asks::{
-    Ask, Reply, Sampled, SamplingAsk, parse, sampled_from_reply, sampling_request,
-};
-use mcpg_host::provider::{
-    ModelTurn, Provider, RequestOptions, Turn, endpoint, key_header, shown_request,
-};
-use mcpg_host::schema::{self, SchemaError};
+use mcpg_host::ToolLoop;
+use mcpg_host::asks::{Reply, Sampled};
+use mcpg_host::provider::{ModelTurn, Provider, RequestOptions, Turn};
+use mcpg_host::schema::SchemaError;
 use mcpg_host::script::Script;
-use mcpg_host::{MockModel, ToolLoop};
-use mcpg_http::{HttpConfig, HttpMachine};
 use serde_json::Value;
 
+use crate::features::{FeatureCommand, FeatureCtx};
 use crate::http_port::HttpPort;
 use crate::settings::LlmSettings;
 
@@ -112,6 +112,20 @@ pub trait Engine {
         status: u16,
         body: &str,
     ) -> Result<Sampled, String>;
+    /// The embedded demo's answers to tool calls, reads, prompts and completions
+    /// (none is asked before the engine is in: calls go through the loop, and the
+    /// panels' commands wait for the engine).
+    fn demo_handlers(&self) -> &'static dyn mcpg_demo::Handlers;
+    /// A command of the Resources, Prompts and Logs panels.
+    fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand);
+    /// One core event of those panels.
+    fn feature_event(&self, ctx: &mut FeatureCtx<'_>, ev: Event);
+    /// A new connection: those panels show nothing of the old one.
+    fn reset_features(&self, ctx: &mut FeatureCtx<'_>);
+    /// A `resources/read` request was sent (`raw`, shown with the read).
+    fn read_sent(&self, ctx: &mut FeatureCtx<'_>, raw: &Arc<str>);
+    /// A new connection is ready: list again what the learner listed.
+    fn relist_features(&self, ctx: &mut FeatureCtx<'_>);
 }
 
 /// The one [`Engine`], as the shell hands it in (compared by address).
@@ -127,167 +141,5 @@ impl fmt::Debug for EngineRef {
 impl PartialEq for EngineRef {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::addr_eq(self.0, other.0)
-    }
-}
-
-/// The host's engine (`mcpg_host`'s loop, mock and provider formats). Only the
-/// shell calls this: code reached from here alone leaves the page's first load.
-pub fn host_engine() -> EngineRef {
-    static HOST: HostEngine = HostEngine;
-    EngineRef(&HOST)
-}
-
-/// [`Engine`] over `mcpg_host`.
-struct HostEngine;
-
-impl Engine for HostEngine {
-    fn start(
-        &self,
-        prompt: &str,
-        seed: Option<Vec<Turn>>,
-        provider: Provider,
-        opts: RequestOptions,
-    ) -> ToolLoop {
-        let seeded =
-            seed.and_then(|turns| ToolLoop::from_turns(turns, provider, opts.clone()).ok());
-        seeded.unwrap_or_else(|| ToolLoop::new(prompt, provider, opts))
-    }
-
-    fn script(&self, values: &[Value]) -> Script {
-        Script::from_values(values).unwrap_or_default()
-    }
-
-    fn played(&self, run: &ToolLoop) -> Vec<Value> {
-        run.played().iter().map(|t| t.to_value()).collect()
-    }
-
-    fn on_event(&self, run: &mut ToolLoop, ev: &Event) {
-        run.on_event(ev);
-    }
-
-    fn reshape(&self, run: &mut ToolLoop) {
-        run.reshape();
-    }
-
-    fn replied(&self, run: &mut ToolLoop, turn: ModelTurn, why: &str) {
-        run.model_replied(turn, None, why);
-    }
-
-    fn ask_mock(&self, run: &mut ToolLoop) {
-        run.ask_mock(&MockModel);
-    }
-
-    fn ask_script(&self, run: &mut ToolLoop, script: &mut Script) -> bool {
-        run.ask_script(script, &MockModel)
-    }
-
-    fn ask(
-        &self,
-        run: &mut ToolLoop,
-        provider: Provider,
-        settings: &LlmSettings,
-        hint: Option<String>,
-    ) -> Asked {
-        run.set_model_name(&settings.model);
-        let ep = endpoint(provider, &settings.base, &settings.model);
-        // The request as shown in step 3: the key header carries the masked hint only.
-        let key_name = key_header(provider, "k").map(|(name, _)| name);
-        let mut head = shown_request(provider, &ep, "");
-        if let (Some(name), Some(hint)) = (key_name, hint)
-            && let Some(h) = head.get_mut("headers").and_then(Value::as_object_mut)
-        {
-            let bearer = key_header(provider, "k").is_some_and(|(_, v)| v.starts_with("Bearer "));
-            let shown = if bearer {
-                format!("Bearer {hint}")
-            } else {
-                hint
-            };
-            h.insert(name.to_owned(), Value::from(shown));
-        }
-        Asked {
-            head,
-            url: ep.url,
-            headers: ep.headers,
-            key_header: key_name,
-            body: run.model_request().to_string(),
-        }
-    }
-
-    fn http_reply(&self, run: &mut ToolLoop, status: u16, body: &str, head: &Value) {
-        run.model_http_reply(status, body, head);
-    }
-
-    fn unreachable(&self, run: &mut ToolLoop, detail: &str, head: &Value, origin: &str) {
-        run.model_unreachable(detail, head, origin);
-    }
-
-    fn check(&self, tool: &Tool, result: &CallToolResult) -> Option<Result<(), Vec<SchemaError>>> {
-        schema::check_structured(tool, result)
-    }
-
-    fn http(&self, url: &str) -> Box<dyn HttpPort> {
-        Box::new(HttpMachine::new(HttpConfig::new(url)))
-    }
-
-    fn answer_result(&self, reply: &Reply) -> Result<Value, RpcError> {
-        reply.to_result()
-    }
-
-    fn input_responses(&self, replies: &[(String, Reply)]) -> JsonObject {
-        mcpg_host::asks::input_responses(replies)
-    }
-
-    fn url_ok(&self, url: &str) -> bool {
-        mcpg_host::asks::url_domain(url).is_ok()
-    }
-
-    fn url_elicitations(&self, error: &RpcError) -> Vec<Result<Value, String>> {
-        mcpg_host::asks::url_elicitations(error)
-            .into_iter()
-            .map(|a| a.map(|a| a.raw).map_err(|e| e.to_string()))
-            .collect()
-    }
-
-    fn sample(
-        &self,
-        provider: Provider,
-        settings: &LlmSettings,
-        params: &Value,
-    ) -> Result<Asked, String> {
-        let ask = sampling_ask(params)?;
-        let ep = endpoint(provider, &settings.base, &settings.model);
-        Ok(Asked {
-            head: serde_json::json!({"method": "POST", "url": ep.url}),
-            url: ep.url,
-            headers: ep.headers,
-            key_header: key_header(provider, "k").map(|(name, _)| name),
-            body: sampling_request(provider, &ask, &settings.model).to_string(),
-        })
-    }
-
-    fn sampled(
-        &self,
-        provider: Provider,
-        params: &Value,
-        status: u16,
-        body: &str,
-    ) -> Result<Sampled, String> {
-        let ask = sampling_ask(params)?;
-        if !(200..300).contains(&status) {
-            let said = mcpg_core::validate::truncate(body, 300);
-            return Err(format!("the model answered HTTP {status}: {said}"));
-        }
-        let v: Value = serde_json::from_str(body)
-            .map_err(|e| format!("the model's reply is not JSON: {e}"))?;
-        sampled_from_reply(provider, &ask, &v).map_err(|e| e.to_string())
-    }
-}
-
-/// A server's sampling request, read (a real model is asked only for one).
-fn sampling_ask(params: &Value) -> Result<SamplingAsk, String> {
-    match parse("sampling/createMessage", Some(params)) {
-        Ok(Ask::Sampling(s)) => Ok(s),
-        Ok(_) => Err("not a sampling request".to_owned()),
-        Err(e) => Err(e.to_string()),
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
-use mcpg_demo::DemoServer;
+use mcpg_demo::{DemoServer, Handlers};
 
 use crate::http_port::HttpPort;
 use crate::replay::ReplayLink;
@@ -70,13 +70,32 @@ impl HttpLink {
 }
 
 /// The demo server joined to the client in memory.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Memory {
     server: DemoServer,
     inbox: VecDeque<String>,
 }
 
 impl Memory {
+    /// A fresh demo server; it answers tool calls, reads, prompts and completions
+    /// once that code is handed in (it comes with the engine, which every such
+    /// request waits for: a tool is called only by the loop).
+    pub(crate) fn new(handlers: Option<&'static dyn Handlers>) -> Memory {
+        let mut server = DemoServer::without_handlers();
+        if let Some(h) = handlers {
+            server.set_handlers(h);
+        }
+        Memory {
+            server,
+            inbox: VecDeque::new(),
+        }
+    }
+
+    /// Hands in the code that answers requests.
+    pub(crate) fn set_handlers(&mut self, handlers: &'static dyn Handlers) {
+        self.server.set_handlers(handlers);
+    }
+
     /// Delivers one client frame to the server.
     pub(crate) fn send(&mut self, now: Timestamp, raw: &str) {
         self.server.handle_text(now, raw);

@@ -136,6 +136,12 @@ impl WireLog {
         s
     }
 
+    /// Appends a note (the page's own words in the log).
+    pub(crate) fn note(&mut self, text: String) {
+        let seq = self.next_seq();
+        self.push(LogRow::Note { seq, text });
+    }
+
     /// Appends a row, dropping the oldest when full.
     pub fn push(&mut self, row: LogRow) {
         if self.rows.len() == self.capacity {

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use mcpg_demo::DemoServer;
+use mcpg_demo::{DemoServer, Handlers};
 use mcpg_host::provider::{ModelTurn, Turn};
 use mcpg_session::{
     Connection, Direction, SeedRole, SeedTurn, Session, WireRecord, rehydrate_with,
@@ -119,9 +119,13 @@ pub fn public_url(url: &str) -> String {
     }
 }
 
-/// A fresh embedded demo server, answering as `rehydrate_with` asks.
-pub(crate) fn demo_exchange() -> impl FnMut(u64, Option<&str>) -> Vec<String> {
-    let mut server = DemoServer::new();
+/// A fresh embedded demo server, answering as `rehydrate_with` asks with the code
+/// `handlers` (the driver's comes with the engine).
+pub(crate) fn demo_exchange(
+    handlers: &'static dyn Handlers,
+) -> impl FnMut(u64, Option<&str>) -> Vec<String> {
+    let mut server = DemoServer::without_handlers();
+    server.set_handlers(handlers);
     move |at, sent| server.exchange(at, sent)
 }
 
@@ -132,7 +136,9 @@ pub fn link_session(session: &Session) -> Session {
         let mut short = session.clone();
         short.elide_received(|_, _| true);
         let mut check = short.clone();
-        if rehydrate_with(&mut check, demo_exchange()).is_ok() && check.wire == session.wire {
+        if rehydrate_with(&mut check, demo_exchange(mcpg_demo::handlers())).is_ok()
+            && check.wire == session.wire
+        {
             return short;
         }
     }

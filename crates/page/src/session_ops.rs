@@ -108,7 +108,9 @@ impl PageDriver {
         self.reset_features();
         self.link = match (replay, &source) {
             (Some(r), _) => Link::Replay(Box::new(r)),
-            (None, Source::Demo) => Link::Memory(Box::<Memory>::default()),
+            (None, Source::Demo) => Link::Memory(Box::new(Memory::new(
+                self.engine.map(|e| e.0.demo_handlers()),
+            ))),
             (None, Source::Bridge(name)) => {
                 self.output(Output::OpenLink {
                     conn,

@@ -17,8 +17,12 @@ impl PageDriver {
     /// embedded demo's elided answers are regenerated first) and its script for the
     /// model. A session that cannot be replayed gives one notice and nothing else.
     pub(crate) fn open_shared(&mut self, mut session: Session, from: &str) {
+        // An embedded session waited for the engine (`waiting.rs`), which brings
+        // the demo's code that regenerates its answers.
+        let handlers = self.engine.map(|e| e.0.demo_handlers());
         let why = if session.connection == Connection::Embedded
-            && let Err(e) = rehydrate_with(&mut session, demo_exchange())
+            && let Some(handlers) = handlers
+            && let Err(e) = rehydrate_with(&mut session, demo_exchange(handlers))
         {
             Some(e.to_string())
         } else if let Some(i) = session.wire.iter().position(|w| w.text.is_none()) {

@@ -10,11 +10,12 @@ use crate::driver::PageDriver;
 use crate::engine::EngineRef;
 use crate::features::FeatureCommand;
 use crate::input::{Command, Input};
+use crate::links::Link;
 use crate::output::Output;
 use crate::view::Source;
 
 /// Said when the loop's code could not be loaded.
-const NOT_LOADED: &str = "The tool loop's code could not be loaded (the network may have dropped), so the loop did not start. Everything else keeps working; try again once you are online.";
+const NOT_LOADED: &str = "The tool loop's code could not be loaded (the network may have dropped), so what needed it was not done (the log says what). Everything else keeps working; try again once you are online.";
 
 impl Command {
     /// Whether the command runs the loop (and so needs the engine).
@@ -29,11 +30,14 @@ impl Command {
                 | Command::Connect(Source::Url(_) | Source::Relay(_))
                 | Command::RunLive
                 | Command::Pin(_)
-                // Use in the loop: a loop seeded with a prompt's messages.
-                | Command::Feature(FeatureCommand::UsePrompt)
+                // The Resources, Prompts and Logs panels' code is in the engine too.
+                | Command::Feature(_)
                 // Answering the server: its JSON is built by `mcpg_host::asks`.
                 | Command::Ask(_)
-        )
+        ) || matches!(self, Command::OpenShared { session, .. }
+                // The embedded demo regenerates its answers with its code that
+                // comes with the engine.
+                if session.connection == mcpg_session::Connection::Embedded)
     }
 
     /// A command that needs the engine, in words (for the log).
@@ -46,8 +50,10 @@ impl Command {
             Command::Connect(_) => "connecting over Streamable HTTP",
             Command::RunLive => "running the session live",
             Command::Pin(_) => "pinning a revision",
-            Command::Feature(_) => "using the prompt in the loop",
+            Command::Feature(FeatureCommand::UsePrompt) => "using the prompt in the loop",
+            Command::Feature(_) => "the Resources, Prompts or Logs panel",
             Command::Ask(_) => "your answer to the server",
+            Command::OpenShared { .. } => "opening the shared session",
             _ => "a command",
         }
     }
@@ -69,6 +75,10 @@ impl PageDriver {
     /// The shell handed the engine in: the waiting commands go next, in order.
     pub(crate) fn engine_ready(&mut self, engine: EngineRef) {
         self.engine = Some(engine);
+        if let Link::Memory(m) = &mut self.link {
+            m.set_handlers(engine.0.demo_handlers());
+        }
+        self.feature_events_ready();
         let waiting = self.waiting.take().unwrap_or_default();
         self.requeue(waiting);
     }
@@ -81,13 +91,22 @@ impl PageDriver {
         };
         let (lost, kept): (Vec<Command>, Vec<Command>) =
             waiting.into_iter().partition(Command::needs_engine);
+        let any_lost = !lost.is_empty();
         for c in lost {
             self.note(format!(
                 "not done: {} needed the tool loop's code: {why}",
                 c.label()
             ));
         }
-        self.notice(NOT_LOADED);
+        let events = self.feature_events_lost();
+        if events > 0 {
+            self.note(format!(
+                "not shown: {events} server messages for the Resources, Prompts or Logs panel needed their code: {why}"
+            ));
+        }
+        if events > 0 || any_lost {
+            self.notice(NOT_LOADED);
+        }
         self.requeue(kept);
     }
 

@@ -12,13 +12,24 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_page::{Command, Conn, Input, Output, RUN_PACE, Source, ViewChange, host_engine};
+use serde_json::json;
 use support::Shell;
+use support::peer::Peer;
 
 fn demo_without_engine() -> Shell {
     let mut s = Shell::without_engine();
     s.cmd(Command::Connect(Source::Demo));
     assert_eq!(s.conn, Conn::Ready);
     s
+}
+
+/// Asserts that one note of the log holds every one of `parts`.
+fn noted(s: &Shell, parts: &[&str]) {
+    let notes = s.notes();
+    assert!(
+        notes.iter().any(|n| parts.iter().all(|p| n.contains(p))),
+        "{notes:#?}"
+    );
 }
 
 #[test]
@@ -83,13 +94,7 @@ fn a_failed_load_says_so_keeps_the_rest_and_asks_again() {
         "{:?}",
         s.notice
     );
-    assert!(
-        s.notes()
-            .iter()
-            .any(|n| n.contains("not done: Step") && n.contains("Failed to fetch")),
-        "{:#?}",
-        s.notes()
-    );
+    noted(&s, &["not done: Step", "Failed to fetch"]);
     assert_eq!(s.d.record().messages, ["Hello"], "the prompt was applied");
     assert!(s.steps.is_empty());
     assert_eq!(s.conn, Conn::Ready, "the connection lives on");
@@ -120,5 +125,67 @@ fn a_streamable_http_connection_waits_for_the_engine_too() {
     assert!(
         s.network().iter().any(|o| matches!(o, Output::Http { .. })),
         "the first POST goes out once the machine is in"
+    );
+}
+
+/// A scripted server behind a bridge link, on a page whose engine has not come.
+fn peer_without_engine(peer: &mut Peer) -> Shell {
+    let mut s = Shell::without_engine();
+    s.cmd(Command::Connect(Source::Bridge("scripted".into())));
+    let conn = s.d.conn();
+    s.input(Input::LinkOpened { conn });
+    peer.serve(&mut s);
+    assert_eq!(s.conn, Conn::Ready);
+    assert_eq!(s.engine_asks(), 0);
+    s
+}
+
+fn log_message(s: &mut Shell, peer: &mut Peer) {
+    let params = json!({"level": "error", "logger": "db", "data": "disk full"});
+    peer.notify(s, "notifications/message", params);
+}
+
+#[test]
+fn a_log_message_before_the_panels_code_is_kept_and_shown_once_it_is_in() {
+    let mut peer = Peer::default();
+    let mut s = peer_without_engine(&mut peer);
+    s.advance(25);
+    log_message(&mut s, &mut peer);
+    assert_eq!(s.engine_asks(), 1, "the Logs panel's code is the engine's");
+    assert!(s.panels.logs.is_empty());
+    s.advance(500);
+    s.input(Input::Engine(host_engine()));
+    let logs = &s.panels.logs;
+    assert_eq!(logs.len(), 1);
+    assert_eq!((logs[0].data.as_str(), logs[0].at_ms), ("disk full", 525));
+}
+
+#[test]
+fn a_failed_load_says_which_server_messages_were_not_shown() {
+    let mut peer = Peer::default();
+    let mut s = peer_without_engine(&mut peer);
+    log_message(&mut s, &mut peer);
+    s.input(Input::EngineFailed("Failed to fetch".into()));
+    noted(&s, &["not shown: 1 server messages", "Failed to fetch"]);
+    assert!(s.notice.is_some());
+    s.input(Input::Engine(host_engine()));
+    assert!(s.panels.logs.is_empty(), "what was not shown stays gone");
+}
+
+#[test]
+fn the_demo_connected_before_the_engine_gets_its_asking_tools_with_it() {
+    let mut s = demo_without_engine();
+    s.cmd(Command::PlayCall {
+        name: "reserve_table".into(),
+        arguments: Default::default(),
+    });
+    assert_eq!(s.engine_asks(), 1);
+    s.input(Input::Engine(host_engine()));
+    s.advance(RUN_PACE.as_millis() as u64 * 4);
+    assert_eq!(
+        s.asks.len(),
+        1,
+        "the demo's booking form asks: {:#?}",
+        s.notes()
     );
 }

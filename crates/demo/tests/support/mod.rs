@@ -33,10 +33,15 @@ impl Session {
 
     /// A session whose client has this configuration (e.g. one pinned revision).
     pub fn with_config(cfg: ClientConfig) -> Session {
+        Session::with_server(cfg, DemoServer::new())
+    }
+
+    /// The same, against `server` (e.g. one built without its asking tools' code).
+    pub fn with_server(cfg: ClientConfig, server: DemoServer) -> Session {
         let mut s = Session {
             now: Timestamp::ZERO,
             client: Client::new(cfg),
-            server: DemoServer::new(),
+            server,
             events: vec![],
             wire: vec![],
         };

@@ -9,9 +9,9 @@ use mcpg_core::jsonrpc::Message;
 use mcpg_core::model::LogMessage;
 use serde_json::Value;
 
+use super::FeatureCtx;
 use super::view::{FeatureChange, ListPage, ListState, LogEntry, SubState};
 use super::{LOG_MESSAGES, Tracked};
-use crate::driver::PageDriver;
 
 /// Adds a page to `t` when `op` is its listing; whether it was.
 fn add_page<T>(
@@ -64,7 +64,7 @@ fn raw(message: Option<&Message>) -> Option<Arc<str>> {
     message.map(|m| Arc::from(m.raw()))
 }
 
-impl PageDriver {
+impl FeatureCtx<'_> {
     /// One event of these panels (the tool loop's own go elsewhere).
     pub(crate) fn on_feature_event(&mut self, ev: Event) {
         match ev {

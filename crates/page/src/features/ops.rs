@@ -5,12 +5,12 @@ use mcpg_core::model::{CompletionReference, JsonObject, LoggingLevel};
 use mcpg_host::tool_loop::prompt_turns;
 use serde_json::Value;
 
+use super::FeatureCtx;
 use super::view::{
     CompletionView, FeatureChange, LevelView, ListState, ListView, PromptView, ReadView, SubState,
     SubView,
 };
 use super::{FeatureCommand, Tracked};
-use crate::driver::PageDriver;
 
 /// A capability the server must declare, and what it enables, for the refusal.
 fn capability(name: &str) -> &'static str {
@@ -32,7 +32,7 @@ fn starts_listing<T>(t: &mut Tracked<T>, state: ListState) {
     };
 }
 
-impl PageDriver {
+impl FeatureCtx<'_> {
     /// `Ok` when the server declared `name` (`subscribe`: `resources.subscribe`),
     /// else why the page does not ask.
     pub(crate) fn declared(&self, name: &str) -> Result<(), String> {
@@ -228,7 +228,7 @@ impl PageDriver {
                 return;
             }
         };
-        self.run_seeded(prompt_turns(&messages));
+        self.seed = Some(prompt_turns(&messages));
     }
 
     fn set_log_level(&mut self, level: LoggingLevel) {

@@ -1,0 +1,67 @@
+//! The hook that keeps the demo's answers apart. The server reaches the code that
+//! answers tool calls, reads, prompts and completions (`serve.rs`, `handlers.rs`,
+//! `asking/`, the content's text) only through [`Handlers`], so a host whose first
+//! screen asks none of that (the page, before its loop's code is in) builds the
+//! server without it ([`DemoServer::without_handlers`]) and hands it in later, and
+//! that code stays out of its first download. [`DemoServer::new`] has it at once.
+
+use std::fmt;
+
+use mcpg_core::Timestamp;
+use mcpg_core::jsonrpc::{RpcError, code};
+use mcpg_core::model::CallToolResult;
+use mcpg_core::server::ServerEvent;
+
+use crate::DemoServer;
+
+/// The demo's answers, as the server calls them.
+pub trait Handlers: Sync + fmt::Debug {
+    /// Answers one request of the client's (a tool call, a read, a prompt, a
+    /// completion), or takes in the client's answer to the server's question.
+    fn serve(&self, demo: &mut DemoServer, now: Timestamp, ev: &ServerEvent);
+    /// Advances the slow tool's steps and the URL steps to `now`.
+    fn advance(&self, demo: &mut DemoServer, now: Timestamp);
+}
+
+/// The one [`Handlers`].
+#[derive(Debug)]
+struct Answers;
+
+impl Handlers for Answers {
+    fn serve(&self, demo: &mut DemoServer, now: Timestamp, ev: &ServerEvent) {
+        demo.serve(now, ev);
+    }
+
+    fn advance(&self, demo: &mut DemoServer, now: Timestamp) {
+        demo.advance(now);
+    }
+}
+
+/// The demo's answers, for [`DemoServer::set_handlers`].
+pub fn handlers() -> &'static dyn Handlers {
+    static ANSWERS: Answers = Answers;
+    &ANSWERS
+}
+
+/// Said while the answers' code is not in yet.
+const NOT_LOADED: &str = "the demo server's code for this is not loaded yet (the page loads it with the tool loop's code): try again in a moment";
+
+impl DemoServer {
+    /// Answers a request without the answers' code: a tool call with a tool error,
+    /// a read, a prompt or a completion with a JSON-RPC error; both say why.
+    pub(crate) fn unserved(&mut self, now: Timestamp, ev: &ServerEvent) {
+        match ev {
+            ServerEvent::CallTool { id, name, .. } => {
+                let r = CallToolResult::tool_error(format!("{name}: {NOT_LOADED}."));
+                self.server.respond(now, id, &r);
+            }
+            ServerEvent::ReadResource { id, .. }
+            | ServerEvent::GetPrompt { id, .. }
+            | ServerEvent::Complete { id, .. } => {
+                let e = RpcError::new(code::INTERNAL_ERROR, NOT_LOADED);
+                self.server.respond_error(now, id, e);
+            }
+            _ => {}
+        }
+    }
+}

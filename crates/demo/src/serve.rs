@@ -1,0 +1,168 @@
+//! The demo's answers to the client's requests: tool calls (the asking tools too),
+//! resource reads, prompts and completions, the slow tool's steps and the URL
+//! steps. The server reaches this code only through [`crate::Handlers`], so a host
+//! can leave it out of its first download (see `hook.rs`).
+
+use mcpg_core::Timestamp;
+use mcpg_core::jsonrpc::RequestId;
+use mcpg_core::model::{CallToolResult, JsonObject, LoggingLevel};
+use mcpg_core::server::ServerEvent;
+use serde_json::{Value, json};
+
+use crate::content::{self, CALLS_URI};
+use crate::handlers::{self, Reply};
+use crate::{DemoServer, Job, LOGGER, asking, catalogue};
+
+impl DemoServer {
+    /// Answers one request of the client's (other events need nothing).
+    pub(crate) fn serve(&mut self, now: Timestamp, ev: &ServerEvent) {
+        match ev {
+            ServerEvent::CallTool {
+                id,
+                name,
+                arguments,
+                progress_token,
+            } => self.call(now, id, name, arguments, progress_token.as_ref()),
+            ServerEvent::ReadResource {
+                id, uri, variables, ..
+            } => match content::read(uri, variables, &self.calls) {
+                Ok(contents) => self.server.respond_read(now, id, contents),
+                Err(e) => self.server.respond_error(now, id, e),
+            },
+            ServerEvent::GetPrompt {
+                id,
+                name,
+                arguments,
+            } => match content::get_prompt(name, arguments, self.server.tools()) {
+                Ok((description, messages)) => {
+                    self.server
+                        .respond_prompt(now, id, Some(&description), messages);
+                }
+                Err(e) => self.server.respond_error(now, id, e),
+            },
+            ServerEvent::Complete {
+                id,
+                argument,
+                value,
+                context,
+                ..
+            } => {
+                let values = content::complete(argument, value, context, self.server.tools());
+                self.server.respond_completion(now, id, values);
+            }
+            ServerEvent::Cancelled { id, .. } => {
+                self.jobs.retain(|j| &j.id != id);
+                self.drop_asks(id);
+            }
+            ServerEvent::Answered { id, outcome, .. } => self.answered(now, id, outcome),
+            _ => {}
+        }
+    }
+
+    /// Advances the URL steps and the slow jobs to `now`.
+    pub(crate) fn advance(&mut self, now: Timestamp) {
+        self.complete_links(now);
+        let mut i = 0;
+        while i < self.jobs.len() {
+            let job = &mut self.jobs[i];
+            while job.next <= now && job.done < job.to {
+                job.done += 1;
+                if let Some(t) = &job.token {
+                    let msg = format!("counted {} of {}", job.done, job.to);
+                    self.server.progress(
+                        job.next,
+                        t,
+                        f64::from(job.done),
+                        Some(f64::from(job.to)),
+                        Some(&msg),
+                    );
+                }
+                job.next = job
+                    .next
+                    .after(std::time::Duration::from_millis(job.step_ms));
+            }
+            if job.done >= job.to {
+                let job = self.jobs.remove(i);
+                self.server.respond(
+                    now,
+                    &job.id,
+                    &CallToolResult::text(format!("Counted to {}.", job.to)),
+                );
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Runs a tool, with log messages at several levels (sent only when the client
+    /// asked for them), then counts the call in calls.json and tells subscribers.
+    fn call(
+        &mut self,
+        now: Timestamp,
+        id: &RequestId,
+        name: &str,
+        arguments: &JsonObject,
+        progress_token: Option<&Value>,
+    ) {
+        let debug = json!({"tool": name, "arguments": arguments});
+        self.log(now, id, LoggingLevel::Debug, debug);
+        let reply = match asking::Kind::of(name) {
+            Some(kind) => Reply::Ask(kind),
+            None => handlers::run(name, arguments),
+        };
+        match reply {
+            Reply::Now(r) => self.answer(now, id, name, *r),
+            Reply::Ask(kind) => self.ask(now, id, kind, name, arguments),
+            Reply::Slow { to, step_ms } => {
+                let said = format!("{name}: counting to {to}, one step every {step_ms} ms");
+                self.log(now, id, LoggingLevel::Info, Value::from(said));
+                self.jobs.push(Job {
+                    id: id.clone(),
+                    token: progress_token.cloned(),
+                    to,
+                    done: 0,
+                    step_ms,
+                    next: now.after(std::time::Duration::from_millis(step_ms)),
+                });
+            }
+            Reply::Toggle => {
+                let said = "the tool list is about to change";
+                self.log(now, id, LoggingLevel::Notice, Value::from(said));
+                self.toggle(now, id);
+            }
+        }
+        self.calls.count += 1;
+        self.calls.last = Some(name.to_owned());
+        self.server.resource_updated(now, CALLS_URI);
+    }
+
+    /// Answers a call, logging `info`, or `warning` for `isError`.
+    pub(crate) fn answer(&mut self, now: Timestamp, id: &RequestId, name: &str, r: CallToolResult) {
+        let (level, said) = if r.is_error == Some(true) {
+            (LoggingLevel::Warning, format!("{name} returned isError"))
+        } else {
+            (LoggingLevel::Info, format!("{name} answered"))
+        };
+        self.log(now, id, level, Value::from(said));
+        self.server.respond(now, id, &r);
+    }
+
+    fn log(&mut self, now: Timestamp, id: &RequestId, level: LoggingLevel, data: Value) {
+        self.server.log(now, Some(id), level, Some(LOGGER), data);
+    }
+
+    fn toggle(&mut self, now: Timestamp, id: &RequestId) {
+        let mut tools = self.server.tools().to_vec();
+        let had = tools.iter().any(|t| t.name == catalogue::BONUS);
+        let text = if had {
+            tools.retain(|t| t.name != catalogue::BONUS);
+            format!("Removed {}; the tool list changed.", catalogue::BONUS)
+        } else {
+            tools.extend(catalogue::bonus_tool());
+            format!("Added {}; the tool list changed.", catalogue::BONUS)
+        };
+        // Answer first, then announce: the client sees the result, then the change.
+        self.server.respond(now, id, &CallToolResult::text(text));
+        self.server.set_tools(now, tools);
+    }
+}
