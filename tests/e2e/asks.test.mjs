@@ -14,6 +14,7 @@ const KEY = 'test-key-asks-0001';
 const fake = async (path, method = 'GET') => (await fetch(`${PROVIDER}${path}`, { method })).json();
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
+const STEP4 = '[data-testid=step][data-step="4"]';
 const waiting = (method) => `[data-testid=ask-card][data-method="${method}"][data-state="waiting"]`;
 
 /** Starts a loop with `message` in run mode (it stops at step 5 while the server asks). */
@@ -37,6 +38,9 @@ describe('the server asks (server-everything through the bridge)', () => {
     // server-everything asks for the roots 350 ms after initialize, outside any call.
     const card = page.locator(waiting('roots/list')).first();
     await card.waitFor();
+    // Asked outside any call: under the steps, not in one.
+    assert.equal(await page.locator(`${tid('server-asks')} ${waiting('roots/list')}`).count(), 1);
+    assert.equal(await page.locator(`${STEP4} [data-testid=ask-card]`).count(), 0);
     assert.match(await page.textContent(tid('asks-reversed')), /direction has reversed/);
     await expectNoSeriousA11y(page, 'roots asked');
     await card.locator(tid('roots-edit')).fill('file:///home/learner/project Project');
@@ -61,8 +65,9 @@ describe('the server asks (server-everything through the bridge)', () => {
     assert.equal(await card.locator(tid('sampling-max-tokens')).textContent(), '100');
     assert.ok((await card.locator(tid('sampling-message')).textContent()).includes(XSS));
     assert.equal(await page.locator('img[src="x"]').count(), 0);
-    // Step 4 shows the question nested in it, and the picture draws it server → host.
+    // Step 4 shows the question nested in its card, and the picture draws it server → host.
     assert.match(await page.textContent('[data-step="4"]'), /the server asks the host/);
+    assert.equal(await page.locator(`${STEP4} ${waiting('sampling/createMessage')}`).count(), 1, 'the question is inside step 4');
     await page.locator('.arrow.server-request').first().waitFor();
     await expectNoSeriousA11y(page, 'sampling asked');
     await card.locator(tid('sampling-approve')).click();
@@ -73,6 +78,10 @@ describe('the server asks (server-everything through the bridge)', () => {
     await expectNoSeriousA11y(page, 'sampling reply drafted');
     await card.locator(tid('sampling-send')).click();
     assert.match(await lastResult(page), /A haiku, edited by the learner/);
+    // The call has ended; the question and its answer stay in step 4's record.
+    const kept = page.locator(`${STEP4} [data-testid=ask-card][data-method="sampling/createMessage"][data-state="answered"]`);
+    assert.equal(await kept.count(), 1);
+    assert.match(await kept.textContent(), /A haiku, edited by the learner/);
     assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
     await shot(page, 'asks-sampling.png');
     assert.deepEqual(p.errors, []);

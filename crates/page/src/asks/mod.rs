@@ -17,6 +17,8 @@ use mcpg_core::jsonrpc::RequestId;
 use mcpg_host::asks::{Reply, Root, Sampled};
 use serde_json::Value;
 
+use crate::input::LoopId;
+
 /// The capabilities the page declares: sampling, elicitation in both modes, and
 /// roots whose list may change (the learner edits it).
 pub fn page_capabilities() -> mcpg_core::model::JsonObject {
@@ -64,6 +66,19 @@ pub enum AskState {
     Gone,
 }
 
+/// Where the page shows a question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskPlace {
+    /// Asked outside any call of the loop (e.g. `roots/list` right after
+    /// connecting, or during a call from the Tools panel): in the questions section.
+    Connection,
+    /// Asked while the current loop's call waited: nested in that step 4, whose
+    /// index in the loop's steps this is; it stays there after the call ends.
+    Step(usize),
+    /// Asked during an earlier loop's call: its steps are gone, and so is it.
+    Earlier,
+}
+
 /// One question from the server, as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AskView {
@@ -93,6 +108,10 @@ pub struct AskView {
     pub draft: Option<Result<Sampled, String>>,
     /// A real model is writing the reply.
     pub model_busy: bool,
+    /// Where the page shows it (set by the driver each time it shows the list).
+    pub place: AskPlace,
+    /// The loop and the index of its step 4 whose call it interrupted.
+    pub(crate) call: Option<(LoopId, usize)>,
 }
 
 impl AskView {
@@ -111,6 +130,8 @@ impl AskView {
             model_request: None,
             draft: None,
             model_busy: false,
+            place: AskPlace::Connection,
+            call: None,
         }
     }
 }

@@ -6,7 +6,8 @@ use mcpg_core::jsonrpc::RequestId;
 use mcpg_host::asks::{Reply, Root};
 use serde_json::{Map, Value};
 
-use super::{AskCommand, AskKey, AskState, AskView};
+use super::{AskCommand, AskKey, AskPlace, AskState, AskView};
+use crate::input::LoopId;
 use crate::driver::PageDriver;
 use crate::output::Output;
 use crate::view::ViewChange;
@@ -25,6 +26,7 @@ impl PageDriver {
         ));
         let mut view = AskView::new(method, params.unwrap_or(Value::Null), AskKey::Request(id));
         view.deadline = Some(deadline);
+        view.call = self.in_call(|run| run.waiting_call_step());
         self.asks.push(view);
         self.show_asks();
     }
@@ -52,6 +54,7 @@ impl PageDriver {
             let params = req.get("params").cloned().unwrap_or(Value::Null);
             let mut view = AskView::new(method, params, AskKey::Input { op, key });
             view.request_state = state.clone();
+            view.call = self.in_call(|run| run.call_step(op));
             self.asks.push(view);
         }
         self.note(
@@ -63,14 +66,17 @@ impl PageDriver {
     /// A call failed with `-32042`: each URL elicitation it carries is shown like an
     /// `elicitation/create` (opened only on a click); one that cannot be offered is
     /// noted with why.
-    pub(crate) fn url_required(&mut self, error: &mcpg_core::jsonrpc::RpcError) {
+    pub(crate) fn url_required(&mut self, op: OpId, error: &mcpg_core::jsonrpc::RpcError) {
         let Some(engine) = self.engine.map(|e| e.0) else {
             return;
         };
+        let call = self.in_call(|run| run.call_step(op));
         for ask in engine.url_elicitations(error) {
             match ask {
                 Ok(params) => {
-                    let view = AskView::new("elicitation/create".into(), params, AskKey::Required);
+                    let mut view =
+                        AskView::new("elicitation/create".into(), params, AskKey::Required);
+                    view.call = call;
                     self.asks.push(view);
                 }
                 Err(e) => self.note(format!("a URL elicitation the page will not offer: {e}")),
@@ -245,7 +251,24 @@ impl PageDriver {
         }
     }
 
+    /// The current loop and the index of the step 4 that `step` picks from it.
+    fn in_call(
+        &self,
+        step: impl FnOnce(&mcpg_host::tool_loop::ToolLoop) -> Option<usize>,
+    ) -> Option<(LoopId, usize)> {
+        let index = self.run.as_ref().and_then(step)?;
+        Some((self.loop_id, index))
+    }
+
     pub(crate) fn show_asks(&mut self) {
+        let current = self.loop_id;
+        for a in &mut self.asks.list {
+            a.place = match a.call {
+                None => AskPlace::Connection,
+                Some((l, i)) if l == current => AskPlace::Step(i),
+                Some(_) => AskPlace::Earlier,
+            };
+        }
         self.emit(ViewChange::Asks(self.asks.list.clone()));
     }
 }
