@@ -184,6 +184,8 @@ describe('the server asks (server-everything through the bridge)', () => {
     await page.fill(tid('model-base'), `${PROVIDER}/anthropic`);
     await page.fill(tid('model-name'), 'fake-model');
     await page.fill(tid('model-key'), KEY);
+    // The learner edits the request before approving it: the model gets the edit.
+    await card.locator(tid('sampling-edit')).fill('write one line, edited by the learner');
     await card.locator(tid('sampling-approve')).click();
     assert.deepEqual(await fake('/__requests'), [], 'no model is asked before the click');
     await card.locator(tid('sampling-model')).click();
@@ -196,6 +198,9 @@ describe('the server asks (server-everything through the bridge)', () => {
     const requests = await fake('/__requests');
     assert.equal(requests.length, 1);
     assert.equal(requests[0].path, '/anthropic/v1/messages');
+    const body = JSON.stringify(requests[0].body ?? '');
+    assert.ok(body.includes('write one line, edited by the learner'), `the model was asked the edited request: ${body}`);
+    assert.match(shown, /write one line, edited by the learner/, 'the request shown is the one sent');
     assert.ok(!JSON.stringify(requests[0].body ?? '').includes(KEY), 'the key is not in the body');
     assert.deepEqual(await fake('/__violations'), []);
     await expectNoSeriousA11y(page, 'sampling by a real model');

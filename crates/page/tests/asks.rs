@@ -383,20 +383,30 @@ fn a_real_model_writes_the_sampling_reply_only_on_the_learners_click_and_it_stil
         "no model is asked without a click"
     );
     let id = s.asks[0].id;
-    s.cmd(Command::Ask(AskCommand::SampleWithModel { id }));
+    // The learner edited the request: the model is asked the edited one.
+    s.cmd(Command::Ask(AskCommand::SampleWithModel {
+        id,
+        asked: Some("Write a limerick".into()),
+    }));
     let reqs = model_requests(&s);
     assert_eq!(reqs.len(), 1);
     let body: Value = serde_json::from_str(&reqs[0].body).unwrap();
     assert_eq!(body["system"], "Be brief");
     assert_eq!(body["max_tokens"], 40);
-    assert!(reqs[0].body.contains("Write a haiku"));
+    assert!(reqs[0].body.contains("Write a limerick"));
+    assert!(!reqs[0].body.contains("Write a haiku"));
     assert!(s.asks[0].model_busy);
     assert!(
         s.asks[0]
             .model_request
             .as_deref()
             .unwrap()
-            .contains("Write a haiku")
+            .contains("Write a limerick")
+    );
+    // What the server sent is kept as sent.
+    assert_eq!(
+        s.asks[0].params["messages"][0]["content"]["text"],
+        "Write a haiku"
     );
 
     let reply = json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "fake-model",

@@ -159,6 +159,10 @@ pub enum AskCommand {
     SampleWithModel {
         /// Which question.
         id: u64,
+        /// The learner's edit of the request: the text its last `user` message
+        /// says instead (`None`: as the server sent it). The model is asked the
+        /// edited request; the server's request itself is not changed.
+        asked: Option<String>,
     },
     /// The learner's roots changed: the server is told (`notifications/roots/list_changed`).
     SetRoots(Vec<Root>),

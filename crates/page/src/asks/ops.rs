@@ -133,7 +133,7 @@ impl PageDriver {
                     }
                 }
             }
-            AskCommand::SampleWithModel { id } => self.sample_with_model(id),
+            AskCommand::SampleWithModel { id, asked } => self.sample_with_model(id, asked),
             AskCommand::SetRoots(roots) => self.set_roots(roots),
         }
     }
