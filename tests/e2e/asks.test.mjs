@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import { baseUrl, shot, suitePage, tid, urlWith } from './support.mjs';
+import { STEP4, lastResult, start, waiting } from './asks_support.mjs';
 
 const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
 if (!PROVIDER) throw new Error('MCPG_E2E_PROVIDER_URL is not set: run with `cargo xtask e2e`');
@@ -14,21 +15,6 @@ const KEY = 'test-key-asks-0001';
 const fake = async (path, method = 'GET') => (await fetch(`${PROVIDER}${path}`, { method })).json();
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
-const STEP4 = '[data-testid=step][data-step="4"]';
-const waiting = (method) => `[data-testid=ask-card][data-method="${method}"][data-state="waiting"]`;
-
-/** Starts a loop with `message` in run mode (it stops at step 5 while the server asks). */
-async function start(page, message) {
-  await page.click(tid('reset-button'));
-  await page.fill(tid('prompt'), message);
-  await page.click(tid('run-button'));
-}
-
-/** The text of the newest result block of step 5. */
-async function lastResult(page) {
-  await page.waitForSelector(tid('answer'));
-  return page.textContent(tid('answer'));
-}
 
 describe('the server asks (server-everything through the bridge)', () => {
   const p = suitePage(urlWith({ server: 'everything' }), 'mcp-servers/everything');
