@@ -77,6 +77,33 @@ impl ReplayLink {
         asked
     }
 
+    /// The recorded session's answer to the server's request `id` (a sent
+    /// response from here on), as the frame it sent: a replay answers the same way.
+    pub fn recorded_answer(&self, id: &serde_json::Value) -> Option<serde_json::Value> {
+        self.recorded_sent(|v| v.get("method").is_none() && v.get("id") == Some(id))
+    }
+
+    /// The recorded session's next `tools/call` retried with `inputResponses`
+    /// (2026-07-28), as the frame it sent.
+    pub fn recorded_retry(&self) -> Option<serde_json::Value> {
+        self.recorded_sent(|v| {
+            v.get("method").and_then(|m| m.as_str()) == Some("tools/call")
+                && v.pointer("/params/inputResponses").is_some()
+        })
+    }
+
+    /// The first frame from here on that the recording sent and `pick` takes.
+    fn recorded_sent(
+        &self,
+        pick: impl Fn(&serde_json::Value) -> bool,
+    ) -> Option<serde_json::Value> {
+        let rest = self.wire.get(self.pos..).unwrap_or_default();
+        rest.iter()
+            .filter(|(sent, _)| *sent)
+            .filter_map(|(_, t)| serde_json::from_str::<serde_json::Value>(t).ok())
+            .find(|v| pick(v))
+    }
+
     /// Frames from the "server", oldest first.
     pub fn take_incoming(&mut self) -> Vec<String> {
         self.inbox.drain(..).collect()

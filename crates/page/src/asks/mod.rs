@@ -9,6 +9,7 @@
 //! [`crate::Output::OpenUrl`] only on [`AskCommand::OpenUrl`], the learner's click.
 
 mod ops;
+mod replayed;
 mod sampling;
 
 use mcpg_core::Timestamp;

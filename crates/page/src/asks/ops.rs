@@ -24,10 +24,15 @@ impl PageDriver {
         self.note(format!(
             "the server asks the host: {method} (the direction has reversed; waiting for you)"
         ));
-        let mut view = AskView::new(method, params.unwrap_or(Value::Null), AskKey::Request(id));
+        let mut view = AskView::new(
+            method,
+            params.unwrap_or(Value::Null),
+            AskKey::Request(id.clone()),
+        );
         view.deadline = Some(deadline);
         view.call = self.in_call(|run| run.waiting_call_step());
         self.asks.push(view);
+        self.answer_as_recorded(&id);
         self.show_asks();
     }
 
@@ -60,6 +65,7 @@ impl PageDriver {
         self.note(
             "the server asks the host for input (input_required): answer, and the call is retried",
         );
+        self.retry_as_recorded(op);
         self.show_asks();
     }
 
