@@ -13,8 +13,8 @@ use super::play_box::PlayBox;
 use super::server_asks::ServerAsks;
 use super::step_card::StepCard;
 use crate::model_state::ModelChoice;
-use mcpg_page::AskPlace;
 use crate::state::use_app;
+use mcpg_page::AskPlace;
 
 /// The left column.
 #[component]

@@ -9,9 +9,9 @@ use mcpg_page::AskPlace;
 
 use super::json_block::JsonBlock;
 use super::once_shown::{Loaded, once_shown};
+use super::reshape::reshape;
 use super::server_asks::StepAsks;
 use crate::state::use_app;
-use super::reshape::reshape;
 
 fn status_text(s: StepStatus) -> &'static str {
     match s {
@@ -66,7 +66,10 @@ pub fn StepCard(
         })
         .collect_view();
     let asks = index.filter(|_| step.number == 4).map(|i| {
-        let here = move || st.asks.with(|a| a.iter().any(|a| a.place == AskPlace::Step(i)));
+        let here = move || {
+            st.asks
+                .with(|a| a.iter().any(|a| a.place == AskPlace::Step(i)))
+        };
         once_shown(here, move || step_asks(i))
     });
     view! {

@@ -7,8 +7,8 @@ use mcpg_host::asks::{Reply, Root};
 use serde_json::{Map, Value};
 
 use super::{AskCommand, AskKey, AskPlace, AskState, AskView};
-use crate::input::LoopId;
 use crate::driver::PageDriver;
+use crate::input::LoopId;
 use crate::output::Output;
 use crate::view::ViewChange;
 

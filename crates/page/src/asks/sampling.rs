@@ -123,7 +123,8 @@ mod tests {
 
     #[test]
     fn a_request_without_a_user_message_is_left_as_sent() {
-        let params = json!({"messages": [{"role": "assistant", "content": {"type": "text", "text": "x"}}]});
+        let params =
+            json!({"messages": [{"role": "assistant", "content": {"type": "text", "text": "x"}}]});
         assert_eq!(edited_params(&params, "changed"), params);
     }
 }
