@@ -18,7 +18,6 @@ use mcpg_core::jsonrpc::RequestId;
 use mcpg_host::asks::{Reply, Root, Sampled};
 use serde_json::Value;
 
-use crate::input::LoopId;
 
 /// The capabilities the page declares: sampling, elicitation in both modes, and
 /// roots whose list may change (the learner edits it).
@@ -111,8 +110,8 @@ pub struct AskView {
     pub model_busy: bool,
     /// Where the page shows it (set by the driver each time it shows the list).
     pub place: AskPlace,
-    /// The loop and the index of its step 4 whose call it interrupted.
-    pub(crate) call: Option<(LoopId, usize)>,
+    /// The loop (its `LoopId`) and the index of its step 4 whose call it interrupted.
+    pub(crate) call: Option<(u64, usize)>,
 }
 
 impl AskView {

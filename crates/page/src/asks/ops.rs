@@ -8,7 +8,6 @@ use serde_json::{Map, Value};
 
 use super::{AskCommand, AskKey, AskPlace, AskState, AskView};
 use crate::driver::PageDriver;
-use crate::input::LoopId;
 use crate::output::Output;
 use crate::view::ViewChange;
 
@@ -261,7 +260,7 @@ impl PageDriver {
     fn in_call(
         &self,
         step: impl FnOnce(&mcpg_host::tool_loop::ToolLoop) -> Option<usize>,
-    ) -> Option<(LoopId, usize)> {
+    ) -> Option<(u64, usize)> {
         let index = self.run.as_ref().and_then(step)?;
         Some((self.loop_id, index))
     }
