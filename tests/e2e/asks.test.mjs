@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import { baseUrl, shot, suitePage, tid, urlWith } from './support.mjs';
-import { STEP4, lastResult, start, waiting } from './asks_support.mjs';
+import { STEP4, lastResult, start, waiting, watchOrigin } from './asks_support.mjs';
 
 const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
 if (!PROVIDER) throw new Error('MCPG_E2E_PROVIDER_URL is not set: run with `cargo xtask e2e`');
@@ -121,18 +121,14 @@ describe('the server asks (server-everything through the bridge)', () => {
   it('URL elicitation: the domain apart, never opened before the click, then done', async () => {
     const { page } = p;
     const context = page.context();
-    const seen = [];
-    context.on('request', (r) => seen.push(r.url()));
-    await context.route('https://auth.example.test/**', (r) => r.fulfill({ body: '<title>signed in</title>ok', contentType: 'text/html' }));
-    const pagesBefore = context.pages().length;
+    const { untouched } = await watchOrigin(context, 'https://auth.example.test', '<title>signed in</title>ok');
     await start(page, 'trigger url elicitation "https://auth.example.test/login?next=1"');
     const card = page.locator(waiting('elicitation/create'));
     await card.waitFor();
     assert.equal(await card.locator(tid('url-domain')).textContent(), 'auth.example.test');
     assert.equal(await card.locator(tid('url-full')).textContent(), 'https://auth.example.test/login?next=1');
     await expectNoSeriousA11y(page, 'url elicitation');
-    assert.equal(context.pages().length, pagesBefore, 'no page opened before the click');
-    assert.ok(!seen.some((u) => u.includes('auth.example.test')), 'nothing asked of the URL\'s host before the click');
+    assert.ok(untouched(), 'no page opened and nothing asked of the URL\'s host before the click');
     const popup = context.waitForEvent('page');
     await card.locator(tid('url-open')).click();
     const opened = await popup;

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import { suitePage, tid, urlWith } from './support.mjs';
-import { STEP4, askCard, lastResult, start, waiting } from './asks_support.mjs';
+import { STEP4, askCard, lastResult, start, waiting, watchOrigin } from './asks_support.mjs';
 
 describe('the server asks (the Python SDK peer through the bridge)', () => {
   const p = suitePage(urlWith({ server: 'python' }), 'python-peer');
@@ -51,11 +51,8 @@ describe('the server asks (a -32042 error from server-everything through the bri
   it('URL elicitation required: the URL with its domain, nothing opened before a click, the call\'s error shown', async () => {
     const { page } = p;
     const context = page.context();
-    const seen = [];
-    context.on('request', (r) => seen.push(r.url()));
     // Should anything open it anyway, it must not leave the machine.
-    await context.route('https://modelcontextprotocol.io/**', (r) => r.fulfill({ body: 'ok', contentType: 'text/html' }));
-    const pagesBefore = context.pages().length;
+    const { untouched } = await watchOrigin(context, 'https://modelcontextprotocol.io');
     await start(page, 'trigger url elicitation "https://auth.example.test/needed" through the error path');
     const card = page.locator(`${STEP4} ${waiting('elicitation/create')}`);
     await card.waitFor();
@@ -66,8 +63,7 @@ describe('the server asks (a -32042 error from server-everything through the bri
     await page.waitForFunction(() => /-32042/.test(document.querySelector('[data-testid=step][data-step="5"]')?.textContent ?? ''));
     assert.match(await page.textContent('[data-testid=step][data-step="5"]'), /requires browser-based authorization/);
     await expectNoSeriousA11y(page, 'url elicitation required');
-    assert.equal(context.pages().length, pagesBefore, 'no page opened before the click');
-    assert.ok(!seen.some((u) => u.includes('modelcontextprotocol.io')), 'nothing asked of the URL\'s host before the click');
+    assert.ok(untouched(), 'no page opened and nothing asked of the URL\'s host before the click');
     // The click opens it, in a new tab.
     const popup = context.waitForEvent('page');
     await card.locator(tid('url-open')).click();

@@ -24,3 +24,19 @@ export async function lastResult(page) {
   await page.waitForSelector(tid('answer'));
   return page.textContent(tid('answer'));
 }
+
+/**
+ * Watches what the page's browser context asks of `origin` before a URL is opened:
+ * every request URL is recorded, and one to `origin` is answered locally with
+ * `body` (nothing leaves the machine). Returns the requests seen and a check that
+ * no page was opened and nothing was asked of `origin` so far.
+ */
+export async function watchOrigin(context, origin, body = 'ok') {
+  const seen = [];
+  context.on('request', (r) => seen.push(r.url()));
+  await context.route(`${origin}/**`, (r) => r.fulfill({ body, contentType: 'text/html' }));
+  const pagesBefore = context.pages().length;
+  const untouched = () =>
+    context.pages().length === pagesBefore && !seen.some((u) => u.startsWith(origin));
+  return { seen, untouched };
+}
