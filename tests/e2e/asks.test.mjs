@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import { baseUrl, shot, suitePage, tid, urlWith } from './support.mjs';
-import { STEP4, lastResult, start, waiting, watchOrigin } from './asks_support.mjs';
+import { STEP4, lastResult, start, waiting, openByClick, watchOrigin } from './asks_support.mjs';
 
 const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
 if (!PROVIDER) throw new Error('MCPG_E2E_PROVIDER_URL is not set: run with `cargo xtask e2e`');
@@ -129,10 +129,7 @@ describe('the server asks (server-everything through the bridge)', () => {
     assert.equal(await card.locator(tid('url-full')).textContent(), 'https://auth.example.test/login?next=1');
     await expectNoSeriousA11y(page, 'url elicitation');
     assert.ok(untouched(), 'no page opened and nothing asked of the URL\'s host before the click');
-    const popup = context.waitForEvent('page');
-    await card.locator(tid('url-open')).click();
-    const opened = await popup;
-    await opened.waitForLoadState();
+    const opened = await openByClick(context, card);
     assert.equal(opened.url(), 'https://auth.example.test/login?next=1');
     assert.equal(await opened.evaluate(() => window.opener), null, 'noopener');
     await opened.close();

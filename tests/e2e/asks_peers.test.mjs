@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import { suitePage, tid, urlWith } from './support.mjs';
-import { STEP4, askCard, lastResult, start, waiting, watchOrigin } from './asks_support.mjs';
+import { STEP4, askCard, lastResult, start, waiting, openByClick, watchOrigin } from './asks_support.mjs';
 
 describe('the server asks (the Python SDK peer through the bridge)', () => {
   const p = suitePage(urlWith({ server: 'python' }), 'python-peer');
@@ -65,10 +65,7 @@ describe('the server asks (a -32042 error from server-everything through the bri
     await expectNoSeriousA11y(page, 'url elicitation required');
     assert.ok(untouched(), 'no page opened and nothing asked of the URL\'s host before the click');
     // The click opens it, in a new tab.
-    const popup = context.waitForEvent('page');
-    await card.locator(tid('url-open')).click();
-    const opened = await popup;
-    await opened.waitForLoadState();
+    const opened = await openByClick(context, card);
     assert.match(opened.url(), /^https:\/\/modelcontextprotocol\.io\/?$/);
     await opened.close();
     assert.deepEqual(p.errors, []);

@@ -40,3 +40,12 @@ export async function watchOrigin(context, origin, body = 'ok') {
     context.pages().length === pagesBefore && !seen.some((u) => u.startsWith(origin));
   return { seen, untouched };
 }
+
+/** Clicks the card's Open button and returns the tab it opened, loaded. */
+export async function openByClick(context, card) {
+  const popup = context.waitForEvent('page');
+  await card.locator(tid('url-open')).click();
+  const opened = await popup;
+  await opened.waitForLoadState();
+  return opened;
+}
