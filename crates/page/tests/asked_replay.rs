@@ -58,8 +58,7 @@ fn replays_the_same(live: &Shell) {
         replay
             .notes()
             .iter()
-            .any(|n| n.contains("as the recorded session did")
-                || n.contains("recorded session's inputResponses")),
+            .any(|n| n.contains("answered as recorded") || n.contains("recorded inputResponses")),
         "{:?}",
         replay.notes()
     );

@@ -386,7 +386,10 @@ fn a_real_model_writes_the_sampling_reply_only_on_the_learners_click_and_it_stil
     // The learner edited the request: the model is asked the edited one.
     s.cmd(Command::Ask(AskCommand::SampleWithModel {
         id,
-        asked: Some("Write a limerick".into()),
+        asked: Some(mcpg_host::asks::edited_params(
+            &s.asks[0].params,
+            "Write a limerick",
+        )),
     }));
     let reqs = model_requests(&s);
     assert_eq!(reqs.len(), 1);

@@ -4,7 +4,7 @@
 //! and approves, edits or rejects the reply before anything goes back.
 
 use leptos::prelude::*;
-use mcpg_host::asks::{MOCK_MODEL, Reply, Sampled, SamplingAsk, mock_sample};
+use mcpg_host::asks::{MOCK_MODEL, Reply, Sampled, SamplingAsk, edited_params, mock_sample};
 use serde_json::json;
 
 use super::json_block::JsonBlock;
@@ -102,7 +102,9 @@ pub fn SamplingAskView(
     // The learner's edit of the request, which a real model is asked instead.
     let edit = move || {
         let text = asked.get_untracked();
-        stored.with_value(|(ask, _)| (text != ask.last_user_text()).then_some(text))
+        stored.with_value(|(ask, _)| {
+            (text != ask.last_user_text()).then(|| edited_params(&ask.raw, &text))
+        })
     };
     let shown_request = model_request.map(|r| {
         view! { <JsonBlock label="→ the request to the real model (sent on your click; the key is not in it)" json=r open=true/> }

@@ -13,8 +13,8 @@ pub fn answer(id: u64, reply: Reply) {
 }
 
 /// The learner asks the real model to write the reply to sampling request `id`,
-/// with the request's last user message edited to `asked` (`None`: unedited).
-pub fn sample_with_model(id: u64, asked: Option<String>) {
+/// asking it the request's params as edited (`asked`; `None`: as sent).
+pub fn sample_with_model(id: u64, asked: Option<serde_json::Value>) {
     inbox::command(Command::Ask(AskCommand::SampleWithModel { id, asked }));
 }
 

@@ -18,7 +18,6 @@ use mcpg_core::jsonrpc::RequestId;
 use mcpg_host::asks::{Reply, Root, Sampled};
 use serde_json::Value;
 
-
 /// The capabilities the page declares: sampling, elicitation in both modes, and
 /// roots whose list may change (the learner edits it).
 pub fn page_capabilities() -> mcpg_core::model::JsonObject {
@@ -159,10 +158,10 @@ pub enum AskCommand {
     SampleWithModel {
         /// Which question.
         id: u64,
-        /// The learner's edit of the request: the text its last `user` message
-        /// says instead (`None`: as the server sent it). The model is asked the
-        /// edited request; the server's request itself is not changed.
-        asked: Option<String>,
+        /// The request's params as the learner edited them
+        /// ([`mcpg_host::asks::edited_params`]; `None`: as the server sent them).
+        /// The model is asked the edited request; the server's is kept as sent.
+        asked: Option<Value>,
     },
     /// The learner's roots changed: the server is told (`notifications/roots/list_changed`).
     SetRoots(Vec<Root>),

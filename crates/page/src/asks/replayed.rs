@@ -19,21 +19,8 @@ impl PageDriver {
         let Link::Replay(r) = &self.link else {
             return false;
         };
-        let Some(frame) = r.recorded_answer(&id.to_value()) else {
+        let Some(result) = r.recorded_answer(id) else {
             return false;
-        };
-        let result = match (frame.get("result"), frame.get("error")) {
-            (Some(v), _) => Ok(v.clone()),
-            (None, Some(e)) => Err(RpcError {
-                code: e.get("code").and_then(Value::as_i64).unwrap_or(0),
-                message: e
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-                data: e.get("data").cloned(),
-            }),
-            (None, None) => return false,
         };
         let state = recorded_state(&result);
         if !self.client.answer(self.now, id, result) {
@@ -43,7 +30,7 @@ impl PageDriver {
         if let Some(a) = self.asks.list.iter_mut().rev().find(|a| a.key == key) {
             a.state = state;
         }
-        self.note("replay: answered the server as the recorded session did");
+        self.note("replay: answered as recorded");
         true
     }
 
@@ -53,10 +40,7 @@ impl PageDriver {
         let Link::Replay(r) = &self.link else {
             return false;
         };
-        let Some(Value::Object(responses)) = r
-            .recorded_retry()
-            .and_then(|f| f.pointer("/params/inputResponses").cloned())
-        else {
+        let Some(Value::Object(responses)) = r.recorded_retry() else {
             return false;
         };
         for a in &mut self.asks.list {
@@ -74,7 +58,7 @@ impl PageDriver {
         if !self.client.continue_call(self.now, op, responses) {
             return false;
         }
-        self.note("replay: retried the call with the recorded session's inputResponses");
+        self.note("replay: retried with the recorded inputResponses");
         true
     }
 }

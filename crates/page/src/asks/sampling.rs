@@ -6,12 +6,11 @@ use crate::asks::AskState;
 use crate::driver::PageDriver;
 use crate::input::ModelReply;
 use crate::output::{ModelRequest, Output};
-use serde_json::{Value, json};
 
 impl PageDriver {
     /// Asks the loop's real model (provider and settings) to answer question `id`,
-    /// with the learner's edit of the request's last `user` message if there is one.
-    pub(crate) fn sample_with_model(&mut self, id: u64, asked: Option<String>) {
+    /// with the request as the learner edited it (`asked`) if they did.
+    pub(crate) fn sample_with_model(&mut self, id: u64, asked: Option<serde_json::Value>) {
         let Some(engine) = self.engine.map(|e| e.0) else {
             self.notice("the model's code is not loaded yet: try again in a moment");
             return;
@@ -25,10 +24,7 @@ impl PageDriver {
         else {
             return;
         };
-        let params = match &asked {
-            Some(text) => edited_params(&a.params, text),
-            None => a.params.clone(),
-        };
+        let params = asked.unwrap_or_else(|| a.params.clone());
         match engine.sample(provider, &settings, &params) {
             Ok(asked) => {
                 a.model_busy = true;
@@ -72,59 +68,10 @@ impl PageDriver {
     }
 }
 
-/// `params` with the text of its last `user` message replaced by `text` (the
-/// learner's edit), or as sent when it has none. One text block is valid content
-/// in every revision (2025-11-25 also allows a list).
-fn edited_params(params: &Value, text: &str) -> Value {
-    let mut params = params.clone();
-    let last_user = params
-        .get_mut("messages")
-        .and_then(Value::as_array_mut)
-        .and_then(|ms| {
-            ms.iter_mut()
-                .rev()
-                .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-        });
-    if let Some(Value::Object(m)) = last_user {
-        m.insert("content".into(), json!({"type": "text", "text": text}));
-    }
-    params
-}
-
 /// The body re-indented for display (verbatim if it is not JSON).
 fn pretty(body: &str) -> String {
     serde_json::from_str::<serde_json::Value>(body)
         .ok()
         .and_then(|v| serde_json::to_string_pretty(&v).ok())
         .unwrap_or_else(|| body.to_owned())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::edited_params;
-    use serde_json::json;
-
-    #[test]
-    fn the_edit_replaces_the_last_user_message_only() {
-        let params = json!({"messages": [
-            {"role": "user", "content": [{"type": "text", "text": "first"}]},
-            {"role": "assistant", "content": {"type": "text", "text": "reply"}},
-            {"role": "user", "content": [{"type": "text", "text": "second"}, {"type": "text", "text": "more"}]}],
-            "maxTokens": 9});
-        let edited = edited_params(&params, "changed");
-        assert_eq!(edited["messages"][0], params["messages"][0]);
-        assert_eq!(edited["messages"][1], params["messages"][1]);
-        assert_eq!(
-            edited["messages"][2]["content"],
-            json!({"type": "text", "text": "changed"})
-        );
-        assert_eq!(edited["maxTokens"], 9);
-    }
-
-    #[test]
-    fn a_request_without_a_user_message_is_left_as_sent() {
-        let params =
-            json!({"messages": [{"role": "assistant", "content": {"type": "text", "text": "x"}}]});
-        assert_eq!(edited_params(&params, "changed"), params);
-    }
 }
