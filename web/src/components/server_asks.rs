@@ -11,6 +11,14 @@ use mcpg_page::{AskPlace, AskView};
 use super::ask_card::AskCard;
 use crate::state::use_app;
 
+/// Said above the questions, wherever they are (one string: a chunk's strings stay
+/// in the first load).
+const REVERSED: &str = "The direction has reversed: the server sends the host a request of its \
+     own, and nothing goes back until you answer.";
+
+/// The sections' heading.
+const TITLE: &str = "The server asks the host";
+
 /// What changes a card's look, so `For` redraws it (the id alone does not).
 fn card_key(a: &AskView) -> (u64, String) {
     let look = format!(
@@ -54,13 +62,9 @@ pub fn ServerAsks() -> impl IntoView {
     };
     view! {
         <Show when=any fallback=|| ()>
-        <section class="server-asks" aria-labelledby="asks-title" data-testid="server-asks">
-            <h3 id="asks-title">"The server asks the host"</h3>
-            <p class="reversed" data-testid="asks-reversed">
-                "The direction has reversed. Until now the host asked and the server answered; \
-                 now the server sends the host a request of its own. Nothing goes back until \
-                 you answer."
-            </p>
+        <section class="server-asks" aria-label=TITLE data-testid="server-asks">
+            <h3>{TITLE}</h3>
+            <p class="reversed" data-testid="asks-reversed">{REVERSED}</p>
             {cards(AskPlace::Connection)}
         </section>
         </Show>
@@ -75,13 +79,9 @@ pub fn StepAsks(
     index: usize,
 ) -> impl IntoView {
     view! {
-        <section class="server-asks nested" data-testid="step-asks"
-            aria-label="The server asks the host, during this call">
-            <p class="reversed" data-testid="asks-reversed">
-                <span class="badge server-request">"server → host"</span>
-                " The direction has reversed: while this call waits, the server asks the \
-                 host. Nothing goes back until you answer."
-            </p>
+        <section class="server-asks nested" data-testid="step-asks" aria-label=TITLE>
+            <h4>{TITLE}</h4>
+            <p class="reversed" data-testid="asks-reversed">{REVERSED}</p>
             {cards(AskPlace::Step(index))}
         </section>
     }
