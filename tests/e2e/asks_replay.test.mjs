@@ -5,49 +5,37 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { baseUrl, closeBrowser, connected, openPage, tid } from './support.mjs';
-import { offlinePage, shownSteps } from './replay_support.mjs';
+import { closeBrowser, connected, tid } from './support.mjs';
+import { recordThenReplay, shownSteps } from './replay_support.mjs';
 import { STEP4, askCard, lastResult, start, waiting } from './asks_support.mjs';
 
 describe('sharing a loop in which the server asked', () => {
   after(closeBrowser);
 
-  it('replays offline, answering the booking as the learner did', async () => {
-    const rec = await openPage(baseUrl);
-    const o = await offlinePage();
-    try {
-      const { page } = rec;
-      await connected(page, 'mcpg-demo');
-      await start(page, 'Reserve a table for dinner');
-      const card = page.locator(`${STEP4} ${waiting('elicitation/create')}`);
-      await card.waitFor();
-      await card.locator('#field-party').fill('5');
-      await card.locator(tid('elicit-accept')).click();
-      const answer = await lastResult(page);
-      assert.match(answer, /for 5/);
-      const recorded = await shownSteps(page);
-      await page.click(tid('share-button'));
-      const link = await page.inputValue(tid('share-link'));
+  it('replays offline, answering the booking as the learner did', () => recordThenReplay(async (rec, o) => {
+    const { page } = rec;
+    await start(page, 'Reserve a table for dinner');
+    const card = page.locator(`${STEP4} ${waiting('elicitation/create')}`);
+    await card.waitFor();
+    await card.locator('#field-party').fill('5');
+    await card.locator(tid('elicit-accept')).click();
+    const answer = await lastResult(page);
+    assert.match(answer, /for 5/);
+    const recorded = await shownSteps(page);
+    await page.click(tid('share-button'));
+    const link = await page.inputValue(tid('share-link'));
 
-      await o.page.goto(link);
-      await o.page.waitForSelector(tid('replay-banner'));
-      await connected(o.page, 'mcpg-demo');
-      await o.page.click(tid('run-button'));
-      // Nobody answers in the replay: the recording does, as the learner did.
-      assert.equal(await lastResult(o.page), answer);
-      const kept = o.page.locator(`${STEP4} ${askCard('elicitation/create', 'answered')}`);
-      assert.equal(await kept.count(), 1);
-      assert.match(await kept.textContent(), /"party": 5/);
-      const replayed = await shownSteps(o.page);
-      assert.deepEqual(replayed.map((x) => x.n), recorded.map((x) => x.n));
-      await expectNoSeriousA11y(o.page, 'replayed booking');
-      assert.deepEqual(o.blocked, [], 'the replay made no request');
-      assert.deepEqual(o.sockets, []);
-      assert.deepEqual(o.errors, []);
-      assert.deepEqual(rec.errors, []);
-    } finally {
-      await o.close();
-      await rec.close();
-    }
-  });
+    await o.page.goto(link);
+    await o.page.waitForSelector(tid('replay-banner'));
+    await connected(o.page, 'mcpg-demo');
+    await o.page.click(tid('run-button'));
+    // Nobody answers in the replay: the recording does, as the learner did.
+    assert.equal(await lastResult(o.page), answer);
+    const kept = o.page.locator(`${STEP4} ${askCard('elicitation/create', 'answered')}`);
+    assert.equal(await kept.count(), 1);
+    assert.match(await kept.textContent(), /"party": 5/);
+    const replayed = await shownSteps(o.page);
+    assert.deepEqual(replayed.map((x) => x.n), recorded.map((x) => x.n));
+    await expectNoSeriousA11y(o.page, 'replayed booking');
+  }));
 });
