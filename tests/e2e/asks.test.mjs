@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import { baseUrl, shot, suitePage, tid, urlWith } from './support.mjs';
+import { STEP4, lastResult, start, waiting, openByClick, watchOrigin } from './asks_support.mjs';
 
 const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
 if (!PROVIDER) throw new Error('MCPG_E2E_PROVIDER_URL is not set: run with `cargo xtask e2e`');
@@ -14,20 +15,6 @@ const KEY = 'test-key-asks-0001';
 const fake = async (path, method = 'GET') => (await fetch(`${PROVIDER}${path}`, { method })).json();
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
-const waiting = (method) => `[data-testid=ask-card][data-method="${method}"][data-state="waiting"]`;
-
-/** Starts a loop with `message` in run mode (it stops at step 5 while the server asks). */
-async function start(page, message) {
-  await page.click(tid('reset-button'));
-  await page.fill(tid('prompt'), message);
-  await page.click(tid('run-button'));
-}
-
-/** The text of the newest result block of step 5. */
-async function lastResult(page) {
-  await page.waitForSelector(tid('answer'));
-  return page.textContent(tid('answer'));
-}
 
 describe('the server asks (server-everything through the bridge)', () => {
   const p = suitePage(urlWith({ server: 'everything' }), 'mcp-servers/everything');
@@ -37,6 +24,9 @@ describe('the server asks (server-everything through the bridge)', () => {
     // server-everything asks for the roots 350 ms after initialize, outside any call.
     const card = page.locator(waiting('roots/list')).first();
     await card.waitFor();
+    // Asked outside any call: under the steps, not in one.
+    assert.equal(await page.locator(`${tid('server-asks')} ${waiting('roots/list')}`).count(), 1);
+    assert.equal(await page.locator(`${STEP4} [data-testid=ask-card]`).count(), 0);
     assert.match(await page.textContent(tid('asks-reversed')), /direction has reversed/);
     await expectNoSeriousA11y(page, 'roots asked');
     await card.locator(tid('roots-edit')).fill('file:///home/learner/project Project');
@@ -61,8 +51,9 @@ describe('the server asks (server-everything through the bridge)', () => {
     assert.equal(await card.locator(tid('sampling-max-tokens')).textContent(), '100');
     assert.ok((await card.locator(tid('sampling-message')).textContent()).includes(XSS));
     assert.equal(await page.locator('img[src="x"]').count(), 0);
-    // Step 4 shows the question nested in it, and the picture draws it server → host.
+    // Step 4 shows the question nested in its card, and the picture draws it server → host.
     assert.match(await page.textContent('[data-step="4"]'), /the server asks the host/);
+    assert.equal(await page.locator(`${STEP4} ${waiting('sampling/createMessage')}`).count(), 1, 'the question is inside step 4');
     await page.locator('.arrow.server-request').first().waitFor();
     await expectNoSeriousA11y(page, 'sampling asked');
     await card.locator(tid('sampling-approve')).click();
@@ -73,6 +64,10 @@ describe('the server asks (server-everything through the bridge)', () => {
     await expectNoSeriousA11y(page, 'sampling reply drafted');
     await card.locator(tid('sampling-send')).click();
     assert.match(await lastResult(page), /A haiku, edited by the learner/);
+    // The call has ended; the question and its answer stay in step 4's record.
+    const kept = page.locator(`${STEP4} [data-testid=ask-card][data-method="sampling/createMessage"][data-state="answered"]`);
+    assert.equal(await kept.count(), 1);
+    assert.match(await kept.textContent(), /A haiku, edited by the learner/);
     assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
     await shot(page, 'asks-sampling.png');
     assert.deepEqual(p.errors, []);
@@ -126,22 +121,15 @@ describe('the server asks (server-everything through the bridge)', () => {
   it('URL elicitation: the domain apart, never opened before the click, then done', async () => {
     const { page } = p;
     const context = page.context();
-    const seen = [];
-    context.on('request', (r) => seen.push(r.url()));
-    await context.route('https://auth.example.test/**', (r) => r.fulfill({ body: '<title>signed in</title>ok', contentType: 'text/html' }));
-    const pagesBefore = context.pages().length;
+    const { untouched } = await watchOrigin(context, 'https://auth.example.test', '<title>signed in</title>ok');
     await start(page, 'trigger url elicitation "https://auth.example.test/login?next=1"');
     const card = page.locator(waiting('elicitation/create'));
     await card.waitFor();
     assert.equal(await card.locator(tid('url-domain')).textContent(), 'auth.example.test');
     assert.equal(await card.locator(tid('url-full')).textContent(), 'https://auth.example.test/login?next=1');
     await expectNoSeriousA11y(page, 'url elicitation');
-    assert.equal(context.pages().length, pagesBefore, 'no page opened before the click');
-    assert.ok(!seen.some((u) => u.includes('auth.example.test')), 'nothing asked of the URL\'s host before the click');
-    const popup = context.waitForEvent('page');
-    await card.locator(tid('url-open')).click();
-    const opened = await popup;
-    await opened.waitForLoadState();
+    assert.ok(untouched(), 'no page opened and nothing asked of the URL\'s host before the click');
+    const opened = await openByClick(context, card);
     assert.equal(opened.url(), 'https://auth.example.test/login?next=1');
     assert.equal(await opened.evaluate(() => window.opener), null, 'noopener');
     await opened.close();
@@ -175,6 +163,8 @@ describe('the server asks (server-everything through the bridge)', () => {
     await page.fill(tid('model-base'), `${PROVIDER}/anthropic`);
     await page.fill(tid('model-name'), 'fake-model');
     await page.fill(tid('model-key'), KEY);
+    // The learner edits the request before approving it: the model gets the edit.
+    await card.locator(tid('sampling-edit')).fill('write one line, edited by the learner');
     await card.locator(tid('sampling-approve')).click();
     assert.deepEqual(await fake('/__requests'), [], 'no model is asked before the click');
     await card.locator(tid('sampling-model')).click();
@@ -187,6 +177,9 @@ describe('the server asks (server-everything through the bridge)', () => {
     const requests = await fake('/__requests');
     assert.equal(requests.length, 1);
     assert.equal(requests[0].path, '/anthropic/v1/messages');
+    const body = JSON.stringify(requests[0].body ?? '');
+    assert.ok(body.includes('write one line, edited by the learner'), `the model was asked the edited request: ${body}`);
+    assert.match(shown, /write one line, edited by the learner/, 'the request shown is the one sent');
     assert.ok(!JSON.stringify(requests[0].body ?? '').includes(KEY), 'the key is not in the body');
     assert.deepEqual(await fake('/__violations'), []);
     await expectNoSeriousA11y(page, 'sampling by a real model');

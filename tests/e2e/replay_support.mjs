@@ -1,7 +1,8 @@
 // Opening a shared session with no network: a fresh browser context that lets
 // through only the page's own static files, and the replay's steps as shown
 // (shared by session.test.mjs and loop_share.test.mjs).
-import { baseUrl, launch, stepsSettled, tid } from './support.mjs';
+import assert from 'node:assert/strict';
+import { baseUrl, connected, launch, openPage, stepsSettled, tid } from './support.mjs';
 
 const origin = new URL(baseUrl).origin;
 const STATIC = /^\/($|index\.html$|.*\.(js|wasm|css)$)/;
@@ -55,4 +56,25 @@ export async function offlinePage() {
     d.dismiss();
   });
   return { page, context, blocked, sockets, errors, dialogs, close: () => context.close() };
+}
+
+/**
+ * Runs `body(rec, o)` with a recording page on the embedded demo (`rec`, connected)
+ * and an offline page (`o`, from `offlinePage`), then checks the replay made no
+ * request, opened no socket and neither page logged an error; closes both.
+ */
+export async function recordThenReplay(body) {
+  const rec = await openPage(baseUrl);
+  const o = await offlinePage();
+  try {
+    await connected(rec.page, 'mcpg-demo');
+    await body(rec, o);
+    assert.deepEqual(o.blocked, [], 'the replay made no request');
+    assert.deepEqual(o.sockets, []);
+    assert.deepEqual(o.errors, []);
+    assert.deepEqual(rec.errors, []);
+  } finally {
+    await o.close();
+    await rec.close();
+  }
 }

@@ -8,7 +8,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import {
   baseUrl, closeBrowser, connected, openPage, shot, tid,
 } from './support.mjs';
-import { offlinePage, shownSteps, stepThrough } from './replay_support.mjs';
+import { offlinePage, recordThenReplay, shownSteps, stepThrough } from './replay_support.mjs';
 
 const origin = new URL(baseUrl).origin;
 const bridgeToken = new URL(baseUrl).searchParams.get('token');
@@ -32,51 +32,39 @@ async function blockText(page, step, label) {
 describe('sharing a prompt-seeded loop', () => {
   after(closeBrowser);
 
-  it('replays offline with the prompt\'s messages in step 2', async () => {
-    const rec = await openPage(baseUrl);
-    const o = await offlinePage();
-    try {
-      const { page } = rec;
-      await connected(page, 'mcpg-demo');
-      await page.click(tid('tab-prompts'));
-      await page.waitForSelector(tid('prompts-panel'));
-      await page.locator(`${tid('prompt')}[data-name="plan_trip"] ${tid('prompt-choose')}`).click();
-      await page.locator(`${tid('prompt-form')} ${tid('argument-input')}[data-name="city"]`).fill('Paris');
-      await page.click(tid('prompt-get'));
-      await page.waitForSelector(tid('prompt-message'));
-      await page.click(tid('use-in-loop'));
-      await page.waitForSelector(tid('answer'));
-      const seeded = /weather in Paris\? Tell me what to pack/;
-      assert.match(await blockText(page, 2, "the prompt's messages"), seeded);
-      const recorded = await shownSteps(page);
-      await page.click(tid('share-button'));
-      const link = await page.inputValue(tid('share-link'));
-      const doc = JSON.parse(unpack(link));
-      assert.equal(doc.v, 2);
-      assert.equal(doc.seeds.length, 1);
-      assert.equal(doc.seeds[0][0].role, 'user');
-      assert.match(doc.seeds[0][0].text, seeded);
+  it('replays offline with the prompt\'s messages in step 2', () => recordThenReplay(async (rec, o) => {
+    const { page } = rec;
+    await page.click(tid('tab-prompts'));
+    await page.waitForSelector(tid('prompts-panel'));
+    await page.locator(`${tid('prompt')}[data-name="plan_trip"] ${tid('prompt-choose')}`).click();
+    await page.locator(`${tid('prompt-form')} ${tid('argument-input')}[data-name="city"]`).fill('Paris');
+    await page.click(tid('prompt-get'));
+    await page.waitForSelector(tid('prompt-message'));
+    await page.click(tid('use-in-loop'));
+    await page.waitForSelector(tid('answer'));
+    const seeded = /weather in Paris\? Tell me what to pack/;
+    assert.match(await blockText(page, 2, "the prompt's messages"), seeded);
+    const recorded = await shownSteps(page);
+    await page.click(tid('share-button'));
+    const link = await page.inputValue(tid('share-link'));
+    const doc = JSON.parse(unpack(link));
+    assert.equal(doc.v, 2);
+    assert.equal(doc.seeds.length, 1);
+    assert.equal(doc.seeds[0][0].role, 'user');
+    assert.match(doc.seeds[0][0].text, seeded);
 
-      await o.page.goto(link);
-      await o.page.waitForSelector(tid('replay-banner'));
-      await connected(o.page, 'mcpg-demo');
-      await stepThrough(o.page);
-      assert.match(await blockText(o.page, 2, "the prompt's messages"), seeded);
-      const replayed = await shownSteps(o.page);
-      assert.deepEqual(replayed.map((x) => x.n), recorded.map((x) => x.n));
-      for (let i = 0; i < recorded.length; i += 1) {
-        assert.deepEqual(replayed[i].json, recorded[i].json, `step ${recorded[i].n}`);
-      }
-      assert.equal(await o.page.textContent(tid('answer')), await page.textContent(tid('answer')));
-      assert.deepEqual(o.blocked, [], 'the replay made no request');
-      assert.deepEqual(o.sockets, []);
-      assert.deepEqual(o.errors, []);
-      assert.deepEqual(rec.errors, []);
-    } finally {
-      await o.close();
-      await rec.close();
+    await o.page.goto(link);
+    await o.page.waitForSelector(tid('replay-banner'));
+    await connected(o.page, 'mcpg-demo');
+    await stepThrough(o.page);
+    assert.match(await blockText(o.page, 2, "the prompt's messages"), seeded);
+    const replayed = await shownSteps(o.page);
+    assert.deepEqual(replayed.map((x) => x.n), recorded.map((x) => x.n));
+    for (let i = 0; i < recorded.length; i += 1) {
+      assert.deepEqual(replayed[i].json, recorded[i].json, `step ${recorded[i].n}`);
     }
-  });
+    assert.equal(await o.page.textContent(tid('answer')), await page.textContent(tid('answer')));
+  }));
 });
 
 describe('sharing a session', () => {

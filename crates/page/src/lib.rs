@@ -46,7 +46,7 @@ mod shown;
 mod view;
 mod waiting;
 
-pub use asks::{AskCommand, AskKey, AskState, AskView};
+pub use asks::{AskCommand, AskKey, AskPlace, AskState, AskView};
 pub use bridge_event::{BridgeEvent, parse_bridge_event};
 pub use driver::{PageDriver, RUN_PACE};
 pub use engine::{Asked, Engine, EngineRef};

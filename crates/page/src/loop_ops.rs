@@ -81,6 +81,10 @@ impl PageDriver {
         self.emit(ViewChange::Call(None));
         self.emit(ViewChange::Progress(None));
         self.emit(ViewChange::Answer(None));
+        // The previous loop's questions go with its steps.
+        if !self.asks.list.is_empty() {
+            self.show_asks();
+        }
     }
 
     fn ensure_loop(&mut self) {

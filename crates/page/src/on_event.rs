@@ -141,10 +141,11 @@ impl PageDriver {
                 ..
             } => self.input_required(op, &result),
             Event::CallFinished {
+                op,
                 outcome: CallOutcome::ProtocolError(e),
                 ..
             } if e.code == mcpg_core::jsonrpc::code::URL_ELICITATION_REQUIRED => {
-                self.url_required(&e);
+                self.url_required(op, &e);
             }
             Event::Notification { method, params }
                 if method == "notifications/elicitation/complete" =>

@@ -5,7 +5,9 @@
 
 use std::collections::VecDeque;
 
+use mcpg_core::jsonrpc::{Body, Message, RequestId, RpcError};
 use mcpg_session::{Direction, Session};
+use serde_json::Value;
 
 /// The recording and how far the page has got through it.
 #[derive(Debug, Default)]
@@ -75,6 +77,30 @@ impl ReplayLink {
             }
         }
         asked
+    }
+
+    /// The recorded session's answer to the server's request `id` (a sent
+    /// response from here on): a replay answers the same way.
+    pub fn recorded_answer(&self, id: &RequestId) -> Option<Result<Value, RpcError>> {
+        let rest = self.wire.get(self.pos..).unwrap_or_default();
+        rest.iter()
+            .filter(|(sent, _)| *sent)
+            .filter_map(|(_, t)| Message::decode(t).ok())
+            .find_map(|m| match m.body() {
+                Body::Response { id: i, result } if i == id => Some(Ok(result.clone())),
+                Body::Error { id: Some(i), error } if i == id => Some(Err(error.clone())),
+                _ => None,
+            })
+    }
+
+    /// The `inputResponses` of the recorded session's next `tools/call` retried
+    /// with them (2026-07-28).
+    pub fn recorded_retry(&self) -> Option<Value> {
+        let rest = self.wire.get(self.pos..).unwrap_or_default();
+        rest.iter()
+            .filter(|(sent, _)| *sent)
+            .filter_map(|(_, t)| serde_json::from_str::<Value>(t).ok())
+            .find_map(|v| v.pointer("/params/inputResponses").cloned())
     }
 
     /// Frames from the "server", oldest first.

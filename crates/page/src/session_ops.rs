@@ -234,6 +234,9 @@ impl PageDriver {
         self.run = None;
         self.manual = None;
         self.loop_id += 1;
+        if !self.asks.list.is_empty() {
+            self.show_asks();
+        }
         self.model_pending = false;
         self.pending_head = None;
         self.pace_due = None;

@@ -20,7 +20,7 @@ use mcpg_host::StepStatus;
 use mcpg_host::asks::{ElicitAction, Reply, Root, Sampled};
 use mcpg_host::provider::Provider;
 use mcpg_page::diagram::{ArrowKind, DiagramInput, Lane, diagram};
-use mcpg_page::{AskCommand, AskState, Command, Input, ModelReply, Output, Pin};
+use mcpg_page::{AskCommand, AskPlace, AskState, Command, Input, ModelReply, Output, Pin};
 use serde_json::{Value, json};
 use support::Shell;
 use support::peer::{Peer, connect};
@@ -82,6 +82,11 @@ fn call_result(id: &Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "Austin: 91F"}]}})
 }
 
+/// The index of the latest step 4 in the loop's steps.
+fn step4_index(s: &Shell) -> usize {
+    s.steps.iter().rposition(|st| st.number == 4).unwrap()
+}
+
 fn step4_labels(s: &Shell) -> Vec<String> {
     let step = s.steps.iter().rev().find(|st| st.number == 4).unwrap();
     step.blocks.iter().map(|b| b.label.clone()).collect()
@@ -133,6 +138,8 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
     server_sends(&mut s, call_result(&call["id"]));
     assert_eq!(s.steps.last().unwrap().number, 5);
     assert_eq!(s.steps.last().unwrap().status, StepStatus::Done);
+    // Shown nested in that step 4, and still there once the call has ended.
+    assert_eq!(s.asks[0].place, AskPlace::Step(step4_index(&s)));
 
     // The picture: the call, then server → host asking, host → server answering.
     let d = diagram(&DiagramInput {
@@ -187,6 +194,9 @@ fn a_rejected_sampling_request_sends_the_error_the_spec_names() {
     assert_eq!(out[0]["id"], 7);
     assert!(matches!(s.asks[0].state, AskState::Refused(_)));
     assert!(step4_labels(&s)[2].starts_with("→ error: the host answers the server"));
+    // A new loop: the old call's question goes with its steps.
+    s.cmd(Command::Reset);
+    assert_eq!(s.asks[0].place, AskPlace::Earlier);
 }
 
 #[test]
@@ -273,6 +283,12 @@ fn editing_the_roots_tells_the_server_and_roots_list_answers_with_them() {
     s.cmd(Command::Ask(AskCommand::SetRoots(roots.clone())));
     let out = sent(&mut s);
     assert_eq!(out[0]["method"], "notifications/roots/list_changed");
+    // Asked outside any call: shown apart from the steps.
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "id": "r1", "method": "roots/list"}),
+    );
+    assert_eq!(s.asks[0].place, AskPlace::Connection);
     // The same list again changes nothing and sends nothing.
     s.cmd(Command::Ask(AskCommand::SetRoots(roots)));
     assert!(sent(&mut s).is_empty());
@@ -295,6 +311,8 @@ fn an_input_required_call_is_retried_with_the_answers_and_request_state() {
     );
     assert_eq!(s.asks.len(), 2);
     assert_eq!(s.asks[0].request_state, Some(json!("opaque-1")));
+    let nested = AskPlace::Step(step4_index(&s));
+    assert!(s.asks.iter().all(|a| a.place == nested));
     assert!(
         step4_labels(&s)
             .iter()
@@ -365,20 +383,33 @@ fn a_real_model_writes_the_sampling_reply_only_on_the_learners_click_and_it_stil
         "no model is asked without a click"
     );
     let id = s.asks[0].id;
-    s.cmd(Command::Ask(AskCommand::SampleWithModel { id }));
+    // The learner edited the request: the model is asked the edited one.
+    s.cmd(Command::Ask(AskCommand::SampleWithModel {
+        id,
+        asked: Some(mcpg_host::asks::edited_params(
+            &s.asks[0].params,
+            "Write a limerick",
+        )),
+    }));
     let reqs = model_requests(&s);
     assert_eq!(reqs.len(), 1);
     let body: Value = serde_json::from_str(&reqs[0].body).unwrap();
     assert_eq!(body["system"], "Be brief");
     assert_eq!(body["max_tokens"], 40);
-    assert!(reqs[0].body.contains("Write a haiku"));
+    assert!(reqs[0].body.contains("Write a limerick"));
+    assert!(!reqs[0].body.contains("Write a haiku"));
     assert!(s.asks[0].model_busy);
     assert!(
         s.asks[0]
             .model_request
             .as_deref()
             .unwrap()
-            .contains("Write a haiku")
+            .contains("Write a limerick")
+    );
+    // What the server sent is kept as sent.
+    assert_eq!(
+        s.asks[0].params["messages"][0]["content"]["text"],
+        "Write a haiku"
     );
 
     let reply = json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "fake-model",
@@ -421,6 +452,7 @@ fn a_url_elicitation_required_error_offers_its_url_and_sends_nothing_back() {
     );
     assert_eq!(s.asks.len(), 1, "the javascript: URL is not offered");
     assert_eq!(s.asks[0].key, mcpg_page::AskKey::Required);
+    assert_eq!(s.asks[0].place, AskPlace::Step(step4_index(&s)));
     assert_eq!(s.asks[0].params["url"], "https://auth.example.com/ok");
     assert!(
         !s.effects

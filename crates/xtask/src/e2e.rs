@@ -215,11 +215,14 @@ fn test_config(root: &Path, mcpg: &Path, plain_url: &str, everything_url: &str) 
          [[server]]\nname = \"everything\"\ncommand = \"node\"\nargs = [{}, \"stdio\"]\n\n\
          [[server]]\nname = \"hostile\"\ncommand = \"node\"\nargs = [{}]\n\n\
          [[server]]\nname = \"demo\"\ncommand = {}\nargs = [\"demo\"]\n\n\
+         [[server]]\nname = \"python\"\ncommand = {}\nargs = [{}]\n\n\
          [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
          [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n",
         q(&everything_js(root)),
         q(&hostile),
-        q(mcpg)
+        q(mcpg),
+        q(&root.join("tests/peers/python/.venv/bin/python")),
+        q(&root.join("tests/peers/python/server.py")),
     )
 }
 

@@ -14,6 +14,7 @@ use super::server_asks::ServerAsks;
 use super::step_card::StepCard;
 use crate::model_state::ModelChoice;
 use crate::state::use_app;
+use mcpg_page::AskPlace;
 
 /// The left column.
 #[component]
@@ -33,13 +34,14 @@ pub fn LoopPanel() -> impl IntoView {
                 <For
                     each=move || st.steps.get().into_iter().enumerate()
                     key=|(i, s)| (*i, s.status as u8, s.blocks.len(), s.explanation.len())
-                    let((_, step))
+                    let((i, step))
                 >
-                    <StepCard step=step/>
+                    <StepCard step=step index=i/>
                 </For>
             </ol>
-            // Only once a server asks the host something (a split chunk).
-            {once_shown(move || st.asks.with(|a| !a.is_empty()), server_asks)}
+            // Only once a server asks the host something outside a loop's call (a
+            // split chunk); questions asked during a call are nested in its step 4.
+            {once_shown(move || st.asks.with(|a| a.iter().any(|a| a.place == AskPlace::Connection)), server_asks)}
             // Only for a learner playing the model; it previews replies in the
             // provider's format, code the first screen does not need.
             {once_shown(move || st.model.get() == ModelChoice::Play, play_box)}

@@ -17,13 +17,12 @@ use send_wrapper::SendWrapper;
 /// panic aborts the whole page).
 pub type Loaded = Result<AnyView, SplitLoaderError>;
 
-/// Mounts what `load` gives the first time `shown` is true, and keeps it.
-pub fn once_shown<F>(
-    shown: impl Fn() -> bool + Send + Sync + 'static,
-    load: fn() -> F,
-) -> impl IntoView
+/// Mounts what `load` gives the first time `shown` is true, and keeps it. `load`
+/// is a split function, or a closure that calls one with arguments.
+pub fn once_shown<F, L>(shown: impl Fn() -> bool + Send + Sync + 'static, load: L) -> impl IntoView
 where
     F: Future<Output = Loaded> + 'static,
+    L: Fn() -> F + Copy + Send + Sync + 'static,
 {
     let opened = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || shown());
     move || {
@@ -36,9 +35,10 @@ where
 }
 
 /// The part's view once its chunk is fetched, or [`unloaded`] if it could not be.
-fn fetch<F>(load: fn() -> F) -> SendWrapper<impl Future<Output = AnyView>>
+fn fetch<F, L>(load: L) -> SendWrapper<impl Future<Output = AnyView>>
 where
     F: Future<Output = Loaded> + 'static,
+    L: Fn() -> F + 'static,
 {
     SendWrapper::new(async move { load().await.unwrap_or_else(|_| unloaded()) })
 }

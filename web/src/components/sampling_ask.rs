@@ -4,7 +4,7 @@
 //! and approves, edits or rejects the reply before anything goes back.
 
 use leptos::prelude::*;
-use mcpg_host::asks::{MOCK_MODEL, Reply, Sampled, SamplingAsk, mock_sample};
+use mcpg_host::asks::{MOCK_MODEL, Reply, Sampled, SamplingAsk, edited_params, mock_sample};
 use serde_json::json;
 
 use super::json_block::JsonBlock;
@@ -99,6 +99,13 @@ pub fn SamplingAskView(
         answer(id, Reply::Sampled(reply));
     };
     let real = move || st.model.get() == ModelChoice::Real;
+    // The learner's edit of the request, which a real model is asked instead.
+    let edit = move || {
+        let text = asked.get_untracked();
+        stored.with_value(|(ask, _)| {
+            (text != ask.last_user_text()).then(|| edited_params(&ask.raw, &text))
+        })
+    };
     let shown_request = model_request.map(|r| {
         view! { <JsonBlock label="→ the request to the real model (sent on your click; the key is not in it)" json=r open=true/> }
     });
@@ -130,7 +137,7 @@ pub fn SamplingAskView(
                             <span class="hint">"(Choose a real model above to let it write the reply.)"</span>
                         }>
                             <button data-testid="sampling-model" disabled=model_busy
-                                on:click=move |_| sample_with_model(id)>"The real model"</button>
+                                on:click=move |_| sample_with_model(id, edit())>"The real model"</button>
                         </Show>
                     </div>
                     {model_busy.then(|| view! { <p data-testid="sampling-model-busy">"The real model is writing…"</p> })}

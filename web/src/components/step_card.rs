@@ -4,9 +4,14 @@
 use leptos::prelude::*;
 use mcpg_host::{Step, StepStatus};
 
+use leptos::wasm_split::wasm_split;
+use mcpg_page::AskPlace;
+
 use super::json_block::JsonBlock;
-use super::once_shown::once_shown;
+use super::once_shown::{Loaded, once_shown};
 use super::reshape::reshape;
+use super::server_asks::StepAsks;
+use crate::state::use_app;
 
 fn status_text(s: StepStatus) -> &'static str {
     match s {
@@ -17,12 +22,24 @@ fn status_text(s: StepStatus) -> &'static str {
     }
 }
 
+/// The questions the server asked during the call of the step 4 at `index`
+/// (lazy: in the chunk of "the server asks", fetched when a server first asks).
+#[wasm_split(mcpg_server_asks, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn step_asks(index: usize) -> Loaded {
+    Ok(view! { <StepAsks index=index/> }.into_any())
+}
+
 /// A step card.
 #[component]
 pub fn StepCard(
     /// The step, as the loop recorded it.
     step: Step,
+    /// Its index in the loop's steps: a step 4 shows the questions the server
+    /// asked during its call (none when not given, as in the presenter view).
+    #[prop(optional)]
+    index: Option<usize>,
 ) -> impl IntoView {
+    let st = use_app();
     let side = if step.over_mcp { "mcp" } else { "host" };
     let where_text = if step.over_mcp {
         "over MCP"
@@ -48,6 +65,13 @@ pub fn StepCard(
             view! { <JsonBlock label=b.label json=b.json open=open/> }
         })
         .collect_view();
+    let asks = index.filter(|_| step.number == 4).map(|i| {
+        let here = move || {
+            st.asks
+                .with(|a| a.iter().any(|a| a.place == AskPlace::Step(i)))
+        };
+        once_shown(here, move || step_asks(i))
+    });
     view! {
         <li class=format!("step {side} {status}") data-testid="step"
             data-step=step.number.to_string() data-status=status data-side=side>
@@ -60,6 +84,7 @@ pub fn StepCard(
             <p class="explain" data-testid="step-explanation">{step.explanation}</p>
             {reshape}
             {blocks}
+            {asks}
         </li>
     }
 }

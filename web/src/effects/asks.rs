@@ -12,9 +12,10 @@ pub fn answer(id: u64, reply: Reply) {
     inbox::command(Command::Ask(AskCommand::Answer { id, reply }));
 }
 
-/// The learner asks the real model to write the reply to sampling request `id`.
-pub fn sample_with_model(id: u64) {
-    inbox::command(Command::Ask(AskCommand::SampleWithModel { id }));
+/// The learner asks the real model to write the reply to sampling request `id`,
+/// asking it the request's params as edited (`asked`; `None`: as sent).
+pub fn sample_with_model(id: u64, asked: Option<serde_json::Value>) {
+    inbox::command(Command::Ask(AskCommand::SampleWithModel { id, asked }));
 }
 
 /// The learner clicked "Open" on a URL elicitation.

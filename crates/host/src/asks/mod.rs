@@ -9,6 +9,7 @@
 //! calls a model: [`sampling_request`] only builds the provider's body, and the
 //! module never holds an API key.
 
+mod edit;
 mod elicit;
 mod form;
 mod formats;
@@ -18,6 +19,7 @@ mod policy;
 mod reply;
 mod sampling;
 
+pub use edit::edited_params;
 pub use elicit::{ElicitAsk, ElicitMode, url_domain, url_elicitations};
 pub use form::{check_content, elicit_content, elicit_defaults, elicit_fields};
 pub use model::{SampleError, sampled_from_reply, sampling_request};

@@ -94,6 +94,29 @@ impl ToolLoop {
         }
     }
 
+    /// The index in [`ToolLoop::steps`] of the step 4 whose call waits for its
+    /// result: a request the server sends now interrupts that call.
+    pub fn waiting_call_step(&self) -> Option<usize> {
+        if !self.waiting_for_result() {
+            return None;
+        }
+        self.last_step_index(4)
+    }
+
+    /// The index in [`ToolLoop::steps`] of the step 4 that sent call `op`, if `op`
+    /// is this loop's latest call (an `input_required` result or a `-32042` error
+    /// answers it, possibly after the loop moved on).
+    pub fn call_step(&self, op: mcpg_core::client::OpId) -> Option<usize> {
+        if self.call_op != Some(op) {
+            return None;
+        }
+        self.last_step_index(4)
+    }
+
+    fn last_step_index(&self, number: u8) -> Option<usize> {
+        self.steps.iter().rposition(|s| s.number == number)
+    }
+
     /// The questions the server asked during the latest call, with their steps.
     pub fn asked(&self) -> Option<&Step> {
         self.steps

@@ -9,6 +9,7 @@
 //! [`crate::Output::OpenUrl`] only on [`AskCommand::OpenUrl`], the learner's click.
 
 mod ops;
+mod replayed;
 mod sampling;
 
 use mcpg_core::Timestamp;
@@ -64,6 +65,19 @@ pub enum AskState {
     Gone,
 }
 
+/// Where the page shows a question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskPlace {
+    /// Asked outside any call of the loop (e.g. `roots/list` right after
+    /// connecting, or during a call from the Tools panel): in the questions section.
+    Connection,
+    /// Asked while the current loop's call waited: nested in that step 4, whose
+    /// index in the loop's steps this is; it stays there after the call ends.
+    Step(usize),
+    /// Asked during an earlier loop's call: its steps are gone, and so is it.
+    Earlier,
+}
+
 /// One question from the server, as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AskView {
@@ -93,6 +107,10 @@ pub struct AskView {
     pub draft: Option<Result<Sampled, String>>,
     /// A real model is writing the reply.
     pub model_busy: bool,
+    /// Where the page shows it (set by the driver each time it shows the list).
+    pub place: AskPlace,
+    /// The loop (its `LoopId`) and the index of its step 4 whose call it interrupted.
+    pub(crate) call: Option<(u64, usize)>,
 }
 
 impl AskView {
@@ -111,6 +129,8 @@ impl AskView {
             model_request: None,
             draft: None,
             model_busy: false,
+            place: AskPlace::Connection,
+            call: None,
         }
     }
 }
@@ -138,6 +158,10 @@ pub enum AskCommand {
     SampleWithModel {
         /// Which question.
         id: u64,
+        /// The request's params as the learner edited them
+        /// ([`mcpg_host::asks::edited_params`]; `None`: as the server sent them).
+        /// The model is asked the edited request; the server's is kept as sent.
+        asked: Option<Value>,
     },
     /// The learner's roots changed: the server is told (`notifications/roots/list_changed`).
     SetRoots(Vec<Root>),

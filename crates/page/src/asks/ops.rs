@@ -6,7 +6,7 @@ use mcpg_core::jsonrpc::RequestId;
 use mcpg_host::asks::{Reply, Root};
 use serde_json::{Map, Value};
 
-use super::{AskCommand, AskKey, AskState, AskView};
+use super::{AskCommand, AskKey, AskPlace, AskState, AskView};
 use crate::driver::PageDriver;
 use crate::output::Output;
 use crate::view::ViewChange;
@@ -23,9 +23,15 @@ impl PageDriver {
         self.note(format!(
             "the server asks the host: {method} (the direction has reversed; waiting for you)"
         ));
-        let mut view = AskView::new(method, params.unwrap_or(Value::Null), AskKey::Request(id));
+        let mut view = AskView::new(
+            method,
+            params.unwrap_or(Value::Null),
+            AskKey::Request(id.clone()),
+        );
         view.deadline = Some(deadline);
+        view.call = self.in_call(|run| run.waiting_call_step());
         self.asks.push(view);
+        self.answer_as_recorded(&id);
         self.show_asks();
     }
 
@@ -52,25 +58,30 @@ impl PageDriver {
             let params = req.get("params").cloned().unwrap_or(Value::Null);
             let mut view = AskView::new(method, params, AskKey::Input { op, key });
             view.request_state = state.clone();
+            view.call = self.in_call(|run| run.call_step(op));
             self.asks.push(view);
         }
         self.note(
             "the server asks the host for input (input_required): answer, and the call is retried",
         );
+        self.retry_as_recorded(op);
         self.show_asks();
     }
 
     /// A call failed with `-32042`: each URL elicitation it carries is shown like an
     /// `elicitation/create` (opened only on a click); one that cannot be offered is
     /// noted with why.
-    pub(crate) fn url_required(&mut self, error: &mcpg_core::jsonrpc::RpcError) {
+    pub(crate) fn url_required(&mut self, op: OpId, error: &mcpg_core::jsonrpc::RpcError) {
         let Some(engine) = self.engine.map(|e| e.0) else {
             return;
         };
+        let call = self.in_call(|run| run.call_step(op));
         for ask in engine.url_elicitations(error) {
             match ask {
                 Ok(params) => {
-                    let view = AskView::new("elicitation/create".into(), params, AskKey::Required);
+                    let mut view =
+                        AskView::new("elicitation/create".into(), params, AskKey::Required);
+                    view.call = call;
                     self.asks.push(view);
                 }
                 Err(e) => self.note(format!("a URL elicitation the page will not offer: {e}")),
@@ -127,7 +138,7 @@ impl PageDriver {
                     }
                 }
             }
-            AskCommand::SampleWithModel { id } => self.sample_with_model(id),
+            AskCommand::SampleWithModel { id, asked } => self.sample_with_model(id, asked),
             AskCommand::SetRoots(roots) => self.set_roots(roots),
         }
     }
@@ -245,7 +256,24 @@ impl PageDriver {
         }
     }
 
+    /// The current loop and the index of the step 4 that `step` picks from it.
+    fn in_call(
+        &self,
+        step: impl FnOnce(&mcpg_host::tool_loop::ToolLoop) -> Option<usize>,
+    ) -> Option<(u64, usize)> {
+        let index = self.run.as_ref().and_then(step)?;
+        Some((self.loop_id, index))
+    }
+
     pub(crate) fn show_asks(&mut self) {
+        let current = self.loop_id;
+        for a in &mut self.asks.list {
+            a.place = match a.call {
+                None => AskPlace::Connection,
+                Some((l, i)) if l == current => AskPlace::Step(i),
+                Some(_) => AskPlace::Earlier,
+            };
+        }
         self.emit(ViewChange::Asks(self.asks.list.clone()));
     }
 }

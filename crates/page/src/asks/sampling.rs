@@ -8,8 +8,9 @@ use crate::input::ModelReply;
 use crate::output::{ModelRequest, Output};
 
 impl PageDriver {
-    /// Asks the loop's real model (provider and settings) to answer question `id`.
-    pub(crate) fn sample_with_model(&mut self, id: u64) {
+    /// Asks the loop's real model (provider and settings) to answer question `id`,
+    /// with the request as the learner edited it (`asked`) if they did.
+    pub(crate) fn sample_with_model(&mut self, id: u64, asked: Option<serde_json::Value>) {
         let Some(engine) = self.engine.map(|e| e.0) else {
             self.notice("the model's code is not loaded yet: try again in a moment");
             return;
@@ -23,7 +24,8 @@ impl PageDriver {
         else {
             return;
         };
-        match engine.sample(provider, &settings, &a.params) {
+        let params = asked.unwrap_or_else(|| a.params.clone());
+        match engine.sample(provider, &settings, &params) {
             Ok(asked) => {
                 a.model_busy = true;
                 a.draft = None;
