@@ -141,7 +141,7 @@ impl PageDriver {
             // HTTP it would hold a request open, which some servers refuse. (Decided
             // by the source, so a replay sends what the recorded session sent.)
             listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
-            capabilities: crate::asks::page_capabilities(),
+            capabilities: mcpg_host::asks::client_capabilities(),
             ..ClientConfig::default()
         };
         if let Pin::Revision(v) = self.pin {

@@ -24,7 +24,7 @@ pub use elicit::{ElicitAsk, ElicitMode, url_domain, url_elicitations};
 pub use form::{check_content, elicit_content, elicit_defaults, elicit_fields};
 pub use model::{SampleError, sampled_from_reply, sampling_request};
 pub use mrtr::{input_requests, input_responses};
-pub use policy::{ElicitPolicy, Policy, SamplePolicy};
+pub use policy::{ElicitPolicy, Policy, SamplePolicy, client_capabilities};
 pub use reply::{ElicitAction, Reply, Root};
 pub use sampling::{MOCK_MODEL, Sampled, SamplingAsk, SamplingMessage, TYPED_MODEL, mock_sample};
 

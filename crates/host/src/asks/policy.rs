@@ -40,19 +40,25 @@ pub enum SamplePolicy {
     Text(String),
 }
 
+/// The client capabilities a host that answers every ask declares: `sampling`,
+/// `elicitation` with `form` and `url`, and `roots` with `listChanged`. The page
+/// declares exactly these, and `mcpg loop` too, so its runs replay in the page.
+pub fn client_capabilities() -> JsonObject {
+    let caps = json!({
+        "sampling": {},
+        "elicitation": {"form": {}, "url": {}},
+        "roots": {"listChanged": true},
+    });
+    match caps {
+        Value::Object(o) => o,
+        _ => JsonObject::new(),
+    }
+}
+
 impl Policy {
-    /// The client capabilities this policy answers: `sampling`, `elicitation` with
-    /// `form` and `url`, and `roots` with `listChanged`.
+    /// The client capabilities this policy answers: [`client_capabilities`].
     pub fn capabilities(&self) -> JsonObject {
-        let caps = json!({
-            "sampling": {},
-            "elicitation": {"form": {}, "url": {}},
-            "roots": {"listChanged": true},
-        });
-        match caps {
-            Value::Object(o) => o,
-            _ => JsonObject::new(),
-        }
+        client_capabilities()
     }
 
     /// The answer to `ask`.

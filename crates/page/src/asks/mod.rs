@@ -18,20 +18,6 @@ use mcpg_core::jsonrpc::RequestId;
 use mcpg_host::asks::{Reply, Root, Sampled};
 use serde_json::Value;
 
-/// The capabilities the page declares: sampling, elicitation in both modes, and
-/// roots whose list may change (the learner edits it).
-pub fn page_capabilities() -> mcpg_core::model::JsonObject {
-    let caps = serde_json::json!({
-        "sampling": {},
-        "elicitation": {"form": {}, "url": {}},
-        "roots": {"listChanged": true},
-    });
-    match caps {
-        Value::Object(o) => o,
-        _ => mcpg_core::model::JsonObject::new(),
-    }
-}
-
 /// Where an answer goes back.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AskKey {
