@@ -13,6 +13,7 @@ mod figures;
 mod files;
 mod page;
 mod split;
+mod split_data;
 mod tools;
 
 use std::fs;

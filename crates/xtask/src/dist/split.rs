@@ -2,7 +2,8 @@
 //! (`wasm_split_cli_support`): the main module, which wasm-bindgen then
 //! processes, plus one chunk per lazy group and the link module
 //! (`__wasm_split.js`) that fetches and instantiates a chunk the first time one
-//! of its functions is called. The input must carry relocations
+//! of its functions is called; each chunk carries the read-only data its code
+//! uses (checked: `split_data.rs`). The input must carry relocations
 //! (`--emit-relocs`) and symbols: see `compile` in `mod.rs`.
 
 use std::fs;
@@ -41,6 +42,12 @@ pub fn split(wasm: &Path, dir: &Path, glue: &str) -> Result<Split> {
     options.target.web();
     let result = wasm_split_cli_support::transform(options)
         .map_err(|e| format!("wasm split of {}: {e:#}", wasm.display()))?;
+    let mut chunk_data = Vec::new();
+    for chunk in &result.split_modules {
+        let bytes = fs::read(chunk).map_err(|e| format!("{}: {e}", chunk.display()))?;
+        chunk_data.push(super::split_data::data_bytes(&bytes)?);
+    }
+    super::split_data::check_moved(&chunk_data)?;
     let link = dir.join(LINK_NAME);
     Ok(Split {
         main,
