@@ -113,7 +113,8 @@ impl PageDriver {
             conn: 0,
             source: Source::Demo,
             link: Link::None,
-            client: Client::new(ClientConfig::default()),
+            // Readers from the engine (`readers.rs` in the core's client).
+            client: Client::without_feature_readers(ClientConfig::default()),
             started: Timestamp::ZERO,
             pin: Pin::Auto,
             run: None,
@@ -156,6 +157,7 @@ impl PageDriver {
     /// tests and tools then never see [`Output::LoadEngine`]).
     pub fn with_engine(mut self, engine: EngineRef) -> PageDriver {
         self.engine = Some(engine);
+        self.client.set_feature_readers(engine.0.feature_readers());
         self
     }
 

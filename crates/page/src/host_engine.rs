@@ -182,6 +182,10 @@ impl Engine for HostEngine {
         mcpg_demo::handlers()
     }
 
+    fn feature_readers(&self) -> mcpg_core::client::FeatureReaders {
+        mcpg_core::client::FeatureReaders::ALL
+    }
+
     fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand) {
         ctx.feature_command(c);
     }

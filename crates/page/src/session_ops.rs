@@ -147,7 +147,12 @@ impl PageDriver {
         if let Pin::Revision(v) = self.pin {
             cfg.pin_version(v);
         }
-        self.client = Client::new(cfg);
+        // The readers of resource, prompt and completion answers come with the
+        // engine: only the panels' commands, which wait for it, need them.
+        self.client = Client::without_feature_readers(cfg);
+        if let Some(engine) = self.engine {
+            self.client.set_feature_readers(engine.0.feature_readers());
+        }
         self.client.connect(self.now);
     }
 

@@ -189,3 +189,27 @@ fn the_demo_connected_before_the_engine_gets_its_asking_tools_with_it() {
         s.notes()
     );
 }
+
+#[test]
+fn a_client_made_before_the_engine_reads_resources_once_it_is_in() {
+    // The demo's client is made at connect, before the engine; the readers of
+    // resource, prompt and completion answers come with the engine.
+    let mut s = demo_without_engine();
+    s.cmd(Command::Feature(mcpg_page::FeatureCommand::ListResources));
+    assert_eq!(
+        s.engine_asks(),
+        1,
+        "the panels' commands wait for the engine"
+    );
+    s.input(Input::Engine(host_engine()));
+    let r = &s.panels.resources;
+    assert_eq!(
+        r.state,
+        mcpg_page::features::view::ListState::Done,
+        "{r:#?}"
+    );
+    assert!(
+        !r.pages.is_empty() && !r.pages[0].items.is_empty(),
+        "{r:#?}"
+    );
+}

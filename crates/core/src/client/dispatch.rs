@@ -157,8 +157,8 @@ impl Client {
             What::Probe => self.on_discover(now, msg, result),
             What::Initialize(v) => self.on_initialize(now, v, msg, result),
             What::ListPage => self.on_list_page(now, p, msg, result),
-            What::List(kind) => self.on_catalog_page(now, p, kind, msg, result),
-            What::Ask(ask) => self.on_answer(&p, &ask, msg, result),
+            What::List(kind) => self.read_catalog_page(now, p, kind, msg, result),
+            What::Ask(ask) => self.read_answer(&p, &ask, msg, result),
             What::Call { name } => self.on_call_result(&p, &name, msg, result),
             What::Raw => {
                 // MRTR applies to these two as well; the host may continue them.

@@ -28,6 +28,7 @@ mod negotiation;
 mod notices;
 mod outgoing;
 mod param_headers;
+mod readers;
 mod requests;
 mod stamp;
 mod subscriptions;
@@ -37,6 +38,7 @@ pub use answers::{Answer, ListItems, ListKind};
 pub use config::{ClientConfig, GenerationMode};
 pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
 pub use outgoing::{Outgoing, SendFailure};
+pub use readers::FeatureReaders;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
@@ -212,10 +214,19 @@ pub struct Client {
     open_elicitations: VecDeque<String>,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
+    /// Who reads resource, prompt and completion answers (`readers.rs`).
+    readers: Option<FeatureReaders>,
 }
 impl Client {
     /// A new, unconnected client.
     pub fn new(cfg: ClientConfig) -> Self {
+        let mut client = Client::new_bare(cfg);
+        client.readers = Some(FeatureReaders::ALL);
+        client
+    }
+
+    /// A new client with no feature readers: refers to none of their code.
+    fn new_bare(cfg: ClientConfig) -> Self {
         Client {
             cfg,
             phase: Phase::Idle,
@@ -243,6 +254,7 @@ impl Client {
             open_elicitations: VecDeque::new(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
+            readers: None,
         }
     }
 

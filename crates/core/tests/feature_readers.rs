@@ -1,0 +1,93 @@
+//! A client made without its feature readers (the page's, until its engine is in):
+//! resource, prompt and completion answers end as failures, everything else works,
+//! and handing the readers in makes the same session read them.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use mcpg_core::client::{
+    Answer, Client, ClientConfig, Event, Failure, FeatureReaders, ListKind, OpError,
+};
+use serde_json::json;
+use support::{Scripted, answered, result};
+
+const VERSION: &str = "2025-11-25";
+
+fn lean() -> Scripted {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.client = Client::without_feature_readers(ClientConfig::default());
+    assert!(!s.client.has_feature_readers());
+    s.connect_with(VERSION, json!({"resources": {}, "prompts": {}}));
+    s
+}
+
+fn unread(error: &OpError) -> bool {
+    matches!(error, OpError::Failed(Failure::Malformed(m)) if m.contains("feature readers"))
+}
+
+#[test]
+fn without_readers_the_answers_end_as_failures() {
+    let mut s = lean();
+    let op = s.client.list_resources(s.now);
+    s.drain();
+    let page = json!({"resources": [{"uri": "note://x/a", "name": "a"}]});
+    s.reply("resources/list", result(VERSION, page));
+    let ev = s.take();
+    let failed = ev.iter().find_map(|e| match e {
+        Event::ListFailed {
+            op: o, kind, error, ..
+        } if *o == op => Some((*kind, error)),
+        _ => None,
+    });
+    let (kind, error) = failed.unwrap_or_else(|| panic!("no ListFailed in {ev:#?}"));
+    assert_eq!(kind, ListKind::Resources);
+    assert!(unread(error), "{error:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::ListPage { .. })),
+        "{ev:#?}"
+    );
+
+    let op = s.client.read_resource(s.now, "note://x/a");
+    s.drain();
+    let contents = json!({"contents": [{"uri": "note://x/a", "text": "hi"}]});
+    s.reply("resources/read", result(VERSION, contents));
+    let ev = s.take();
+    let outcome = answered(&ev, op);
+    assert!(matches!(outcome, Err(e) if unread(e)), "{outcome:?}");
+}
+
+#[test]
+fn readers_handed_in_later_read_the_same_session() {
+    let mut s = lean();
+    s.client.set_feature_readers(FeatureReaders::ALL);
+    assert!(s.client.has_feature_readers());
+    let op = s.client.list_prompts(s.now);
+    s.drain();
+    s.reply(
+        "prompts/list",
+        result(VERSION, json!({"prompts": [{"name": "p"}]})),
+    );
+    let ev = s.take();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Listed { op: o, count: 1, .. } if *o == op)),
+        "{ev:#?}"
+    );
+    let op = s.client.read_resource(s.now, "note://x/a");
+    s.drain();
+    let contents = json!({"contents": [{"uri": "note://x/a", "text": "hi"}]});
+    s.reply("resources/read", result(VERSION, contents));
+    let ev = s.take();
+    assert!(matches!(answered(&ev, op), Ok(Answer::Read(_))), "{ev:#?}");
+}
+
+#[test]
+fn a_client_made_with_new_has_every_reader() {
+    assert!(Client::new(ClientConfig::default()).has_feature_readers());
+}
