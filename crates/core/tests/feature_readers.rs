@@ -31,6 +31,15 @@ fn unread(error: &OpError) -> bool {
     matches!(error, OpError::Failed(Failure::Malformed(m)) if m.contains("feature readers"))
 }
 
+/// Reads `note://x/a`, answered with one text content; the outcome.
+fn read(s: &mut Scripted) -> Result<Answer, OpError> {
+    let op = s.client.read_resource(s.now, "note://x/a");
+    s.drain();
+    let contents = json!({"contents": [{"uri": "note://x/a", "text": "hi"}]});
+    s.reply("resources/read", result(VERSION, contents));
+    answered(&s.take(), op).clone()
+}
+
 #[test]
 fn without_readers_the_answers_end_as_failures() {
     let mut s = lean();
@@ -53,13 +62,8 @@ fn without_readers_the_answers_end_as_failures() {
         "{ev:#?}"
     );
 
-    let op = s.client.read_resource(s.now, "note://x/a");
-    s.drain();
-    let contents = json!({"contents": [{"uri": "note://x/a", "text": "hi"}]});
-    s.reply("resources/read", result(VERSION, contents));
-    let ev = s.take();
-    let outcome = answered(&ev, op);
-    assert!(matches!(outcome, Err(e) if unread(e)), "{outcome:?}");
+    let outcome = read(&mut s);
+    assert!(matches!(&outcome, Err(e) if unread(e)), "{outcome:?}");
 }
 
 #[test]
@@ -79,12 +83,8 @@ fn readers_handed_in_later_read_the_same_session() {
             .any(|e| matches!(e, Event::Listed { op: o, count: 1, .. } if *o == op)),
         "{ev:#?}"
     );
-    let op = s.client.read_resource(s.now, "note://x/a");
-    s.drain();
-    let contents = json!({"contents": [{"uri": "note://x/a", "text": "hi"}]});
-    s.reply("resources/read", result(VERSION, contents));
-    let ev = s.take();
-    assert!(matches!(answered(&ev, op), Ok(Answer::Read(_))), "{ev:#?}");
+    let outcome = read(&mut s);
+    assert!(matches!(outcome, Ok(Answer::Read(_))), "{outcome:?}");
 }
 
 #[test]
