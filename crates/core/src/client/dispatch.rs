@@ -157,8 +157,15 @@ impl Client {
             What::Probe => self.on_discover(now, msg, result),
             What::Initialize(v) => self.on_initialize(now, v, msg, result),
             What::ListPage => self.on_list_page(now, p, msg, result),
-            What::List(kind) => self.read_catalog_page(now, p, kind, msg, result),
-            What::Ask(ask) => self.read_answer(&p, &ask, msg, result),
+            // Through the readers handed in, if any (`readers.rs`).
+            What::List(kind) => match self.readers {
+                Some(r) => (r.catalog_page)(self, now, p, kind, msg, result),
+                None => self.unread(p, msg),
+            },
+            What::Ask(ask) => match self.readers {
+                Some(r) => (r.answer)(self, &p, &ask, msg, result),
+                None => self.unread(p, msg),
+            },
             What::Call { name } => self.on_call_result(&p, &name, msg, result),
             What::Raw => {
                 // MRTR applies to these two as well; the host may continue them.

@@ -24,8 +24,8 @@ type AnswerReader = fn(&mut Client, &Pending, &Ask, &Message, &Value);
 /// made without them ([`Client::set_feature_readers`]).
 #[derive(Clone, Copy)]
 pub struct FeatureReaders {
-    catalog_page: CatalogPage,
-    answer: AnswerReader,
+    pub(super) catalog_page: CatalogPage,
+    pub(super) answer: AnswerReader,
 }
 
 impl FeatureReaders {
@@ -64,30 +64,8 @@ impl Client {
         self.readers.is_some()
     }
 
-    /// One page of a catalog list, through the reader if there is one.
-    pub(super) fn read_catalog_page(
-        &mut self,
-        now: Timestamp,
-        p: Pending,
-        kind: ListKind,
-        msg: &Message,
-        result: &Value,
-    ) {
-        match self.readers {
-            Some(r) => (r.catalog_page)(self, now, p, kind, msg, result),
-            None => self.unread(p, msg),
-        }
-    }
-
-    /// A typed answer, through the reader if there is one.
-    pub(super) fn read_answer(&mut self, p: &Pending, ask: &Ask, msg: &Message, result: &Value) {
-        match self.readers {
-            Some(r) => (r.answer)(self, p, ask, msg, result),
-            None => self.unread(p.clone(), msg),
-        }
-    }
-
-    fn unread(&mut self, p: Pending, msg: &Message) {
+    /// Ends an operation whose answer has no reader, as a failure that says so.
+    pub(super) fn unread(&mut self, p: Pending, msg: &Message) {
         let failure = OpError::Failed(Failure::Malformed(NO_READERS.to_owned()));
         self.finish(p.op, &p.what, Some(msg.clone()), Err(failure));
     }
