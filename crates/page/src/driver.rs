@@ -114,7 +114,7 @@ impl PageDriver {
             source: Source::Demo,
             link: Link::None,
             // Readers from the engine (`readers.rs` in the core's client).
-            client: Client::without_feature_readers(ClientConfig::default()),
+            client: Client::without_answer_readers(ClientConfig::default()),
             started: Timestamp::ZERO,
             pin: Pin::Auto,
             run: None,
@@ -157,7 +157,7 @@ impl PageDriver {
     /// tests and tools then never see [`Output::LoadEngine`]).
     pub fn with_engine(mut self, engine: EngineRef) -> PageDriver {
         self.engine = Some(engine);
-        self.client.set_feature_readers(engine.0.feature_readers());
+        self.client.set_answer_readers(engine.0.answer_readers());
         self
     }
 

@@ -116,10 +116,11 @@ pub trait Engine {
     /// (none is asked before the engine is in: calls go through the loop, and the
     /// panels' commands wait for the engine).
     fn demo_handlers(&self) -> &'static dyn mcpg_demo::Handlers;
-    /// The client's readers of resource, prompt and completion answers (the driver's
-    /// clients are made without them, and only the panels' commands, which wait for
-    /// the engine, ask for such answers).
-    fn feature_readers(&self) -> mcpg_core::client::FeatureReaders;
+    /// The client's readers of tool call, resource, prompt and completion answers
+    /// (the driver's clients are made without them; only the loop, which the engine
+    /// runs, calls tools, and only the panels' commands, which wait for the engine,
+    /// ask for the rest).
+    fn answer_readers(&self) -> mcpg_core::client::AnswerReaders;
     /// A command of the Resources, Prompts and Logs panels.
     fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand);
     /// One core event of those panels.

@@ -182,8 +182,8 @@ impl Engine for HostEngine {
         mcpg_demo::handlers()
     }
 
-    fn feature_readers(&self) -> mcpg_core::client::FeatureReaders {
-        mcpg_core::client::FeatureReaders::ALL
+    fn answer_readers(&self) -> mcpg_core::client::AnswerReaders {
+        mcpg_core::client::AnswerReaders::ALL
     }
 
     fn feature_command(&self, ctx: &mut FeatureCtx<'_>, c: FeatureCommand) {

@@ -147,11 +147,12 @@ impl PageDriver {
         if let Pin::Revision(v) = self.pin {
             cfg.pin_version(v);
         }
-        // The readers of resource, prompt and completion answers come with the
-        // engine: only the panels' commands, which wait for it, need them.
-        self.client = Client::without_feature_readers(cfg);
+        // The readers of tool call, resource, prompt and completion answers come
+        // with the engine: only the loop and the panels' commands, which wait for
+        // it, need them.
+        self.client = Client::without_answer_readers(cfg);
         if let Some(engine) = self.engine {
-            self.client.set_feature_readers(engine.0.feature_readers());
+            self.client.set_answer_readers(engine.0.answer_readers());
         }
         self.client.connect(self.now);
     }

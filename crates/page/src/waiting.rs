@@ -75,7 +75,7 @@ impl PageDriver {
     /// The shell handed the engine in: the waiting commands go next, in order.
     pub(crate) fn engine_ready(&mut self, engine: EngineRef) {
         self.engine = Some(engine);
-        self.client.set_feature_readers(engine.0.feature_readers());
+        self.client.set_answer_readers(engine.0.answer_readers());
         if let Link::Memory(m) = &mut self.link {
             m.set_handlers(engine.0.demo_handlers());
         }

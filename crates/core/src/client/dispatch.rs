@@ -166,7 +166,10 @@ impl Client {
                 Some(r) => (r.answer)(self, &p, &ask, msg, result),
                 None => self.unread(p, msg),
             },
-            What::Call { name } => self.on_call_result(&p, &name, msg, result),
+            What::Call { name } => match self.readers {
+                Some(r) => (r.call)(self, &p, &name, msg, result),
+                None => self.unread(p, msg),
+            },
             What::Raw => {
                 // MRTR applies to these two as well; the host may continue them.
                 if matches!(p.method.as_str(), "prompts/get" | "resources/read")

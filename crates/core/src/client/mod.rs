@@ -38,7 +38,7 @@ pub use answers::{Answer, ListItems, ListKind};
 pub use config::{ClientConfig, GenerationMode};
 pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
 pub use outgoing::{Outgoing, SendFailure};
-pub use readers::FeatureReaders;
+pub use readers::AnswerReaders;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
@@ -214,18 +214,18 @@ pub struct Client {
     open_elicitations: VecDeque<String>,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
-    /// Who reads resource, prompt and completion answers (`readers.rs`).
-    readers: Option<FeatureReaders>,
+    /// Who reads tool call, resource, prompt and completion answers (`readers.rs`).
+    readers: Option<AnswerReaders>,
 }
 impl Client {
     /// A new, unconnected client.
     pub fn new(cfg: ClientConfig) -> Self {
         let mut client = Client::new_bare(cfg);
-        client.readers = Some(FeatureReaders::ALL);
+        client.readers = Some(AnswerReaders::ALL);
         client
     }
 
-    /// A new client with no feature readers: refers to none of their code.
+    /// A new client with no answer readers: refers to none of their code.
     fn new_bare(cfg: ClientConfig) -> Self {
         Client {
             cfg,

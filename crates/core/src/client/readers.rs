@@ -1,12 +1,14 @@
-//! Who reads the answers to the resource, prompt and completion requests.
+//! Who reads the answers to tool calls and to the resource, prompt and completion
+//! requests.
 //!
 //! A client made with [`Client::new`] reads them itself. The page makes its client
-//! with [`Client::without_feature_readers`] and hands the readers in later: its first
-//! load (before the first tool list) has no code that asks for resources, prompts or
-//! completions, and the readers and the typed views they build (resources, templates,
-//! prompts, prompt messages, completions, with their checks) would otherwise be in
-//! that first load anyway, because the dispatch refers to them. A reader is a plain
-//! function pointer, so the code is linked only where [`FeatureReaders::ALL`] is named.
+//! with [`Client::without_answer_readers`] and hands the readers in later: its first
+//! load (before the first tool list) has no code that calls a tool or asks for
+//! resources, prompts or completions, and the readers and the typed views they build
+//! (call results and their checks against the tool's output schema, resources,
+//! templates, prompts, prompt messages, completions) would otherwise be in that first
+//! load anyway, because the dispatch refers to them. A reader is a plain function
+//! pointer, so the code is linked only where [`AnswerReaders::ALL`] is named.
 
 use serde_json::Value;
 
@@ -19,48 +21,52 @@ use crate::time::Timestamp;
 type CatalogPage = fn(&mut Client, Timestamp, Pending, ListKind, &Message, &Value);
 /// A typed answer's reader (`resources/read`, `prompts/get`, `completion/complete`, …).
 type AnswerReader = fn(&mut Client, &Pending, &Ask, &Message, &Value);
+/// A `tools/call` result's reader (the tool's name for its output schema).
+type CallReader = fn(&mut Client, &Pending, &str, &Message, &Value);
 
-/// The readers of the resource, prompt and completion answers, handed to a client
-/// made without them ([`Client::set_feature_readers`]).
+/// The readers of tool call, resource, prompt and completion answers, handed to a
+/// client made without them ([`Client::set_answer_readers`]).
 #[derive(Clone, Copy)]
-pub struct FeatureReaders {
+pub struct AnswerReaders {
     pub(super) catalog_page: CatalogPage,
     pub(super) answer: AnswerReader,
+    pub(super) call: CallReader,
 }
 
-impl FeatureReaders {
+impl AnswerReaders {
     /// Every reader: what [`Client::new`] has.
-    pub const ALL: FeatureReaders = FeatureReaders {
+    pub const ALL: AnswerReaders = AnswerReaders {
         catalog_page: Client::on_catalog_page,
         answer: Client::on_answer,
+        call: Client::on_call_result,
     };
 }
 
-impl std::fmt::Debug for FeatureReaders {
+impl std::fmt::Debug for AnswerReaders {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("FeatureReaders")
+        f.write_str("AnswerReaders")
     }
 }
 
 /// Why an answer went unread: the client was made without its readers.
-const NO_READERS: &str = "this client reads no resource, prompt or completion answers \
-    yet (made without its feature readers)";
+const NO_READERS: &str = "this client reads no tool call, resource, prompt or \
+    completion answers yet (made without its answer readers)";
 
 impl Client {
-    /// A new, unconnected client that cannot read resource, prompt and completion
-    /// answers until [`Client::set_feature_readers`]: such an answer ends its
+    /// A new, unconnected client that cannot read tool call, resource, prompt and
+    /// completion answers until [`Client::set_answer_readers`]: such an answer ends its
     /// operation as a failure. Everything else works as with [`Client::new`].
-    pub fn without_feature_readers(cfg: super::ClientConfig) -> Self {
+    pub fn without_answer_readers(cfg: super::ClientConfig) -> Self {
         Client::new_bare(cfg)
     }
 
-    /// Hands in the readers of resource, prompt and completion answers.
-    pub fn set_feature_readers(&mut self, readers: FeatureReaders) {
+    /// Hands in the readers of tool call, resource, prompt and completion answers.
+    pub fn set_answer_readers(&mut self, readers: AnswerReaders) {
         self.readers = Some(readers);
     }
 
-    /// Whether this client reads resource, prompt and completion answers.
-    pub fn has_feature_readers(&self) -> bool {
+    /// Whether this client reads tool call, resource, prompt and completion answers.
+    pub fn has_answer_readers(&self) -> bool {
         self.readers.is_some()
     }
 

@@ -1,6 +1,6 @@
-//! A client made without its feature readers (the page's, until its engine is in):
-//! resource, prompt and completion answers end as failures, everything else works,
-//! and handing the readers in makes the same session read them.
+//! A client made without its answer readers (the page's, until its engine is in):
+//! tool call, resource, prompt and completion answers end as failures, everything
+//! else works, and handing the readers in makes the same session read them.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -12,7 +12,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::client::{
-    Answer, Client, ClientConfig, Event, Failure, FeatureReaders, ListKind, OpError,
+    Answer, AnswerReaders, CallOutcome, Client, ClientConfig, Event, Failure, ListKind, OpError,
 };
 use serde_json::json;
 use support::{Scripted, answered, result};
@@ -21,14 +21,31 @@ const VERSION: &str = "2025-11-25";
 
 fn lean() -> Scripted {
     let mut s = Scripted::new(ClientConfig::default());
-    s.client = Client::without_feature_readers(ClientConfig::default());
-    assert!(!s.client.has_feature_readers());
-    s.connect_with(VERSION, json!({"resources": {}, "prompts": {}}));
+    s.client = Client::without_answer_readers(ClientConfig::default());
+    assert!(!s.client.has_answer_readers());
+    s.connect_with(
+        VERSION,
+        json!({"tools": {}, "resources": {}, "prompts": {}}),
+    );
     s
 }
 
 fn unread(error: &OpError) -> bool {
-    matches!(error, OpError::Failed(Failure::Malformed(m)) if m.contains("feature readers"))
+    matches!(error, OpError::Failed(Failure::Malformed(m)) if m.contains("answer readers"))
+}
+
+/// Calls `echo`, answered with one text content; how the call ended.
+fn call(s: &mut Scripted) -> CallOutcome {
+    let op = s.client.call_tool(s.now, "echo", None, Default::default());
+    s.drain();
+    let text = json!({"content": [{"type": "text", "text": "hi"}]});
+    s.reply("tools/call", result(VERSION, text));
+    let ev = s.take();
+    let outcome = ev.iter().find_map(|e| match e {
+        Event::CallFinished { op: o, outcome, .. } if *o == op => Some(outcome.clone()),
+        _ => None,
+    });
+    outcome.unwrap_or_else(|| panic!("no CallFinished in {ev:#?}"))
 }
 
 /// Reads `note://x/a`, answered with one text content; the outcome.
@@ -64,13 +81,18 @@ fn without_readers_the_answers_end_as_failures() {
 
     let outcome = read(&mut s);
     assert!(matches!(&outcome, Err(e) if unread(e)), "{outcome:?}");
+    let outcome = call(&mut s);
+    assert!(
+        matches!(&outcome, CallOutcome::Failed(f) if unread(&OpError::Failed(f.clone()))),
+        "{outcome:?}"
+    );
 }
 
 #[test]
 fn readers_handed_in_later_read_the_same_session() {
     let mut s = lean();
-    s.client.set_feature_readers(FeatureReaders::ALL);
-    assert!(s.client.has_feature_readers());
+    s.client.set_answer_readers(AnswerReaders::ALL);
+    assert!(s.client.has_answer_readers());
     let op = s.client.list_prompts(s.now);
     s.drain();
     s.reply(
@@ -85,9 +107,11 @@ fn readers_handed_in_later_read_the_same_session() {
     );
     let outcome = read(&mut s);
     assert!(matches!(outcome, Ok(Answer::Read(_))), "{outcome:?}");
+    let outcome = call(&mut s);
+    assert!(matches!(outcome, CallOutcome::Success(_)), "{outcome:?}");
 }
 
 #[test]
 fn a_client_made_with_new_has_every_reader() {
-    assert!(Client::new(ClientConfig::default()).has_feature_readers());
+    assert!(Client::new(ClientConfig::default()).has_answer_readers());
 }
