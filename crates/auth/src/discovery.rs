@@ -306,10 +306,10 @@ impl AuthFlow {
     }
 
     pub(crate) fn on_as_metadata(&mut self, mut card: Card, purpose: Purpose, a: &Answer<'_>) {
-        let Purpose::AsMeta { issuer, .. } = &purpose else {
+        let Purpose::AsMeta { issuer, legacy, .. } = &purpose else {
             return;
         };
-        let issuer = issuer.clone();
+        let (issuer, legacy) = (issuer.clone(), *legacy);
         let Some(doc) = a.json().filter(|_| a.ok()) else {
             self.emit_card(card);
             self.next_candidate(purpose);
@@ -319,13 +319,15 @@ impl AuthFlow {
         // RFC 8414 §3.3: identical. A lone trailing slash is tolerated (some
         // resource servers normalise the issuer URL they publish) but reported.
         if got != issuer {
-            if got.trim_end_matches('/') == issuer.trim_end_matches('/') {
-                card.finding(
-                    "auth-issuer-trailing-slash",
-                    Severity::Warning,
-                    &issuer,
-                    &got,
-                );
+            // 2025-03-26 (no PRM): nobody named the issuer; the MCP server's origin
+            // serves the metadata, so its `issuer` is taken as it comes, noted.
+            if legacy || got.trim_end_matches('/') == issuer.trim_end_matches('/') {
+                let rule = if legacy {
+                    "auth-legacy-issuer-differs"
+                } else {
+                    "auth-issuer-trailing-slash"
+                };
+                card.finding(rule, Severity::Warning, &issuer, &got);
             } else {
                 card.finding("auth-issuer-mismatch", Severity::Error, &issuer, &got);
                 self.emit_card(card);
