@@ -412,13 +412,24 @@ fn judge(exit: Exit, out_dir: &Path) -> Verdict {
     }
 }
 
-/// The suite writes `<out_dir>/<scenario>-<timestamp>/checks.json`.
+/// The suite writes `<out_dir>/<scenario>-<timestamp>/checks.json`, and a
+/// scenario named `auth/x` makes that `<out_dir>/auth/x-<timestamp>/…`.
 fn find_checks(out_dir: &Path) -> Result<PathBuf> {
     let entries =
         fs::read_dir(out_dir).map_err(|e| format!("cannot list {}: {e}", out_dir.display()))?;
-    entries
+    let dirs: Vec<PathBuf> = entries
         .filter_map(std::result::Result::ok)
-        .map(|entry| entry.path().join("checks.json"))
+        .map(|entry| entry.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    let nested = dirs
+        .iter()
+        .filter_map(|d| fs::read_dir(d).ok())
+        .flat_map(|e| e.filter_map(std::result::Result::ok).map(|e| e.path()));
+    dirs.iter()
+        .cloned()
+        .chain(nested)
+        .map(|dir| dir.join("checks.json"))
         .find(|path| path.is_file())
         .ok_or_else(|| "no checks.json written".to_owned())
 }
