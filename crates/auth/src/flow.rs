@@ -36,6 +36,10 @@ pub(crate) enum Purpose {
     Token,
     /// Client credentials grant (no browser).
     ClientCredentials,
+    /// RFC 8693 token exchange at the enterprise IdP (for an ID-JAG).
+    IdJag,
+    /// RFC 7523 JWT-bearer grant at the AS.
+    JwtBearer,
     /// Refresh token for tokens.
     Refresh(Box<Tokens>),
 }
@@ -268,7 +272,8 @@ impl AuthFlow {
                     Purpose::Prm { .. } => self.on_prm(card, purpose, &answer),
                     Purpose::AsMeta { .. } => self.on_as_metadata(card, purpose, &answer),
                     Purpose::Register => self.on_registration(card, &answer),
-                    Purpose::Token | Purpose::ClientCredentials => {
+                    Purpose::IdJag => self.on_id_jag(card, &answer),
+                    Purpose::Token | Purpose::ClientCredentials | Purpose::JwtBearer => {
                         self.on_token(now, card, &answer, None);
                     }
                     Purpose::Refresh(old) => self.on_token(now, card, &answer, Some(*old)),

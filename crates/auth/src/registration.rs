@@ -102,6 +102,28 @@ impl AuthFlow {
                 });
                 self.start_authorization();
             }
+            ClientIdentity::WorkloadJwt { client_id, .. } => {
+                self.remember(Client {
+                    auth_method: method_for(false, &asm.token_endpoint_auth_methods),
+                    id: client_id,
+                    secret: None,
+                });
+                self.start_authorization();
+            }
+            ClientIdentity::Enterprise {
+                client_id,
+                client_secret,
+                ..
+            } => {
+                let auth_method =
+                    method_for(client_secret.is_some(), &asm.token_endpoint_auth_methods);
+                self.remember(Client {
+                    id: client_id,
+                    secret: client_secret,
+                    auth_method,
+                });
+                self.start_authorization();
+            }
             ClientIdentity::Auto {
                 metadata_url: Some(url),
                 ..

@@ -16,7 +16,7 @@ use crate::url;
 use crate::{AuthError, AuthFlow, AuthRequest, Step, Tokens};
 
 /// A form POST to the token endpoint, authenticated as `method` says.
-fn token_request(
+pub(crate) fn token_request(
     step: Step,
     endpoint: &str,
     mut form: Vec<(&str, String)>,
