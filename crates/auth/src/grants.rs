@@ -7,9 +7,7 @@ use mcpg_core::diag::Severity;
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::discovery::AsMetadata;
-use crate::flow::{Answer, Purpose};
-use crate::registration::Client;
+use crate::state::{Answer, AsMetadata, Client, Purpose};
 use crate::token::token_request;
 use crate::{AuthError, AuthFlow, ClientIdentity, Step};
 

@@ -19,6 +19,7 @@
 //!   enterprise-managed authorization).
 //! - [`mask`]: secrets out of every text a person sees.
 
+mod as_metadata;
 mod authorize;
 mod cards;
 mod challenge;
@@ -29,6 +30,7 @@ mod grants;
 mod mask;
 mod pkce;
 mod registration;
+mod state;
 mod token;
 mod types;
 pub mod url;
