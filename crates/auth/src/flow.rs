@@ -65,6 +65,8 @@ pub struct AuthFlow {
     last_authorized: Option<Timestamp>,
     /// A refresh was just tried for this refusal; the next goes the full way.
     refreshed: bool,
+    /// The latest `now` passed in (for JWT `iat`).
+    pub(crate) now: Timestamp,
 }
 
 impl std::fmt::Debug for AuthFlow {
@@ -103,6 +105,7 @@ impl AuthFlow {
             refusals: 0,
             last_authorized: None,
             refreshed: false,
+            now: Timestamp::ZERO,
         }
     }
 
@@ -114,6 +117,7 @@ impl AuthFlow {
         status: u16,
         www_authenticate: Option<&str>,
     ) {
+        self.now = now;
         self.abandon();
         if self
             .last_authorized
@@ -173,7 +177,8 @@ impl AuthFlow {
 
     /// Start a refresh with cached tokens (no discovery); falls back to the full
     /// flow when the refresh is refused.
-    pub fn refresh(&mut self, _now: Timestamp, tokens: Tokens) {
+    pub fn refresh(&mut self, now: Timestamp, tokens: Tokens) {
+        self.now = now;
         self.abandon();
         self.tokens = Some(tokens.clone());
         if tokens.refresh_token.is_some() {
@@ -193,6 +198,7 @@ impl AuthFlow {
     /// The answer to a request from [`AuthFlow::poll_request`]. Answers to requests
     /// the flow no longer waits for are ignored.
     pub fn handle_response(&mut self, now: Timestamp, response: AuthResponse) {
+        self.now = now;
         let id = match &response {
             AuthResponse::Answered { id, .. } | AuthResponse::Failed { id, .. } => *id,
         };
@@ -258,7 +264,8 @@ impl AuthFlow {
     /// The redirect came back: the full redirect URL (`…?code=…&state=…&iss=…` or
     /// `?error=…`). `state` is checked (a mismatch fails the flow), and `iss` per
     /// RFC 9207.
-    pub fn handle_redirect(&mut self, _now: Timestamp, redirect_url: &str) {
+    pub fn handle_redirect(&mut self, now: Timestamp, redirect_url: &str) {
+        self.now = now;
         if self.phase != Phase::Authorizing {
             self.events
                 .push_back(AuthEvent::Failed(AuthError::Unexpected("redirect")));

@@ -15,6 +15,7 @@ const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
 const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
+const CLIENT_ASSERTION: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 impl AuthFlow {
     /// Starts the grant of an assertion identity; false for the browser ones.
@@ -27,6 +28,13 @@ impl AuthFlow {
         match self.cfg.identity.clone() {
             ClientIdentity::WorkloadJwt { assertion, .. } => {
                 self.jwt_bearer(asm, client, assertion, scopes);
+                true
+            }
+            ClientIdentity::PrivateKeyJwt {
+                client_id,
+                private_key_pem,
+            } => {
+                self.private_key_jwt(asm, &client_id, &private_key_pem, scopes);
                 true
             }
             ClientIdentity::Enterprise {
@@ -91,6 +99,46 @@ impl AuthFlow {
         self.request(
             Purpose::JwtBearer,
             "The client presents a signed assertion as an RFC 7523 JWT-bearer grant: a token without a browser.".into(),
+            req,
+        );
+    }
+
+    /// Client credentials, authenticated by an ES256 JWT whose audience is the
+    /// issuer (RFC 7523 §3).
+    fn private_key_jwt(&mut self, asm: &AsMetadata, client_id: &str, pem: &str, scopes: &[String]) {
+        let (_, jti) = self.next_secrets();
+        let iat = self.now.as_millis() / 1000;
+        let claims = serde_json::json!({
+            "iss": client_id, "sub": client_id, "aud": asm.issuer,
+            "iat": iat, "exp": iat + 300, "jti": jti,
+        });
+        let assertion = match crate::jwt::es256(pem, &claims) {
+            Ok(a) => a,
+            Err(e) => {
+                self.fail(e);
+                return;
+            }
+        };
+        let mut form = vec![
+            ("grant_type", "client_credentials".to_owned()),
+            ("resource", self.resource()),
+            ("client_assertion_type", CLIENT_ASSERTION.to_owned()),
+            ("client_assertion", assertion),
+        ];
+        if !scopes.is_empty() {
+            form.push(("scope", scopes.join(" ")));
+        }
+        let req = token_request(
+            Step::TokenExchange,
+            &asm.token_endpoint,
+            form,
+            client_id,
+            None,
+            "none",
+        );
+        self.request(
+            Purpose::ClientCredentials,
+            "Client credentials with private_key_jwt (SEP-1046): the client proves who it is with a JWT signed by its own key, no secret on the wire.".into(),
             req,
         );
     }

@@ -27,6 +27,7 @@ mod discovery;
 mod error;
 mod flow;
 mod grants;
+mod jwt;
 mod mask;
 mod pkce;
 mod registration;

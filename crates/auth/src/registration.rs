@@ -92,6 +92,14 @@ impl AuthFlow {
                 });
                 self.start_authorization();
             }
+            ClientIdentity::PrivateKeyJwt { client_id, .. } => {
+                self.remember(Client {
+                    id: client_id,
+                    secret: None,
+                    auth_method: "private_key_jwt".into(),
+                });
+                self.start_authorization();
+            }
             ClientIdentity::Enterprise {
                 client_id,
                 client_secret,

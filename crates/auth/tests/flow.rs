@@ -760,3 +760,60 @@ fn a_2025_03_26_origin_may_name_its_own_issuer() {
     assert!(run.tokens().is_some(), "{:?}", run.error());
     assert!(run.findings().contains(&"auth-legacy-issuer-differs"));
 }
+
+/// A throwaway P-256 test key (PKCS#8 PEM), used for nothing but this test.
+#[cfg(feature = "jwt")]
+const TEST_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg2bIgLY/739k9HqDk
+0KvQoFlrUdAouH2WiLUF7bkwgY+hRANCAAQx3Y3yNxSo+OJHEyK1WsDJJjyc/YkO
+Z09DlVB13LJLuYd/z1FjtoQvtqNsFUFp9wwZoOLZe0JtG1b+sk7XpKAX
+-----END PRIVATE KEY-----";
+
+#[test]
+fn private_key_jwt_client_credentials() {
+    let mut net = standard();
+    let mut meta = as_meta();
+    meta["grant_types_supported"] = json!(["client_credentials"]);
+    net.on(
+        "GET",
+        &format!("{AS}/.well-known/oauth-authorization-server"),
+        200,
+        meta,
+    );
+    let mut cfg = config();
+    #[cfg(feature = "jwt")]
+    let pem = TEST_KEY.to_owned();
+    #[cfg(not(feature = "jwt"))]
+    let pem = "unused".to_owned();
+    cfg.identity = ClientIdentity::PrivateKeyJwt {
+        client_id: "svc".into(),
+        private_key_pem: pem,
+    };
+    let mut flow = AuthFlow::new(cfg, [1; 64]);
+    flow.handle_challenge(T0, 401, Some(&www("")));
+    let run = drive(&mut flow, &mut net, &back(Some(AS)));
+    if cfg!(not(feature = "jwt")) {
+        assert!(matches!(run.error(), Some(AuthError::Unsupported(_))));
+        return;
+    }
+    assert!(run.tokens().is_some(), "{:?}", run.error());
+    let form = parse_query(net.seen.last().unwrap().body.as_deref().unwrap());
+    let get = |k: &str| form.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    assert_eq!(get("grant_type").as_deref(), Some("client_credentials"));
+    let jwt = get("client_assertion").unwrap();
+    let claims: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(jwt.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(claims["iss"], "svc");
+    assert_eq!(claims["sub"], "svc");
+    assert_eq!(claims["aud"], AS);
+    assert_eq!(
+        claims["iat"],
+        T0.as_millis() / 1000,
+        "iat from the caller's clock"
+    );
+    assert_eq!(claims["exp"], T0.as_millis() / 1000 + 300);
+}
