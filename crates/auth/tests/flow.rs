@@ -104,6 +104,20 @@ fn standard() -> Net {
     n
 }
 
+/// The standard network with the AS metadata edited.
+fn with_meta(edit: impl FnOnce(&mut Value)) -> Net {
+    let mut net = standard();
+    let mut meta = as_meta();
+    edit(&mut meta);
+    net.on(
+        "GET",
+        &format!("{AS}/.well-known/oauth-authorization-server"),
+        200,
+        meta,
+    );
+    net
+}
+
 fn config() -> AuthConfig {
     AuthConfig::new(
         MCP,
@@ -369,15 +383,9 @@ fn refuses_a_foreign_resource_a_foreign_issuer_and_no_s256() {
     ));
     assert_eq!(net.seen.len(), 1, "nothing after the PRM");
 
-    let mut net = standard();
-    let mut meta = as_meta();
-    meta["issuer"] = json!("https://attacker.example.com");
-    net.on(
-        "GET",
-        &format!("{AS}/.well-known/oauth-authorization-server"),
-        200,
-        meta,
-    );
+    let mut net = with_meta(|meta| {
+        meta["issuer"] = json!("https://attacker.example.com");
+    });
     let mut flow = AuthFlow::new(config(), [3; 64]);
     flow.handle_challenge(T0, 401, Some(&www("")));
     let run = drive(&mut flow, &mut net, &back(Some(AS)));
@@ -422,15 +430,9 @@ fn redirect_checks_state_and_iss() {
         (&back(None), false, true),
     ];
     for (i, (redirect, advertised, ok)) in cases.into_iter().enumerate() {
-        let mut net = standard();
-        let mut meta = as_meta();
-        meta["authorization_response_iss_parameter_supported"] = json!(advertised);
-        net.on(
-            "GET",
-            &format!("{AS}/.well-known/oauth-authorization-server"),
-            200,
-            meta,
-        );
+        let mut net = with_meta(|meta| {
+            meta["authorization_response_iss_parameter_supported"] = json!(advertised);
+        });
         let mut flow = AuthFlow::new(config(), [4; 64]);
         flow.handle_challenge(T0, 401, Some(&www("")));
         let run = drive(&mut flow, &mut net, redirect);
@@ -580,15 +582,9 @@ fn client_identity_order_pre_registered_cimd_then_none() {
     assert_eq!(run.error(), Some(&AuthError::NeedsClientId));
 
     // CIMD when advertised and a metadata URL is set: no registration request.
-    let mut net = standard();
-    let mut meta = as_meta();
-    meta["client_id_metadata_document_supported"] = json!(true);
-    net.on(
-        "GET",
-        &format!("{AS}/.well-known/oauth-authorization-server"),
-        200,
-        meta,
-    );
+    let mut net = with_meta(|meta| {
+        meta["client_id_metadata_document_supported"] = json!(true);
+    });
     let mut cfg = config();
     cfg.identity = ClientIdentity::Auto {
         metadata_url: Some("https://client.example/meta.json".into()),
@@ -771,15 +767,9 @@ Z09DlVB13LJLuYd/z1FjtoQvtqNsFUFp9wwZoOLZe0JtG1b+sk7XpKAX
 
 #[test]
 fn private_key_jwt_client_credentials() {
-    let mut net = standard();
-    let mut meta = as_meta();
-    meta["grant_types_supported"] = json!(["client_credentials"]);
-    net.on(
-        "GET",
-        &format!("{AS}/.well-known/oauth-authorization-server"),
-        200,
-        meta,
-    );
+    let mut net = with_meta(|meta| {
+        meta["grant_types_supported"] = json!(["client_credentials"]);
+    });
     let mut cfg = config();
     #[cfg(feature = "jwt")]
     let pem = TEST_KEY.to_owned();

@@ -232,16 +232,7 @@ async fn execute(http: &reqwest::Client, req: AuthRequest) -> AuthResponse {
         }
     };
     let status = resp.status().as_u16();
-    let headers = resp
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let headers = super::exec::header_pairs(resp.headers());
     match resp.text().await {
         Ok(body) => AuthResponse::Answered {
             id,
