@@ -8,24 +8,32 @@ use crate::AuthError;
 /// `claims` signed with the P-256 key in `pem` (PKCS#8): a compact JWS.
 #[cfg(feature = "jwt")]
 pub(crate) fn es256(pem: &str, claims: &Value) -> Result<String, AuthError> {
-    use base64::Engine;
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    use p256::ecdsa::signature::Signer;
-    use p256::ecdsa::{Signature, SigningKey};
+    use p256::ecdsa::SigningKey;
     use p256::pkcs8::DecodePrivateKey;
 
     let key = SigningKey::from_pkcs8_pem(pem).map_err(|e| AuthError::Malformed {
         what: format!("private key (PKCS#8 PEM, P-256): {e}"),
     })?;
-    let header = URL_SAFE_NO_PAD.encode(r#"{"alg":"ES256","typ":"JWT"}"#);
-    let body = URL_SAFE_NO_PAD.encode(claims.to_string());
-    let input = format!("{header}.{body}");
+    let header = serde_json::json!({"alg": "ES256", "typ": "JWT"});
+    Ok(sign_es256(&key, &header, claims))
+}
+
+/// A compact JWS of `claims` under `header`, signed with `key`.
+#[cfg(feature = "jwt")]
+pub(crate) fn sign_es256(key: &p256::ecdsa::SigningKey, header: &Value, claims: &Value) -> String {
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use p256::ecdsa::Signature;
+    use p256::ecdsa::signature::Signer;
+
+    let input = format!(
+        "{}.{}",
+        URL_SAFE_NO_PAD.encode(header.to_string()),
+        URL_SAFE_NO_PAD.encode(claims.to_string())
+    );
     // RFC 6979 deterministic signing: no randomness needed here.
     let sig: Signature = key.sign(input.as_bytes());
-    Ok(format!(
-        "{input}.{}",
-        URL_SAFE_NO_PAD.encode(sig.to_bytes())
-    ))
+    format!("{input}.{}", URL_SAFE_NO_PAD.encode(sig.to_bytes()))
 }
 
 /// Without the `jwt` feature: refused.

@@ -29,6 +29,8 @@ pub(crate) struct AsMetadata {
     pub cimd_supported: bool,
     /// RFC 9207 `authorization_response_iss_parameter_supported`.
     pub iss_supported: bool,
+    /// RFC 9449 `dpop_signing_alg_values_supported`.
+    pub dpop_algs: Vec<String>,
 }
 
 /// A client as one authorization server knows it.
@@ -96,7 +98,6 @@ impl Answer<'_> {
     }
 
     /// A header's value (name case-insensitive).
-    #[allow(dead_code)]
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()

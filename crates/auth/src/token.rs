@@ -71,7 +71,11 @@ impl AuthFlow {
         if !scopes.is_empty() {
             form.push(("scope", scopes.join(" ")));
         }
-        let req = token_request(g.step, g.endpoint, form, g.client);
+        let mut req = token_request(g.step, g.endpoint, form, g.client);
+        // The AS's token endpoint gets a proof; the enterprise IdP does not.
+        if !matches!(g.purpose, Purpose::IdJag) {
+            self.add_dpop_proof(&mut req);
+        }
         self.request(g.purpose, g.why, req);
     }
 

@@ -807,3 +807,85 @@ fn private_key_jwt_client_credentials() {
     );
     assert_eq!(claims["exp"], T0.as_millis() / 1000 + 300);
 }
+
+#[cfg(feature = "jwt")]
+#[test]
+fn dpop_proofs_on_token_requests_and_the_nonce_retry() {
+    let mut net = with_meta(|meta| meta["dpop_signing_alg_values_supported"] = json!(["ES256"]));
+    // The token endpoint wants a nonce first (RFC 9449 §8).
+    let mut flow = AuthFlow::new(config(), [3; 64]);
+    flow.handle_challenge(T0, 401, Some(&www("")));
+    let mut asked = false;
+    let mut run_events = Vec::new();
+    for _ in 0..50 {
+        if let Some(r) = flow.poll_request() {
+            let a = if r.url.ends_with("/token") && !asked {
+                asked = true;
+                net.seen.push(r.clone());
+                AuthResponse::Answered {
+                    id: r.id,
+                    status: 400,
+                    headers: vec![("DPoP-Nonce".into(), "n-1".into())],
+                    body: json!({"error": "use_dpop_nonce"}).to_string(),
+                }
+            } else {
+                net.answer(&r)
+            };
+            flow.handle_response(T0, a);
+            continue;
+        }
+        match flow.poll_event() {
+            Some(AuthEvent::Authorize { url }) => flow.handle_redirect(T0, &back(Some(AS))(&url)),
+            Some(e) => run_events.push(e),
+            None => break,
+        }
+    }
+    assert!(
+        run_events
+            .iter()
+            .any(|e| matches!(e, AuthEvent::Authorized(_))),
+        "{run_events:?}"
+    );
+    let tokens: Vec<&AuthRequest> = net
+        .seen
+        .iter()
+        .filter(|r| r.url.ends_with("/token"))
+        .collect();
+    assert_eq!(
+        tokens.len(),
+        2,
+        "the token request went again with the nonce"
+    );
+    let claims = |r: &AuthRequest| -> (Value, Value) {
+        let proof = &r.headers.iter().find(|(k, _)| k == "DPoP").unwrap().1;
+        let part = |i: usize| -> Value {
+            serde_json::from_slice(
+                &URL_SAFE_NO_PAD
+                    .decode(proof.split('.').nth(i).unwrap())
+                    .unwrap(),
+            )
+            .unwrap()
+        };
+        (part(0), part(1))
+    };
+    let (h0, c0) = claims(tokens[0]);
+    let (_, c1) = claims(tokens[1]);
+    assert_eq!(h0["typ"], "dpop+jwt");
+    assert_eq!(h0["jwk"]["kty"], "EC");
+    assert!(h0["jwk"].get("d").is_none(), "no private key in the proof");
+    assert_eq!(c0["htm"], "POST");
+    assert_eq!(c0["htu"], format!("{AS}/token"));
+    assert_eq!(c0.get("nonce"), None);
+    assert_eq!(c1["nonce"], "n-1");
+    assert_ne!(c0["jti"], c1["jti"], "a fresh proof each time");
+    let key = flow.dpop_key().unwrap();
+    let p = key.proof("POST", "http://rs.test/mcp?x=1", 5, "j", Some("tok"), None);
+    let c: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(p.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(c["htu"], "http://rs.test/mcp", "no query in htu");
+    assert_eq!(c["ath"], URL_SAFE_NO_PAD.encode(Sha256::digest(b"tok")));
+}

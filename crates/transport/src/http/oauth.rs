@@ -6,9 +6,9 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use mcpg_auth::{AuthError, AuthEvent, AuthFlow, AuthRequest, AuthResponse, Tokens};
+use mcpg_auth::{AuthError, AuthEvent, AuthFlow, AuthRequest, AuthResponse, DpopKey, Tokens};
 use mcpg_core::Timestamp;
-use mcpg_http::HttpMachine;
+use mcpg_http::{HttpMachine, HttpRequest};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -39,6 +39,13 @@ pub(crate) struct OAuth {
     flow: Option<AuthFlow>,
     running: Option<JoinHandle<Outcome>>,
     tokens: Option<Tokens>,
+    /// RFC 9449: the key a `DPoP` token is bound to, and the resource server's
+    /// latest nonce.
+    dpop: Option<DpopKey>,
+    rs_nonce: Option<String>,
+    /// A `use_dpop_nonce` refusal was just answered by resending; the next one
+    /// runs the flow.
+    nonce_resent: bool,
 }
 
 impl OAuth {
@@ -57,6 +64,9 @@ impl OAuth {
             opts,
             http,
             running: None,
+            dpop: None,
+            rs_nonce: None,
+            nonce_resent: false,
         })
     }
 
@@ -91,19 +101,70 @@ impl OAuth {
         self.spawn(events, move |flow| flow.refresh(wall_now(), t));
     }
 
-    /// The machine held a refused message: run the flow (unless one runs).
+    /// The machine held a refused message: run the flow (unless one runs), or,
+    /// for a DPoP nonce challenge with a new nonce, just resend (returns true: the
+    /// caller resumes the machine).
     pub fn unauthorized(
         &mut self,
         status: u16,
         www: Option<String>,
         events: &mpsc::Sender<TransportEvent>,
-    ) {
+    ) -> bool {
         if self.running.is_some() {
-            return;
+            return false;
+        }
+        let nonce_asked = www.as_deref().is_some_and(|w| w.contains("use_dpop_nonce"));
+        if nonce_asked && self.dpop.is_some() && self.rs_nonce.is_some() && !self.nonce_resent {
+            self.nonce_resent = true;
+            return true;
         }
         self.spawn(events, move |flow| {
             flow.handle_challenge(wall_now(), status, www.as_deref());
         });
+        false
+    }
+
+    /// Headers of an answer from the resource server: its DPoP nonce, if any.
+    pub fn saw_headers(&mut self, headers: &[(String, String)]) {
+        if let Some((_, n)) = headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("dpop-nonce"))
+        {
+            if self.rs_nonce.as_deref() != Some(n.as_str()) {
+                self.nonce_resent = false;
+            }
+            self.rs_nonce = Some(n.clone());
+        }
+    }
+
+    /// A request to the resource server, as the token wants it: with a `DPoP`
+    /// token, `Authorization: DPoP …` and a fresh proof (RFC 9449 §7.1).
+    pub fn decorate(&self, req: &mut HttpRequest) {
+        let (Some(key), Some(t)) = (&self.dpop, &self.tokens) else {
+            return;
+        };
+        if !t.token_type.eq_ignore_ascii_case("dpop") {
+            return;
+        }
+        let mut jti = [0u8; 16];
+        if getrandom::fill(&mut jti).is_err() {
+            return;
+        }
+        let jti: String = jti.iter().map(|b| format!("{b:02x}")).collect();
+        for (k, v) in req.headers.iter_mut() {
+            if k.eq_ignore_ascii_case("authorization") {
+                *v = format!("DPoP {}", t.access_token);
+            }
+        }
+        let proof = key.proof(
+            req.method.as_str(),
+            &req.url,
+            wall_now().as_millis() / 1000,
+            &jti,
+            Some(&t.access_token),
+            self.rs_nonce.as_deref(),
+        );
+        req.headers.push(("DPoP".into(), proof));
     }
 
     /// Waits for the running flow (forever when none runs).
@@ -136,6 +197,7 @@ impl OAuth {
         now: Timestamp,
     ) -> Option<String> {
         let (flow, result) = outcome;
+        self.dpop = flow.dpop_key().cloned();
         self.flow = Some(flow);
         match result {
             Ok(t) => {
