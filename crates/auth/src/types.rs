@@ -185,6 +185,8 @@ impl std::fmt::Debug for Tokens {
 }
 
 /// One HTTP request the driver must make, exactly as given (redirects not followed).
+/// It carries secrets (codes, verifiers, client secrets, assertions): drivers send it
+/// and never log it; what people see is the masked [`Exchange`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuthRequest {
     /// Echo it in [`AuthResponse`].
