@@ -79,6 +79,12 @@ impl AuthFlow {
         self.start_discovery();
     }
 
+    /// Remembers cached tokens without starting anything: a later 401 then tries
+    /// their refresh token before the full flow.
+    pub fn set_tokens(&mut self, tokens: Tokens) {
+        self.tokens = Some(tokens);
+    }
+
     /// Start a refresh with cached tokens (no discovery); falls back to the full
     /// flow when the refresh is refused.
     pub fn refresh(&mut self, now: Timestamp, tokens: Tokens) {

@@ -19,6 +19,10 @@ use crate::link::TransportEvent;
 /// How long one request of the flow may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// A token this close to its expiry is refreshed before use (clocks differ, and a
+/// request takes time to arrive).
+const EXPIRY_SKEW_MS: u64 = 30_000;
+
 /// What ends a run.
 type Outcome = (AuthFlow, Result<Tokens, AuthError>);
 
@@ -58,8 +62,13 @@ impl OAuth {
             .timeout(REQUEST_TIMEOUT)
             .build()
             .map_err(|e| TransportError::HttpClient(super::exec::describe(&e)))?;
+        let mut flow = AuthFlow::new(opts.config.clone(), entropy);
+        if let Some(t) = &opts.tokens {
+            // A 401 with the cached token then tries its refresh token first.
+            flow.set_tokens(t.clone());
+        }
         Ok(OAuth {
-            flow: Some(AuthFlow::new(opts.config.clone(), entropy)),
+            flow: Some(flow),
             tokens: opts.tokens.clone(),
             opts,
             http,
@@ -90,7 +99,7 @@ impl OAuth {
             .tokens
             .as_ref()
             .and_then(|t| t.expires_at)
-            .is_some_and(|at| at <= wall_now().as_millis());
+            .is_some_and(|at| at <= wall_now().as_millis().saturating_add(EXPIRY_SKEW_MS));
         if !expired || self.running.is_some() {
             return;
         }
