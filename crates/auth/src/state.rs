@@ -106,6 +106,7 @@ impl Answer<'_> {
     }
 }
 
+/// The strings of array member `key` (others skipped; none when absent).
 pub(crate) fn strings(m: &Map<String, Value>, key: &str) -> Vec<String> {
     m.get(key)
         .and_then(Value::as_array)
@@ -118,6 +119,7 @@ pub(crate) fn strings(m: &Map<String, Value>, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// String member `key`, if it is one.
 pub(crate) fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
     m.get(key).and_then(Value::as_str).map(str::to_owned)
 }
