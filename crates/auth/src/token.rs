@@ -53,6 +53,34 @@ fn token_request(
     }
 }
 
+/// When the access token is a JWT whose `aud` does not name `resource` (RFC 8707
+/// §2: the AS should have bound it to the resource asked for): (expected, got).
+/// The token is only decoded, never trusted: the resource server judges it.
+pub(crate) fn wrong_audience(access_token: &str, resource: &str) -> Option<(String, String)> {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let mut parts = access_token.split('.');
+    let (_, Some(payload), Some(_), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return None;
+    };
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).ok()?).ok()?;
+    let auds: Vec<String> = match claims.get("aud")? {
+        Value::String(a) => vec![a.clone()],
+        Value::Array(a) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => return None,
+    };
+    if auds.iter().any(|a| url::same_resource(a, resource)) {
+        None
+    } else {
+        Some((resource.to_owned(), auds.join(", ")))
+    }
+}
+
 /// One token request to make: where, as whom, what for.
 pub(crate) struct Grant<'a> {
     pub purpose: Purpose,
@@ -216,6 +244,9 @@ impl AuthFlow {
             .get("expires_in")
             .and_then(Value::as_u64)
             .map(|s| now.as_millis().saturating_add(s.saturating_mul(1000)));
+        if let Some((expected, got)) = wrong_audience(&access, &self.resource()) {
+            card.finding("auth-wrong-audience", Severity::Warning, &expected, &got);
+        }
         let tokens = match old {
             Some(old) => Tokens {
                 access_token: access,

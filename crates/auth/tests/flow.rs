@@ -889,3 +889,32 @@ fn dpop_proofs_on_token_requests_and_the_nonce_retry() {
     assert_eq!(c["htu"], "http://rs.test/mcp", "no query in htu");
     assert_eq!(c["ath"], URL_SAFE_NO_PAD.encode(Sha256::digest(b"tok")));
 }
+
+#[test]
+fn a_token_for_another_audience_is_reported() {
+    let jwt = |aud: &str| {
+        let payload = URL_SAFE_NO_PAD.encode(json!({"aud": aud, "sub": "u"}).to_string());
+        format!("eyJhbGciOiJub25lIn0.{payload}.sig")
+    };
+    for (aud, reported) in [("https://other.example/mcp", true), (MCP, false)] {
+        let mut net = standard();
+        net.on(
+            "POST",
+            &format!("{AS}/token"),
+            200,
+            json!({"access_token": jwt(aud)}),
+        );
+        let mut flow = AuthFlow::new(config(), [1; 64]);
+        flow.handle_challenge(T0, 401, Some(&www("")));
+        let run = drive(&mut flow, &mut net, &back(Some(AS)));
+        assert!(
+            run.tokens().is_some(),
+            "still usable: the resource server decides"
+        );
+        assert_eq!(
+            run.findings().contains(&"auth-wrong-audience"),
+            reported,
+            "{aud}"
+        );
+    }
+}
