@@ -123,7 +123,15 @@ const provider = new Provider(issuer, {
     },
   },
   pkce: { required: () => true },
-  ttl: { AccessToken: accessTtl },
+  // Every lifetime set (oidc-provider prints a notice for each default it uses).
+  ttl: {
+    AccessToken: accessTtl,
+    AuthorizationCode: 60,
+    Grant: 14 * 24 * 3600,
+    Interaction: 3600,
+    RefreshToken: 14 * 24 * 3600,
+    Session: 14 * 24 * 3600,
+  },
   // MCP clients rarely ask for offline_access (and oidc-provider drops it without
   // prompt=consent): a client allowed the refresh_token grant gets a refresh token.
   issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
