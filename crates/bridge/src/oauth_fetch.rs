@@ -183,11 +183,8 @@ fn why(e: &reqwest::Error, timeout: Duration) -> String {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::panic,
-    reason = "a test fails by panicking"
-)]
+// A test fails by panicking.
+#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use std::net::SocketAddr;
     use std::path::PathBuf;

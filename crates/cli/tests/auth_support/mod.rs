@@ -10,6 +10,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod browser;
+pub mod http;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
