@@ -262,3 +262,33 @@ async fn a_confidential_client_authenticates_and_a_wrong_audience_is_refused() {
             .is_none()
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_as_pinned_to_one_resource_refuses_another() {
+    let options = AuthPeerOptions {
+        as_resource: Some("http://127.0.0.1:9/pinned".into()),
+        ..AuthPeerOptions::default()
+    };
+    let Some(peers) = AuthPeers::start(&options) else {
+        return;
+    };
+    let query = form(&[
+        ("response_type", "code"),
+        ("client_id", "mcpg-public"),
+        ("redirect_uri", "http://127.0.0.1:5000/callback"),
+        ("scope", "mcp:tools"),
+        ("state", "s-9"),
+        ("code_challenge", &"c".repeat(43)),
+        ("code_challenge_method", "S256"),
+        ("resource", &peers.mcp_url),
+    ]);
+    // The pre-registered native client's loopback redirect matches on any port.
+    let browsed = browse(&format!("{}/auth?{query}", peers.as_url), "alice").await;
+    assert!(browsed.prompts.is_empty(), "{browsed:?}");
+    let back = browsed.redirect;
+    assert!(
+        back.starts_with("http://127.0.0.1:5000/callback?error=invalid_target"),
+        "{back}"
+    );
+    assert!(back.contains("state=s-9"), "{back}");
+}

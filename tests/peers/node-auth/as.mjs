@@ -24,7 +24,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
-import Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 
 const { values: args } = parseArgs({
   options: {
@@ -110,7 +110,7 @@ const provider = new Provider(issuer, {
       useGrantedResource: async () => true,
       getResourceServerInfo: async (_ctx, resourceIndicator) => {
         if (args.resource !== undefined && resourceIndicator !== args.resource) {
-          throw new Provider.errors.InvalidTarget(`this server only issues tokens for ${args.resource}`);
+          throw new errors.InvalidTarget(`this server only issues tokens for ${args.resource}`);
         }
         return {
           scope: MCP_SCOPES,
