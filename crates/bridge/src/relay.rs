@@ -2,38 +2,35 @@
 //! servers that send no CORS headers. Only the configured URL is ever contacted, only
 //! the MCP headers cross (never the bridge's own `Authorization`), and responses
 //! stream through as they arrive, so SSE works.
+//!
+//! Authorization for the remote: the remote's configured headers (`headers = {…}`)
+//! are added; the page's own token for it comes in `Mcpg-Remote-Authorization` and
+//! goes on as `Authorization`, unless the config sets `Authorization` for that
+//! remote (the config wins: whoever runs the bridge pinned that identity). The
+//! remote's status and `WWW-Authenticate` come back unchanged, so the page can run
+//! the OAuth flow.
 
 use axum::body::{Body, to_bytes};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderName, Method, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
+use crate::remote_headers::to_remote;
 use crate::reply::error;
 use crate::state::AppState;
 
-/// Request headers passed to the remote.
-const TO_REMOTE: &[&str] = &[
-    "accept",
-    "content-type",
-    "mcp-session-id",
-    "mcp-protocol-version",
-    "last-event-id",
-    "mcp-method",
-    "mcp-name",
-];
 /// Response headers passed back to the page.
 const FROM_REMOTE: &[&str] = &[
     "content-type",
     "cache-control",
     "mcp-session-id",
     "mcp-protocol-version",
+    "www-authenticate",
 ];
 
-fn to_remote(name: &HeaderName) -> bool {
-    let n = name.as_str();
-    TO_REMOTE.contains(&n) || n.starts_with("mcp-param-")
-}
+/// The page's own `Authorization` for the remote (its own is the bridge's token).
+const PAGE_AUTHORIZATION: &str = "mcpg-remote-authorization";
 
 /// Forwards one request to remote `name`.
 pub(crate) async fn forward(
@@ -58,6 +55,15 @@ pub(crate) async fn forward(
     };
     let mut req = st.http().request(method.clone(), &remote.url);
     for (k, v) in headers.iter().filter(|(k, _)| to_remote(k)) {
+        req = req.header(k, v);
+    }
+    let configured = st.remote_headers(&name);
+    if !configured.iter().any(|(k, _)| k == header::AUTHORIZATION)
+        && let Some(token) = headers.get(PAGE_AUTHORIZATION)
+    {
+        req = req.header(header::AUTHORIZATION, token);
+    }
+    for (k, v) in configured {
         req = req.header(k, v);
     }
     if method == Method::POST {

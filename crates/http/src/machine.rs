@@ -49,6 +49,9 @@ pub(crate) struct Exchange {
     /// The session id the request carried (a 404 expires only that one).
     pub session: Option<String>,
     pub phase: Phase,
+    /// The message it carries, kept only while the machine may hold it for
+    /// authorization and re-send it (see `hold.rs`).
+    pub sent: Option<Outgoing>,
 }
 
 /// The SSE answer of one client request, across its connections.
@@ -66,6 +69,15 @@ pub(crate) struct Listen {
     pub parser: SseParser,
     pub failures: u32,
     pub got_events: bool,
+}
+
+/// The messages waiting for authorization (see `hold.rs`), in the order they
+/// were sent.
+#[derive(Debug)]
+pub(crate) struct AuthHold {
+    /// The refusal's status (what `give_up` fails them with).
+    pub status: u16,
+    pub held: Vec<Outgoing>,
 }
 
 /// Something that happens at a time.
@@ -106,6 +118,10 @@ pub struct HttpMachine {
     pub(crate) requests: VecDeque<HttpRequest>,
     pub(crate) aborts: VecDeque<ReqId>,
     pub(crate) events: VecDeque<HttpEvent>,
+    /// `Authorization: Bearer` for every request (see `hold.rs`).
+    pub(crate) bearer: Option<String>,
+    /// Messages held for authorization, in order (see `hold.rs`).
+    pub(crate) auth_hold: Option<AuthHold>,
 }
 
 impl HttpMachine {
@@ -129,6 +145,8 @@ impl HttpMachine {
             requests: VecDeque::new(),
             aborts: VecDeque::new(),
             events: VecDeque::new(),
+            bearer: None,
+            auth_hold: None,
         }
     }
 
@@ -145,6 +163,10 @@ impl HttpMachine {
     /// Sends one frame from the core (with its MCP headers and `param_headers`).
     pub fn send(&mut self, now: Timestamp, out: Outgoing) {
         if self.closing {
+            return;
+        }
+        if let Some(hold) = self.auth_hold.as_mut() {
+            hold.held.push(out);
             return;
         }
         if !self.gating.is_empty() {
@@ -218,6 +240,7 @@ impl HttpMachine {
         self.streams.remove(id);
         self.timers.retain(|(_, t)| *t != Timer::Resume(id.clone()));
         self.initializing.remove(id);
+        self.unhold(id);
     }
 
     /// Ends the session: every request in flight is aborted and, when there is a
@@ -233,6 +256,7 @@ impl HttpMachine {
         }
         self.timers.clear();
         self.held.clear();
+        self.auth_hold = None;
         self.gating.clear();
         self.streams.clear();
         self.listen = None;
@@ -280,7 +304,7 @@ impl HttpMachine {
                 break;
             };
             match timer {
-                Timer::Resume(id) => self.resume(&id),
+                Timer::Resume(id) => self.resume_stream(&id),
                 Timer::Listen => self.open_listen(now),
                 Timer::Deadline(req) => self.deadline_passed(now, req),
             }

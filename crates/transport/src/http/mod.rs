@@ -4,7 +4,11 @@
 //! requests it asks for (concurrently, one task each), streams their bodies back in,
 //! runs its timers and aborts what it no longer wants.
 
+mod auth;
 mod exec;
+mod oauth;
+
+pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect, OnTokens};
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -42,6 +46,10 @@ pub struct HttpConfig {
     /// Open the standalone GET stream once a session is initialized (2025-03-26 …
     /// 2025-11-25), for server messages that belong to no request.
     pub standalone_stream: bool,
+    /// OAuth: when set, a request refused with 401 (or 403 `insufficient_scope`)
+    /// runs the authorization flow and is re-sent with the token. `None` behaves as
+    /// before (the refusal fails the request).
+    pub auth: Option<AuthOptions>,
 }
 
 impl HttpConfig {
@@ -57,6 +65,7 @@ impl HttpConfig {
             connect_timeout: Duration::from_secs(10),
             one_way_timeout: Duration::from_secs(30),
             standalone_stream: true,
+            auth: None,
         }
     }
 
@@ -71,6 +80,7 @@ impl HttpConfig {
         m.max_retry = self.max_retry;
         m.one_way_timeout = self.one_way_timeout;
         m.listen = self.standalone_stream;
+        m.hold_unauthorized = self.auth.is_some();
         m
     }
 }
@@ -90,15 +100,23 @@ pub fn connect(cfg: HttpConfig) -> Result<Link, TransportError> {
         .connect_timeout(cfg.connect_timeout)
         .build()
         .map_err(|e| TransportError::HttpClient(exec::describe(&e)))?;
+    let oauth = cfg.auth.clone().map(oauth::OAuth::new).transpose()?;
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::channel(64);
-    tokio::spawn(run(HttpMachine::new(cfg.machine()), http, cmd_rx, ev_tx));
+    tokio::spawn(run(
+        HttpMachine::new(cfg.machine()),
+        oauth,
+        http,
+        cmd_rx,
+        ev_tx,
+    ));
     Ok(Link::new("http", None, cmd_tx, ev_rx, None))
 }
 
 /// Drives the machine until it reports the session closed.
 async fn run(
     mut m: HttpMachine,
+    mut oauth: Option<oauth::OAuth>,
     http: reqwest::Client,
     mut commands: mpsc::UnboundedReceiver<LinkCommand>,
     events: mpsc::Sender<TransportEvent>,
@@ -109,13 +127,19 @@ async fn run(
     let (net_tx, mut net_rx) = mpsc::channel::<mcpg_http::NetEvent>(64);
     let mut tasks: HashMap<ReqId, JoinHandle<()>> = HashMap::new();
     let mut accepting = true;
+    if let Some(o) = oauth.as_mut() {
+        o.start(&mut m, &events);
+    }
     loop {
         while let Some(r) = m.poll_abort() {
             if let Some(t) = tasks.remove(&r) {
                 t.abort();
             }
         }
-        while let Some(req) = m.poll_request() {
+        while let Some(mut req) = m.poll_request() {
+            if let Some(o) = oauth.as_ref() {
+                o.decorate(&mut req);
+            }
             let id = req.id;
             tasks.insert(
                 id,
@@ -139,9 +163,27 @@ async fn run(
                 },
                 HttpEvent::SendFailed { id, failure } => TransportEvent::SendFailed { id, failure },
                 HttpEvent::Notice(text) => TransportEvent::Notice(text),
+                // Only with `auth` set: the flow runs while the machine holds.
+                HttpEvent::Unauthorized {
+                    status,
+                    www_authenticate,
+                } => {
+                    match oauth.as_mut() {
+                        Some(o) => {
+                            if o.unauthorized(status, www_authenticate, &events) {
+                                m.resume(now());
+                            }
+                        }
+                        None => m.give_up(now(), format!("HTTP {status}: authorization required")),
+                    }
+                    continue;
+                }
                 HttpEvent::Closed(reason) => {
                     for (_, t) in tasks.drain() {
                         t.abort();
+                    }
+                    if let Some(o) = oauth.as_mut() {
+                        o.abort();
                     }
                     let report = CloseReport {
                         reason,
@@ -165,7 +207,12 @@ async fn run(
             .map(|t| start + Duration::from_millis(t.as_millis()));
         tokio::select! {
             cmd = commands.recv(), if accepting => match cmd {
-                Some(LinkCommand::Send(out)) => m.send(now(), *out),
+                Some(LinkCommand::Send(out)) => {
+                    if let Some(o) = oauth.as_mut() {
+                        o.refresh_if_expired(&mut m, &events);
+                    }
+                    m.send(now(), *out);
+                }
                 // Asked to close, or the driver is gone: end the session.
                 Some(LinkCommand::Close) | None => {
                     accepting = false;
@@ -173,13 +220,36 @@ async fn run(
                 }
             },
             Some(net) = net_rx.recv() => {
+                if let (Some(o), mcpg_http::NetEvent::Head { headers, .. }) = (oauth.as_mut(), &net) {
+                    o.saw_headers(headers);
+                }
                 if net.is_last() {
                     tasks.remove(&net.id());
                 }
                 m.handle_net(now(), net);
             }
             () = sleep_until(wake) => m.handle_timeout(now()),
+            outcome = auth_finished(&mut oauth) => {
+                if let Some(o) = oauth.as_mut()
+                    && let Some(why) = o.settle(outcome, &mut m, now())
+                {
+                    let _ = events.try_send(TransportEvent::Notice(why));
+                }
+            }
         }
+    }
+}
+
+/// The running OAuth flow's end (never, without OAuth or a running flow).
+async fn auth_finished(
+    oauth: &mut Option<oauth::OAuth>,
+) -> (
+    mcpg_auth::AuthFlow,
+    Result<mcpg_auth::Tokens, mcpg_auth::AuthError>,
+) {
+    match oauth.as_mut() {
+        Some(o) => o.finished().await,
+        None => std::future::pending().await,
     }
 }
 
