@@ -58,8 +58,10 @@ pub fn open_with(
     if let Some(a) = answerer {
         client.capabilities.extend(a.capabilities().clone());
     }
+    let headers = http_headers(conn)?;
+    let secrets = crate::headers::secrets(&headers);
     let observer = match (conn.verbose, answerer) {
-        (true, _) => Some(verbose_observer()),
+        (true, _) => Some(verbose_observer_hiding(secrets)),
         // A URL elicitation's end is news to the person who opened the URL.
         (false, Some(_)) => Some(crate::asks::show::completion_observer()),
         (false, None) => None,
@@ -85,10 +87,36 @@ pub fn open_with(
             server.grace.after_stdin = STDIN_GRACE;
             Driver::stdio(server, cfg)?
         }
-        (None, Some(url)) => Driver::http(HttpConfig::new(url), cfg)?,
+        (None, Some(url)) => {
+            let mut http = HttpConfig::new(url);
+            http.headers = headers;
+            Driver::http(http, cfg)?
+        }
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
     };
     Ok(driver)
+}
+
+/// The `--header` and `--bearer-env` headers, for `--url` only (a stdio server
+/// gets no HTTP request to carry them: saying so beats ignoring them).
+fn http_headers(conn: &Connection) -> Result<Vec<(String, String)>, Failure> {
+    if conn.target.url.is_none() && (!conn.headers.is_empty() || conn.bearer_env.is_some()) {
+        return Err(Failure::usage(
+            "--header and --bearer-env apply to --url only (a stdio server gets no HTTP headers)",
+        ));
+    }
+    crate::headers::resolve(&conn.headers, conn.bearer_env.as_deref(), |k| {
+        std::env::var(k).ok()
+    })
+    .map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// The values of the headers the flags send (and their credential parts), for
+/// masking wherever a server's words are kept or shown.
+pub fn header_secrets(conn: &Connection) -> Vec<String> {
+    http_headers(conn)
+        .map(|h| crate::headers::secrets(&h))
+        .unwrap_or_default()
 }
 
 /// One observer that calls both (either may be absent).
@@ -141,25 +169,37 @@ fn pinned(rev: &str, protocol: Protocol) -> Result<ProtocolVersion, Failure> {
 /// `--verbose`: everything the driver sees, one line each, on stderr, with the
 /// server's control characters escaped.
 pub fn verbose_observer() -> Observer {
-    Arc::new(|o: &Observed| match o {
+    verbose_observer_hiding(Vec::new())
+}
+
+/// [`verbose_observer`] that also masks each of `secrets` wherever it turns up (a
+/// server or a transport notice may echo a header it was sent).
+pub fn verbose_observer_hiding(secrets: Vec<String>) -> Observer {
+    Arc::new(move |o: &Observed| print_observed(o, &secrets))
+}
+
+/// One observed thing on stderr, secrets masked.
+fn print_observed(o: &Observed, secrets: &[String]) {
+    let line = |s: &str| escape::line(&crate::headers::scrub(s, secrets));
+    match o {
         Observed::Wire(w) => {
             let arrow = if w.direction == Direction::Sent {
                 ">>"
             } else {
                 "<<"
             };
-            eprintln!("{arrow} {}", escape::line(&w.raw));
+            eprintln!("{arrow} {}", line(&w.raw));
         }
-        Observed::Diagnostic(d) => eprintln!("diagnostic: {}", escape::line(&d.to_string())),
+        Observed::Diagnostic(d) => eprintln!("diagnostic: {}", line(&d.to_string())),
         Observed::Stderr(l) => {
             if l.dropped_before > 0 {
                 eprintln!("server stderr: ({} lines dropped)", l.dropped_before);
             }
-            eprintln!("server stderr: {}", escape::line(&l.text));
+            eprintln!("server stderr: {}", line(&l.text));
         }
-        Observed::Notice(n) => eprintln!("transport: {}", escape::line(n)),
+        Observed::Notice(n) => eprintln!("transport: {}", line(n)),
         Observed::Notification { method, params } => {
-            eprintln!("notification: {}", escape::line(method));
+            eprintln!("notification: {}", line(method));
             if let Some(line) = crate::asks::show::completion(method, params.as_ref()) {
                 eprintln!("{line}");
             }
@@ -170,7 +210,7 @@ pub fn verbose_observer() -> Observer {
             } else {
                 "answered by mcpg"
             };
-            eprintln!("server request: {} ({who})", escape::line(method));
+            eprintln!("server request: {} ({who})", line(method));
         }
-    })
+    }
 }

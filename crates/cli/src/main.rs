@@ -15,6 +15,7 @@ mod connect;
 mod escape;
 mod eval;
 mod exit;
+mod headers;
 mod logs;
 mod loop_cmd;
 mod render;
