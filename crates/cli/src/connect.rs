@@ -34,6 +34,32 @@ pub fn open_with(
     extra: Option<Observer>,
     listen: bool,
 ) -> Result<Driver, Failure> {
+    build(conn, own_group, answerer, extra, listen, false).map(|(d, _)| d)
+}
+
+/// For `mcpg auth login`: [`open`] with the cache ignored (a fresh login), and
+/// where the tokens the flow obtains will be.
+pub fn open_for_login(conn: &Connection) -> Result<(Driver, Obtained), Failure> {
+    let (d, obtained) = build(conn, false, None, None, false, true)?;
+    let obtained = obtained.ok_or_else(|| {
+        Failure::usage("mcpg auth login needs a URL and no Authorization header of its own")
+    })?;
+    Ok((d, obtained))
+}
+
+/// The tokens a login obtained, once it has.
+pub type Obtained = Arc<std::sync::Mutex<Option<mcpg_auth::Tokens>>>;
+
+/// [`open_with`], `fresh` ignoring cached tokens; also returns where new tokens land
+/// when the connection runs OAuth.
+fn build(
+    conn: &Connection,
+    own_group: bool,
+    answerer: Option<&Arc<Answerer>>,
+    extra: Option<Observer>,
+    listen: bool,
+    fresh: bool,
+) -> Result<(Driver, Option<Obtained>), Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -71,6 +97,7 @@ pub fn open_with(
         observer: both(observer, extra),
         handler: answerer.map(Answerer::handler),
     };
+    let mut obtained = None;
     let driver = match (&conn.target.stdio, &conn.target.url) {
         (Some(line), _) => {
             let words = shlex::split(line)
@@ -89,12 +116,19 @@ pub fn open_with(
         }
         (None, Some(url)) => {
             let mut http = HttpConfig::new(url);
+            let own = headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
             http.headers = headers;
+            if let Some(p) = crate::auth::prepare(conn, url, own, fresh)? {
+                obtained = Some(p.obtained);
+                http.auth = Some(p.options);
+            }
             Driver::http(http, cfg)?
         }
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
     };
-    Ok(driver)
+    Ok((driver, obtained))
 }
 
 /// The `--header` and `--bearer-env` headers, for `--url` only (a stdio server
@@ -198,6 +232,25 @@ fn print_observed(o: &Observed, secrets: &[String]) {
             eprintln!("server stderr: {}", line(&l.text));
         }
         Observed::Notice(n) => eprintln!("transport: {}", line(n)),
+        // Already masked by mcpg-auth; one line per line of the exchange.
+        Observed::Auth(x) => {
+            eprintln!("auth: {} ({}): {}", x.step.title(), x.spec, line(&x.why));
+            for l in x
+                .request
+                .lines()
+                .chain(x.response.iter().flat_map(|r| r.lines()))
+            {
+                eprintln!("auth:   {}", line(l));
+            }
+            for f in &x.findings {
+                eprintln!(
+                    "auth: finding {}: expected {}, got {}",
+                    f.rule,
+                    line(&f.expected),
+                    line(&f.got)
+                );
+            }
+        }
         Observed::Notification { method, params } => {
             eprintln!("notification: {}", line(method));
             if let Some(line) = crate::asks::show::completion(method, params.as_ref()) {

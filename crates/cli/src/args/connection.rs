@@ -3,6 +3,7 @@
 use clap::{Args, ValueEnum};
 use mcpg_core::model::LoggingLevel;
 
+use super::auth::AuthFlags;
 use crate::asks::AskFlags;
 use crate::headers::Header;
 
@@ -38,6 +39,9 @@ pub struct Connection {
     /// environment variable, so it never appears on a command line.
     #[arg(long, value_name = "VAR")]
     pub bearer_env: Option<String>,
+    /// How to log in where the server wants OAuth.
+    #[command(flatten)]
+    pub auth: AuthFlags,
     /// How to answer what the server asks (elicitation, sampling, roots).
     #[command(flatten)]
     pub asks: AskFlags,

@@ -92,7 +92,7 @@ pub async fn run_once(
     };
     let result = body.await;
     let _ = d.close().await;
-    let (run, seed, message, tally, stopped) = result?;
+    let (run, seed, message, tally, stopped) = result.map_err(|f| crate::auth::explain(conn, f))?;
     let connection = share::connection(stdio, conn.target.url.as_deref(), session_name);
     let session = share::session(connection, model.spec(), &message, &run, &tap);
     let mut session = share::hide(session, &crate::connect::header_secrets(conn));
