@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod auth_support;
+mod guarded;
 
-use auth_support::{guarded, mcpg};
+use guarded::{guarded, mcpg};
 
 const TOKEN: &str = "tok-secret-0123456789abcdef";
 const KEY: &str = "key-secret-9876543210";
@@ -14,7 +14,7 @@ const KEY: &str = "key-secret-9876543210";
 /// The guarded server wanting both headers, echoing the token back.
 async fn server() -> (
     String,
-    std::sync::Arc<std::sync::Mutex<Vec<auth_support::fake::Seen>>>,
+    std::sync::Arc<std::sync::Mutex<Vec<guarded::fake::Seen>>>,
 ) {
     guarded(
         vec![

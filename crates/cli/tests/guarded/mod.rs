@@ -1,4 +1,4 @@
-//! Shared by the `auth_*` tests: running `mcpg` without blocking the runtime that
+//! Shared by the `auth_headers` and `auth_cli` tests: running `mcpg` without blocking the runtime that
 //! serves the test's own server, and a server that wants headers.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
