@@ -10,11 +10,13 @@
 #[path = "../../transport/tests/support/peers.rs"]
 mod peers;
 
+// peer15's helpers re-export more than this file uses.
+#[allow(unused_imports)]
 mod auth_support;
 mod guarded;
+mod mcpg_run;
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 use auth_support::{AuthPeerOptions, AuthPeers, browse};
@@ -148,15 +150,7 @@ async fn commands_send_the_cached_token() {
 /// Runs `mcpg args…`, playing the browser as `user` for every authorization URL it
 /// prints (a login, then maybe a step-up); returns the run and how many logins.
 async fn with_browser(args: &[&str], env: &[(&str, &str)], user: &str) -> (Run, usize) {
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcpg"))
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let mut child = guarded::command(args, env).spawn().unwrap();
     let mut out = child.stdout.take().unwrap();
     let stdout = tokio::spawn(async move {
         let mut s = String::new();

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod guarded;
+mod mcpg_run;
 
 use guarded::{guarded, mcpg};
 

@@ -164,7 +164,7 @@ pub struct NoLogin {
 impl Authorizer for NoLogin {
     fn authorize(&self, _url: String) -> BoxFuture<Result<String, String>> {
         let msg = format!(
-            "{} needs a new login: run `mcpg auth login {}` (or add --login)",
+            "{} needs a new login: add --login to log in now, or run `mcpg auth login {}`",
             self.url, self.url
         );
         Box::pin(async move { Err(msg) })

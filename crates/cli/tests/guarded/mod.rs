@@ -15,35 +15,23 @@ use axum::response::{IntoResponse, Response};
 use fake::{Seen, initialize_result, json_response, result, serve};
 use serde_json::json;
 
-/// What a run of `mcpg` produced.
-#[derive(Debug)]
-pub struct Run {
-    /// The exit status.
-    pub code: i32,
-    /// Everything on stdout.
-    pub stdout: String,
-    /// Everything on stderr.
-    pub stderr: String,
-}
+pub use super::mcpg_run::Run;
 
-impl Run {
-    /// Both outputs, for "never printed" checks.
-    pub fn all(&self) -> String {
-        format!("{}\n{}", self.stdout, self.stderr)
-    }
-}
-
-/// Runs `mcpg args…` with `env` added and stdin closed; killed after a minute.
-pub async fn mcpg(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcpg"))
-        .args(args)
+/// `mcpg args…` with `env` added, stdin closed, both outputs piped.
+pub fn command(args: &[&str], env: &[(&str, &str)]) -> tokio::process::Command {
+    let mut c = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcpg"));
+    c.args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+        .kill_on_drop(true);
+    c
+}
+
+/// Runs `mcpg args…` with `env` added and stdin closed; killed after a minute.
+pub async fn mcpg(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let child = command(args, env).spawn().unwrap();
     let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
         .await
         .unwrap_or_else(|_| panic!("mcpg {args:?} did not finish within 60 s"))
