@@ -114,3 +114,15 @@ pub enum ToolsCommand {
         json: bool,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every subcommand's flags are consistent: no flag flattened into the
+    /// connection flags (headers, logins, asks) clashes with a command's own.
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}
