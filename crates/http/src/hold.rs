@@ -29,6 +29,18 @@ impl HttpMachine {
         self.auth_hold.is_some()
     }
 
+    /// Starts holding every later message without a refusal (the driver refreshes
+    /// an expired token first); ends with [`HttpMachine::resume`] or
+    /// [`HttpMachine::give_up`]. No event is emitted.
+    pub fn hold(&mut self) {
+        if self.auth_hold.is_none() {
+            self.auth_hold = Some(AuthHold {
+                status: 401,
+                held: Vec::new(),
+            });
+        }
+    }
+
     /// Re-sends every held message, in order, as new HTTP requests (after
     /// [`HttpMachine::set_bearer`]).
     pub fn resume(&mut self, now: Timestamp) {
