@@ -7,9 +7,9 @@ mod arguments;
 
 use std::sync::Arc;
 
+use mcpg_auth::{AuthConfig, ClientIdentity};
 use mcpg_core::client::{CallOutcome, ClientConfig, GenerationMode};
 use mcpg_core::model::{JsonObject, Tool};
-use mcpg_auth::{AuthConfig, ClientIdentity};
 use mcpg_transport::{AuthOptions, Driver, DriverConfig, FollowRedirect, HttpConfig};
 use serde_json::{Value, json};
 

@@ -223,6 +223,7 @@ async fn login_call_refresh_and_step_up_against_the_real_authorization_server() 
     let who = mcpg(&["tools", "call", "--url", &url, "whoami", "--json"], &env).await;
     assert_eq!(who.code, 0, "{who:?}");
     assert!(who.stdout.contains("alice"), "{who:?}");
+    assert_eq!(read(&file), first, "a valid cached token is used as is");
 
     // The cached token has expired (by the cache's clock): the command refreshes it
     // at the token endpoint and writes the new tokens back.
@@ -235,6 +236,7 @@ async fn login_call_refresh_and_step_up_against_the_real_authorization_server() 
         !who.all().contains(&access) && !who.all().contains(&refresh),
         "{who:?}"
     );
+    assert!(who.stderr.contains("auth: Token refresh"), "{who:?}");
     let renewed = read(&file);
     assert_ne!(
         renewed["tokens"]["access_token"],

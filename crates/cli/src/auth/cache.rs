@@ -4,8 +4,8 @@
 //! temporary file and renamed, so a reader never sees half a file and no other
 //! user can read a token.
 //!
-//! `expires_at` in a file is Unix time in milliseconds: the driver's clock starts
-//! at zero when it opens, so the caller converts (see `super::clock`).
+//! `expires_at` in a file is Unix time in milliseconds, as the transport's OAuth
+//! clock keeps it (the wall clock, comparable between runs).
 
 use std::fs;
 use std::io::Write;

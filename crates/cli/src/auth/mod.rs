@@ -54,7 +54,6 @@ pub fn prepare(
         return Ok(None);
     }
     let cache = cache.map_err(|e| Failure::usage(e.to_string()))?;
-    let clock = Clock::start();
     let (redirect_uri, authorizer): (String, Arc<dyn mcpg_transport::Authorizer>) = if flags.login {
         let wait = Duration::from_secs(flags.login_timeout.max(1));
         let lb = Loopback::bind(!flags.no_browser, wait).map_err(|e| {
@@ -84,7 +83,7 @@ pub fn prepare(
         }
         let entry = Entry {
             url: key.clone(),
-            tokens: clock.driver_to_unix(t.clone()),
+            tokens: t.clone(),
             saved_at: unix_now_ms(),
         };
         if let Err(e) = cache.save(&entry) {
@@ -93,7 +92,7 @@ pub fn prepare(
     };
     let options = AuthOptions {
         config,
-        tokens: cached.map(|e| clock.unix_to_driver(e.tokens)),
+        tokens: cached.map(|e| e.tokens),
         authorizer,
         on_tokens: Some(Arc::new(on_tokens)),
     };
@@ -161,62 +160,9 @@ fn unix_now_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-/// The transport's clock starts at zero when the driver opens (`Tokens.expires_at`
-/// is on it); the cache keeps Unix time. Taken just before the driver opens, so
-/// the two differ by the few milliseconds opening takes (a token then looks a
-/// little older than it is: the safe side).
-#[derive(Clone, Copy, Debug)]
-struct Clock {
-    opened_unix_ms: u64,
-}
-
-impl Clock {
-    fn start() -> Clock {
-        Clock {
-            opened_unix_ms: unix_now_ms(),
-        }
-    }
-
-    /// Driver clock → Unix (for the file).
-    fn driver_to_unix(self, mut t: Tokens) -> Tokens {
-        t.expires_at = t.expires_at.map(|e| e.saturating_add(self.opened_unix_ms));
-        t
-    }
-
-    /// Unix (from the file) → driver clock; an expired token lands at 0 (expired).
-    fn unix_to_driver(self, mut t: Tokens) -> Tokens {
-        t.expires_at = t.expires_at.map(|e| e.saturating_sub(self.opened_unix_ms));
-        t
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_clock_round_trips_and_an_expired_token_stays_expired() {
-        let c = Clock {
-            opened_unix_ms: 1_000_000,
-        };
-        let t = |e| Tokens {
-            access_token: "a".into(),
-            token_type: "Bearer".into(),
-            refresh_token: None,
-            expires_at: e,
-            scope: None,
-            issuer: String::new(),
-            token_endpoint: String::new(),
-            client_id: String::new(),
-            client_secret: None,
-            token_endpoint_auth_method: "none".into(),
-            resource: String::new(),
-        };
-        assert_eq!(c.driver_to_unix(t(Some(3_600))).expires_at, Some(1_003_600));
-        assert_eq!(c.unix_to_driver(t(Some(1_003_600))).expires_at, Some(3_600));
-        assert_eq!(c.unix_to_driver(t(Some(999_000))).expires_at, Some(0));
-        assert_eq!(c.unix_to_driver(t(None)).expires_at, None);
-    }
 
     #[test]
     fn the_hint_names_the_login_command_once() {
