@@ -265,7 +265,10 @@ async fn login_call_refresh_and_step_up_against_the_real_authorization_server() 
     )
     .await;
     assert_eq!((r.code, logins), (0, 1), "{r:?}");
-    let scope = read(&file)["tokens"]["scope"].as_str().unwrap().to_owned();
+    let stepped = read(&file);
+    let token = stepped["tokens"]["access_token"].as_str().unwrap();
+    assert!(!r.all().contains(token), "{r:?}");
+    let scope = stepped["tokens"]["scope"].as_str().unwrap().to_owned();
     assert!(scope.split(' ').any(|s| s == "mcp:admin"), "{scope}");
 
     // Logout forgets it; the next command needs a login again.
@@ -276,4 +279,74 @@ async fn login_call_refresh_and_step_up_against_the_real_authorization_server() 
         after.stderr.contains(&format!("mcpg auth login {url}")),
         "{after:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn login_with_a_pre_registered_confidential_client() {
+    let Some(peers) = AuthPeers::start(&AuthPeerOptions::default()) else {
+        return;
+    };
+    let url = peers.mcp_url.clone();
+    let config = tempfile::tempdir().unwrap();
+    let secret = "mcpg-confidential-secret";
+    let env = [
+        ("MCPG_CONFIG_DIR", config.path().to_str().unwrap()),
+        ("MCPG_T_CLIENT_SECRET", secret),
+    ];
+    let (r, logins) = with_browser(
+        &[
+            "auth",
+            "login",
+            &url,
+            "--no-browser",
+            "-v",
+            "--client-id",
+            "mcpg-confidential",
+            "--client-secret-env",
+            "MCPG_T_CLIENT_SECRET",
+        ],
+        &env,
+        "bob",
+    )
+    .await;
+    assert_eq!((r.code, logins), (0, 1), "{r:?}");
+    // The secret went to the token endpoint (client_secret_basic), never to the terminal.
+    assert!(r.stderr.contains("auth: Token exchange"), "{r:?}");
+    assert!(
+        r.stderr.contains("auth:   Authorization: Basic •••"),
+        "{r:?}"
+    );
+    assert!(
+        !r.stderr.contains("auth: Dynamic client registration"),
+        "{r:?}"
+    );
+    assert!(!r.all().contains(secret), "{r:?}");
+    let cached = read(&cache_file(config.path(), &url));
+    assert_eq!(cached["tokens"]["client_id"], "mcpg-confidential");
+    assert_eq!(
+        cached["tokens"]["token_endpoint_auth_method"],
+        "client_secret_basic"
+    );
+    let who = mcpg(&["tools", "call", "--url", &url, "whoami"], &env).await;
+    assert_eq!(who.code, 0, "{who:?}");
+    assert!(
+        who.stdout.contains("bob") && who.stdout.contains("mcpg-confidential"),
+        "{who:?}"
+    );
+
+    let missing = mcpg(
+        &[
+            "auth",
+            "login",
+            &url,
+            "--client-id",
+            "x",
+            "--client-secret-env",
+            "MCPG_T_UNSET_VAR",
+        ],
+        &env,
+    )
+    .await;
+    assert_eq!(missing.code, 2, "{missing:?}");
+    assert!(missing.stderr.contains("MCPG_T_UNSET_VAR"), "{missing:?}");
 }
