@@ -134,10 +134,22 @@ fn build(
 /// The `--header` and `--bearer-env` headers, for `--url` only (a stdio server
 /// gets no HTTP request to carry them: saying so beats ignoring them).
 fn http_headers(conn: &Connection) -> Result<Vec<(String, String)>, Failure> {
-    if conn.target.url.is_none() && (!conn.headers.is_empty() || conn.bearer_env.is_some()) {
-        return Err(Failure::usage(
-            "--header and --bearer-env apply to --url only (a stdio server gets no HTTP headers)",
-        ));
+    if conn.target.url.is_none() {
+        if !conn.headers.is_empty() || conn.bearer_env.is_some() {
+            return Err(Failure::usage(
+                "--header and --bearer-env apply to --url only (a stdio server gets no HTTP headers)",
+            ));
+        }
+        let a = &conn.auth;
+        if a.login
+            || a.client_id.is_some()
+            || !a.scopes.is_empty()
+            || a.client_metadata_url.is_some()
+        {
+            return Err(Failure::usage(
+                "--login, --client-id, --scope and --client-metadata-url apply to --url only",
+            ));
+        }
     }
     crate::headers::resolve(&conn.headers, conn.bearer_env.as_deref(), |k| {
         std::env::var(k).ok()

@@ -119,6 +119,9 @@ async fn malformed_headers_and_headers_for_stdio_are_usage_errors() {
     let r = mcpg(&["info", "--stdio", "mcpg demo", "-H", "X-A: b"], &[]).await;
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("--url only"), "{r:?}");
+    let r = mcpg(&["info", "--stdio", "mcpg demo", "--login"], &[]).await;
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("--url only"), "{r:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

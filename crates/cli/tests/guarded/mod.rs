@@ -3,6 +3,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod cache;
 #[path = "../../../transport/tests/support/fake.rs"]
 pub mod fake;
 

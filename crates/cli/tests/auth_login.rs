@@ -1,9 +1,7 @@
-//! `mcpg auth login|logout|status` and the token cache, as a user runs them: the
-//! cache's file modes, logout, status without a token in sight, commands using the
-//! cache; and, against the real authorization server (oidc-provider) in front of the
-//! protected MCP server (peer15's `auth_support`), a headless login (this test plays
-//! the browser and comes back to mcpg's loopback redirect), a protected call, a
-//! refresh, and a step-up.
+//! `mcpg auth login` against the real authorization server (oidc-provider) in front
+//! of the protected MCP server (peer15's `auth_support`): a headless login (this
+//! test plays the browser and comes back to mcpg's loopback redirect), the cache's
+//! file modes, a protected call, a refresh, a step-up, a pre-registered client.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -16,136 +14,13 @@ mod auth_support;
 mod guarded;
 mod mcpg_run;
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use auth_support::{AuthPeerOptions, AuthPeers, browse};
-use guarded::{Run, guarded, mcpg};
-use serde_json::{Value, json};
+use guarded::cache::{cache_file, mode, read, unix_ms};
+use guarded::{Run, mcpg};
+use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
-
-/// The cache file of `url` under `config` (the CLI's naming: a slug and the URL's
-/// fingerprint).
-fn cache_file(config: &Path, url: &str) -> PathBuf {
-    let slug: String = url
-        .split_once("://")
-        .unwrap()
-        .1
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .take(60)
-        .collect();
-    let hash = mcpg_session::fingerprint(url);
-    config.join("tokens").join(format!("{slug}-{hash}.json"))
-}
-
-fn mode(p: &Path) -> u32 {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
-}
-
-fn read(p: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-}
-
-const CACHED: &str = "cached-access-token-0123456789";
-
-/// A cache entry for `url` as the CLI writes it (expiry in Unix ms).
-fn entry(url: &str, expires_at: u64) -> Value {
-    json!({"url": url, "saved_at": 1, "tokens": {
-        "access_token": CACHED, "token_type": "Bearer", "refresh_token": "refresh-secret-0123456789",
-        "expires_at": expires_at, "scope": "mcp:tools", "issuer": "http://127.0.0.1:9",
-        "token_endpoint": "http://127.0.0.1:9/token", "client_id": "client-1",
-        "client_secret": null, "token_endpoint_auth_method": "none", "resource": url}})
-}
-
-fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn status_masks_logout_removes_and_then_a_401_says_to_log_in() {
-    let config = tempfile::tempdir().unwrap();
-    let dir = config.path().to_str().unwrap();
-    let env = [("MCPG_CONFIG_DIR", dir)];
-    let (url, _) = guarded(
-        vec![("authorization", format!("Bearer {CACHED}"))],
-        String::new(),
-    )
-    .await;
-    let empty = mcpg(&["auth", "status"], &env).await;
-    assert_eq!(empty.code, 0, "{empty:?}");
-    assert!(
-        empty.stdout.starts_with("no cached logins in "),
-        "{empty:?}"
-    );
-
-    let file = cache_file(config.path(), &url);
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    let hour = unix_ms() + 3_600_000;
-    std::fs::write(&file, entry(&url, hour).to_string()).unwrap();
-    for args in [vec!["auth", "status"], vec!["auth", "status", url.as_str()]] {
-        let r = mcpg(&args, &env).await;
-        assert_eq!(r.code, 0, "{r:?}");
-        let want = format!(
-            "{url}: token •••6789, expires in 59 min, refreshable, scope mcp:tools, issuer http://127.0.0.1:9, client client-1"
-        );
-        assert_eq!(r.stdout.trim(), want, "{r:?}");
-        assert!(
-            !r.all().contains(CACHED) && !r.all().contains("refresh-secret"),
-            "{r:?}"
-        );
-    }
-
-    let out = mcpg(&["auth", "logout", &url], &env).await;
-    assert_eq!(out.code, 0, "{out:?}");
-    assert_eq!(
-        out.stdout.trim(),
-        format!("logged out of {url} (cached tokens removed)")
-    );
-    assert!(!file.exists());
-    let again = mcpg(&["auth", "logout", &url], &env).await;
-    assert_eq!(again.stdout.trim(), format!("no cached login for {url}"));
-
-    let refused = mcpg(&["tools", "list", "--url", &url], &env).await;
-    assert_eq!(refused.code, 4, "{refused:?}");
-    assert!(
-        refused
-            .stderr
-            .contains(&format!("run `mcpg auth login {url}`")),
-        "{refused:?}"
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn commands_send_the_cached_token() {
-    let config = tempfile::tempdir().unwrap();
-    let dir = config.path().to_str().unwrap();
-    let (url, seen) = guarded(
-        vec![("authorization", format!("Bearer {CACHED}"))],
-        String::new(),
-    )
-    .await;
-    let file = cache_file(config.path(), &url);
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, entry(&url, unix_ms() + 3_600_000).to_string()).unwrap();
-    let r = mcpg(
-        &["tools", "list", "--url", &url, "-v"],
-        &[("MCPG_CONFIG_DIR", dir)],
-    )
-    .await;
-    assert_eq!(r.code, 0, "{r:?}");
-    assert!(!r.all().contains(CACHED), "{r:?}");
-    assert!(
-        seen.lock()
-            .unwrap()
-            .iter()
-            .all(|s| s.header("authorization") == Some(format!("Bearer {CACHED}").as_str()))
-    );
-}
 
 /// Runs `mcpg args…`, playing the browser as `user` for every authorization URL it
 /// prints (a login, then maybe a step-up); returns the run and how many logins.
