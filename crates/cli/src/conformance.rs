@@ -65,12 +65,25 @@ const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadat
 /// URL is followed without a browser ([`FollowRedirect`]).
 fn auth_options(url: &str, context: &Value) -> AuthOptions {
     let text = |k: &str| context.get(k).and_then(Value::as_str).map(str::to_owned);
-    let identity = match text("client_id") {
-        Some(client_id) => ClientIdentity::PreRegistered {
+    let identity = match (text("client_id"), text("valid_jwt"), text("idp_id_token")) {
+        // SEP-1933: a workload JWT (the scenario's valid one).
+        (Some(client_id), Some(assertion), _) => ClientIdentity::WorkloadJwt {
+            client_id,
+            assertion,
+        },
+        // SEP-990: the IdP's ID token, exchanged for an ID-JAG.
+        (Some(client_id), None, Some(id_token)) => ClientIdentity::Enterprise {
+            client_id,
+            client_secret: text("client_secret"),
+            idp_token_endpoint: text("idp_token_endpoint").unwrap_or_default(),
+            idp_client_id: text("idp_client_id").unwrap_or_default(),
+            id_token,
+        },
+        (Some(client_id), None, None) => ClientIdentity::PreRegistered {
             client_id,
             client_secret: text("client_secret"),
         },
-        None => ClientIdentity::Auto {
+        (None, ..) => ClientIdentity::Auto {
             metadata_url: Some(CLIENT_METADATA_URL.into()),
             client_name: "mcpg conformance client".into(),
         },

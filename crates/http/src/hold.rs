@@ -3,19 +3,11 @@
 //! failing them. Only with [`crate::HttpConfig::hold_unauthorized`].
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{Outgoing, SendFailure};
+use mcpg_core::client::SendFailure;
 use mcpg_core::jsonrpc::{Body, RequestId};
 
-use crate::machine::Kind;
+use crate::machine::{AuthHold, Kind};
 use crate::{HttpEvent, HttpMachine, ReqId};
-
-/// The messages waiting for authorization, in the order they were sent.
-#[derive(Debug)]
-pub(crate) struct AuthHold {
-    /// The refusal's status (what `give_up` fails them with).
-    pub status: u16,
-    pub held: Vec<Outgoing>,
-}
 
 impl HttpMachine {
     /// From now on every request carries `Authorization: Bearer <token>` (or none).

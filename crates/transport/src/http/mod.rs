@@ -8,7 +8,7 @@ mod auth;
 mod exec;
 mod oauth;
 
-pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect};
+pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect, OnTokens};
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -103,7 +103,13 @@ pub fn connect(cfg: HttpConfig) -> Result<Link, TransportError> {
     let oauth = cfg.auth.clone().map(oauth::OAuth::new).transpose()?;
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::channel(64);
-    tokio::spawn(run(HttpMachine::new(cfg.machine()), oauth, http, cmd_rx, ev_tx));
+    tokio::spawn(run(
+        HttpMachine::new(cfg.machine()),
+        oauth,
+        http,
+        cmd_rx,
+        ev_tx,
+    ));
     Ok(Link::new("http", None, cmd_tx, ev_rx, None))
 }
 
@@ -227,7 +233,10 @@ async fn run(
 /// The running OAuth flow's end (never, without OAuth or a running flow).
 async fn auth_finished(
     oauth: &mut Option<oauth::OAuth>,
-) -> (mcpg_auth::AuthFlow, Result<mcpg_auth::Tokens, mcpg_auth::AuthError>) {
+) -> (
+    mcpg_auth::AuthFlow,
+    Result<mcpg_auth::Tokens, mcpg_auth::AuthError>,
+) {
     match oauth.as_mut() {
         Some(o) => o.finished().await,
         None => std::future::pending().await,

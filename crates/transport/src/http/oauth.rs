@@ -117,7 +117,10 @@ impl OAuth {
                     // The task panicked or was aborted: start over with a fresh flow.
                     Err(e) => {
                         let flow = AuthFlow::new(self.opts.config.clone(), [0; 64]);
-                        (flow, Err(AuthError::Browser(format!("the OAuth task ended: {e}"))))
+                        (
+                            flow,
+                            Err(AuthError::Browser(format!("the OAuth task ended: {e}"))),
+                        )
                     }
                 }
             }
@@ -126,7 +129,12 @@ impl OAuth {
     }
 
     /// A run ended: a token resumes the held messages, a failure fails them.
-    pub fn settle(&mut self, outcome: Outcome, m: &mut HttpMachine, now: Timestamp) -> Option<String> {
+    pub fn settle(
+        &mut self,
+        outcome: Outcome,
+        m: &mut HttpMachine,
+        now: Timestamp,
+    ) -> Option<String> {
         let (flow, result) = outcome;
         self.flow = Some(flow);
         match result {
