@@ -146,6 +146,44 @@ async fn login_call_refresh_and_step_up_against_the_real_authorization_server() 
     let scope = stepped["tokens"]["scope"].as_str().unwrap().to_owned();
     assert!(scope.split(' ').any(|s| s == "mcp:admin"), "{scope}");
 
+    // The loop with the cached login: neither its output nor its link nor its saved
+    // session carries the token.
+    let saved = config.path().join("run.json");
+    let looped = mcpg(
+        &[
+            "loop",
+            "whoami?",
+            "--url",
+            &url,
+            "--share",
+            "--save",
+            saved.to_str().unwrap(),
+            "-v",
+        ],
+        &env,
+    )
+    .await;
+    assert_eq!(looped.code, 0, "{looped:?}");
+    assert!(looped.stdout.contains("alice"), "the tool ran: {looped:?}");
+    let token = read(&file)["tokens"]["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let link = looped
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("share: "))
+        .unwrap();
+    let shared = mcpg_session::decode_link(link)
+        .unwrap()
+        .to_json()
+        .to_string();
+    let file_text = std::fs::read_to_string(&saved).unwrap();
+    for text in [&looped.all(), &shared, &file_text] {
+        assert!(!text.contains(&token), "{text}");
+        assert!(!text.contains("Bearer"), "{text}");
+    }
+
     // Logout forgets it; the next command needs a login again.
     assert_eq!(mcpg(&["auth", "logout", &url], &env).await.code, 0);
     let after = mcpg(&["tools", "call", "--url", &url, "whoami"], &env).await;
