@@ -120,6 +120,17 @@ async fn login_call_refresh_and_step_up_against_the_real_authorization_server() 
     assert!(renewed["tokens"]["expires_at"].as_u64().unwrap() > unix_ms());
     assert_eq!(mode(&file), 0o600);
 
+    // The server refuses the cached token although the cache thinks it valid (as
+    // when a short-lived token ran out early): the 401 leads to a refresh, no browser.
+    let mut refused = renewed.clone();
+    refused["tokens"]["access_token"] = json!("not-a-token-the-server-knows");
+    std::fs::write(&file, refused.to_string()).unwrap();
+    let who = mcpg(&["tools", "call", "--url", &url, "whoami"], &env).await;
+    assert_eq!(who.code, 0, "{who:?}");
+    assert!(who.stdout.contains("alice"), "{who:?}");
+    let again = read(&file)["tokens"]["access_token"].clone();
+    assert_ne!(again, json!("not-a-token-the-server-knows"));
+
     // Step-up: admin_report needs mcp:admin. Without --login the command stops and
     // says what to do; with it, a second browser round grants the scope.
     let denied = mcpg(&["tools", "call", "--url", &url, "admin_report"], &env).await;
