@@ -152,16 +152,7 @@ async fn loop_share_links_and_saved_sessions_carry_no_header() {
     // The loop really called the guarded tool.
     assert!(r.stdout.contains("Austin: 91F"), "{}", r.stdout);
     assert!(!r.all().contains(TOKEN) && !r.all().contains(KEY), "{r:?}");
-    let link = r
-        .stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("share: "))
-        .unwrap();
-    let shared = mcpg_session::decode_link(link)
-        .unwrap()
-        .to_json()
-        .to_string();
-    let file = std::fs::read_to_string(&saved).unwrap();
+    let (shared, file) = guarded::shared_and_saved(&r, &saved);
     for (what, text) in [("share link", &shared), ("saved session", &file)] {
         assert!(text.contains("get_weather"), "{what} holds the run: {text}");
         for secret in [TOKEN, KEY, "Bearer", "X-Api-Key"] {

@@ -180,16 +180,7 @@ async fn login_call_refresh_and_step_up_against_the_real_authorization_server() 
         .as_str()
         .unwrap()
         .to_owned();
-    let link = looped
-        .stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("share: "))
-        .unwrap();
-    let shared = mcpg_session::decode_link(link)
-        .unwrap()
-        .to_json()
-        .to_string();
-    let file_text = std::fs::read_to_string(&saved).unwrap();
+    let (shared, file_text) = guarded::shared_and_saved(&looped, &saved);
     for text in [&looped.all(), &shared, &file_text] {
         assert!(!text.contains(&token), "{text}");
         assert!(!text.contains("Bearer"), "{text}");

@@ -18,6 +18,21 @@ use serde_json::json;
 
 pub use super::mcpg_run::Run;
 
+/// What a `mcpg loop --share --save FILE` run left: its share link decoded (as
+/// JSON text) and the saved file's text.
+pub fn shared_and_saved(run: &Run, saved: &std::path::Path) -> (String, String) {
+    let link = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("share: "))
+        .unwrap_or_else(|| panic!("no share link: {run:?}"));
+    let shared = mcpg_session::decode_link(link)
+        .unwrap()
+        .to_json()
+        .to_string();
+    (shared, std::fs::read_to_string(saved).unwrap())
+}
+
 /// `mcpg args…` with `env` added, stdin closed, both outputs piped.
 pub fn command(args: &[&str], env: &[(&str, &str)]) -> tokio::process::Command {
     let mut c = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcpg"));
