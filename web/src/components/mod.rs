@@ -4,6 +4,7 @@ pub mod answer;
 pub mod app;
 pub mod ask_card;
 pub mod completing_input;
+pub mod conn_headers;
 pub mod connect_bar;
 pub mod content_block;
 pub mod conversation;

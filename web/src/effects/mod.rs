@@ -8,6 +8,7 @@ pub mod asks;
 mod bridge;
 mod bridge_addr;
 mod clock;
+pub mod conn_headers;
 mod download;
 mod engine;
 pub mod features;
