@@ -158,6 +158,30 @@ pub fn verbose_observer() -> Observer {
             eprintln!("server stderr: {}", escape::line(&l.text));
         }
         Observed::Notice(n) => eprintln!("transport: {}", escape::line(n)),
+        // Already masked by mcpg-auth; one line per line of the exchange.
+        Observed::Auth(x) => {
+            eprintln!(
+                "auth: {} ({}): {}",
+                x.step.title(),
+                x.spec,
+                escape::line(&x.why)
+            );
+            for line in x
+                .request
+                .lines()
+                .chain(x.response.iter().flat_map(|r| r.lines()))
+            {
+                eprintln!("auth:   {}", escape::line(line));
+            }
+            for f in &x.findings {
+                eprintln!(
+                    "auth: finding {}: expected {}, got {}",
+                    f.rule,
+                    escape::line(&f.expected),
+                    escape::line(&f.got)
+                );
+            }
+        }
         Observed::Notification { method, params } => {
             eprintln!("notification: {}", escape::line(method));
             if let Some(line) = crate::asks::show::completion(method, params.as_ref()) {

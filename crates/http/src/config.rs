@@ -25,6 +25,12 @@ pub struct HttpConfig {
     /// Open the standalone GET stream once a session is initialized (2025-03-26 …
     /// 2025-11-25), for server messages that belong to no request.
     pub listen: bool,
+    /// Hold a request the server refused for want of authorization (401, or 403
+    /// with `error="insufficient_scope"`) instead of failing it: the machine emits
+    /// [`crate::HttpEvent::Unauthorized`] once and keeps that request and every later
+    /// message until [`crate::HttpMachine::resume`] or [`crate::HttpMachine::give_up`].
+    /// Off by default (a 401 fails the request as `SendFailure::Rejected`).
+    pub hold_unauthorized: bool,
 }
 
 impl HttpConfig {
@@ -40,6 +46,7 @@ impl HttpConfig {
             max_retry: Duration::from_secs(10),
             one_way_timeout: Duration::from_secs(30),
             listen: true,
+            hold_unauthorized: false,
         }
     }
 }

@@ -49,6 +49,9 @@ impl HttpMachine {
             return;
         }
         self.capture_session(headers);
+        if self.hold_if_unauthorized(now, req, status, headers) {
+            return;
+        }
         let ok = (200..300).contains(&status);
         let sse = headers::is_event_stream(headers);
         let phase = match &kind {

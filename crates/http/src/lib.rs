@@ -14,6 +14,7 @@ pub mod cases;
 mod config;
 mod exchange;
 mod headers;
+mod hold;
 mod machine;
 mod requests;
 pub mod sse;
@@ -150,6 +151,16 @@ pub enum HttpEvent {
     Notice(String),
     /// The session is over (after [`HttpMachine::close`]); nothing follows.
     Closed(String),
+    /// With [`HttpConfig::hold_unauthorized`]: the server refused a message for want
+    /// of authorization. The machine now holds it and every later message until
+    /// [`HttpMachine::resume`] (after [`HttpMachine::set_bearer`]) or
+    /// [`HttpMachine::give_up`]. Emitted once per hold.
+    Unauthorized {
+        /// 401, or 403 (`insufficient_scope`).
+        status: u16,
+        /// The `WWW-Authenticate` header, as sent.
+        www_authenticate: Option<String>,
+    },
 }
 
 #[cfg(target_arch = "wasm32")]

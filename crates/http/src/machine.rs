@@ -49,6 +49,9 @@ pub(crate) struct Exchange {
     /// The session id the request carried (a 404 expires only that one).
     pub session: Option<String>,
     pub phase: Phase,
+    /// The message it carries, kept only while the machine may hold it for
+    /// authorization and re-send it (see `hold.rs`).
+    pub sent: Option<Outgoing>,
 }
 
 /// The SSE answer of one client request, across its connections.
@@ -106,6 +109,10 @@ pub struct HttpMachine {
     pub(crate) requests: VecDeque<HttpRequest>,
     pub(crate) aborts: VecDeque<ReqId>,
     pub(crate) events: VecDeque<HttpEvent>,
+    /// `Authorization: Bearer` for every request (see `hold.rs`).
+    pub(crate) bearer: Option<String>,
+    /// Messages held for authorization, in order (see `hold.rs`).
+    pub(crate) auth_hold: Option<crate::hold::AuthHold>,
 }
 
 impl HttpMachine {
@@ -129,6 +136,8 @@ impl HttpMachine {
             requests: VecDeque::new(),
             aborts: VecDeque::new(),
             events: VecDeque::new(),
+            bearer: None,
+            auth_hold: None,
         }
     }
 
@@ -145,6 +154,10 @@ impl HttpMachine {
     /// Sends one frame from the core (with its MCP headers and `param_headers`).
     pub fn send(&mut self, now: Timestamp, out: Outgoing) {
         if self.closing {
+            return;
+        }
+        if let Some(hold) = self.auth_hold.as_mut() {
+            hold.held.push(out);
             return;
         }
         if !self.gating.is_empty() {
@@ -218,6 +231,7 @@ impl HttpMachine {
         self.streams.remove(id);
         self.timers.retain(|(_, t)| *t != Timer::Resume(id.clone()));
         self.initializing.remove(id);
+        self.unhold(id);
     }
 
     /// Ends the session: every request in flight is aborted and, when there is a
@@ -233,6 +247,7 @@ impl HttpMachine {
         }
         self.timers.clear();
         self.held.clear();
+        self.auth_hold = None;
         self.gating.clear();
         self.streams.clear();
         self.listen = None;
@@ -280,7 +295,7 @@ impl HttpMachine {
                 break;
             };
             match timer {
-                Timer::Resume(id) => self.resume(&id),
+                Timer::Resume(id) => self.resume_stream(&id),
                 Timer::Listen => self.open_listen(now),
                 Timer::Deadline(req) => self.deadline_passed(now, req),
             }

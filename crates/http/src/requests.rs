@@ -23,6 +23,9 @@ impl HttpMachine {
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
         h.extend(self.cfg.headers.iter().cloned());
+        if let Some(token) = &self.bearer {
+            h.push(("Authorization".into(), format!("Bearer {token}")));
+        }
         h
     }
 
@@ -42,6 +45,7 @@ impl HttpMachine {
                 kind,
                 session,
                 phase: Phase::AwaitHead,
+                sent: None,
             },
         );
         self.requests.push_back(HttpRequest {
@@ -70,13 +74,19 @@ impl HttpMachine {
         if let Some(s) = &session {
             headers.push((SESSION_ID.into(), s.clone()));
         }
-        self.request(
+        let req = self.request(
             Method::Post,
             headers,
             Some(out.message.raw().to_owned()),
             kind,
             session,
-        )
+        );
+        if self.cfg.hold_unauthorized
+            && let Some(ex) = self.exchanges.get_mut(&req)
+        {
+            ex.sent = Some(out.clone());
+        }
+        req
     }
 
     pub(crate) fn one_way(&mut self, now: Timestamp, out: &Outgoing, what: String) -> ReqId {
@@ -101,7 +111,7 @@ impl HttpMachine {
         self.request(Method::Get, headers, None, kind, session)
     }
 
-    pub(crate) fn resume(&mut self, id: &RequestId) {
+    pub(crate) fn resume_stream(&mut self, id: &RequestId) {
         let Some(last) = self
             .streams
             .get(id)

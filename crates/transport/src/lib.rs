@@ -21,6 +21,6 @@ pub use driver::{
     ProgressUpdate, RequestHandler, ToolList, Update,
 };
 pub use error::TransportError;
-pub use http::HttpConfig;
+pub use http::{AuthOptions, Authorizer, FollowRedirect, HttpConfig};
 pub use link::{CloseReport, Link, LinkEvent, StderrLine, TransportEvent};
 pub use stdio::StdioConfig;

@@ -42,6 +42,8 @@ pub enum TransportEvent {
     /// Something the user may want to know that is not a message (a resumed stream,
     /// a rejected notification, a failed DELETE).
     Notice(String),
+    /// One exchange of the OAuth flow (secrets masked), for `Observed::Auth`.
+    Auth(Box<mcpg_auth::Exchange>),
     /// The transport is gone; nothing follows this event.
     Closed(CloseReport),
 }

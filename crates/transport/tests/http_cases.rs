@@ -32,6 +32,7 @@ fn as_http(ev: TransportEvent) -> HttpEvent {
         }
         TransportEvent::SendFailed { id, failure } => HttpEvent::SendFailed { id, failure },
         TransportEvent::Notice(n) => HttpEvent::Notice(n),
+        TransportEvent::Auth(e) => HttpEvent::Notice(format!("auth: {}", e.step.title())),
         TransportEvent::Closed(r) => HttpEvent::Closed(r.reason),
     }
 }

@@ -60,6 +60,8 @@ pub enum Observed {
     Stderr(StderrLine),
     /// A transport notice (resumed stream, rejected notification…).
     Notice(String),
+    /// One exchange of the OAuth flow, secrets masked (a card of the lesson).
+    Auth(mcpg_auth::Exchange),
     /// A notification from the server the driver does not act on.
     Notification {
         /// Its method.

@@ -4,7 +4,10 @@
 //! requests it asks for (concurrently, one task each), streams their bodies back in,
 //! runs its timers and aborts what it no longer wants.
 
+mod auth;
 mod exec;
+
+pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect};
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -42,6 +45,10 @@ pub struct HttpConfig {
     /// Open the standalone GET stream once a session is initialized (2025-03-26 …
     /// 2025-11-25), for server messages that belong to no request.
     pub standalone_stream: bool,
+    /// OAuth: when set, a request refused with 401 (or 403 `insufficient_scope`)
+    /// runs the authorization flow and is re-sent with the token. `None` behaves as
+    /// before (the refusal fails the request).
+    pub auth: Option<AuthOptions>,
 }
 
 impl HttpConfig {
@@ -57,6 +64,7 @@ impl HttpConfig {
             connect_timeout: Duration::from_secs(10),
             one_way_timeout: Duration::from_secs(30),
             standalone_stream: true,
+            auth: None,
         }
     }
 
@@ -71,6 +79,7 @@ impl HttpConfig {
         m.max_retry = self.max_retry;
         m.one_way_timeout = self.one_way_timeout;
         m.listen = self.standalone_stream;
+        m.hold_unauthorized = self.auth.is_some();
         m
     }
 }
@@ -139,6 +148,11 @@ async fn run(
                 },
                 HttpEvent::SendFailed { id, failure } => TransportEvent::SendFailed { id, failure },
                 HttpEvent::Notice(text) => TransportEvent::Notice(text),
+                // Only with `auth` set (the flow lands in a later commit): give up.
+                HttpEvent::Unauthorized { status, .. } => {
+                    m.give_up(now(), format!("HTTP {status}: authorization required"));
+                    continue;
+                }
                 HttpEvent::Closed(reason) => {
                     for (_, t) in tasks.drain() {
                         t.abort();
