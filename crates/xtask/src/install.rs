@@ -14,8 +14,9 @@ use crate::util::{self, Result, command, format_duration};
 /// the version the workspace pins (`wasm-bindgen = "=0.2.130"`).
 const FALLBACK_WASM_BINDGEN: &str = "0.2.130";
 
-/// The npm folders under `tests/peers`, each with a committed package-lock.json.
-pub const NPM_FOLDERS: [&str; 2] = ["node", "node-conformance-next"];
+/// The npm folders under `tests/peers`, each with a committed package-lock.json
+/// (`node-auth`: the authorization server, oidc-provider).
+pub const NPM_FOLDERS: [&str; 3] = ["node", "node-conformance-next", "node-auth"];
 
 /// Where `npm ci` records the fingerprint of the lock file it installed.
 const LOCK_STAMP: &str = ".mcpg-lock-hash";
