@@ -91,8 +91,6 @@ impl PageDriver {
                 status,
                 www_authenticate,
             } => self.unauthorized(status, www_authenticate),
-            // Only with `hold_unauthorized`, which the page does not set yet.
-            HttpEvent::Unauthorized { .. } => {}
         }
     }
 
