@@ -29,6 +29,8 @@ pub mod loop_diagram;
 pub mod loop_panel;
 pub mod model_bar;
 pub mod notice_bar;
+pub mod oauth_card;
+pub mod oauth_panel;
 pub mod once_shown;
 pub mod panels;
 pub mod play_box;

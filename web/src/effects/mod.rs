@@ -18,6 +18,7 @@ mod inbox;
 pub mod lessons;
 pub mod llm;
 mod no_bridge;
+pub mod oauth;
 pub mod offline;
 pub mod picture;
 pub mod share;
