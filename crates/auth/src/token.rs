@@ -1,1 +1,242 @@
-//! (filled in by the flow commits)
+//! The token endpoint: the code for tokens (with the PKCE verifier and the RFC 8707
+//! `resource`), refresh, client credentials, and the client authentication the
+//! AS advertises (`client_secret_basic`, `client_secret_post`, `none`).
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use mcpg_core::Timestamp;
+use mcpg_core::diag::Severity;
+use serde_json::Value;
+
+use crate::cards::Card;
+use crate::discovery::AsMetadata;
+use crate::flow::{Answer, Purpose};
+use crate::registration::Client;
+use crate::url;
+use crate::{AuthError, AuthFlow, AuthRequest, Step, Tokens};
+
+/// A form POST to the token endpoint, authenticated as `method` says.
+fn token_request(
+    step: Step,
+    endpoint: &str,
+    mut form: Vec<(&str, String)>,
+    client_id: &str,
+    secret: Option<&str>,
+    method: &str,
+) -> AuthRequest {
+    let mut headers = vec![
+        (
+            "Content-Type".to_owned(),
+            "application/x-www-form-urlencoded".to_owned(),
+        ),
+        ("Accept".to_owned(), "application/json".to_owned()),
+    ];
+    match (method, secret) {
+        ("client_secret_basic", Some(s)) => {
+            // RFC 6749 §2.3.1: each part form-encoded before base64.
+            let creds = format!("{}:{}", url::encode(client_id), url::encode(s));
+            headers.push((
+                "Authorization".into(),
+                format!("Basic {}", STANDARD.encode(creds)),
+            ));
+        }
+        ("client_secret_post", Some(s)) => {
+            form.push(("client_id", client_id.to_owned()));
+            form.push(("client_secret", s.to_owned()));
+        }
+        _ => form.push(("client_id", client_id.to_owned())),
+    }
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    AuthRequest {
+        id: 0,
+        step,
+        method: "POST",
+        url: endpoint.to_owned(),
+        headers,
+        body: Some(url::form(&pairs)),
+    }
+}
+
+impl AuthFlow {
+    pub(crate) fn exchange_code(&mut self, code: String) {
+        let (Some(asm), Some(client), Some(pkce)) = (
+            self.asm.clone(),
+            self.client_for_current().cloned(),
+            self.pkce.clone(),
+        ) else {
+            return;
+        };
+        let form = vec![
+            ("grant_type", "authorization_code".to_owned()),
+            ("code", code),
+            ("redirect_uri", self.cfg.redirect_uri.clone()),
+            ("code_verifier", pkce.verifier),
+            ("resource", self.resource()),
+        ];
+        let req = token_request(
+            Step::TokenExchange,
+            &asm.token_endpoint,
+            form,
+            &client.id,
+            client.secret.as_deref(),
+            &client.auth_method,
+        );
+        self.request(
+            Purpose::Token,
+            format!(
+                "The client trades the one-time code (with its PKCE verifier) for tokens, authenticating as {}.",
+                client.auth_method
+            ),
+            req,
+        );
+    }
+
+    pub(crate) fn client_credentials(
+        &mut self,
+        asm: &AsMetadata,
+        client: &Client,
+        scopes: &[String],
+    ) {
+        let mut form = vec![
+            ("grant_type", "client_credentials".to_owned()),
+            ("resource", self.resource()),
+        ];
+        if !scopes.is_empty() {
+            form.push(("scope", scopes.join(" ")));
+        }
+        let req = token_request(
+            Step::TokenExchange,
+            &asm.token_endpoint,
+            form,
+            &client.id,
+            client.secret.as_deref(),
+            &client.auth_method,
+        );
+        self.request(
+            Purpose::ClientCredentials,
+            "The authorization server only grants client credentials: the confidential client asks for a token for itself, without a browser.".into(),
+            req,
+        );
+    }
+
+    pub(crate) fn start_refresh(&mut self, tokens: Tokens) {
+        let Some(rt) = tokens.refresh_token.clone() else {
+            self.start_discovery();
+            return;
+        };
+        let form = vec![
+            ("grant_type", "refresh_token".to_owned()),
+            ("refresh_token", rt),
+            ("resource", tokens.resource.clone()),
+        ];
+        let req = token_request(
+            Step::Refresh,
+            &tokens.token_endpoint,
+            form,
+            &tokens.client_id,
+            tokens.client_secret.as_deref(),
+            &tokens.token_endpoint_auth_method,
+        );
+        self.request(
+            Purpose::Refresh(Box::new(tokens)),
+            "The access token expired or was refused and a refresh token is at hand: the client asks for a new access token without the browser.".into(),
+            req,
+        );
+    }
+
+    /// A token endpoint answer (code exchange, client credentials, or refresh of
+    /// `old`).
+    pub(crate) fn on_token(
+        &mut self,
+        now: Timestamp,
+        mut card: Card,
+        a: &Answer<'_>,
+        old: Option<Tokens>,
+    ) {
+        let doc = a.json();
+        let access = doc
+            .as_ref()
+            .filter(|_| a.ok())
+            .and_then(|d| d.get("access_token"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let Some(access) = access else {
+            let error = doc
+                .as_ref()
+                .and_then(|d| d.get("error"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            card.finding(
+                "auth-token-refused",
+                if old.is_some() {
+                    Severity::Info
+                } else {
+                    Severity::Error
+                },
+                "HTTP 200 with an access_token",
+                &format!("HTTP {} {}", a.status, error.as_deref().unwrap_or("")),
+            );
+            self.emit_card(card);
+            if old.is_some() {
+                // A refused refresh: the full flow from the top.
+                self.tokens = None;
+                self.start_discovery();
+            } else {
+                self.fail(AuthError::TokenRefused {
+                    status: a.status,
+                    error,
+                });
+            }
+            return;
+        };
+        let doc = doc.unwrap_or_default();
+        let text = |k: &str| doc.get(k).and_then(Value::as_str).map(str::to_owned);
+        let token_type = text("token_type").unwrap_or_else(|| "Bearer".into());
+        if !token_type.eq_ignore_ascii_case("bearer") {
+            card.finding(
+                "auth-token-type",
+                Severity::Warning,
+                "token_type Bearer",
+                &token_type,
+            );
+        }
+        let expires_at = doc
+            .get("expires_in")
+            .and_then(Value::as_u64)
+            .map(|s| now.as_millis().saturating_add(s.saturating_mul(1000)));
+        let tokens = match old {
+            Some(old) => Tokens {
+                access_token: access,
+                token_type,
+                // RFC 6749 §6: the old refresh token stays unless a new one came.
+                refresh_token: text("refresh_token").or(old.refresh_token),
+                expires_at,
+                scope: text("scope").or(old.scope),
+                ..old
+            },
+            None => {
+                let (Some(asm), Some(client)) =
+                    (self.asm.clone(), self.client_for_current().cloned())
+                else {
+                    return;
+                };
+                Tokens {
+                    access_token: access,
+                    token_type,
+                    refresh_token: text("refresh_token"),
+                    expires_at,
+                    scope: text("scope")
+                        .or_else(|| Some(self.scopes.join(" ")).filter(|s| !s.is_empty())),
+                    issuer: asm.issuer,
+                    token_endpoint: asm.token_endpoint,
+                    client_id: client.id,
+                    client_secret: client.secret,
+                    token_endpoint_auth_method: client.auth_method,
+                    resource: self.resource(),
+                }
+            }
+        };
+        self.emit_card(card);
+        self.authorized(now, tokens);
+    }
+}
