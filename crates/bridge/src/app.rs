@@ -3,11 +3,11 @@
 use axum::Router;
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::middleware::from_fn_with_state;
-use axum::routing::get;
+use axum::routing::{get, post};
 use tower_http::cors::{AllowHeaders, AllowOrigin, AllowPrivateNetwork, CorsLayer};
 
 use crate::state::AppState;
-use crate::{events, guard, relay, servers, statics, ws};
+use crate::{events, guard, oauth_fetch, relay, servers, statics, ws};
 
 /// The bridge's routes, without binding anything (tests drive it with `oneshot`).
 ///
@@ -36,12 +36,15 @@ pub fn app(state: AppState) -> Router {
         // Mirrored because `Mcp-Param-*` names cannot be listed in advance; the
         // origin is already restricted.
         .allow_headers(AllowHeaders::mirror_request())
+        // `WWW-Authenticate`: a relayed remote's 401/403 challenge, for the page's OAuth flow.
         .expose_headers([
             HeaderName::from_static("mcp-session-id"),
             HeaderName::from_static("mcp-protocol-version"),
+            HeaderName::from_static("www-authenticate"),
         ]);
     let guarded = Router::new()
         .route("/api/servers", get(servers::list))
+        .route("/api/oauth-fetch", post(oauth_fetch::fetch))
         .route("/api/events", get(events::sse::handler))
         .route("/ws", get(ws::upgrade))
         .route(

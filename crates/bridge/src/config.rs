@@ -19,6 +19,7 @@
 //! [[remote]]
 //! name = "weather"
 //! url = "http://127.0.0.1:3001/mcp"
+//! headers = { Authorization = "env:WEATHER_TOKEN", X-Team = "blue" }   # optional
 //! ```
 
 use std::collections::{BTreeMap, HashSet};
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::BridgeError;
+use crate::remote_headers::RemoteHeaders;
 
 /// The whole config file.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
@@ -73,6 +75,9 @@ pub struct RemoteSpec {
     pub name: String,
     /// The MCP endpoint.
     pub url: String,
+    /// Headers sent with every relayed request (`env:VAR` values are read at launch).
+    #[serde(default, skip_serializing_if = "RemoteHeaders::is_empty")]
+    pub headers: RemoteHeaders,
 }
 
 /// Resource limits.
@@ -179,6 +184,7 @@ impl Config {
                     )));
                 }
             }
+            r.headers.check(&r.name).map_err(invalid)?;
         }
         for o in &self.allowed_origins {
             if !(o.starts_with("http://") || o.starts_with("https://")) || o.ends_with('/') {

@@ -11,7 +11,12 @@
 //! - `GET /ws?server=NAME&channel=ID`: a WebSocket (subprotocol `mcp`) relayed to a
 //!   fresh process of server NAME, one text frame per stdio line.
 //! - `GET /api/events?channel=ID`: the side channel (SSE): spawned, stderr, exit, errors.
-//! - `POST|GET|DELETE /relay/NAME`: Streamable HTTP to remote NAME, with CORS.
+//! - `POST|GET|DELETE /relay/NAME`: Streamable HTTP to remote NAME, with CORS, the
+//!   remote's configured headers, and the page's own token for it
+//!   (`Mcpg-Remote-Authorization`, sent on as `Authorization`).
+//! - `POST /api/oauth-fetch`: one HTTP exchange on the page's behalf with an
+//!   authorization server that sends no CORS headers (OAuth discovery, registration,
+//!   token requests).
 //! - anything else: the built page from `dist/`.
 //!
 //! A page hosted elsewhere (`--page-origin`, [`PageOrigin`]) is trusted for its
@@ -26,8 +31,10 @@ mod demo_stdio;
 mod error;
 pub mod events;
 mod guard;
+mod oauth_fetch;
 mod page_origin;
 mod relay;
+mod remote_headers;
 mod reply;
 mod serve;
 mod servers;
@@ -42,6 +49,7 @@ pub use demo_stdio::run_demo_stdio;
 pub use error::BridgeError;
 pub use events::SideEvent;
 pub use page_origin::{PageOrigin, PageOriginError, bridge_base};
+pub use remote_headers::RemoteHeaders;
 pub use serve::{ServeOptions, check_bind, serve};
 pub use state::AppState;
 pub use token::Token;

@@ -2,10 +2,17 @@
 //! servers that send no CORS headers. Only the configured URL is ever contacted, only
 //! the MCP headers cross (never the bridge's own `Authorization`), and responses
 //! stream through as they arrive, so SSE works.
+//!
+//! Authorization for the remote: the remote's configured headers (`headers = {…}`)
+//! are added; the page's own token for it comes in `Mcpg-Remote-Authorization` and
+//! goes on as `Authorization`, unless the config sets `Authorization` for that
+//! remote (the config wins: whoever runs the bridge pinned that identity). The
+//! remote's status and `WWW-Authenticate` come back unchanged, so the page can run
+//! the OAuth flow.
 
 use axum::body::{Body, to_bytes};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderName, Method, StatusCode};
+use axum::http::{HeaderMap, HeaderName, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
@@ -28,7 +35,11 @@ const FROM_REMOTE: &[&str] = &[
     "cache-control",
     "mcp-session-id",
     "mcp-protocol-version",
+    "www-authenticate",
 ];
+
+/// The page's own `Authorization` for the remote (its own is the bridge's token).
+pub(crate) const PAGE_AUTHORIZATION: &str = "mcpg-remote-authorization";
 
 fn to_remote(name: &HeaderName) -> bool {
     let n = name.as_str();
@@ -58,6 +69,15 @@ pub(crate) async fn forward(
     };
     let mut req = st.http().request(method.clone(), &remote.url);
     for (k, v) in headers.iter().filter(|(k, _)| to_remote(k)) {
+        req = req.header(k, v);
+    }
+    let configured = st.remote_headers(&name);
+    if !configured.iter().any(|(k, _)| k == header::AUTHORIZATION)
+        && let Some(token) = headers.get(PAGE_AUTHORIZATION)
+    {
+        req = req.header(header::AUTHORIZATION, token);
+    }
+    for (k, v) in configured {
         req = req.header(k, v);
     }
     if method == Method::POST {

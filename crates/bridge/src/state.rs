@@ -6,15 +6,19 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::http::{HeaderName, HeaderValue};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
 use crate::error::BridgeError;
 use crate::events::Channels;
+use crate::remote_headers::ResolvedHeaders;
 use crate::token::Token;
 
 /// The state behind [`crate::app`]; cheap to clone.
+///
+/// [`AppState::new`] fails when a remote's header reads an unset `env:` variable.
 #[derive(Clone, Debug)]
 pub struct AppState(Arc<Inner>);
 
@@ -29,6 +33,7 @@ struct Inner {
     children: Arc<Semaphore>,
     shutdown: CancellationToken,
     http: reqwest::Client,
+    remote_headers: ResolvedHeaders,
 }
 
 impl AppState {
@@ -67,6 +72,9 @@ impl AppState {
                 source: std::io::Error::other(e.to_string()),
             })?;
         let children = Arc::new(Semaphore::new(config.limits.max_children));
+        // Read once, at launch: a missing variable stops the bridge with its name.
+        let remote_headers =
+            ResolvedHeaders::resolve(&config.remotes, |var| std::env::var(var).ok())?;
         Ok(AppState(Arc::new(Inner {
             config,
             token,
@@ -77,6 +85,7 @@ impl AppState {
             children,
             shutdown: CancellationToken::new(),
             http,
+            remote_headers,
         })))
     }
 
@@ -113,6 +122,11 @@ impl AppState {
     /// The shared HTTP client for the relay.
     pub(crate) fn http(&self) -> &reqwest::Client {
         &self.0.http
+    }
+
+    /// The configured headers of remote `name`, values read (never log them).
+    pub(crate) fn remote_headers(&self, name: &str) -> &[(HeaderName, HeaderValue)] {
+        self.0.remote_headers.of(name)
     }
 
     /// Cancelled when the bridge shuts down; long-lived connections watch it.

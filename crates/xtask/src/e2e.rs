@@ -4,7 +4,8 @@
 //! a plain server, which does not; a server whose SSE answer breaks and must be
 //! resumed, `MCPG_E2E_RESUMABLE_URL`; the rmcp peer over HTTP, `MCPG_E2E_RMCP_URL`;
 //! the `mcpg` binary and that config, `MCPG_E2E_MCPG` and `MCPG_E2E_CONFIG`, for tests
-//! that start a bridge of their own),
+//! that start a bridge of their own; a real authorization server and a protected MCP
+//! server behind it, `MCPG_E2E_AS_URL` and `MCPG_E2E_AUTH_MCP_URL`, relayed as `protected`),
 //! driven by Playwright in the system Chromium
 //! (`tests/e2e`, `node --test`; `MCPG_E2E_ONLY=a.test.mjs,b.test.mjs` runs only those files; a fake LLM provider
 //! is started too and its URL given as `MCPG_E2E_PROVIDER_URL`). Screenshots go to `target/e2e-screenshots/`; figures
@@ -18,7 +19,7 @@ use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::util::{self, Result, command};
-use crate::{dist, play};
+use crate::{dist, e2e_auth, play};
 
 /// The line `mcpg serve` prints once it listens.
 const READY: &str = "MCP Playground: open ";
@@ -102,13 +103,14 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
     let resumable_url = start(&mut resumable, "resumable-http listening on ", children)?;
 
     let rmcp_url = start_rmcp(root, children)?;
+    let auth = e2e_auth::start_auth_peers(root, children)?;
 
     let dir = util::target_dir(root).join("e2e");
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let config = dir.join("bridge.toml");
     fs::write(
         &config,
-        test_config(root, mcpg, &plain_url, &everything_url),
+        test_config(root, mcpg, &plain_url, &everything_url, &auth.mcp),
     )
     .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
     let mut serve = command(mcpg, root);
@@ -140,6 +142,8 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         .env("MCPG_E2E_PROVIDER_URL", &provider_url)
         .env("MCPG_E2E_RESUMABLE_URL", &resumable_url)
         .env("MCPG_E2E_RMCP_URL", &rmcp_url)
+        .env("MCPG_E2E_AS_URL", &auth.issuer)
+        .env("MCPG_E2E_AUTH_MCP_URL", &auth.mcp)
         // For tests that start a bridge of their own (`hosted_bridge.test.mjs`: a
         // second `mcpg serve --page-origin` for a page on another origin).
         .env("MCPG_E2E_MCPG", mcpg)
@@ -207,7 +211,13 @@ fn wait_for_port(port: u16) -> Result<()> {
 }
 
 /// The bridge config: absolute paths, so it works from any directory.
-fn test_config(root: &Path, mcpg: &Path, plain_url: &str, everything_url: &str) -> String {
+fn test_config(
+    root: &Path,
+    mcpg: &Path,
+    plain_url: &str,
+    everything_url: &str,
+    protected_url: &str,
+) -> String {
     let q = |p: &Path| format!("{:?}", p.display().to_string());
     let hostile = root.join("tests/e2e/hostile_server.mjs");
     format!(
@@ -217,7 +227,8 @@ fn test_config(root: &Path, mcpg: &Path, plain_url: &str, everything_url: &str) 
          [[server]]\nname = \"demo\"\ncommand = {}\nargs = [\"demo\"]\n\n\
          [[server]]\nname = \"python\"\ncommand = {}\nargs = [{}]\n\n\
          [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
-         [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n",
+         [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n\n\
+         [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n",
         q(&everything_js(root)),
         q(&hostile),
         q(mcpg),
@@ -228,7 +239,7 @@ fn test_config(root: &Path, mcpg: &Path, plain_url: &str, everything_url: &str) 
 
 /// Spawns `cmd` with stdout piped and waits for the line containing `marker`;
 /// returns what follows the marker on that line.
-fn start(cmd: &mut Command, marker: &str, children: &mut Vec<Child>) -> Result<String> {
+pub(crate) fn start(cmd: &mut Command, marker: &str, children: &mut Vec<Child>) -> Result<String> {
     let shown = util::display(cmd);
     let mut child = cmd
         .stdout(Stdio::piped())

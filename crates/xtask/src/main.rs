@@ -15,6 +15,7 @@ mod cases_server;
 mod conformance;
 mod dist;
 mod e2e;
+mod e2e_auth;
 mod install;
 mod play;
 mod test;

@@ -24,6 +24,7 @@ accepts connections (`--port 0`, the default, picks a free port).
 import argparse
 import asyncio
 import json
+import logging
 import socket
 import sys
 import time
@@ -202,6 +203,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--cors", action="store_true", help="CORS headers for loopback page origins")
     args = parser.parse_args()
+    # The SDK logs every new session at INFO; tests want only problems on stderr.
+    logging.basicConfig(level=logging.WARNING)
     # Bind first: the resource URL (the tokens' audience) must hold the real port.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

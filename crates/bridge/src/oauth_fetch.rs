@@ -1,0 +1,164 @@
+//! `POST /api/oauth-fetch`: one HTTP exchange on the page's behalf, for
+//! authorization servers that send no CORS headers (the page's own `fetch` of
+//! their metadata, registration or token endpoint fails; the bridge is not a browser).
+//!
+//! Asked: `{"method":"GET"|"POST","url":"http(s)://…","headers":[["k","v"],…],"body":null|"…"}`.
+//! Answered: `{"status":200,"headers":[["k","v"],…],"body":"…"}` whatever the status
+//! upstream; a refused ask or an unreachable server is a `{"error": "…"}` answer.
+//!
+//! Limits: GET and POST only, http(s) only, redirects are returned (never
+//! followed), only the headers an OAuth exchange needs are sent, the bridge's
+//! token and cookies never leave (an ask carrying the token is refused outright),
+//! `Set-Cookie` never comes back, the answer is capped and the exchange times out.
+
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::reply::error;
+use crate::state::AppState;
+
+/// The only request headers passed on: what discovery, registration and token
+/// requests use (`Authorization` is the page's `client_secret_basic`, never the bridge's).
+const ALLOWED: &[&str] = &[
+    "accept",
+    "content-type",
+    "authorization",
+    "mcp-protocol-version",
+];
+
+/// The largest answer body relayed back, in bytes (metadata and tokens are small).
+pub(crate) const MAX_ANSWER: usize = 1 << 20;
+
+/// How long the whole exchange may take.
+const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// What the page asks for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Ask {
+    method: String,
+    url: String,
+    #[serde(default)]
+    headers: Vec<(String, String)>,
+    #[serde(default)]
+    body: Option<String>,
+}
+
+/// Why an ask was not carried out.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FetchError {
+    /// Not a JSON ask of the documented shape.
+    #[error("not an oauth-fetch request: {0}")]
+    Shape(String),
+    /// A method other than GET or POST.
+    #[error("method {0:?} is not allowed (GET or POST only)")]
+    Method(String),
+    /// Not an absolute http(s) URL.
+    #[error("{0:?} is not an absolute http(s) URL")]
+    Url(String),
+    /// A header outside [`ALLOWED`].
+    #[error(
+        "header {0:?} is not passed on (allowed: accept, content-type, authorization, mcp-protocol-version)"
+    )]
+    Header(String),
+    /// The bridge's own token appears in the ask.
+    #[error("the bridge's token may not be sent to another server")]
+    BridgeToken,
+    /// The server could not be reached, or did not answer in time.
+    #[error("could not reach {url}: {reason}")]
+    Unreachable {
+        /// Where.
+        url: String,
+        /// What went wrong (no secret: reqwest names the URL only).
+        reason: String,
+    },
+    /// The answer is over [`MAX_ANSWER`].
+    #[error("the answer is over the bridge's limit of {MAX_ANSWER} bytes")]
+    TooLarge,
+}
+
+impl FetchError {
+    fn status(&self) -> StatusCode {
+        match self {
+            FetchError::Unreachable { .. } => StatusCode::BAD_GATEWAY,
+            FetchError::TooLarge => StatusCode::BAD_GATEWAY,
+            _ => StatusCode::BAD_REQUEST,
+        }
+    }
+}
+
+/// The handler.
+pub(crate) async fn fetch(State(st): State<AppState>, body: String) -> Response {
+    match exchange(&st, &body).await {
+        Ok(answer) => Json(answer).into_response(),
+        Err(e) => error(e.status(), e.to_string()),
+    }
+}
+
+async fn exchange(st: &AppState, body: &str) -> Result<serde_json::Value, FetchError> {
+    let ask: Ask = serde_json::from_str(body).map_err(|e| FetchError::Shape(e.to_string()))?;
+    let method = match ask.method.as_str() {
+        "GET" => reqwest::Method::GET,
+        "POST" => reqwest::Method::POST,
+        other => return Err(FetchError::Method(other.to_owned())),
+    };
+    let url = match reqwest::Url::parse(&ask.url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => u,
+        _ => return Err(FetchError::Url(ask.url)),
+    };
+    let token = st.token().as_str();
+    let carries_token = |text: &str| !token.is_empty() && text.contains(token);
+    if carries_token(&ask.url)
+        || ask.body.as_deref().is_some_and(carries_token)
+        || ask.headers.iter().any(|(_, v)| carries_token(v))
+    {
+        return Err(FetchError::BridgeToken);
+    }
+    // A fresh request: nothing of the page's own request to the bridge (its
+    // Authorization, cookies, Origin) is copied.
+    let mut req = st.http().request(method, url).timeout(TIMEOUT);
+    for (name, value) in &ask.headers {
+        if !ALLOWED.contains(&name.to_ascii_lowercase().as_str()) {
+            return Err(FetchError::Header(name.clone()));
+        }
+        req = req.header(name, value);
+    }
+    if let Some(body) = ask.body {
+        req = req.body(body);
+    }
+    let unreachable = |e: reqwest::Error| FetchError::Unreachable {
+        url: ask.url.clone(),
+        reason: e.without_url().to_string(),
+    };
+    let mut resp = req.send().await.map_err(unreachable)?;
+    let status = resp.status().as_u16();
+    let headers: Vec<(String, String)> = resp
+        .headers()
+        .iter()
+        .filter(|(k, _)| *k != "set-cookie")
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = resp.chunk().await.map_err(unreachable)? {
+        if bytes.len() + chunk.len() > MAX_ANSWER {
+            return Err(FetchError::TooLarge);
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(json!({
+        "status": status,
+        "headers": headers,
+        "body": String::from_utf8_lossy(&bytes),
+    }))
+}
