@@ -55,6 +55,9 @@ impl AuthFlow {
             return;
         };
         let scopes = self.choose_scopes();
+        if self.start_extension_grant(&asm, &client, &scopes) {
+            return;
+        }
         let only_cc = asm.grant_types.iter().any(|g| g == "client_credentials")
             && !asm.grant_types.iter().any(|g| g == "authorization_code");
         if only_cc && client.secret.is_some() {

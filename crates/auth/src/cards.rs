@@ -40,8 +40,12 @@ impl Card {
 
     /// Adds a finding (the `got` text is masked).
     pub fn finding(&mut self, rule: &'static str, severity: Severity, expected: &str, got: &str) {
-        self.findings
-            .push(crate::flow::finding(rule, severity, expected, got));
+        self.findings.push(Finding {
+            rule,
+            severity,
+            expected: expected.to_owned(),
+            got: mask(got),
+        });
     }
 
     pub fn into_exchange(self) -> Exchange {

@@ -8,37 +8,12 @@
 //! metadata the default endpoints `/authorize`, `/token`, `/register`.
 
 use mcpg_core::diag::Severity;
-use serde_json::{Map, Value};
 
+use crate::as_metadata::as_candidates;
 use crate::cards::Card;
-use crate::flow::{Answer, Purpose};
+use crate::state::{Answer, AsMetadata, Prm, Purpose, string, strings};
 use crate::url::Url;
 use crate::{AuthError, AuthFlow, AuthRequest, Step};
-
-/// What the protected resource metadata said.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Prm {
-    /// `resource`, exactly as published (sent back as the RFC 8707 `resource`).
-    pub resource: String,
-    pub authorization_servers: Vec<String>,
-    pub scopes_supported: Vec<String>,
-}
-
-/// What the authorization server's metadata said (or the 2025-03-26 defaults).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct AsMetadata {
-    /// The issuer as the metadata spells it (what `iss` is compared with).
-    pub issuer: String,
-    pub authorization_endpoint: String,
-    pub token_endpoint: String,
-    pub registration_endpoint: Option<String>,
-    pub scopes_supported: Vec<String>,
-    pub token_endpoint_auth_methods: Vec<String>,
-    pub grant_types: Vec<String>,
-    pub cimd_supported: bool,
-    /// RFC 9207 `authorization_response_iss_parameter_supported`.
-    pub iss_supported: bool,
-}
 
 /// The PRM URLs to try, in order.
 pub(crate) fn prm_candidates(resource_url: &str, from_challenge: Option<&str>) -> Vec<String> {
@@ -60,26 +35,6 @@ pub(crate) fn prm_candidates(resource_url: &str, from_challenge: Option<&str>) -
     out
 }
 
-/// The AS metadata URLs to try for `issuer`, in order.
-pub(crate) fn as_candidates(issuer: &str) -> Vec<String> {
-    let Some(u) = Url::parse(issuer) else {
-        return Vec::new();
-    };
-    let (o, p) = (u.origin(), u.trimmed_path().to_owned());
-    if p.is_empty() {
-        vec![
-            format!("{o}/.well-known/oauth-authorization-server"),
-            format!("{o}/.well-known/openid-configuration"),
-        ]
-    } else {
-        vec![
-            format!("{o}/.well-known/oauth-authorization-server{p}"),
-            format!("{o}/.well-known/openid-configuration{p}"),
-            format!("{o}{p}/.well-known/openid-configuration"),
-        ]
-    }
-}
-
 /// Whether PRM `resource` may stand for the MCP endpoint: the same origin, and the
 /// endpoint's path at or under the resource's path (RFC 9728 §3.3; a server's
 /// root metadata names its origin).
@@ -89,22 +44,6 @@ pub(crate) fn resource_covers(resource: &str, mcp: &str) -> bool {
     };
     let (rp, mp) = (r.trimmed_path(), m.trimmed_path());
     r.origin() == m.origin() && (rp == mp || mp.starts_with(&format!("{rp}/")) || rp.is_empty())
-}
-
-fn strings(m: &Map<String, Value>, key: &str) -> Vec<String> {
-    m.get(key)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
-    m.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
 fn get(url: String) -> AuthRequest {
@@ -304,86 +243,6 @@ impl AuthFlow {
         }
         self.ask_as(issuer, c, 0, false);
     }
-
-    pub(crate) fn on_as_metadata(&mut self, mut card: Card, purpose: Purpose, a: &Answer<'_>) {
-        let Purpose::AsMeta { issuer, .. } = &purpose else {
-            return;
-        };
-        let issuer = issuer.clone();
-        let Some(doc) = a.json().filter(|_| a.ok()) else {
-            self.emit_card(card);
-            self.next_candidate(purpose);
-            return;
-        };
-        let got = string(&doc, "issuer").unwrap_or_default();
-        // RFC 8414 §3.3: identical. A lone trailing slash is tolerated (some
-        // resource servers normalise the issuer URL they publish) but reported.
-        if got != issuer {
-            if got.trim_end_matches('/') == issuer.trim_end_matches('/') {
-                card.finding(
-                    "auth-issuer-trailing-slash",
-                    Severity::Warning,
-                    &issuer,
-                    &got,
-                );
-            } else {
-                card.finding("auth-issuer-mismatch", Severity::Error, &issuer, &got);
-                self.emit_card(card);
-                self.fail(AuthError::IssuerMismatch {
-                    expected: issuer,
-                    got,
-                });
-                return;
-            }
-        }
-        let methods = strings(&doc, "code_challenge_methods_supported");
-        if !methods.iter().any(|m| m == "S256") {
-            card.finding(
-                "auth-no-pkce-s256",
-                Severity::Error,
-                "code_challenge_methods_supported containing S256",
-                &format!("{methods:?}"),
-            );
-            self.emit_card(card);
-            self.fail(AuthError::NoPkceS256);
-            return;
-        }
-        let (Some(authz), Some(token)) = (
-            string(&doc, "authorization_endpoint"),
-            string(&doc, "token_endpoint"),
-        ) else {
-            card.finding(
-                "auth-as-metadata-incomplete",
-                Severity::Error,
-                "authorization_endpoint and token_endpoint",
-                "missing",
-            );
-            self.emit_card(card);
-            self.fail(AuthError::Malformed {
-                what: "authorization server metadata (no endpoints)".into(),
-            });
-            return;
-        };
-        self.emit_card(card);
-        self.asm = Some(AsMetadata {
-            issuer: got,
-            authorization_endpoint: authz,
-            token_endpoint: token,
-            registration_endpoint: string(&doc, "registration_endpoint"),
-            scopes_supported: strings(&doc, "scopes_supported"),
-            token_endpoint_auth_methods: strings(&doc, "token_endpoint_auth_methods_supported"),
-            grant_types: strings(&doc, "grant_types_supported"),
-            cimd_supported: doc
-                .get("client_id_metadata_document_supported")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            iss_supported: doc
-                .get("authorization_response_iss_parameter_supported")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-        });
-        self.start_registration();
-    }
 }
 
 #[cfg(test)]
@@ -404,25 +263,6 @@ mod tests {
             [
                 "http://h/custom.json",
                 "http://h/.well-known/oauth-protected-resource"
-            ]
-        );
-    }
-
-    #[test]
-    fn as_order_follows_the_spec() {
-        assert_eq!(
-            as_candidates("https://as/tenant1/"),
-            [
-                "https://as/.well-known/oauth-authorization-server/tenant1",
-                "https://as/.well-known/openid-configuration/tenant1",
-                "https://as/tenant1/.well-known/openid-configuration"
-            ]
-        );
-        assert_eq!(
-            as_candidates("https://as"),
-            [
-                "https://as/.well-known/oauth-authorization-server",
-                "https://as/.well-known/openid-configuration"
             ]
         );
     }

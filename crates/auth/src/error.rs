@@ -88,6 +88,10 @@ pub enum AuthError {
         /// What, and why.
         what: String,
     },
+    /// The browser leg could not be completed (the driver's authorizer failed, or
+    /// the user closed the window).
+    #[error("the authorization step in the browser failed: {0}")]
+    Browser(String),
     /// A call that does not fit the flow's state (e.g. a redirect nobody asked for).
     #[error("unexpected {0} at this point of the flow")]
     Unexpected(&'static str),

@@ -9,36 +9,13 @@ use mcpg_core::diag::Severity;
 
 use crate::cards::{self, Card};
 use crate::challenge::{BearerChallenge, parse_www_authenticate};
-use crate::discovery::{AsMetadata, Prm};
 use crate::pkce::Pkce;
-use crate::registration::Client;
-use crate::{AuthConfig, AuthError, AuthEvent, AuthRequest, AuthResponse, Finding, Tokens};
+use crate::state::{Answer, AsMetadata, Client, Prm, Purpose};
+use crate::{AuthConfig, AuthError, AuthEvent, AuthRequest, AuthResponse, Tokens};
 
 /// How long after an authorization a new refusal still counts as "in a row" (a
 /// server refusing a fresh token again); later ones start a new count.
 const IN_A_ROW_MS: u64 = 60_000;
-
-/// What the request in flight is for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Purpose {
-    /// Protected resource metadata candidate `at` of `candidates`.
-    Prm { candidates: Vec<String>, at: usize },
-    /// AS metadata candidate `at` of `candidates` for `issuer`.
-    AsMeta {
-        issuer: String,
-        candidates: Vec<String>,
-        at: usize,
-        legacy: bool,
-    },
-    /// Dynamic client registration.
-    Register,
-    /// Code for tokens.
-    Token,
-    /// Client credentials grant (no browser).
-    ClientCredentials,
-    /// Refresh token for tokens.
-    Refresh(Box<Tokens>),
-}
 
 /// The request in flight and its card so far.
 #[derive(Debug)]
@@ -268,7 +245,8 @@ impl AuthFlow {
                     Purpose::Prm { .. } => self.on_prm(card, purpose, &answer),
                     Purpose::AsMeta { .. } => self.on_as_metadata(card, purpose, &answer),
                     Purpose::Register => self.on_registration(card, &answer),
-                    Purpose::Token | Purpose::ClientCredentials => {
+                    Purpose::IdJag => self.on_id_jag(card, &answer),
+                    Purpose::Token | Purpose::ClientCredentials | Purpose::JwtBearer => {
                         self.on_token(now, card, &answer, None);
                     }
                     Purpose::Refresh(old) => self.on_token(now, card, &answer, Some(*old)),
@@ -358,50 +336,5 @@ impl AuthFlow {
                 }
             }
         }
-    }
-}
-
-/// An HTTP answer, borrowed.
-pub(crate) struct Answer<'a> {
-    pub status: u16,
-    pub headers: &'a [(String, String)],
-    pub body: &'a str,
-}
-
-impl Answer<'_> {
-    /// The body as a JSON object, if it is one.
-    pub fn json(&self) -> Option<serde_json::Map<String, serde_json::Value>> {
-        match serde_json::from_str(self.body) {
-            Ok(serde_json::Value::Object(m)) => Some(m),
-            _ => None,
-        }
-    }
-
-    pub fn ok(&self) -> bool {
-        (200..300).contains(&self.status)
-    }
-
-    /// A header's value (name case-insensitive).
-    #[allow(dead_code)]
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// A finding, built.
-pub(crate) fn finding(
-    rule: &'static str,
-    severity: Severity,
-    expected: &str,
-    got: &str,
-) -> Finding {
-    Finding {
-        rule,
-        severity,
-        expected: expected.to_owned(),
-        got: crate::mask(got),
     }
 }

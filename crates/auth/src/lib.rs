@@ -15,17 +15,22 @@
 //! - `pkce` and `authorize`: PKCE S256 (RFC 7636), the authorization URL with
 //!   `resource` (RFC 8707), the redirect checks (`state`, RFC 9207 `iss`).
 //! - `token`: code exchange, refresh, client authentication.
+//! - `grants`: the extensions without a browser (SEP-1933 workload JWT, SEP-990
+//!   enterprise-managed authorization).
 //! - [`mask`]: secrets out of every text a person sees.
 
+mod as_metadata;
 mod authorize;
 mod cards;
 mod challenge;
 mod discovery;
 mod error;
 mod flow;
+mod grants;
 mod mask;
 mod pkce;
 mod registration;
+mod state;
 mod token;
 mod types;
 pub mod url;

@@ -13,6 +13,7 @@ const SECRET_NAMES: &[&str] = &[
     "registration_access_token",
     "password",
     "assertion",
+    "subject_token",
     "client_assertion",
 ];
 

@@ -8,27 +8,9 @@ use mcpg_core::diag::Severity;
 use serde_json::{Value, json};
 
 use crate::cards::Card;
-use crate::flow::{Answer, Purpose};
+use crate::state::{Answer, Client, Purpose};
 use crate::url::Url;
 use crate::{AuthError, AuthFlow, AuthRequest, ClientIdentity, Step};
-
-/// A client as one authorization server knows it.
-#[derive(Clone, PartialEq, Eq)]
-pub(crate) struct Client {
-    pub id: String,
-    pub secret: Option<String>,
-    /// `none`, `client_secret_basic` or `client_secret_post`.
-    pub auth_method: String,
-}
-
-impl std::fmt::Debug for Client {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client")
-            .field("id", &self.id)
-            .field("auth_method", &self.auth_method)
-            .finish_non_exhaustive()
-    }
-}
 
 /// The token endpoint authentication to use with a secret, from what the AS
 /// advertises (RFC 8414 default: `client_secret_basic`).
@@ -92,6 +74,28 @@ impl AuthFlow {
             ClientIdentity::PreRegistered {
                 client_id,
                 client_secret,
+            } => {
+                let auth_method =
+                    method_for(client_secret.is_some(), &asm.token_endpoint_auth_methods);
+                self.remember(Client {
+                    id: client_id,
+                    secret: client_secret,
+                    auth_method,
+                });
+                self.start_authorization();
+            }
+            ClientIdentity::WorkloadJwt { client_id, .. } => {
+                self.remember(Client {
+                    auth_method: method_for(false, &asm.token_endpoint_auth_methods),
+                    id: client_id,
+                    secret: None,
+                });
+                self.start_authorization();
+            }
+            ClientIdentity::Enterprise {
+                client_id,
+                client_secret,
+                ..
             } => {
                 let auth_method =
                     method_for(client_secret.is_some(), &asm.token_endpoint_auth_methods);

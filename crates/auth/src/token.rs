@@ -9,14 +9,12 @@ use mcpg_core::diag::Severity;
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::discovery::AsMetadata;
-use crate::flow::{Answer, Purpose};
-use crate::registration::Client;
+use crate::state::{Answer, AsMetadata, Client, Purpose};
 use crate::url;
 use crate::{AuthError, AuthFlow, AuthRequest, Step, Tokens};
 
 /// A form POST to the token endpoint, authenticated as `method` says.
-fn token_request(
+pub(crate) fn token_request(
     step: Step,
     endpoint: &str,
     mut form: Vec<(&str, String)>,

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::AuthError;
 
 /// How the client identifies itself to the authorization server (spec: "Client
-/// Registration").
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Registration"). `Debug` masks secrets and assertions.
+#[derive(Clone, PartialEq, Eq)]
 pub enum ClientIdentity {
     /// Try, in the spec's order: a Client ID Metadata Document (when the AS says
     /// `client_id_metadata_document_supported` and `metadata_url` is set), else dynamic
@@ -26,6 +26,61 @@ pub enum ClientIdentity {
         /// The secret, for confidential clients.
         client_secret: Option<String>,
     },
+    /// Extension (SEP-1933, workload identity federation): no browser; the
+    /// workload's JWT is presented as an RFC 7523 JWT-bearer grant.
+    WorkloadJwt {
+        /// The client ID at the authorization server.
+        client_id: String,
+        /// The workload's signed JWT (audience: the authorization server).
+        assertion: String,
+    },
+    /// Extension (SEP-990, enterprise-managed authorization): no browser; the
+    /// enterprise IdP's ID token is exchanged at the IdP (RFC 8693) for an ID-JAG,
+    /// presented to the authorization server as an RFC 7523 JWT-bearer grant.
+    Enterprise {
+        /// The client ID at the authorization server.
+        client_id: String,
+        /// Its secret there, if confidential.
+        client_secret: Option<String>,
+        /// The IdP's token endpoint.
+        idp_token_endpoint: String,
+        /// The client ID at the IdP.
+        idp_client_id: String,
+        /// The user's ID token from the IdP (the subject token).
+        id_token: String,
+    },
+}
+
+impl std::fmt::Debug for ClientIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientIdentity::Auto {
+                metadata_url,
+                client_name,
+            } => f
+                .debug_struct("Auto")
+                .field("metadata_url", metadata_url)
+                .field("client_name", client_name)
+                .finish(),
+            ClientIdentity::PreRegistered { client_id, .. } => f
+                .debug_struct("PreRegistered")
+                .field("client_id", client_id)
+                .finish_non_exhaustive(),
+            ClientIdentity::WorkloadJwt { client_id, .. } => f
+                .debug_struct("WorkloadJwt")
+                .field("client_id", client_id)
+                .finish_non_exhaustive(),
+            ClientIdentity::Enterprise {
+                client_id,
+                idp_token_endpoint,
+                ..
+            } => f
+                .debug_struct("Enterprise")
+                .field("client_id", client_id)
+                .field("idp_token_endpoint", idp_token_endpoint)
+                .finish_non_exhaustive(),
+        }
+    }
 }
 
 /// What the flow needs to know before it starts.

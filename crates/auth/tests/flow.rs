@@ -665,3 +665,98 @@ fn a_new_authorization_server_gets_a_new_registration() {
         Some("cid-2")
     );
 }
+
+#[test]
+fn assertion_grants_need_no_browser() {
+    let jwt_bearer = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+    let mut net = standard();
+    let mut cfg = config();
+    cfg.identity = ClientIdentity::WorkloadJwt {
+        client_id: "workload".into(),
+        assertion: "eyJ.workload-assertion.sig".into(),
+    };
+    let mut flow = AuthFlow::new(cfg, [1; 64]);
+    flow.handle_challenge(T0, 401, Some(&www("")));
+    let run = drive(&mut flow, &mut net, &back(Some(AS)));
+    assert!(run.tokens().is_some(), "{:?}", run.error());
+    assert!(run.authorize_urls.is_empty());
+    let form = parse_query(net.seen.last().unwrap().body.as_deref().unwrap());
+    assert!(form.contains(&("grant_type".into(), jwt_bearer.into())));
+    assert!(form.contains(&("assertion".into(), "eyJ.workload-assertion.sig".into())));
+    assert!(form.contains(&("client_id".into(), "workload".into())));
+
+    let mut net = standard();
+    net.on("POST", "http://idp.test/token", 200, json!({"access_token": "the-id-jag-0123456789", "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"}));
+    let mut cfg = config();
+    cfg.identity = ClientIdentity::Enterprise {
+        client_id: "xaa".into(),
+        client_secret: Some("xaa-secret".into()),
+        idp_token_endpoint: "http://idp.test/token".into(),
+        idp_client_id: "idp-client".into(),
+        id_token: "the-id-token-0123456789".into(),
+    };
+    let mut flow = AuthFlow::new(cfg, [1; 64]);
+    flow.handle_challenge(T0, 401, Some(&www("")));
+    let run = drive(&mut flow, &mut net, &back(Some(AS)));
+    assert!(run.tokens().is_some(), "{:?}", run.error());
+    let n = net.seen.len();
+    let exchange = parse_query(net.seen[n - 2].body.as_deref().unwrap());
+    for (k, v) in [
+        ("subject_token", "the-id-token-0123456789"),
+        ("audience", AS),
+        ("resource", MCP),
+        (
+            "requested_token_type",
+            "urn:ietf:params:oauth:token-type:id-jag",
+        ),
+    ] {
+        assert!(
+            exchange.contains(&(k.into(), v.into())),
+            "{k}: {exchange:?}"
+        );
+    }
+    let grant = parse_query(net.seen[n - 1].body.as_deref().unwrap());
+    assert!(grant.contains(&("assertion".into(), "the-id-jag-0123456789".into())));
+    // The ID token and the ID-JAG never show on a card.
+    for e in &run.events {
+        if let AuthEvent::Exchange(x) = e {
+            let text = format!("{} {:?}", x.request, x.response);
+            assert!(
+                !text.contains("the-id-token-0123") && !text.contains("the-id-jag-0123"),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_2025_03_26_origin_may_name_its_own_issuer() {
+    let mut net = Net::default();
+    let mut meta = as_meta();
+    meta["issuer"] = json!("http://rs.test/oauth");
+    meta["registration_endpoint"] = json!("http://rs.test/oauth/register");
+    meta["token_endpoint"] = json!("http://rs.test/oauth/token");
+    net.on(
+        "GET",
+        "http://rs.test/.well-known/oauth-authorization-server",
+        200,
+        meta,
+    )
+    .on(
+        "POST",
+        "http://rs.test/oauth/register",
+        201,
+        json!({"client_id": "c"}),
+    )
+    .on(
+        "POST",
+        "http://rs.test/oauth/token",
+        200,
+        json!({"access_token": "t-0123456789abcdef"}),
+    );
+    let mut flow = AuthFlow::new(config(), [1; 64]);
+    flow.handle_challenge(T0, 401, Some("Bearer"));
+    let run = drive(&mut flow, &mut net, &back(Some("http://rs.test/oauth")));
+    assert!(run.tokens().is_some(), "{:?}", run.error());
+    assert!(run.findings().contains(&"auth-legacy-issuer-differs"));
+}

@@ -7,9 +7,10 @@ mod arguments;
 
 use std::sync::Arc;
 
+use mcpg_auth::{AuthConfig, ClientIdentity};
 use mcpg_core::client::{CallOutcome, ClientConfig, GenerationMode};
 use mcpg_core::model::{JsonObject, Tool};
-use mcpg_transport::{Driver, DriverConfig, HttpConfig};
+use mcpg_transport::{AuthOptions, Driver, DriverConfig, FollowRedirect, HttpConfig};
 use serde_json::{Value, json};
 
 use crate::asks::flags::{Answering, OnElicit};
@@ -45,10 +46,58 @@ pub async fn run(url: &str) -> Result<(), Failure> {
         observer: Some(verbose_observer()),
         handler,
     };
-    let d = Driver::http(HttpConfig::new(url), cfg)?;
+    let mut http = HttpConfig::new(url);
+    if scenario.starts_with("auth/") {
+        http.auth = Some(auth_options(url, &context));
+    }
+    let d = Driver::http(http, cfg)?;
     let outcome = scenario_body(&d, &scenario, &context, answerer.as_deref()).await;
     let _ = d.close().await;
     outcome
+}
+
+/// The client ID metadata document URL the suite's CIMD scenarios expect (the
+/// suite's AS never fetches it).
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// OAuth as the auth scenarios need it: pre-registered credentials when the
+/// scenario's context carries them, else CIMD/registration; the authorization
+/// URL is followed without a browser ([`FollowRedirect`]).
+fn auth_options(url: &str, context: &Value) -> AuthOptions {
+    let text = |k: &str| context.get(k).and_then(Value::as_str).map(str::to_owned);
+    let identity = match (text("client_id"), text("valid_jwt"), text("idp_id_token")) {
+        // SEP-1933: a workload JWT (the scenario's valid one).
+        (Some(client_id), Some(assertion), _) => ClientIdentity::WorkloadJwt {
+            client_id,
+            assertion,
+        },
+        // SEP-990: the IdP's ID token, exchanged for an ID-JAG.
+        (Some(client_id), None, Some(id_token)) => ClientIdentity::Enterprise {
+            client_id,
+            client_secret: text("client_secret"),
+            idp_token_endpoint: text("idp_token_endpoint").unwrap_or_default(),
+            idp_client_id: text("idp_client_id").unwrap_or_default(),
+            id_token,
+        },
+        (Some(client_id), None, None) => ClientIdentity::PreRegistered {
+            client_id,
+            client_secret: text("client_secret"),
+        },
+        (None, ..) => ClientIdentity::Auto {
+            metadata_url: Some(CLIENT_METADATA_URL.into()),
+            client_name: "mcpg conformance client".into(),
+        },
+    };
+    let mut config = AuthConfig::new(url, "http://localhost:3000/callback", identity);
+    if let Ok(v) = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION") {
+        config.revision = v;
+    }
+    AuthOptions {
+        config,
+        tokens: None,
+        authorizer: Arc::new(FollowRedirect),
+        on_tokens: None,
+    }
 }
 
 /// The answerer a scenario needs: only the elicitation ones (classic, and MRTR's

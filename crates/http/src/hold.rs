@@ -3,19 +3,11 @@
 //! failing them. Only with [`crate::HttpConfig::hold_unauthorized`].
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{Outgoing, SendFailure};
+use mcpg_core::client::SendFailure;
 use mcpg_core::jsonrpc::{Body, RequestId};
 
-use crate::machine::Kind;
+use crate::machine::{AuthHold, Kind};
 use crate::{HttpEvent, HttpMachine, ReqId};
-
-/// The messages waiting for authorization, in the order they were sent.
-#[derive(Debug)]
-pub(crate) struct AuthHold {
-    /// The refusal's status (what `give_up` fails them with).
-    pub status: u16,
-    pub held: Vec<Outgoing>,
-}
 
 impl HttpMachine {
     /// From now on every request carries `Authorization: Bearer <token>` (or none).
@@ -27,6 +19,18 @@ impl HttpMachine {
     /// Whether messages are held for authorization.
     pub fn is_holding(&self) -> bool {
         self.auth_hold.is_some()
+    }
+
+    /// Starts holding every later message without a refusal (the driver refreshes
+    /// an expired token first); ends with [`HttpMachine::resume`] or
+    /// [`HttpMachine::give_up`]. No event is emitted.
+    pub fn hold(&mut self) {
+        if self.auth_hold.is_none() {
+            self.auth_hold = Some(AuthHold {
+                status: 401,
+                held: Vec::new(),
+            });
+        }
     }
 
     /// Re-sends every held message, in order, as new HTTP requests (after

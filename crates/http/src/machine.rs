@@ -71,6 +71,15 @@ pub(crate) struct Listen {
     pub got_events: bool,
 }
 
+/// The messages waiting for authorization (see `hold.rs`), in the order they
+/// were sent.
+#[derive(Debug)]
+pub(crate) struct AuthHold {
+    /// The refusal's status (what `give_up` fails them with).
+    pub status: u16,
+    pub held: Vec<Outgoing>,
+}
+
 /// Something that happens at a time.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Timer {
@@ -112,7 +121,7 @@ pub struct HttpMachine {
     /// `Authorization: Bearer` for every request (see `hold.rs`).
     pub(crate) bearer: Option<String>,
     /// Messages held for authorization, in order (see `hold.rs`).
-    pub(crate) auth_hold: Option<crate::hold::AuthHold>,
+    pub(crate) auth_hold: Option<AuthHold>,
 }
 
 impl HttpMachine {

@@ -3,8 +3,11 @@
 //!
 //! Two suite versions are installed side by side (see `install`): 0.1.16 and
 //! a 0.2.0 alpha that knows protocol 2026-07-28. Some scenarios are required
-//! (the stage fails if one fails); every other non-auth client scenario runs
-//! for information only. The results land in `target/conformance.md`.
+//! (the stage fails if one fails); every other client scenario runs for
+//! information only. The authorization scenarios are planned in `auth`. The
+//! results land in `target/conformance.md`.
+
+mod auth;
 
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -19,6 +22,8 @@ use serde_json::Value;
 struct Suite {
     /// Folder under `tests/peers` holding its node_modules.
     folder: &'static str,
+    /// It knows 2026-07-28 (its requirement set and wire).
+    next: bool,
     /// Scenarios whose failure fails the stage.
     required: &'static [&'static str],
 }
@@ -27,6 +32,7 @@ struct Suite {
 const SUITES: [Suite; 2] = [
     Suite {
         folder: "node",
+        next: false,
         required: &[
             "initialize",
             "tools_call",
@@ -36,6 +42,7 @@ const SUITES: [Suite; 2] = [
     },
     Suite {
         folder: "node-conformance-next",
+        next: true,
         required: &[
             "tools_call",
             "request-metadata",
@@ -69,7 +76,7 @@ enum Verdict {
 
 /// One row of the results table.
 struct Row {
-    /// Scenario name.
+    /// Scenario name (with ` @VERSION` when run at another wire than its own).
     scenario: String,
     /// Suite version that ran it.
     suite: String,
@@ -131,35 +138,61 @@ pub fn conformance(root: &Path) -> Result<()> {
         let listed = list_client_scenarios(&util::capture(&mut suite_cmd(&["list", "--client"]))?);
         println!("suite {version}: {} client scenarios", listed.len());
 
-        let mut plan: Vec<(String, bool)> = suite
+        let mut plan: Vec<auth::Planned> = suite
             .required
             .iter()
-            .map(|s| ((*s).to_owned(), true))
+            .map(|s| auth::Planned {
+                scenario: (*s).to_owned(),
+                required: true,
+                wire: None,
+            })
             .collect();
         plan.extend(
             listed
                 .iter()
                 .filter(|s| !s.contains("auth") && !suite.required.contains(&s.as_str()))
-                .map(|s| (s.clone(), false)),
+                .map(|s| auth::Planned {
+                    scenario: s.clone(),
+                    required: false,
+                    wire: None,
+                }),
         );
-        for (scenario, required) in plan {
+        plan.extend(auth::plan(&listed, suite.next));
+        for auth::Planned {
+            scenario,
+            required,
+            wire,
+        } in plan
+        {
+            let name = match wire {
+                Some(w) => format!("{scenario} @{w}"),
+                None => scenario.clone(),
+            };
             let verdict = if listed.contains(&scenario) {
-                let out_dir = results_dir.join(&version).join(&scenario);
-                let mut cmd = suite_cmd(&[
-                    "client",
-                    "--scenario",
-                    &scenario,
-                    "--command",
-                    &client_command,
-                    "-o",
-                    &out_dir.to_string_lossy(),
-                ]);
-                run_scenario(&mut cmd, &scenario, &version, required, &out_dir)
+                let mut out_dir = results_dir.join(&version).join(&scenario);
+                if let Some(w) = wire {
+                    out_dir = out_dir.join(w);
+                }
+                let mut args = vec![
+                    "client".to_owned(),
+                    "--scenario".to_owned(),
+                    scenario.clone(),
+                    "--command".to_owned(),
+                    client_command.clone(),
+                    "-o".to_owned(),
+                    out_dir.to_string_lossy().into_owned(),
+                ];
+                if let Some(w) = wire {
+                    args.extend(["--spec-version".to_owned(), w.to_owned()]);
+                }
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let mut cmd = suite_cmd(&args);
+                run_scenario(&mut cmd, &name, &version, required, &out_dir)
             } else {
                 Verdict::Fail(format!("not in suite {version}"))
             };
             rows.push(Row {
-                scenario,
+                scenario: name,
                 suite: version.clone(),
                 required,
                 verdict,
@@ -379,13 +412,24 @@ fn judge(exit: Exit, out_dir: &Path) -> Verdict {
     }
 }
 
-/// The suite writes `<out_dir>/<scenario>-<timestamp>/checks.json`.
+/// The suite writes `<out_dir>/<scenario>-<timestamp>/checks.json`, and a
+/// scenario named `auth/x` makes that `<out_dir>/auth/x-<timestamp>/…`.
 fn find_checks(out_dir: &Path) -> Result<PathBuf> {
     let entries =
         fs::read_dir(out_dir).map_err(|e| format!("cannot list {}: {e}", out_dir.display()))?;
-    entries
+    let dirs: Vec<PathBuf> = entries
         .filter_map(std::result::Result::ok)
-        .map(|entry| entry.path().join("checks.json"))
+        .map(|entry| entry.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    let nested = dirs
+        .iter()
+        .filter_map(|d| fs::read_dir(d).ok())
+        .flat_map(|e| e.filter_map(std::result::Result::ok).map(|e| e.path()));
+    dirs.iter()
+        .cloned()
+        .chain(nested)
+        .map(|dir| dir.join("checks.json"))
         .find(|path| path.is_file())
         .ok_or_else(|| "no checks.json written".to_owned())
 }
@@ -498,7 +542,8 @@ fn markdown_table(rows: &[Row]) -> String {
     let mut out = String::from(
         "<!-- Written by `cargo xtask conformance`. -->\n\
          Client scenarios of the official MCP conformance suite (`@modelcontextprotocol/conformance`) \
-         run against `mcpg conformance-client`; authorization scenarios are not run.\n\n\
+         run against `mcpg conformance-client`, authorization scenarios included \
+         (`@2026-07-28`: run at that wire with `--spec-version`).\n\n\
          | Scenario | Suite | Required | Result |\n| --- | --- | --- | --- |\n",
     );
     for row in rows {

@@ -16,6 +16,9 @@ pub trait Authorizer: Send + Sync {
     fn authorize(&self, url: String) -> BoxFuture<Result<String, String>>;
 }
 
+/// Called with every new token set (the CLI writes its cache here).
+pub type OnTokens = Arc<dyn Fn(&mcpg_auth::Tokens) + Send + Sync>;
+
 /// OAuth for one HTTP connection.
 #[derive(Clone)]
 pub struct AuthOptions {
@@ -26,7 +29,7 @@ pub struct AuthOptions {
     /// Visits the authorization URL and returns the redirect URL.
     pub authorizer: Arc<dyn Authorizer>,
     /// Called with every new token set (the CLI writes its cache here).
-    pub on_tokens: Option<Arc<dyn Fn(&mcpg_auth::Tokens) + Send + Sync>>,
+    pub on_tokens: Option<OnTokens>,
 }
 
 impl std::fmt::Debug for AuthOptions {

@@ -6,8 +6,9 @@
 
 mod auth;
 mod exec;
+mod oauth;
 
-pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect};
+pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect, OnTokens};
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -99,15 +100,23 @@ pub fn connect(cfg: HttpConfig) -> Result<Link, TransportError> {
         .connect_timeout(cfg.connect_timeout)
         .build()
         .map_err(|e| TransportError::HttpClient(exec::describe(&e)))?;
+    let oauth = cfg.auth.clone().map(oauth::OAuth::new).transpose()?;
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::channel(64);
-    tokio::spawn(run(HttpMachine::new(cfg.machine()), http, cmd_rx, ev_tx));
+    tokio::spawn(run(
+        HttpMachine::new(cfg.machine()),
+        oauth,
+        http,
+        cmd_rx,
+        ev_tx,
+    ));
     Ok(Link::new("http", None, cmd_tx, ev_rx, None))
 }
 
 /// Drives the machine until it reports the session closed.
 async fn run(
     mut m: HttpMachine,
+    mut oauth: Option<oauth::OAuth>,
     http: reqwest::Client,
     mut commands: mpsc::UnboundedReceiver<LinkCommand>,
     events: mpsc::Sender<TransportEvent>,
@@ -118,6 +127,9 @@ async fn run(
     let (net_tx, mut net_rx) = mpsc::channel::<mcpg_http::NetEvent>(64);
     let mut tasks: HashMap<ReqId, JoinHandle<()>> = HashMap::new();
     let mut accepting = true;
+    if let Some(o) = oauth.as_mut() {
+        o.start(&mut m, &events);
+    }
     loop {
         while let Some(r) = m.poll_abort() {
             if let Some(t) = tasks.remove(&r) {
@@ -148,14 +160,23 @@ async fn run(
                 },
                 HttpEvent::SendFailed { id, failure } => TransportEvent::SendFailed { id, failure },
                 HttpEvent::Notice(text) => TransportEvent::Notice(text),
-                // Only with `auth` set (the flow lands in a later commit): give up.
-                HttpEvent::Unauthorized { status, .. } => {
-                    m.give_up(now(), format!("HTTP {status}: authorization required"));
+                // Only with `auth` set: the flow runs while the machine holds.
+                HttpEvent::Unauthorized {
+                    status,
+                    www_authenticate,
+                } => {
+                    match oauth.as_mut() {
+                        Some(o) => o.unauthorized(status, www_authenticate, &events),
+                        None => m.give_up(now(), format!("HTTP {status}: authorization required")),
+                    }
                     continue;
                 }
                 HttpEvent::Closed(reason) => {
                     for (_, t) in tasks.drain() {
                         t.abort();
+                    }
+                    if let Some(o) = oauth.as_mut() {
+                        o.abort();
                     }
                     let report = CloseReport {
                         reason,
@@ -179,7 +200,12 @@ async fn run(
             .map(|t| start + Duration::from_millis(t.as_millis()));
         tokio::select! {
             cmd = commands.recv(), if accepting => match cmd {
-                Some(LinkCommand::Send(out)) => m.send(now(), *out),
+                Some(LinkCommand::Send(out)) => {
+                    if let Some(o) = oauth.as_mut() {
+                        o.refresh_if_expired(&mut m, &events);
+                    }
+                    m.send(now(), *out);
+                }
                 // Asked to close, or the driver is gone: end the session.
                 Some(LinkCommand::Close) | None => {
                     accepting = false;
@@ -193,7 +219,27 @@ async fn run(
                 m.handle_net(now(), net);
             }
             () = sleep_until(wake) => m.handle_timeout(now()),
+            outcome = auth_finished(&mut oauth) => {
+                if let Some(o) = oauth.as_mut()
+                    && let Some(why) = o.settle(outcome, &mut m, now())
+                {
+                    let _ = events.try_send(TransportEvent::Notice(why));
+                }
+            }
         }
+    }
+}
+
+/// The running OAuth flow's end (never, without OAuth or a running flow).
+async fn auth_finished(
+    oauth: &mut Option<oauth::OAuth>,
+) -> (
+    mcpg_auth::AuthFlow,
+    Result<mcpg_auth::Tokens, mcpg_auth::AuthError>,
+) {
+    match oauth.as_mut() {
+        Some(o) => o.finished().await,
+        None => std::future::pending().await,
     }
 }
 
