@@ -255,6 +255,29 @@ describe('OAuth in the page', () => {
     }
   });
 
+  it('an AS that refuses web pages (no CORS): the page says so and signs in through the bridge', async () => {
+    const closed = await startAuthPeers({ ttl: 600, asCors: false });
+    const p = await openPage(urlWith({ url: closed.mcpUrl }));
+    try {
+      const { page } = p;
+      await page.waitForSelector(tid('sign-in'));
+      await page.click(tid('sign-in'));
+      await page.waitForSelector(tid('oauth-via-bridge'));
+      assert.match(await page.textContent(tid('oauth-cors')), /CORS/);
+      await expectNoSeriousA11y(page, 'the CORS advice');
+      await page.click(tid('oauth-via-bridge'));
+      await signIn(page);
+      await connected(page, 'python-protected');
+      await callTool(page, 'whoami');
+      await resultText(page, /learner/);
+      // The browser's own CORS refusals are expected here; nothing else.
+      assert.deepEqual(p.errors.filter((e) => !expectedConsole.test(e) && !/CORS|Failed to fetch|ERR_FAILED/.test(e)), []);
+    } finally {
+      await p.close();
+      await closed.stop();
+    }
+  });
+
   it('headers: a typed Bearer token is sent, masked, and kept nowhere but memory', async () => {
     const first = await authPage(peers);
     let token;

@@ -24,7 +24,7 @@ pub fn oauth_panel() -> Loaded {
 /// The page's own name when it registers itself.
 const CLIENT_NAME: &str = "MCP Playground";
 
-fn start_of(st: AppState, n: &AuthNeeded) -> Start {
+fn start_of(st: AppState, n: &AuthNeeded, via_bridge: bool) -> Start {
     let resource_url = match &n.target {
         HttpTarget::Url(u) => u.clone(),
         HttpTarget::Relay(name) => st.bridge.with_untracked(|b| {
@@ -45,6 +45,7 @@ fn start_of(st: AppState, n: &AuthNeeded) -> Start {
         revision: revision.to_owned(),
         status: n.status,
         www_authenticate: n.www_authenticate.clone(),
+        via_bridge: via_bridge.then(|| oauth::bridge_fetch_url(st)).flatten(),
     }
 }
 
@@ -59,6 +60,8 @@ fn auto() -> ClientIdentity {
 fn OAuthPanel() -> impl IntoView {
     let st = use_app();
     let view = OAuthView::new();
+    // Whether the flow's requests go through the bridge (chosen after a CORS failure).
+    let via = RwSignal::new(false);
     // An expired token is refreshed as soon as the server refuses it: no click,
     // nothing opened (the refresh goes to the token endpoint only).
     Effect::new(move |_| {
@@ -66,12 +69,12 @@ fn OAuthPanel() -> impl IntoView {
             && n.status == 401
             && oauth::can_refresh(&key_of(&n.target))
         {
-            oauth::begin(view, start_of(st, &n), auto());
+            oauth::begin(view, start_of(st, &n, via.get_untracked()), auto());
         }
     });
     let sign_in = move |identity: ClientIdentity| {
         if let Some(n) = st.auth.get_untracked() {
-            oauth::begin(view, start_of(st, &n), identity);
+            oauth::begin(view, start_of(st, &n, via.get_untracked()), identity);
         }
     };
     let needed = move || {
@@ -119,14 +122,21 @@ fn OAuthPanel() -> impl IntoView {
             }>"Use this client ID"</button>
         }.into_any(),
         Status::Failed { text, cors } => {
-            let advice = cors.then(|| if st.bridge.with_untracked(|b| b.token.is_some()) {
-                "The authorization server seems to refuse requests from a web page (CORS). Through the bridge it is not a browser request: add the server as a [[remote]] in the bridge's config and connect through the relay."
+            let bridge = cors && oauth::bridge_fetch_url(st).is_some();
+            let advice = cors.then_some(if bridge {
+                "The authorization server seems to refuse requests from a web page (CORS). The bridge can make them for the page: it is not a browser."
             } else {
-                "The authorization server seems to refuse requests from a web page (CORS). Run the page from `mcpg serve` and use the bridge's relay as the go-between, or sign in with `mcpg auth login` and pass the token as a header."
+                "The authorization server seems to refuse requests from a web page (CORS). Run the page from `mcpg serve` and sign in through its bridge, or sign in with `mcpg auth login` and pass the token as a header."
             });
             view! {
                 <p data-testid="oauth-status" class="bad" role="alert">{format!("Sign-in stopped: {text}")}</p>
                 {advice.map(|a| view! { <p class="explain" data-testid="oauth-cors">{a}</p> })}
+                {bridge.then(|| view! {
+                    <button type="button" data-testid="oauth-via-bridge" on:click=move |_| {
+                        via.set(true);
+                        sign_in(auto());
+                    }>"Sign in through the bridge"</button>
+                })}
             }.into_any()
         }
     }

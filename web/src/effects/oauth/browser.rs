@@ -5,13 +5,17 @@
 
 use std::cell::Cell;
 
+use leptos::prelude::WithUntracked as _;
 use mcpg_auth::{AuthRequest, AuthResponse};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Headers, MessageEvent, RequestInit, RequestMode, RequestRedirect, Response, Window};
 
+use super::super::bridge_addr;
 use super::super::here::{origin, page_url};
+use super::super::ws::encode;
+use crate::state::AppState;
 
 /// The landing page of the redirect, beside index.html (any path prefix).
 const CALLBACK: &str = "oauth-callback.html";
@@ -42,10 +46,29 @@ fn js_text(e: &JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_owned())
 }
 
-/// Makes `req` exactly as given and reports what came back. A failure below HTTP
-/// to another origin is likely CORS (the browser cannot tell it from a dead server).
-pub async fn run(req: &AuthRequest) -> AuthResponse {
-    match fetch(req).await {
+/// The bridge's go-between for an authorization server that refuses web pages
+/// (`POST /api/oauth-fetch`, with the bridge's token in the query, never in the
+/// ask), when the page has a bridge.
+pub fn bridge_fetch_url(st: AppState) -> Option<String> {
+    st.bridge.with_untracked(|b| {
+        let token = b.token.as_deref()?;
+        Some(format!(
+            "{}/api/oauth-fetch?token={}",
+            bridge_addr::root(b, false)?,
+            encode(token)
+        ))
+    })
+}
+
+/// Makes `req` exactly as given (straight, or through the bridge at `via`) and
+/// reports what came back. A failure below HTTP to another origin is likely CORS
+/// (the browser cannot tell it from a dead server).
+pub async fn run(req: &AuthRequest, via: Option<&str>) -> AuthResponse {
+    let made = match via {
+        Some(bridge) => through_bridge(req, bridge).await,
+        None => fetch(req).await,
+    };
+    match made {
         Ok(r) => r,
         Err(reason) => AuthResponse::Failed {
             id: req.id,
@@ -53,6 +76,51 @@ pub async fn run(req: &AuthRequest) -> AuthResponse {
             reason,
         },
     }
+}
+
+/// The same exchange, asked of the bridge: it makes the request (no redirect
+/// followed) and answers `{status, headers, body}` whatever the status.
+async fn through_bridge(req: &AuthRequest, bridge: &str) -> Result<AuthResponse, String> {
+    let ask = serde_json::json!({
+        "method": req.method,
+        "url": req.url,
+        "headers": req.headers,
+        "body": req.body,
+    });
+    let asked = AuthRequest {
+        id: req.id,
+        step: req.step,
+        method: "POST",
+        url: bridge.to_owned(),
+        headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
+        body: Some(ask.to_string()),
+    };
+    let AuthResponse::Answered { status, body, .. } = fetch(&asked).await? else {
+        return Err("the bridge did not answer".to_owned());
+    };
+    let v: serde_json::Value = serde_json::from_str(&body)
+        .map_err(|_| format!("the bridge answered HTTP {status} without JSON"))?;
+    if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
+        return Err(format!("through the bridge: {e}"));
+    }
+    let headers = v
+        .get("headers")
+        .and_then(|h| serde_json::from_value::<Vec<(String, String)>>(h.clone()).ok())
+        .unwrap_or_default();
+    Ok(AuthResponse::Answered {
+        id: req.id,
+        status: v
+            .get("status")
+            .and_then(|s| s.as_u64())
+            .and_then(|s| u16::try_from(s).ok())
+            .unwrap_or(0),
+        headers,
+        body: v
+            .get("body")
+            .and_then(|b| b.as_str())
+            .unwrap_or_default()
+            .to_owned(),
+    })
 }
 
 async fn fetch(req: &AuthRequest) -> Result<AuthResponse, String> {

@@ -11,5 +11,5 @@
 mod browser;
 mod runner;
 
-pub use browser::redirect_uri;
+pub use browser::{bridge_fetch_url, redirect_uri};
 pub use runner::{OAuthView, Start, Status, begin, can_refresh, give_up, next, open_sign_in};

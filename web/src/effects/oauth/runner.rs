@@ -83,6 +83,9 @@ pub struct Start {
     pub status: u16,
     /// The refusal's `WWW-Authenticate`.
     pub www_authenticate: Option<String>,
+    /// The bridge's `/api/oauth-fetch` to make the flow's requests through (an
+    /// authorization server that refuses web pages), or `None`: straight.
+    pub via_bridge: Option<String>,
 }
 
 struct Run {
@@ -179,8 +182,9 @@ fn pump() {
         })
         .flatten();
         let Some(req) = next else { break };
+        let via = with_run(|r| r.start.via_bridge.clone()).flatten();
         wasm_bindgen_futures::spawn_local(async move {
-            let resp = browser::run(&req).await;
+            let resp = browser::run(&req, via.as_deref()).await;
             with_run(|r| r.flow.handle_response(now(), resp));
             pump();
         });
