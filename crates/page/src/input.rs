@@ -171,5 +171,5 @@ pub enum Command {
     /// The learner answers a question from the server (or edits the roots).
     Ask(crate::asks::AskCommand),
     /// Authorization for the HTTP link: resume (the shell has a token) or give up.
-    Auth(crate::auth_hold::AuthCommand),
+    Auth(crate::auth::AuthCommand),
 }

@@ -204,5 +204,5 @@ pub enum ViewChange {
     /// The roots the learner lets the server see.
     Roots(Vec<mcpg_host::asks::Root>),
     /// The server wants authorization (`None`: nothing waits for it).
-    Auth(Option<crate::auth_hold::AuthNeeded>),
+    Auth(Option<crate::auth::AuthNeeded>),
 }
