@@ -9,9 +9,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { signInAt, startAuthPeers } from './auth_support.mjs';
+import { tmpdir } from 'node:os';
+
+import { signInAt, startAuthPeers, startRelayBridge } from './auth_support.mjs';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { closeBrowser, connected, openPage, root, shotsDir, tid, urlWith } from './support.mjs';
+import { closeBrowser, connected, distDir, openPage, root, shotsDir, tid, urlWith } from './support.mjs';
 
 /** Access tokens live this long (seconds): the refresh test waits it out. */
 const TTL = 12;
@@ -41,7 +43,7 @@ const cardSteps = (page) => page.$$eval(tid('oauth-card'), (els) => els.map((e) 
 
 /** A page connected to nothing yet that records its requests, console and the access tokens the AS hands it. */
 async function authPage(peers) {
-  const p = await openPage(urlWith({ url: peers.mcpUrl }));
+  const p = await openPage(peers.url ?? urlWith({ url: peers.mcpUrl }));
   p.console = [];
   p.page.on('console', (m) => p.console.push(m.text()));
   p.asRequests = [];
@@ -275,6 +277,27 @@ describe('OAuth in the page', () => {
     } finally {
       await p.close();
       await closed.stop();
+    }
+  });
+
+  it("through the relay: the remote's 401 comes back, the token goes as Mcpg-Remote-Authorization", async () => {
+    const bridge = await startRelayBridge(peers.mcpUrl, distDir, tmpdir());
+    const u = new URL(bridge.pageUrl);
+    u.searchParams.set('relay', 'protected');
+    const p = await authPage({ ...peers, url: u.toString() });
+    try {
+      const { page } = p;
+      await page.waitForSelector(tid('sign-in'));
+      assert.match(await page.textContent(tid('auth-challenge')), /resource_metadata=/);
+      await page.click(tid('sign-in'));
+      await signIn(page);
+      await connected(page, 'python-protected');
+      await callTool(page, 'whoami');
+      await resultText(page, /learner/);
+      assert.deepEqual(p.errors.filter((e) => !expectedConsole.test(e)), []);
+    } finally {
+      await p.close();
+      await bridge.stop();
     }
   });
 

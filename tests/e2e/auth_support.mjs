@@ -3,7 +3,7 @@
 // Python SDK's auth support), started for the OAuth e2e tests, and the sign-in
 // through the AS's own login and consent forms in the popup the page opens.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -64,6 +64,28 @@ export async function startAuthPeers({ ttl, asCors = true }) {
           c.kill('SIGTERM');
           await gone;
         }
+      }
+    },
+  };
+}
+
+/**
+ * A bridge of the test's own (`MCPG_E2E_MCPG`, else the debug build) relaying
+ * `url` as the remote `protected`; resolves with the page URL it prints.
+ */
+export async function startRelayBridge(url, distDir, tmp) {
+  const config = join(tmp, `auth-bridge-${process.pid}.toml`);
+  writeFileSync(config, `[[remote]]\nname = "protected"\nurl = ${JSON.stringify(url)}\n`);
+  const mcpg = process.env.MCPG_E2E_MCPG ?? join(root, 'target', 'debug', 'mcpg');
+  const bridge = startPeer(mcpg, ['serve', '--config', config, '--dist', distDir, '--port', '0'], 'MCP Playground: open ', root);
+  const pageUrl = await bridge.url;
+  return {
+    pageUrl,
+    stop: async () => {
+      if (bridge.child.exitCode === null) {
+        const gone = new Promise((r) => bridge.child.once('exit', r));
+        bridge.child.kill('SIGTERM');
+        await gone;
       }
     },
   };

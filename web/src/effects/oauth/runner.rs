@@ -6,7 +6,9 @@
 use std::cell::RefCell;
 
 use leptos::prelude::*;
-use mcpg_auth::{AuthConfig, AuthError, AuthEvent, AuthFlow, ClientIdentity, Exchange, Tokens};
+use mcpg_auth::{
+    AuthConfig, AuthError, AuthEvent, AuthFlow, AuthResponse, ClientIdentity, Exchange, Tokens,
+};
 use mcpg_page::{AuthCommand, Command};
 
 use super::browser;
@@ -93,6 +95,9 @@ struct Run {
     start: Start,
     view: OAuthView,
     tokens: Option<Tokens>,
+    /// A request failed the way a CORS refusal does: when discovery then finds no
+    /// metadata, CORS is the likely reason, and the panel says so.
+    cors_seen: bool,
 }
 
 thread_local! {
@@ -156,6 +161,7 @@ pub fn begin(view: OAuthView, start: Start, identity: ClientIdentity) {
                 start,
                 view,
                 tokens: None,
+                cors_seen: false,
             });
         });
     }
@@ -185,7 +191,17 @@ fn pump() {
         let via = with_run(|r| r.start.via_bridge.clone()).flatten();
         wasm_bindgen_futures::spawn_local(async move {
             let resp = browser::run(&req, via.as_deref()).await;
-            with_run(|r| r.flow.handle_response(now(), resp));
+            let cors = matches!(
+                resp,
+                AuthResponse::Failed {
+                    cors_suspected: true,
+                    ..
+                }
+            );
+            with_run(|r| {
+                r.cors_seen |= cors;
+                r.flow.handle_response(now(), resp);
+            });
             pump();
         });
     }
@@ -209,17 +225,20 @@ fn on_event(view: OAuthView, event: AuthEvent) {
             with_run(|r| r.tokens = Some(tokens));
             inbox::command(Command::Auth(AuthCommand::Resume));
         }
-        AuthEvent::Failed(e) => view.status.set(match e {
-            AuthError::NeedsClientId => Status::NeedsClientId,
-            AuthError::Network { cors_suspected, .. } => Status::Failed {
-                text: e.to_string(),
-                cors: cors_suspected,
-            },
-            e => Status::Failed {
-                text: e.to_string(),
-                cors: false,
-            },
-        }),
+        AuthEvent::Failed(e) => {
+            let seen = with_run(|r| r.cors_seen).unwrap_or(false);
+            view.status.set(match e {
+                AuthError::NeedsClientId => Status::NeedsClientId,
+                AuthError::Network { cors_suspected, .. } => Status::Failed {
+                    text: e.to_string(),
+                    cors: cors_suspected || seen,
+                },
+                e => Status::Failed {
+                    text: e.to_string(),
+                    cors: seen,
+                },
+            });
+        }
     }
 }
 
