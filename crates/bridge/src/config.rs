@@ -271,6 +271,10 @@ mod tests {
             ("[[remote]]\nname='r'\nurl='file:///etc/passwd'", "http(s)"),
             ("[limits]\nmax_children=0", "max_children"),
             ("allowed_origins=['*']", "allowed origin"),
+            (
+                "[[remote]]\nname='r'\nurl='http://x/'\nheaders={Host='x'}",
+                "set by the relay",
+            ),
         ] {
             let err = Config::parse(text).unwrap_err().to_string();
             assert!(err.contains(needle), "{text:?} gave {err:?}");

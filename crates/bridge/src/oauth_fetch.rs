@@ -95,13 +95,17 @@ impl FetchError {
 
 /// The handler.
 pub(crate) async fn fetch(State(st): State<AppState>, body: String) -> Response {
-    match exchange(&st, &body).await {
+    match exchange(&st, &body, TIMEOUT).await {
         Ok(answer) => Json(answer).into_response(),
         Err(e) => error(e.status(), e.to_string()),
     }
 }
 
-async fn exchange(st: &AppState, body: &str) -> Result<serde_json::Value, FetchError> {
+async fn exchange(
+    st: &AppState,
+    body: &str,
+    timeout: Duration,
+) -> Result<serde_json::Value, FetchError> {
     let ask: Ask = serde_json::from_str(body).map_err(|e| FetchError::Shape(e.to_string()))?;
     let method = match ask.method.as_str() {
         "GET" => reqwest::Method::GET,
@@ -122,7 +126,7 @@ async fn exchange(st: &AppState, body: &str) -> Result<serde_json::Value, FetchE
     }
     // A fresh request: nothing of the page's own request to the bridge (its
     // Authorization, cookies, Origin) is copied.
-    let mut req = st.http().request(method, url).timeout(TIMEOUT);
+    let mut req = st.http().request(method, url).timeout(timeout);
     for (name, value) in &ask.headers {
         if !ALLOWED.contains(&name.to_ascii_lowercase().as_str()) {
             return Err(FetchError::Header(name.clone()));
@@ -134,7 +138,7 @@ async fn exchange(st: &AppState, body: &str) -> Result<serde_json::Value, FetchE
     }
     let unreachable = |e: reqwest::Error| FetchError::Unreachable {
         url: ask.url.clone(),
-        reason: e.without_url().to_string(),
+        reason: why(&e.without_url(), timeout),
     };
     let mut resp = req.send().await.map_err(unreachable)?;
     let status = resp.status().as_u16();
@@ -161,4 +165,62 @@ async fn exchange(st: &AppState, body: &str) -> Result<serde_json::Value, FetchE
         "headers": headers,
         "body": String::from_utf8_lossy(&bytes),
     }))
+}
+
+/// What went wrong, in words: reqwest's own message ("error sending request")
+/// hides the cause in its source chain. No URL (it is in the error already).
+fn why(e: &reqwest::Error, timeout: Duration) -> String {
+    if e.is_timeout() {
+        return format!("no answer within {} ms (timed out)", timeout.as_millis());
+    }
+    let mut words = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        words = format!("{words}: {cause}");
+        source = cause.source();
+    }
+    words
+}
+
+#[cfg(test)]
+// A test fails by panicking.
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use std::net::SocketAddr;
+    use std::path::PathBuf;
+    use std::time::Instant;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::token::Token;
+
+    #[tokio::test]
+    async fn a_server_that_never_answers_times_out() {
+        // Accepts connections and holds them, saying nothing.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/token", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = listener.accept().await {
+                held.push(socket);
+            }
+        });
+        let addr: SocketAddr = ([127, 0, 0, 1], 4000).into();
+        let st = AppState::new(
+            Config::default(),
+            Token::from_string("t".repeat(64)),
+            addr,
+            PathBuf::from("/none"),
+        )
+        .unwrap();
+        let ask = json!({"method": "POST", "url": url, "body": "grant_type=x"}).to_string();
+        let started = Instant::now();
+        let got = exchange(&st, &ask, Duration::from_millis(300)).await;
+        let Err(FetchError::Unreachable { reason, .. }) = got else {
+            panic!("expected a time-out, got {got:?}");
+        };
+        assert!(reason.contains("timed out"), "{reason}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(FetchError::TooLarge.status(), StatusCode::BAD_GATEWAY);
+    }
 }

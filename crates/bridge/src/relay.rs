@@ -12,23 +12,14 @@
 
 use axum::body::{Body, to_bytes};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderName, Method, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
+use crate::remote_headers::to_remote;
 use crate::reply::error;
 use crate::state::AppState;
 
-/// Request headers passed to the remote.
-const TO_REMOTE: &[&str] = &[
-    "accept",
-    "content-type",
-    "mcp-session-id",
-    "mcp-protocol-version",
-    "last-event-id",
-    "mcp-method",
-    "mcp-name",
-];
 /// Response headers passed back to the page.
 const FROM_REMOTE: &[&str] = &[
     "content-type",
@@ -39,12 +30,7 @@ const FROM_REMOTE: &[&str] = &[
 ];
 
 /// The page's own `Authorization` for the remote (its own is the bridge's token).
-pub(crate) const PAGE_AUTHORIZATION: &str = "mcpg-remote-authorization";
-
-fn to_remote(name: &HeaderName) -> bool {
-    let n = name.as_str();
-    TO_REMOTE.contains(&n) || n.starts_with("mcp-param-")
-}
+const PAGE_AUTHORIZATION: &str = "mcpg-remote-authorization";
 
 /// Forwards one request to remote `name`.
 pub(crate) async fn forward(

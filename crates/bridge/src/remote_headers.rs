@@ -1,5 +1,6 @@
-//! Headers a `[[remote]]` sends with every relayed request, e.g. a server's API
-//! token: `headers = { Authorization = "env:MY_TOKEN", X-Team = "blue" }`.
+//! The headers of a relayed request: those the page's request passes on
+//! ([`to_remote`]), and those a `[[remote]]` adds, e.g. a server's API token:
+//! `headers = { Authorization = "env:MY_TOKEN", X-Team = "blue" }`.
 //!
 //! A value `env:VAR` is read from the bridge's environment when it starts, so a
 //! secret never has to be written in the config. Values are secrets: they are
@@ -12,20 +13,13 @@ use std::fmt;
 use axum::http::{HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
 
-use crate::config::RemoteSpec;
 use crate::error::BridgeError;
 
 /// The prefix of a value read from the environment.
 const ENV_PREFIX: &str = "env:";
 
-/// Headers the relay itself sets or passes from the page: a config cannot
-/// override them (the MCP session would break, or the request would lie about
-/// its own framing).
-const RESERVED: &[&str] = &[
-    "host",
-    "content-length",
-    "transfer-encoding",
-    "connection",
+/// Request headers the relay passes from the page to the remote (the MCP ones).
+const TO_REMOTE: &[&str] = &[
     "accept",
     "content-type",
     "mcp-session-id",
@@ -34,6 +28,17 @@ const RESERVED: &[&str] = &[
     "mcp-method",
     "mcp-name",
 ];
+
+/// Whether the page's request header `name` is passed on to the remote.
+pub(crate) fn to_remote(name: &HeaderName) -> bool {
+    let n = name.as_str();
+    TO_REMOTE.contains(&n) || n.starts_with("mcp-param-")
+}
+
+/// Framing headers the HTTP client sets; with the ones the relay passes from the
+/// page ([`to_remote`]), a config cannot override them (the MCP session would
+/// break, or the request would lie about its own framing).
+const FRAMING: &[&str] = &["host", "content-length", "transfer-encoding", "connection"];
 
 /// A remote's configured headers, name to value (`env:VAR` or a literal), as written.
 #[derive(Clone, Default, Deserialize, Serialize, PartialEq)]
@@ -60,7 +65,7 @@ impl RemoteHeaders {
             let Ok(parsed) = HeaderName::from_bytes(name.as_bytes()) else {
                 return Err(format!("remote {remote:?}: {name:?} is not a header name"));
             };
-            if RESERVED.contains(&parsed.as_str()) || parsed.as_str().starts_with("mcp-param-") {
+            if FRAMING.contains(&parsed.as_str()) || to_remote(&parsed) {
                 return Err(format!(
                     "remote {remote:?}: the header {name} is set by the relay and cannot be configured"
                 ));
@@ -110,37 +115,36 @@ impl fmt::Debug for ResolvedHeaders {
 }
 
 impl ResolvedHeaders {
-    /// Reads every `env:VAR` through `env` (the bridge passes `std::env::var`).
-    pub(crate) fn resolve(
-        remotes: &[RemoteSpec],
+    /// Reads every `env:VAR` of each remote's (name, headers) through `env` (the
+    /// bridge passes `std::env::var`).
+    pub(crate) fn resolve<'a>(
+        remotes: impl IntoIterator<Item = (&'a str, &'a RemoteHeaders)>,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<ResolvedHeaders, BridgeError> {
         let mut out = HashMap::new();
-        for remote in remotes {
+        for (remote, written_headers) in remotes {
             let mut headers = Vec::new();
-            for (name, written) in &remote.headers.0 {
+            for (name, written) in &written_headers.0 {
                 let value = match written.strip_prefix(ENV_PREFIX) {
                     Some(var) => env(var).ok_or_else(|| {
                         invalid(format!(
-                            "remote {:?}: header {name} reads the environment variable {var}, which is not set",
-                            remote.name
+                            "remote {remote:?}: header {name} reads the environment variable {var}, which is not set"
                         ))
                     })?,
                     None => written.clone(),
                 };
                 let mut value = HeaderValue::from_str(&value).map_err(|_| {
                     invalid(format!(
-                        "remote {:?}: header {name}: the value from {} is not a valid header value",
-                        remote.name,
+                        "remote {remote:?}: header {name}: the value from {} is not a valid header value",
                         written.strip_prefix(ENV_PREFIX).unwrap_or("the config")
                     ))
                 })?;
                 value.set_sensitive(true);
                 let name = HeaderName::from_bytes(name.as_bytes())
-                    .map_err(|_| invalid(format!("remote {:?}: bad header name", remote.name)))?;
+                    .map_err(|_| invalid(format!("remote {remote:?}: bad header name")))?;
                 headers.push((name, value));
             }
-            out.insert(remote.name.clone(), headers);
+            out.insert(remote.to_owned(), headers);
         }
         Ok(ResolvedHeaders(out))
     }
@@ -159,19 +163,22 @@ fn invalid(why: String) -> BridgeError {
 #[allow(clippy::unwrap_used, reason = "a test fails by panicking")]
 mod tests {
     use super::*;
-    use crate::config::Config;
 
-    fn remote(headers: &str) -> Result<Config, BridgeError> {
-        Config::parse(&format!(
-            "[[remote]]\nname = \"far\"\nurl = \"http://127.0.0.1:9/mcp\"\nheaders = {headers}\n"
-        ))
+    fn headers(pairs: &[(&str, &str)]) -> RemoteHeaders {
+        RemoteHeaders(
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+        )
     }
 
     #[test]
     fn env_values_are_read_at_launch_and_literals_kept() {
-        let cfg = remote(r#"{ Authorization = "env:FAR_TOKEN", X-Team = "blue" }"#).unwrap();
+        let written = headers(&[("Authorization", "env:FAR_TOKEN"), ("X-Team", "blue")]);
+        assert_eq!(written.check("far"), Ok(()));
         let env = |var: &str| (var == "FAR_TOKEN").then(|| "Bearer s3cret".to_owned());
-        let resolved = ResolvedHeaders::resolve(&cfg.remotes, env).unwrap();
+        let resolved = ResolvedHeaders::resolve([("far", &written)], env).unwrap();
         let got: Vec<(&str, &str)> = resolved
             .of("far")
             .iter()
@@ -184,7 +191,7 @@ mod tests {
         assert!(resolved.of("far").iter().all(|(_, v)| v.is_sensitive()));
         assert!(resolved.of("near").is_empty());
         // Neither form ever prints a value.
-        let shown = format!("{resolved:?} {cfg:?}");
+        let shown = format!("{resolved:?} {written:?}");
         assert!(
             !shown.contains("s3cret") && !shown.contains("blue"),
             "{shown}"
@@ -197,9 +204,11 @@ mod tests {
 
     #[test]
     fn a_missing_variable_is_named_and_no_value_is_shown() {
-        let cfg = remote(r#"{ Authorization = "env:NOT_SET_HERE", X-Secret = "literal-secret" }"#)
-            .unwrap();
-        let err = ResolvedHeaders::resolve(&cfg.remotes, |_| None)
+        let written = headers(&[
+            ("Authorization", "env:NOT_SET_HERE"),
+            ("X-Secret", "literal-secret"),
+        ]);
+        let err = ResolvedHeaders::resolve([("far", &written)], |_| None)
             .unwrap_err()
             .to_string();
         assert!(
@@ -207,7 +216,7 @@ mod tests {
             "{err}"
         );
         assert!(!err.contains("literal-secret"), "{err}");
-        let bad = ResolvedHeaders::resolve(&cfg.remotes, |_| Some("line\nbreak".into()))
+        let bad = ResolvedHeaders::resolve([("far", &written)], |_| Some("line\nbreak".into()))
             .unwrap_err()
             .to_string();
         assert!(
@@ -217,18 +226,18 @@ mod tests {
     }
 
     #[test]
-    fn reserved_and_malformed_headers_are_refused_at_parse_time() {
-        for (headers, needle) in [
-            (r#"{ Mcp-Session-Id = "x" }"#, "set by the relay"),
-            (r#"{ Host = "x" }"#, "set by the relay"),
-            (r#"{ Mcp-Param-City = "x" }"#, "set by the relay"),
-            (r#"{ "Bad Name" = "x" }"#, "not a header name"),
-            (r#"{ X-A = "env:" }"#, "must name a variable"),
-            (r#"{ X-A = "env:A-B" }"#, "must name a variable"),
-            ("{ X-A = \"a\\nb\" }", "not a valid header value"),
+    fn reserved_and_malformed_headers_are_refused_before_launch() {
+        for ((name, value), needle) in [
+            (("Mcp-Session-Id", "x"), "set by the relay"),
+            (("Host", "x"), "set by the relay"),
+            (("Mcp-Param-City", "x"), "set by the relay"),
+            (("Bad Name", "x"), "not a header name"),
+            (("X-A", "env:"), "must name a variable"),
+            (("X-A", "env:A-B"), "must name a variable"),
+            (("X-A", "a\nb"), "not a valid header value"),
         ] {
-            let err = remote(headers).unwrap_err().to_string();
-            assert!(err.contains(needle), "{headers} gave {err}");
+            let err = headers(&[(name, value)]).check("far").unwrap_err();
+            assert!(err.contains(needle), "{name}: {value:?} gave {err}");
         }
     }
 }

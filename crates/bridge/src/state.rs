@@ -73,8 +73,10 @@ impl AppState {
             })?;
         let children = Arc::new(Semaphore::new(config.limits.max_children));
         // Read once, at launch: a missing variable stops the bridge with its name.
-        let remote_headers =
-            ResolvedHeaders::resolve(&config.remotes, |var| std::env::var(var).ok())?;
+        let remote_headers = ResolvedHeaders::resolve(
+            config.remotes.iter().map(|r| (r.name.as_str(), &r.headers)),
+            |var| std::env::var(var).ok(),
+        )?;
         Ok(AppState(Arc::new(Inner {
             config,
             token,

@@ -12,111 +12,13 @@ mod auth_support;
 
 use std::time::{Duration, Instant};
 
+use auth_support::http::{call_tool, form, get_json, initialize, mcp, post};
 use auth_support::{AuthPeerOptions, AuthPeers, Browsed, browse};
 use base64::Engine as _;
 use serde_json::{Value, json};
 use sha2::Digest as _;
 
 const REDIRECT: &str = "http://127.0.0.1:9/callback";
-const ACCEPT: &str = "application/json, text/event-stream";
-
-/// `application/x-www-form-urlencoded` pairs.
-fn form(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{k}={}", auth_support::form_value(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-async fn get_json(url: &str) -> Value {
-    let text = reqwest::get(url).await.unwrap().text().await.unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: {e}: {text}"))
-}
-
-async fn post(url: &str, content_type: &str, body: String, auth: Option<&str>) -> (u16, Value) {
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("content-type", content_type)
-        .body(body);
-    if let Some(auth) = auth {
-        request = request.header("authorization", auth);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-/// One MCP POST; the answer's status, `WWW-Authenticate`, session id and the
-/// JSON-RPC message (from an SSE `data:` line or a plain JSON body).
-struct Answer {
-    status: u16,
-    www_authenticate: Option<String>,
-    session: Option<String>,
-    message: Value,
-}
-
-async fn mcp(url: &str, token: Option<&str>, session: Option<&str>, message: Value) -> Answer {
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", ACCEPT)
-        .body(message.to_string());
-    if let Some(token) = token {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    let response = request.send().await.unwrap();
-    let header = |name: &str| {
-        response
-            .headers()
-            .get(name)
-            .map(|v| v.to_str().unwrap().to_owned())
-    };
-    let (www_authenticate, session) = (header("www-authenticate"), header("mcp-session-id"));
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    let json = text
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(&text);
-    Answer {
-        status,
-        www_authenticate,
-        session,
-        message: serde_json::from_str(json).unwrap_or(Value::Null),
-    }
-}
-
-fn initialize() -> Value {
-    json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
-        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"auth-peers-test","version":"1"}}})
-}
-
-fn call(id: u64, tool: &str) -> Value {
-    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":tool,"arguments":{}}})
-}
-
-/// Opens a session with `token` and calls `tool` in it.
-async fn call_tool(url: &str, token: &str, tool: &str) -> Answer {
-    let init = mcp(url, Some(token), None, initialize()).await;
-    assert_eq!(
-        init.status, 200,
-        "initialize with a token: {:?}",
-        init.message
-    );
-    let session = init.session.as_deref();
-    let note = json!({"jsonrpc":"2.0","method":"notifications/initialized"});
-    mcp(url, Some(token), session, note).await;
-    mcp(url, Some(token), session, call(2, tool)).await
-}
-
 /// The authorization leg: the URL with PKCE S256, `state` and `resource`, the
 /// browser, and the checks on the redirect (`state` echoed, RFC 9207 `iss`).
 async fn authorize(
@@ -359,4 +261,34 @@ async fn a_confidential_client_authenticates_and_a_wrong_audience_is_refused() {
             .get("access-control-allow-origin")
             .is_none()
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_as_pinned_to_one_resource_refuses_another() {
+    let options = AuthPeerOptions {
+        as_resource: Some("http://127.0.0.1:9/pinned".into()),
+        ..AuthPeerOptions::default()
+    };
+    let Some(peers) = AuthPeers::start(&options) else {
+        return;
+    };
+    let query = form(&[
+        ("response_type", "code"),
+        ("client_id", "mcpg-public"),
+        ("redirect_uri", "http://127.0.0.1:5000/callback"),
+        ("scope", "mcp:tools"),
+        ("state", "s-9"),
+        ("code_challenge", &"c".repeat(43)),
+        ("code_challenge_method", "S256"),
+        ("resource", &peers.mcp_url),
+    ]);
+    // The pre-registered native client's loopback redirect matches on any port.
+    let browsed = browse(&format!("{}/auth?{query}", peers.as_url), "alice").await;
+    assert!(browsed.prompts.is_empty(), "{browsed:?}");
+    let back = browsed.redirect;
+    assert!(
+        back.starts_with("http://127.0.0.1:5000/callback?error=invalid_target"),
+        "{back}"
+    );
+    assert!(back.contains("state=s-9"), "{back}");
 }

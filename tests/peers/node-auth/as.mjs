@@ -24,7 +24,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
-import Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 
 const { values: args } = parseArgs({
   options: {
@@ -110,7 +110,7 @@ const provider = new Provider(issuer, {
       useGrantedResource: async () => true,
       getResourceServerInfo: async (_ctx, resourceIndicator) => {
         if (args.resource !== undefined && resourceIndicator !== args.resource) {
-          throw new Provider.errors.InvalidTarget(`this server only issues tokens for ${args.resource}`);
+          throw new errors.InvalidTarget(`this server only issues tokens for ${args.resource}`);
         }
         return {
           scope: MCP_SCOPES,
@@ -123,7 +123,15 @@ const provider = new Provider(issuer, {
     },
   },
   pkce: { required: () => true },
-  ttl: { AccessToken: accessTtl },
+  // Every lifetime set (oidc-provider prints a notice for each default it uses).
+  ttl: {
+    AccessToken: accessTtl,
+    AuthorizationCode: 60,
+    Grant: 14 * 24 * 3600,
+    Interaction: 3600,
+    RefreshToken: 14 * 24 * 3600,
+    Session: 14 * 24 * 3600,
+  },
   // MCP clients rarely ask for offline_access (and oidc-provider drops it without
   // prompt=consent): a client allowed the refresh_token grant gets a refresh token.
   issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -10,6 +10,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod browser;
+pub mod http;
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -33,6 +34,8 @@ pub struct AuthPeerOptions {
     pub as_without_cors: bool,
     /// `--cors` on the protected server (for a page calling it directly).
     pub mcp_with_cors: bool,
+    /// `--resource URL` on the AS: the only audience it issues tokens for.
+    pub as_resource: Option<String>,
 }
 
 impl Default for AuthPeerOptions {
@@ -41,6 +44,7 @@ impl Default for AuthPeerOptions {
             access_ttl_secs: 3600,
             as_without_cors: false,
             mcp_with_cors: false,
+            as_resource: None,
         }
     }
 }
@@ -100,6 +104,9 @@ impl AuthPeers {
             .arg(options.access_ttl_secs.to_string());
         if options.as_without_cors {
             auth.arg("--no-cors");
+        }
+        if let Some(resource) = &options.as_resource {
+            auth.args(["--resource", resource]);
         }
         // oidc-provider warns about its development-only parts on stderr, every run.
         auth.stderr(Stdio::null());
