@@ -105,6 +105,7 @@ impl AuthFlow {
                 .get("client_id_metadata_document_supported")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            dpop_algs: strings(&doc, "dpop_signing_alg_values_supported"),
             iss_supported: doc
                 .get("authorization_response_iss_parameter_supported")
                 .and_then(Value::as_bool)

@@ -13,7 +13,8 @@ pub struct BearerChallenge {
     pub error_description: Option<String>,
 }
 
-/// Parses a `WWW-Authenticate` value and returns its `Bearer` challenge, if any.
+/// Parses a `WWW-Authenticate` value and returns its `Bearer` (or `DPoP`) challenge,
+/// if any.
 /// Other schemes in the same header are skipped; parameter names are case-insensitive;
 /// values may be tokens or quoted strings.
 pub fn parse_www_authenticate(value: &str) -> Option<BearerChallenge> {
@@ -50,7 +51,8 @@ pub fn parse_www_authenticate(value: &str) -> Option<BearerChallenge> {
             if in_bearer {
                 break;
             }
-            in_bearer = tok.eq_ignore_ascii_case("bearer");
+            // RFC 9449 §7.1: a DPoP challenge carries the same parameters.
+            in_bearer = tok.eq_ignore_ascii_case("bearer") || tok.eq_ignore_ascii_case("dpop");
             if in_bearer {
                 found = Some(BearerChallenge::default());
             }

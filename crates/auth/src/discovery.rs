@@ -171,6 +171,7 @@ impl AuthFlow {
                     grant_types: Vec::new(),
                     cimd_supported: false,
                     iss_supported: false,
+                    dpop_algs: Vec::new(),
                 });
                 self.start_registration();
             }

@@ -92,6 +92,10 @@ pub enum AuthError {
     /// the user closed the window).
     #[error("the authorization step in the browser failed: {0}")]
     Browser(String),
+    /// This build cannot do what the configuration asks (e.g. `private_key_jwt`
+    /// without the `jwt` feature).
+    #[error("unsupported here: {0}")]
+    Unsupported(&'static str),
     /// A call that does not fit the flow's state (e.g. a redirect nobody asked for).
     #[error("unexpected {0} at this point of the flow")]
     Unexpected(&'static str),

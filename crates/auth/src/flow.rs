@@ -5,17 +5,12 @@
 use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
-use mcpg_core::diag::Severity;
 
 use crate::cards::{self, Card};
-use crate::challenge::{BearerChallenge, parse_www_authenticate};
+use crate::challenge::BearerChallenge;
 use crate::pkce::Pkce;
 use crate::state::{Answer, AsMetadata, Client, Prm, Purpose};
 use crate::{AuthConfig, AuthError, AuthEvent, AuthRequest, AuthResponse, Tokens};
-
-/// How long after an authorization a new refusal still counts as "in a row" (a
-/// server refusing a fresh token again); later ones start a new count.
-const IN_A_ROW_MS: u64 = 60_000;
 
 /// The request in flight and its card so far.
 #[derive(Debug)]
@@ -23,6 +18,8 @@ pub(crate) struct Pending {
     pub id: u64,
     pub purpose: Purpose,
     pub card: Card,
+    /// The request as sent (a DPoP nonce challenge re-sends it with a new proof).
+    pub raw: AuthRequest,
 }
 
 /// Where the flow is.
@@ -60,11 +57,17 @@ pub struct AuthFlow {
     pub(crate) pkce: Option<Pkce>,
     pub(crate) state: Option<String>,
     pub(crate) tokens: Option<Tokens>,
-    step_ups: u32,
-    refusals: u32,
-    last_authorized: Option<Timestamp>,
+    pub(crate) step_ups: u32,
+    pub(crate) refusals: u32,
+    pub(crate) last_authorized: Option<Timestamp>,
     /// A refresh was just tried for this refusal; the next goes the full way.
-    refreshed: bool,
+    pub(crate) refreshed: bool,
+    /// The latest `now` passed in (for JWT `iat`).
+    pub(crate) now: Timestamp,
+    /// RFC 9449: the proof-of-possession key, when the AS supports DPoP.
+    pub(crate) dpop: Option<crate::dpop::DpopKey>,
+    /// The authorization server's latest DPoP nonce.
+    pub(crate) dpop_nonce: Option<String>,
 }
 
 impl std::fmt::Debug for AuthFlow {
@@ -103,84 +106,9 @@ impl AuthFlow {
             refusals: 0,
             last_authorized: None,
             refreshed: false,
-        }
-    }
-
-    /// Start (or restart, for step-up) from the resource server's answer: a 401, or
-    /// a 403 with `error="insufficient_scope"`, and its `WWW-Authenticate` header.
-    pub fn handle_challenge(
-        &mut self,
-        now: Timestamp,
-        status: u16,
-        www_authenticate: Option<&str>,
-    ) {
-        self.abandon();
-        if self
-            .last_authorized
-            .is_some_and(|t| now.as_millis().saturating_sub(t.as_millis()) > IN_A_ROW_MS)
-        {
-            self.step_ups = 0;
-            self.refusals = 0;
-        }
-        let parsed = www_authenticate.and_then(parse_www_authenticate);
-        let step_up = status == 403
-            && parsed
-                .as_ref()
-                .and_then(|c| c.error.as_deref())
-                .is_some_and(|e| e == "insufficient_scope");
-        let mut card = cards::challenge_card(status, www_authenticate, step_up);
-        if parsed.is_none() {
-            card.finding(
-                "auth-www-authenticate-missing",
-                Severity::Warning,
-                "a `WWW-Authenticate: Bearer` header (RFC 6750 §3, RFC 9728 §5.1)",
-                www_authenticate.unwrap_or("none"),
-            );
-        }
-        self.challenge = parsed.unwrap_or_default();
-        if step_up {
-            self.step_ups += 1;
-            self.emit_card(card);
-            if self.step_ups > self.cfg.max_step_ups {
-                self.fail(AuthError::StepUpLimit(self.cfg.max_step_ups));
-                return;
-            }
-            self.add_scopes_from_challenge();
-            if self.asm.is_some() && self.client_for_current().is_some() {
-                self.start_authorization();
-            } else {
-                self.start_discovery();
-            }
-            return;
-        }
-        self.refusals += 1;
-        if self.refusals > self.cfg.max_step_ups + 1 {
-            self.emit_card(card);
-            self.fail(AuthError::StepUpLimit(self.cfg.max_step_ups));
-            return;
-        }
-        // A refused token with a refresh token: refresh once before the full flow.
-        if let Some(t) = self.tokens.clone().filter(|t| t.refresh_token.is_some())
-            && !self.refreshed
-        {
-            self.refreshed = true;
-            self.start_refresh(t);
-            return;
-        }
-        self.add_scopes_from_challenge();
-        self.start_discovery();
-    }
-
-    /// Start a refresh with cached tokens (no discovery); falls back to the full
-    /// flow when the refresh is refused.
-    pub fn refresh(&mut self, _now: Timestamp, tokens: Tokens) {
-        self.abandon();
-        self.tokens = Some(tokens.clone());
-        if tokens.refresh_token.is_some() {
-            self.refreshed = true;
-            self.start_refresh(tokens);
-        } else {
-            self.start_discovery();
+            now: Timestamp::ZERO,
+            dpop: None,
+            dpop_nonce: None,
         }
     }
 
@@ -193,6 +121,7 @@ impl AuthFlow {
     /// The answer to a request from [`AuthFlow::poll_request`]. Answers to requests
     /// the flow no longer waits for are ignored.
     pub fn handle_response(&mut self, now: Timestamp, response: AuthResponse) {
+        self.now = now;
         let id = match &response {
             AuthResponse::Answered { id, .. } | AuthResponse::Failed { id, .. } => *id,
         };
@@ -200,7 +129,10 @@ impl AuthFlow {
             return;
         }
         let Some(Pending {
-            purpose, mut card, ..
+            purpose,
+            mut card,
+            raw,
+            ..
         }) = self.pending.take()
         else {
             return;
@@ -241,6 +173,11 @@ impl AuthFlow {
                     headers: &headers,
                     body: &body,
                 };
+                if self.dpop_nonce_retry(&answer, &purpose) {
+                    self.emit_card(card);
+                    self.resend(purpose, raw);
+                    return;
+                }
                 match purpose {
                     Purpose::Prm { .. } => self.on_prm(card, purpose, &answer),
                     Purpose::AsMeta { .. } => self.on_as_metadata(card, purpose, &answer),
@@ -258,7 +195,8 @@ impl AuthFlow {
     /// The redirect came back: the full redirect URL (`…?code=…&state=…&iss=…` or
     /// `?error=…`). `state` is checked (a mismatch fails the flow), and `iss` per
     /// RFC 9207.
-    pub fn handle_redirect(&mut self, _now: Timestamp, redirect_url: &str) {
+    pub fn handle_redirect(&mut self, now: Timestamp, redirect_url: &str) {
+        self.now = now;
         if self.phase != Phase::Authorizing {
             self.events
                 .push_back(AuthEvent::Failed(AuthError::Unexpected("redirect")));
@@ -286,8 +224,13 @@ impl AuthFlow {
             why,
             &req,
         );
-        self.requests.push_back(req);
-        self.pending = Some(Pending { id, purpose, card });
+        self.requests.push_back(req.clone());
+        self.pending = Some(Pending {
+            id,
+            purpose,
+            card,
+            raw: req,
+        });
         self.phase = Phase::Requesting;
     }
 
@@ -321,20 +264,28 @@ impl AuthFlow {
         )
     }
 
+    /// Queues `raw` again under a new id, with a fresh DPoP proof (its card was
+    /// emitted).
+    pub(crate) fn resend(&mut self, purpose: Purpose, mut raw: AuthRequest) {
+        raw.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("dpop"));
+        self.add_dpop_proof(&mut raw);
+        let why = "The server asked for a DPoP nonce: the same request again, with a proof carrying it (RFC 9449 §8).".to_owned();
+        self.request(purpose, why, raw);
+    }
+
+    /// Fresh 32 bytes from the driver's entropy for `purpose` (a DPoP key, a jti):
+    /// never the ones of an authorization run.
+    pub(crate) fn derived(&self, purpose: u32) -> [u8; 32] {
+        let b = crate::pkce::derive(&self.entropy, purpose | 0x8000_0000);
+        let mut out = [0u8; 32];
+        out.copy_from_slice(&b[..32]);
+        out
+    }
+
     /// Forgets whatever was in flight (a new challenge replaces it).
-    fn abandon(&mut self) {
+    pub(crate) fn abandon(&mut self) {
         self.pending = None;
         self.requests.clear();
         self.phase = Phase::Idle;
-    }
-
-    fn add_scopes_from_challenge(&mut self) {
-        if let Some(s) = self.challenge.scope.clone() {
-            for scope in s.split_whitespace() {
-                if !self.scopes.iter().any(|x| x == scope) {
-                    self.scopes.push(scope.to_owned());
-                }
-            }
-        }
     }
 }

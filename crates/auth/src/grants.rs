@@ -8,13 +8,14 @@ use serde_json::Value;
 
 use crate::cards::Card;
 use crate::state::{Answer, AsMetadata, Client, Purpose};
-use crate::token::token_request;
+use crate::token::Grant;
 use crate::{AuthError, AuthFlow, ClientIdentity, Step};
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
 const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
+const CLIENT_ASSERTION: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 impl AuthFlow {
     /// Starts the grant of an assertion identity; false for the browser ones.
@@ -27,42 +28,41 @@ impl AuthFlow {
         match self.cfg.identity.clone() {
             ClientIdentity::WorkloadJwt { assertion, .. } => {
                 self.jwt_bearer(asm, client, assertion, scopes);
-                true
             }
+            ClientIdentity::PrivateKeyJwt {
+                private_key_pem, ..
+            } => self.private_key_jwt(asm, client, &private_key_pem, scopes),
             ClientIdentity::Enterprise {
                 idp_token_endpoint,
                 idp_client_id,
                 id_token,
                 ..
             } => {
-                let mut form = vec![
-                    ("grant_type", TOKEN_EXCHANGE.to_owned()),
-                    ("subject_token", id_token),
-                    ("subject_token_type", ID_TOKEN.to_owned()),
-                    ("requested_token_type", ID_JAG.to_owned()),
-                    ("audience", asm.issuer.clone()),
-                    ("resource", self.resource()),
-                ];
-                if !scopes.is_empty() {
-                    form.push(("scope", scopes.join(" ")));
-                }
-                let req = token_request(
-                    Step::TokenExchange,
-                    &idp_token_endpoint,
-                    form,
-                    &idp_client_id,
-                    None,
-                    "none",
-                );
-                self.request(
-                    Purpose::IdJag,
-                    "Enterprise-managed authorization (SEP-990): the client exchanges the user's ID token at the enterprise IdP (RFC 8693) for an identity assertion grant (ID-JAG) addressed to this authorization server.".into(),
-                    req,
-                );
-                true
+                let idp = Client {
+                    id: idp_client_id,
+                    secret: None,
+                    auth_method: "none".into(),
+                };
+                let grant = Grant {
+                    purpose: Purpose::IdJag,
+                    step: Step::TokenExchange,
+                    endpoint: &idp_token_endpoint,
+                    client: &idp,
+                    form: vec![
+                        ("grant_type", TOKEN_EXCHANGE.to_owned()),
+                        ("subject_token", id_token),
+                        ("subject_token_type", ID_TOKEN.to_owned()),
+                        ("requested_token_type", ID_JAG.to_owned()),
+                        ("audience", asm.issuer.clone()),
+                        ("resource", self.resource()),
+                    ],
+                    why: "Enterprise-managed authorization (SEP-990): the client exchanges the user's ID token at the enterprise IdP (RFC 8693) for an identity assertion grant (ID-JAG) addressed to this authorization server.".into(),
+                };
+                self.post_grant(grant, scopes);
             }
-            _ => false,
+            _ => return false,
         }
+        true
     }
 
     fn jwt_bearer(
@@ -72,27 +72,51 @@ impl AuthFlow {
         assertion: String,
         scopes: &[String],
     ) {
-        let mut form = vec![
-            ("grant_type", JWT_BEARER.to_owned()),
-            ("assertion", assertion),
-            ("resource", self.resource()),
-        ];
-        if !scopes.is_empty() {
-            form.push(("scope", scopes.join(" ")));
-        }
-        let req = token_request(
-            Step::TokenExchange,
-            &asm.token_endpoint,
-            form,
-            &client.id,
-            client.secret.as_deref(),
-            &client.auth_method,
-        );
-        self.request(
-            Purpose::JwtBearer,
-            "The client presents a signed assertion as an RFC 7523 JWT-bearer grant: a token without a browser.".into(),
-            req,
-        );
+        let grant = Grant {
+            purpose: Purpose::JwtBearer,
+            step: Step::TokenExchange,
+            endpoint: &asm.token_endpoint,
+            client,
+            form: vec![
+                ("grant_type", JWT_BEARER.to_owned()),
+                ("assertion", assertion),
+                ("resource", self.resource()),
+            ],
+            why: "The client presents a signed assertion as an RFC 7523 JWT-bearer grant: a token without a browser.".into(),
+        };
+        self.post_grant(grant, scopes);
+    }
+
+    /// Client credentials, authenticated by an ES256 JWT whose audience is the
+    /// issuer (RFC 7523 §3).
+    fn private_key_jwt(&mut self, asm: &AsMetadata, client: &Client, pem: &str, scopes: &[String]) {
+        let (_, jti) = self.next_secrets();
+        let iat = self.now.as_millis() / 1000;
+        let claims = serde_json::json!({
+            "iss": client.id, "sub": client.id, "aud": asm.issuer,
+            "iat": iat, "exp": iat + 300, "jti": jti,
+        });
+        let assertion = match crate::jwt::es256(pem, &claims) {
+            Ok(a) => a,
+            Err(e) => {
+                self.fail(e);
+                return;
+            }
+        };
+        let grant = Grant {
+            purpose: Purpose::ClientCredentials,
+            step: Step::TokenExchange,
+            endpoint: &asm.token_endpoint,
+            client,
+            form: vec![
+                ("grant_type", "client_credentials".to_owned()),
+                ("resource", self.resource()),
+                ("client_assertion_type", CLIENT_ASSERTION.to_owned()),
+                ("client_assertion", assertion),
+            ],
+            why: "Client credentials with private_key_jwt (SEP-1046): the client proves who it is with a JWT signed by its own key, no secret on the wire.".into(),
+        };
+        self.post_grant(grant, scopes);
     }
 
     /// The IdP's answer: the ID-JAG goes to the AS.

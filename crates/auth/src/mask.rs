@@ -46,7 +46,7 @@ pub fn mask(text: &str) -> String {
 fn mask_line(line: &str) -> String {
     // `Authorization: Bearer x` (and bare `Bearer x` / `Basic x` values).
     let lower = line.to_ascii_lowercase();
-    for scheme in ["bearer ", "basic "] {
+    for scheme in ["bearer ", "basic ", "dpop "] {
         if let Some(at) = lower.find(scheme) {
             let start = at + scheme.len();
             let end = line[start..]
@@ -144,6 +144,10 @@ mod tests {
             "authorization: Basic •••dA=="
         );
         assert!(!mask("Bearer short").contains("short"));
+        assert_eq!(
+            mask("Authorization: DPoP eyJhbGciOi.abc.defghijk"),
+            "Authorization: DPoP •••hijk"
+        );
     }
 
     #[test]

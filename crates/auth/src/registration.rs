@@ -43,6 +43,31 @@ fn application_type(redirect_uri: &str) -> &'static str {
     }
 }
 
+/// The client an identity brings with it (no registration needed), if any.
+fn given_client(identity: &ClientIdentity, supported: &[String]) -> Option<Client> {
+    let (id, secret, method) = match identity {
+        ClientIdentity::Auto { .. } => return None,
+        ClientIdentity::PreRegistered {
+            client_id,
+            client_secret,
+        }
+        | ClientIdentity::Enterprise {
+            client_id,
+            client_secret,
+            ..
+        } => (client_id, client_secret.clone(), None),
+        ClientIdentity::WorkloadJwt { client_id, .. } => (client_id, None, None),
+        ClientIdentity::PrivateKeyJwt { client_id, .. } => {
+            (client_id, None, Some("private_key_jwt".to_owned()))
+        }
+    };
+    Some(Client {
+        id: id.clone(),
+        auth_method: method.unwrap_or_else(|| method_for(secret.is_some(), supported)),
+        secret,
+    })
+}
+
 impl AuthFlow {
     /// The registration for the current authorization server, if there is one.
     pub(crate) fn client_for_current(&self) -> Option<&Client> {
@@ -70,42 +95,12 @@ impl AuthFlow {
             self.start_authorization();
             return;
         }
+        if let Some(client) = given_client(&self.cfg.identity, &asm.token_endpoint_auth_methods) {
+            self.remember(client);
+            self.start_authorization();
+            return;
+        }
         match self.cfg.identity.clone() {
-            ClientIdentity::PreRegistered {
-                client_id,
-                client_secret,
-            } => {
-                let auth_method =
-                    method_for(client_secret.is_some(), &asm.token_endpoint_auth_methods);
-                self.remember(Client {
-                    id: client_id,
-                    secret: client_secret,
-                    auth_method,
-                });
-                self.start_authorization();
-            }
-            ClientIdentity::WorkloadJwt { client_id, .. } => {
-                self.remember(Client {
-                    auth_method: method_for(false, &asm.token_endpoint_auth_methods),
-                    id: client_id,
-                    secret: None,
-                });
-                self.start_authorization();
-            }
-            ClientIdentity::Enterprise {
-                client_id,
-                client_secret,
-                ..
-            } => {
-                let auth_method =
-                    method_for(client_secret.is_some(), &asm.token_endpoint_auth_methods);
-                self.remember(Client {
-                    id: client_id,
-                    secret: client_secret,
-                    auth_method,
-                });
-                self.start_authorization();
-            }
             ClientIdentity::Auto {
                 metadata_url: Some(url),
                 ..
@@ -146,6 +141,8 @@ impl AuthFlow {
                     self.fail(AuthError::NeedsClientId);
                 }
             },
+            // The others brought their client (`given_client`).
+            _ => {}
         }
     }
 

@@ -29,6 +29,8 @@ pub(crate) struct AsMetadata {
     pub cimd_supported: bool,
     /// RFC 9207 `authorization_response_iss_parameter_supported`.
     pub iss_supported: bool,
+    /// RFC 9449 `dpop_signing_alg_values_supported`.
+    pub dpop_algs: Vec<String>,
 }
 
 /// A client as one authorization server knows it.
@@ -96,7 +98,6 @@ impl Answer<'_> {
     }
 
     /// A header's value (name case-insensitive).
-    #[allow(dead_code)]
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -105,6 +106,7 @@ impl Answer<'_> {
     }
 }
 
+/// The strings of array member `key` (others skipped; none when absent).
 pub(crate) fn strings(m: &Map<String, Value>, key: &str) -> Vec<String> {
     m.get(key)
         .and_then(Value::as_array)
@@ -117,6 +119,7 @@ pub(crate) fn strings(m: &Map<String, Value>, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// String member `key`, if it is one.
 pub(crate) fn string(m: &Map<String, Value>, key: &str) -> Option<String> {
     m.get(key).and_then(Value::as_str).map(str::to_owned)
 }

@@ -13,14 +13,12 @@ use crate::state::{Answer, AsMetadata, Client, Purpose};
 use crate::url;
 use crate::{AuthError, AuthFlow, AuthRequest, Step, Tokens};
 
-/// A form POST to the token endpoint, authenticated as `method` says.
-pub(crate) fn token_request(
+/// A form POST to a token endpoint, authenticated as `client` says.
+fn token_request(
     step: Step,
     endpoint: &str,
     mut form: Vec<(&str, String)>,
-    client_id: &str,
-    secret: Option<&str>,
-    method: &str,
+    client: &Client,
 ) -> AuthRequest {
     let mut headers = vec![
         (
@@ -29,20 +27,20 @@ pub(crate) fn token_request(
         ),
         ("Accept".to_owned(), "application/json".to_owned()),
     ];
-    match (method, secret) {
+    match (client.auth_method.as_str(), client.secret.as_deref()) {
         ("client_secret_basic", Some(s)) => {
             // RFC 6749 §2.3.1: each part form-encoded before base64.
-            let creds = format!("{}:{}", url::encode(client_id), url::encode(s));
+            let creds = format!("{}:{}", url::encode(&client.id), url::encode(s));
             headers.push((
                 "Authorization".into(),
                 format!("Basic {}", STANDARD.encode(creds)),
             ));
         }
         ("client_secret_post", Some(s)) => {
-            form.push(("client_id", client_id.to_owned()));
+            form.push(("client_id", client.id.clone()));
             form.push(("client_secret", s.to_owned()));
         }
-        _ => form.push(("client_id", client_id.to_owned())),
+        _ => form.push(("client_id", client.id.clone())),
     }
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
     AuthRequest {
@@ -55,7 +53,60 @@ pub(crate) fn token_request(
     }
 }
 
+/// When the access token is a JWT whose `aud` does not name `resource` (RFC 8707
+/// §2: the AS should have bound it to the resource asked for): (expected, got).
+/// The token is only decoded, never trusted: the resource server judges it.
+pub(crate) fn wrong_audience(access_token: &str, resource: &str) -> Option<(String, String)> {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let mut parts = access_token.split('.');
+    let (_, Some(payload), Some(_), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return None;
+    };
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).ok()?).ok()?;
+    let auds: Vec<String> = match claims.get("aud")? {
+        Value::String(a) => vec![a.clone()],
+        Value::Array(a) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => return None,
+    };
+    if auds.iter().any(|a| url::same_resource(a, resource)) {
+        None
+    } else {
+        Some((resource.to_owned(), auds.join(", ")))
+    }
+}
+
+/// One token request to make: where, as whom, what for.
+pub(crate) struct Grant<'a> {
+    pub purpose: Purpose,
+    pub step: Step,
+    pub endpoint: &'a str,
+    pub client: &'a Client,
+    /// The grant's own parameters (`scope` and the client's authentication are added).
+    pub form: Vec<(&'a str, String)>,
+    pub why: String,
+}
+
 impl AuthFlow {
+    /// Queues a token request: `scope` when any, the client's authentication.
+    pub(crate) fn post_grant(&mut self, g: Grant<'_>, scopes: &[String]) {
+        let mut form = g.form;
+        if !scopes.is_empty() {
+            form.push(("scope", scopes.join(" ")));
+        }
+        let mut req = token_request(g.step, g.endpoint, form, g.client);
+        // The AS's token endpoint gets a proof; the enterprise IdP does not.
+        if !matches!(g.purpose, Purpose::IdJag) {
+            self.add_dpop_proof(&mut req);
+        }
+        self.request(g.purpose, g.why, req);
+    }
+
     pub(crate) fn exchange_code(&mut self, code: String) {
         let (Some(asm), Some(client), Some(pkce)) = (
             self.asm.clone(),
@@ -71,22 +122,19 @@ impl AuthFlow {
             ("code_verifier", pkce.verifier),
             ("resource", self.resource()),
         ];
-        let req = token_request(
-            Step::TokenExchange,
-            &asm.token_endpoint,
+        let why = format!(
+            "The client trades the one-time code (with its PKCE verifier) for tokens, authenticating as {}.",
+            client.auth_method
+        );
+        let grant = Grant {
+            purpose: Purpose::Token,
+            step: Step::TokenExchange,
+            endpoint: &asm.token_endpoint,
+            client: &client,
             form,
-            &client.id,
-            client.secret.as_deref(),
-            &client.auth_method,
-        );
-        self.request(
-            Purpose::Token,
-            format!(
-                "The client trades the one-time code (with its PKCE verifier) for tokens, authenticating as {}.",
-                client.auth_method
-            ),
-            req,
-        );
+            why,
+        };
+        self.post_grant(grant, &[]);
     }
 
     pub(crate) fn client_credentials(
@@ -95,26 +143,18 @@ impl AuthFlow {
         client: &Client,
         scopes: &[String],
     ) {
-        let mut form = vec![
-            ("grant_type", "client_credentials".to_owned()),
-            ("resource", self.resource()),
-        ];
-        if !scopes.is_empty() {
-            form.push(("scope", scopes.join(" ")));
-        }
-        let req = token_request(
-            Step::TokenExchange,
-            &asm.token_endpoint,
-            form,
-            &client.id,
-            client.secret.as_deref(),
-            &client.auth_method,
-        );
-        self.request(
-            Purpose::ClientCredentials,
-            "The authorization server only grants client credentials: the confidential client asks for a token for itself, without a browser.".into(),
-            req,
-        );
+        let grant = Grant {
+            purpose: Purpose::ClientCredentials,
+            step: Step::TokenExchange,
+            endpoint: &asm.token_endpoint,
+            client,
+            form: vec![
+                ("grant_type", "client_credentials".to_owned()),
+                ("resource", self.resource()),
+            ],
+            why: "The authorization server only grants client credentials: the confidential client asks for a token for itself, without a browser.".into(),
+        };
+        self.post_grant(grant, scopes);
     }
 
     pub(crate) fn start_refresh(&mut self, tokens: Tokens) {
@@ -122,24 +162,26 @@ impl AuthFlow {
             self.start_discovery();
             return;
         };
+        let client = Client {
+            id: tokens.client_id.clone(),
+            secret: tokens.client_secret.clone(),
+            auth_method: tokens.token_endpoint_auth_method.clone(),
+        };
+        let endpoint = tokens.token_endpoint.clone();
         let form = vec![
             ("grant_type", "refresh_token".to_owned()),
             ("refresh_token", rt),
             ("resource", tokens.resource.clone()),
         ];
-        let req = token_request(
-            Step::Refresh,
-            &tokens.token_endpoint,
+        let grant = Grant {
+            purpose: Purpose::Refresh(Box::new(tokens)),
+            step: Step::Refresh,
+            endpoint: &endpoint,
+            client: &client,
             form,
-            &tokens.client_id,
-            tokens.client_secret.as_deref(),
-            &tokens.token_endpoint_auth_method,
-        );
-        self.request(
-            Purpose::Refresh(Box::new(tokens)),
-            "The access token expired or was refused and a refresh token is at hand: the client asks for a new access token without the browser.".into(),
-            req,
-        );
+            why: "The access token expired or was refused and a refresh token is at hand: the client asks for a new access token without the browser.".into(),
+        };
+        self.post_grant(grant, &[]);
     }
 
     /// A token endpoint answer (code exchange, client credentials, or refresh of
@@ -202,6 +244,9 @@ impl AuthFlow {
             .get("expires_in")
             .and_then(Value::as_u64)
             .map(|s| now.as_millis().saturating_add(s.saturating_mul(1000)));
+        if let Some((expected, got)) = wrong_audience(&access, &self.resource()) {
+            card.finding("auth-wrong-audience", Severity::Warning, &expected, &got);
+        }
         let tokens = match old {
             Some(old) => Tokens {
                 access_token: access,

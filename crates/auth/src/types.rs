@@ -34,6 +34,16 @@ pub enum ClientIdentity {
         /// The workload's signed JWT (audience: the authorization server).
         assertion: String,
     },
+    /// Extension (SEP-1046, client credentials): no browser; the client
+    /// authenticates with an ES256-signed JWT (`private_key_jwt`, RFC 7523 §2.2).
+    /// Signing needs the crate's `jwt` feature (native drivers); without it the
+    /// flow fails with [`AuthError::Unsupported`].
+    PrivateKeyJwt {
+        /// The client ID (the JWT's `iss` and `sub`).
+        client_id: String,
+        /// The client's P-256 private key, PKCS#8 PEM.
+        private_key_pem: String,
+    },
     /// Extension (SEP-990, enterprise-managed authorization): no browser; the
     /// enterprise IdP's ID token is exchanged at the IdP (RFC 8693) for an ID-JAG,
     /// presented to the authorization server as an RFC 7523 JWT-bearer grant.
@@ -68,6 +78,10 @@ impl std::fmt::Debug for ClientIdentity {
                 .finish_non_exhaustive(),
             ClientIdentity::WorkloadJwt { client_id, .. } => f
                 .debug_struct("WorkloadJwt")
+                .field("client_id", client_id)
+                .finish_non_exhaustive(),
+            ClientIdentity::PrivateKeyJwt { client_id, .. } => f
+                .debug_struct("PrivateKeyJwt")
                 .field("client_id", client_id)
                 .finish_non_exhaustive(),
             ClientIdentity::Enterprise {
@@ -171,6 +185,8 @@ impl std::fmt::Debug for Tokens {
 }
 
 /// One HTTP request the driver must make, exactly as given (redirects not followed).
+/// It carries secrets (codes, verifiers, client secrets, assertions): drivers send it
+/// and never log it; what people see is the masked [`Exchange`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuthRequest {
     /// Echo it in [`AuthResponse`].

@@ -104,6 +104,20 @@ fn standard() -> Net {
     n
 }
 
+/// The standard network with the AS metadata edited.
+fn with_meta(edit: impl FnOnce(&mut Value)) -> Net {
+    let mut net = standard();
+    let mut meta = as_meta();
+    edit(&mut meta);
+    net.on(
+        "GET",
+        &format!("{AS}/.well-known/oauth-authorization-server"),
+        200,
+        meta,
+    );
+    net
+}
+
 fn config() -> AuthConfig {
     AuthConfig::new(
         MCP,
@@ -369,15 +383,9 @@ fn refuses_a_foreign_resource_a_foreign_issuer_and_no_s256() {
     ));
     assert_eq!(net.seen.len(), 1, "nothing after the PRM");
 
-    let mut net = standard();
-    let mut meta = as_meta();
-    meta["issuer"] = json!("https://attacker.example.com");
-    net.on(
-        "GET",
-        &format!("{AS}/.well-known/oauth-authorization-server"),
-        200,
-        meta,
-    );
+    let mut net = with_meta(|meta| {
+        meta["issuer"] = json!("https://attacker.example.com");
+    });
     let mut flow = AuthFlow::new(config(), [3; 64]);
     flow.handle_challenge(T0, 401, Some(&www("")));
     let run = drive(&mut flow, &mut net, &back(Some(AS)));
@@ -422,15 +430,9 @@ fn redirect_checks_state_and_iss() {
         (&back(None), false, true),
     ];
     for (i, (redirect, advertised, ok)) in cases.into_iter().enumerate() {
-        let mut net = standard();
-        let mut meta = as_meta();
-        meta["authorization_response_iss_parameter_supported"] = json!(advertised);
-        net.on(
-            "GET",
-            &format!("{AS}/.well-known/oauth-authorization-server"),
-            200,
-            meta,
-        );
+        let mut net = with_meta(|meta| {
+            meta["authorization_response_iss_parameter_supported"] = json!(advertised);
+        });
         let mut flow = AuthFlow::new(config(), [4; 64]);
         flow.handle_challenge(T0, 401, Some(&www("")));
         let run = drive(&mut flow, &mut net, redirect);
@@ -580,15 +582,9 @@ fn client_identity_order_pre_registered_cimd_then_none() {
     assert_eq!(run.error(), Some(&AuthError::NeedsClientId));
 
     // CIMD when advertised and a metadata URL is set: no registration request.
-    let mut net = standard();
-    let mut meta = as_meta();
-    meta["client_id_metadata_document_supported"] = json!(true);
-    net.on(
-        "GET",
-        &format!("{AS}/.well-known/oauth-authorization-server"),
-        200,
-        meta,
-    );
+    let mut net = with_meta(|meta| {
+        meta["client_id_metadata_document_supported"] = json!(true);
+    });
     let mut cfg = config();
     cfg.identity = ClientIdentity::Auto {
         metadata_url: Some("https://client.example/meta.json".into()),
@@ -759,4 +755,166 @@ fn a_2025_03_26_origin_may_name_its_own_issuer() {
     let run = drive(&mut flow, &mut net, &back(Some("http://rs.test/oauth")));
     assert!(run.tokens().is_some(), "{:?}", run.error());
     assert!(run.findings().contains(&"auth-legacy-issuer-differs"));
+}
+
+/// A throwaway P-256 test key (PKCS#8 PEM), used for nothing but this test.
+#[cfg(feature = "jwt")]
+const TEST_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg2bIgLY/739k9HqDk
+0KvQoFlrUdAouH2WiLUF7bkwgY+hRANCAAQx3Y3yNxSo+OJHEyK1WsDJJjyc/YkO
+Z09DlVB13LJLuYd/z1FjtoQvtqNsFUFp9wwZoOLZe0JtG1b+sk7XpKAX
+-----END PRIVATE KEY-----";
+
+#[test]
+fn private_key_jwt_client_credentials() {
+    let mut net = with_meta(|meta| {
+        meta["grant_types_supported"] = json!(["client_credentials"]);
+    });
+    let mut cfg = config();
+    #[cfg(feature = "jwt")]
+    let pem = TEST_KEY.to_owned();
+    #[cfg(not(feature = "jwt"))]
+    let pem = "unused".to_owned();
+    cfg.identity = ClientIdentity::PrivateKeyJwt {
+        client_id: "svc".into(),
+        private_key_pem: pem,
+    };
+    let mut flow = AuthFlow::new(cfg, [1; 64]);
+    flow.handle_challenge(T0, 401, Some(&www("")));
+    let run = drive(&mut flow, &mut net, &back(Some(AS)));
+    if cfg!(not(feature = "jwt")) {
+        assert!(matches!(run.error(), Some(AuthError::Unsupported(_))));
+        return;
+    }
+    assert!(run.tokens().is_some(), "{:?}", run.error());
+    let form = parse_query(net.seen.last().unwrap().body.as_deref().unwrap());
+    let get = |k: &str| form.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    assert_eq!(get("grant_type").as_deref(), Some("client_credentials"));
+    let jwt = get("client_assertion").unwrap();
+    let claims: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(jwt.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(claims["iss"], "svc");
+    assert_eq!(claims["sub"], "svc");
+    assert_eq!(claims["aud"], AS);
+    assert_eq!(
+        claims["iat"],
+        T0.as_millis() / 1000,
+        "iat from the caller's clock"
+    );
+    assert_eq!(claims["exp"], T0.as_millis() / 1000 + 300);
+}
+
+#[cfg(feature = "jwt")]
+#[test]
+fn dpop_proofs_on_token_requests_and_the_nonce_retry() {
+    let mut net = with_meta(|meta| meta["dpop_signing_alg_values_supported"] = json!(["ES256"]));
+    // The token endpoint wants a nonce first (RFC 9449 §8).
+    let mut flow = AuthFlow::new(config(), [3; 64]);
+    flow.handle_challenge(T0, 401, Some(&www("")));
+    let mut asked = false;
+    let mut run_events = Vec::new();
+    for _ in 0..50 {
+        if let Some(r) = flow.poll_request() {
+            let a = if r.url.ends_with("/token") && !asked {
+                asked = true;
+                net.seen.push(r.clone());
+                AuthResponse::Answered {
+                    id: r.id,
+                    status: 400,
+                    headers: vec![("DPoP-Nonce".into(), "n-1".into())],
+                    body: json!({"error": "use_dpop_nonce"}).to_string(),
+                }
+            } else {
+                net.answer(&r)
+            };
+            flow.handle_response(T0, a);
+            continue;
+        }
+        match flow.poll_event() {
+            Some(AuthEvent::Authorize { url }) => flow.handle_redirect(T0, &back(Some(AS))(&url)),
+            Some(e) => run_events.push(e),
+            None => break,
+        }
+    }
+    assert!(
+        run_events
+            .iter()
+            .any(|e| matches!(e, AuthEvent::Authorized(_))),
+        "{run_events:?}"
+    );
+    let tokens: Vec<&AuthRequest> = net
+        .seen
+        .iter()
+        .filter(|r| r.url.ends_with("/token"))
+        .collect();
+    assert_eq!(
+        tokens.len(),
+        2,
+        "the token request went again with the nonce"
+    );
+    let claims = |r: &AuthRequest| -> (Value, Value) {
+        let proof = &r.headers.iter().find(|(k, _)| k == "DPoP").unwrap().1;
+        let part = |i: usize| -> Value {
+            serde_json::from_slice(
+                &URL_SAFE_NO_PAD
+                    .decode(proof.split('.').nth(i).unwrap())
+                    .unwrap(),
+            )
+            .unwrap()
+        };
+        (part(0), part(1))
+    };
+    let (h0, c0) = claims(tokens[0]);
+    let (_, c1) = claims(tokens[1]);
+    assert_eq!(h0["typ"], "dpop+jwt");
+    assert_eq!(h0["jwk"]["kty"], "EC");
+    assert!(h0["jwk"].get("d").is_none(), "no private key in the proof");
+    assert_eq!(c0["htm"], "POST");
+    assert_eq!(c0["htu"], format!("{AS}/token"));
+    assert_eq!(c0.get("nonce"), None);
+    assert_eq!(c1["nonce"], "n-1");
+    assert_ne!(c0["jti"], c1["jti"], "a fresh proof each time");
+    let key = flow.dpop_key().unwrap();
+    let p = key.proof("POST", "http://rs.test/mcp?x=1", 5, "j", Some("tok"), None);
+    let c: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(p.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(c["htu"], "http://rs.test/mcp", "no query in htu");
+    assert_eq!(c["ath"], URL_SAFE_NO_PAD.encode(Sha256::digest(b"tok")));
+}
+
+#[test]
+fn a_token_for_another_audience_is_reported() {
+    let jwt = |aud: &str| {
+        let payload = URL_SAFE_NO_PAD.encode(json!({"aud": aud, "sub": "u"}).to_string());
+        format!("eyJhbGciOiJub25lIn0.{payload}.sig")
+    };
+    for (aud, reported) in [("https://other.example/mcp", true), (MCP, false)] {
+        let mut net = standard();
+        net.on(
+            "POST",
+            &format!("{AS}/token"),
+            200,
+            json!({"access_token": jwt(aud)}),
+        );
+        let mut flow = AuthFlow::new(config(), [1; 64]);
+        flow.handle_challenge(T0, 401, Some(&www("")));
+        let run = drive(&mut flow, &mut net, &back(Some(AS)));
+        assert!(
+            run.tokens().is_some(),
+            "still usable: the resource server decides"
+        );
+        assert_eq!(
+            run.findings().contains(&"auth-wrong-audience"),
+            reported,
+            "{aud}"
+        );
+    }
 }

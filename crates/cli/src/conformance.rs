@@ -79,6 +79,13 @@ fn auth_options(url: &str, context: &Value) -> AuthOptions {
             idp_client_id: text("idp_client_id").unwrap_or_default(),
             id_token,
         },
+        // SEP-1046: client credentials with private_key_jwt.
+        (Some(client_id), None, None) if text("private_key_pem").is_some() => {
+            ClientIdentity::PrivateKeyJwt {
+                client_id,
+                private_key_pem: text("private_key_pem").unwrap_or_default(),
+            }
+        }
         (Some(client_id), None, None) => ClientIdentity::PreRegistered {
             client_id,
             client_secret: text("client_secret"),

@@ -177,26 +177,49 @@ async fn a_401_runs_the_flow_and_the_request_goes_through() {
     );
 }
 
+fn cached(base: &str, expires_at: Option<u64>) -> Tokens {
+    Tokens {
+        access_token: "stale-token-0123456789".into(),
+        token_type: "Bearer".into(),
+        refresh_token: Some("refresh-0123456789".into()),
+        expires_at,
+        scope: None,
+        issuer: base.to_owned(),
+        token_endpoint: format!("{base}/token"),
+        client_id: "client-1".into(),
+        client_secret: None,
+        token_endpoint_auth_method: "none".into(),
+        resource: format!("{base}/mcp"),
+    }
+}
+
+#[tokio::test]
+async fn a_refused_cached_token_is_refreshed_before_the_full_flow() {
+    let (base, log) = serve().await;
+    let url = format!("{base}/mcp");
+    let saved = Arc::new(Mutex::new(Vec::new()));
+    let mut http = HttpConfig::new(&url);
+    // Not expired by the clock, but the server refuses it (revoked, say).
+    http.auth = Some(options(&url, Some(cached(&base, None)), saved.clone()));
+    let d = Driver::http(http, support::config()).unwrap();
+    d.connect().await.expect("connected after the refresh");
+    d.close().await.unwrap();
+    assert_eq!(
+        *log.unauthorized.lock().unwrap(),
+        1,
+        "the stale token was refused once"
+    );
+    assert_eq!(*log.grants.lock().unwrap(), ["refresh_token"]);
+    assert_eq!(*log.authorizations.lock().unwrap(), 0, "no browser");
+}
+
 #[tokio::test]
 async fn an_expired_cached_token_is_refreshed_first() {
     let (base, log) = serve().await;
     let url = format!("{base}/mcp");
     let saved = Arc::new(Mutex::new(Vec::new()));
-    let cached = Tokens {
-        access_token: "stale-token-0123456789".into(),
-        token_type: "Bearer".into(),
-        refresh_token: Some("refresh-0123456789".into()),
-        expires_at: Some(1),
-        scope: None,
-        issuer: base.clone(),
-        token_endpoint: format!("{base}/token"),
-        client_id: "client-1".into(),
-        client_secret: None,
-        token_endpoint_auth_method: "none".into(),
-        resource: url.clone(),
-    };
     let mut http = HttpConfig::new(&url);
-    http.auth = Some(options(&url, Some(cached), saved.clone()));
+    http.auth = Some(options(&url, Some(cached(&base, Some(1))), saved.clone()));
     let d = Driver::http(http, support::config()).unwrap();
     d.connect()
         .await

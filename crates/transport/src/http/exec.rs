@@ -36,16 +36,7 @@ pub(crate) async fn execute(http: reqwest::Client, req: HttpRequest, tx: mpsc::S
             return;
         }
     };
-    let headers = resp
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let headers = header_pairs(resp.headers());
     let head = NetEvent::Head {
         id,
         status: resp.status().as_u16(),
@@ -68,6 +59,19 @@ pub(crate) async fn execute(http: reqwest::Client, req: HttpRequest, tx: mpsc::S
             return;
         }
     }
+}
+
+/// The headers as (lower-case name, value) pairs, values read lossily.
+pub(crate) fn header_pairs(headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
 }
 
 /// reqwest's own text names the layers ("error sending request for url (…): client

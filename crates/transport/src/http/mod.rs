@@ -136,7 +136,10 @@ async fn run(
                 t.abort();
             }
         }
-        while let Some(req) = m.poll_request() {
+        while let Some(mut req) = m.poll_request() {
+            if let Some(o) = oauth.as_ref() {
+                o.decorate(&mut req);
+            }
             let id = req.id;
             tasks.insert(
                 id,
@@ -166,7 +169,11 @@ async fn run(
                     www_authenticate,
                 } => {
                     match oauth.as_mut() {
-                        Some(o) => o.unauthorized(status, www_authenticate, &events),
+                        Some(o) => {
+                            if o.unauthorized(status, www_authenticate, &events) {
+                                m.resume(now());
+                            }
+                        }
                         None => m.give_up(now(), format!("HTTP {status}: authorization required")),
                     }
                     continue;
@@ -213,6 +220,9 @@ async fn run(
                 }
             },
             Some(net) = net_rx.recv() => {
+                if let (Some(o), mcpg_http::NetEvent::Head { headers, .. }) = (oauth.as_mut(), &net) {
+                    o.saw_headers(headers);
+                }
                 if net.is_last() {
                     tasks.remove(&net.id());
                 }

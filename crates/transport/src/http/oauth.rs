@@ -6,9 +6,9 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use mcpg_auth::{AuthError, AuthEvent, AuthFlow, AuthRequest, AuthResponse, Tokens};
+use mcpg_auth::{AuthError, AuthEvent, AuthFlow, AuthRequest, AuthResponse, DpopKey, Tokens};
 use mcpg_core::Timestamp;
-use mcpg_http::HttpMachine;
+use mcpg_http::{HttpMachine, HttpRequest};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -18,6 +18,10 @@ use crate::link::TransportEvent;
 
 /// How long one request of the flow may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A token this close to its expiry is refreshed before use (clocks differ, and a
+/// request takes time to arrive).
+const EXPIRY_SKEW_MS: u64 = 30_000;
 
 /// What ends a run.
 type Outcome = (AuthFlow, Result<Tokens, AuthError>);
@@ -39,6 +43,13 @@ pub(crate) struct OAuth {
     flow: Option<AuthFlow>,
     running: Option<JoinHandle<Outcome>>,
     tokens: Option<Tokens>,
+    /// RFC 9449: the key a `DPoP` token is bound to, and the resource server's
+    /// latest nonce.
+    dpop: Option<DpopKey>,
+    rs_nonce: Option<String>,
+    /// A `use_dpop_nonce` refusal was just answered by resending; the next one
+    /// runs the flow.
+    nonce_resent: bool,
 }
 
 impl OAuth {
@@ -51,12 +62,20 @@ impl OAuth {
             .timeout(REQUEST_TIMEOUT)
             .build()
             .map_err(|e| TransportError::HttpClient(super::exec::describe(&e)))?;
+        let mut flow = AuthFlow::new(opts.config.clone(), entropy);
+        if let Some(t) = &opts.tokens {
+            // A 401 with the cached token then tries its refresh token first.
+            flow.set_tokens(t.clone());
+        }
         Ok(OAuth {
-            flow: Some(AuthFlow::new(opts.config.clone(), entropy)),
+            flow: Some(flow),
             tokens: opts.tokens.clone(),
             opts,
             http,
             running: None,
+            dpop: None,
+            rs_nonce: None,
+            nonce_resent: false,
         })
     }
 
@@ -80,7 +99,7 @@ impl OAuth {
             .tokens
             .as_ref()
             .and_then(|t| t.expires_at)
-            .is_some_and(|at| at <= wall_now().as_millis());
+            .is_some_and(|at| at <= wall_now().as_millis().saturating_add(EXPIRY_SKEW_MS));
         if !expired || self.running.is_some() {
             return;
         }
@@ -91,19 +110,70 @@ impl OAuth {
         self.spawn(events, move |flow| flow.refresh(wall_now(), t));
     }
 
-    /// The machine held a refused message: run the flow (unless one runs).
+    /// The machine held a refused message: run the flow (unless one runs), or,
+    /// for a DPoP nonce challenge with a new nonce, just resend (returns true: the
+    /// caller resumes the machine).
     pub fn unauthorized(
         &mut self,
         status: u16,
         www: Option<String>,
         events: &mpsc::Sender<TransportEvent>,
-    ) {
+    ) -> bool {
         if self.running.is_some() {
-            return;
+            return false;
+        }
+        let nonce_asked = www.as_deref().is_some_and(|w| w.contains("use_dpop_nonce"));
+        if nonce_asked && self.dpop.is_some() && self.rs_nonce.is_some() && !self.nonce_resent {
+            self.nonce_resent = true;
+            return true;
         }
         self.spawn(events, move |flow| {
             flow.handle_challenge(wall_now(), status, www.as_deref());
         });
+        false
+    }
+
+    /// Headers of an answer from the resource server: its DPoP nonce, if any.
+    pub fn saw_headers(&mut self, headers: &[(String, String)]) {
+        if let Some((_, n)) = headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("dpop-nonce"))
+        {
+            if self.rs_nonce.as_deref() != Some(n.as_str()) {
+                self.nonce_resent = false;
+            }
+            self.rs_nonce = Some(n.clone());
+        }
+    }
+
+    /// A request to the resource server, as the token wants it: with a `DPoP`
+    /// token, `Authorization: DPoP …` and a fresh proof (RFC 9449 §7.1).
+    pub fn decorate(&self, req: &mut HttpRequest) {
+        let (Some(key), Some(t)) = (&self.dpop, &self.tokens) else {
+            return;
+        };
+        if !t.token_type.eq_ignore_ascii_case("dpop") {
+            return;
+        }
+        let mut jti = [0u8; 16];
+        if getrandom::fill(&mut jti).is_err() {
+            return;
+        }
+        let jti: String = jti.iter().map(|b| format!("{b:02x}")).collect();
+        for (k, v) in req.headers.iter_mut() {
+            if k.eq_ignore_ascii_case("authorization") {
+                *v = format!("DPoP {}", t.access_token);
+            }
+        }
+        let proof = key.proof(
+            req.method.as_str(),
+            &req.url,
+            wall_now().as_millis() / 1000,
+            &jti,
+            Some(&t.access_token),
+            self.rs_nonce.as_deref(),
+        );
+        req.headers.push(("DPoP".into(), proof));
     }
 
     /// Waits for the running flow (forever when none runs).
@@ -136,6 +206,7 @@ impl OAuth {
         now: Timestamp,
     ) -> Option<String> {
         let (flow, result) = outcome;
+        self.dpop = flow.dpop_key().cloned();
         self.flow = Some(flow);
         match result {
             Ok(t) => {
@@ -232,16 +303,7 @@ async fn execute(http: &reqwest::Client, req: AuthRequest) -> AuthResponse {
         }
     };
     let status = resp.status().as_u16();
-    let headers = resp
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
+    let headers = super::exec::header_pairs(resp.headers());
     match resp.text().await {
         Ok(body) => AuthResponse::Answered {
             id,
