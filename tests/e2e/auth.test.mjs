@@ -48,14 +48,21 @@ async function authPage(peers) {
   p.page.on('console', (m) => p.console.push(m.text()));
   p.asRequests = [];
   p.tokens = [];
+  // Refresh tokens and authorization codes: no more shown than access tokens.
+  p.secrets = [];
+  p.page.context().on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.endsWith('/oauth-callback.html') && u.searchParams.get('code')) p.secrets.push(u.searchParams.get('code'));
+  });
   p.page.on('request', (r) => {
     if (r.url().startsWith(peers.asUrl) || r.url().includes('/.well-known/')) p.asRequests.push(r.url());
   });
   p.page.on('response', async (r) => {
     if (r.url().startsWith(peers.asUrl) && r.request().method() === 'POST' && /token/.test(r.url())) {
       try {
-        const t = (await r.json()).access_token;
-        if (t) p.tokens.push(t);
+        const answer = await r.json();
+        if (answer.access_token) p.tokens.push(answer.access_token);
+        if (answer.refresh_token) p.secrets.push(answer.refresh_token);
       } catch {
         // Not JSON: the flow's card says what came.
       }
@@ -142,10 +149,11 @@ describe('OAuth in the page', () => {
       assert.ok(p.tokens.length > issued, 'a new access token came from the refresh');
 
       const seen = await everywhere(page, p);
-      for (const token of p.tokens) {
+      assert.ok(p.secrets.length >= 2, 'a code and a refresh token were seen');
+      for (const token of [...p.tokens, ...p.secrets]) {
         for (const [where, text] of Object.entries(seen)) {
           assert.ok(!text.includes(token), `the access token is in the ${where}`);
-          assert.ok(!text.includes(token.slice(0, 24)), `part of the access token is in the ${where}`);
+          assert.ok(!text.includes(token.slice(0, 16)), `part of a secret is in the ${where}`);
         }
       }
       assert.ok(!/Bearer [A-Za-z0-9._-]{12,}/.test(seen.wire + seen.exported + seen.dom), 'a bearer token is shown');
