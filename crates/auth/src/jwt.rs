@@ -44,7 +44,9 @@ pub(crate) fn es256(_pem: &str, _claims: &Value) -> Result<String, AuthError> {
     ))
 }
 
-#[cfg(all(test, feature = "jwt"))]
+// Signing exists only with the `jwt` feature.
+#[cfg(test)]
+#[cfg(feature = "jwt")]
 mod tests {
     use super::*;
     use p256::ecdsa::signature::Verifier;
