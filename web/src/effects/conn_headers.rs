@@ -13,7 +13,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use mcpg_page::HttpTarget;
-use web_sys::Storage;
+
+use super::llm::storage;
 
 use crate::model_state::KeyKeep;
 
@@ -120,15 +121,6 @@ pub fn extra(key: &str, relay: bool) -> Vec<Row> {
         }
     }
     out
-}
-
-fn storage(keep: KeyKeep) -> Option<Storage> {
-    let w = web_sys::window()?;
-    match keep {
-        KeyKeep::Nowhere => None,
-        KeyKeep::Tab => w.session_storage().ok().flatten(),
-        KeyKeep::Browser => w.local_storage().ok().flatten(),
-    }
 }
 
 const STORAGE_KEY: &str = "mcpg-conn-headers";
