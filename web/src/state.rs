@@ -120,6 +120,8 @@ pub struct AppState {
     pub asks: RwSignal<Vec<mcpg_page::AskView>>,
     /// The roots the learner lets the server see.
     pub roots: RwSignal<Vec<mcpg_host::asks::Root>>,
+    /// The server wants authorization (issue 15): its requests wait for a sign-in.
+    pub auth: RwSignal<Option<mcpg_page::AuthNeeded>>,
 }
 
 impl AppState {
@@ -163,6 +165,7 @@ impl AppState {
             features: crate::feature_state::FeatureState::new(),
             asks: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),
+            auth: RwSignal::new(None),
         }
     }
 

@@ -11,6 +11,9 @@ pub struct BearerChallenge {
     pub error: Option<String>,
     /// `error_description`.
     pub error_description: Option<String>,
+    /// The challenge's scheme was `DPoP` (RFC 9449 §7.1): the resource server
+    /// takes DPoP-bound tokens.
+    pub dpop: bool,
 }
 
 /// Parses a `WWW-Authenticate` value and returns its `Bearer` (or `DPoP`) challenge,
@@ -54,7 +57,10 @@ pub fn parse_www_authenticate(value: &str) -> Option<BearerChallenge> {
             // RFC 9449 §7.1: a DPoP challenge carries the same parameters.
             in_bearer = tok.eq_ignore_ascii_case("bearer") || tok.eq_ignore_ascii_case("dpop");
             if in_bearer {
-                found = Some(BearerChallenge::default());
+                found = Some(BearerChallenge {
+                    dpop: tok.eq_ignore_ascii_case("dpop"),
+                    ..BearerChallenge::default()
+                });
             }
         }
     }

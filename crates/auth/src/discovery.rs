@@ -234,6 +234,13 @@ impl AuthFlow {
             resource,
             authorization_servers: servers,
             scopes_supported: strings(&doc, "scopes_supported"),
+            dpop: strings(&doc, "dpop_signing_alg_values_supported")
+                .iter()
+                .any(|a| a == "ES256")
+                || doc
+                    .get("dpop_bound_access_tokens_required")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false),
         });
         let c = as_candidates(&issuer);
         if c.is_empty() {

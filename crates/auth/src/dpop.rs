@@ -97,13 +97,19 @@ impl AuthFlow {
         self.dpop.as_ref()
     }
 
-    /// Makes the DPoP key when the current AS supports ES256 DPoP (once per flow:
-    /// the token is bound to it).
+    /// Makes the DPoP key when the current AS supports ES256 DPoP and the resource
+    /// server takes DPoP tokens (its challenge used the `DPoP` scheme, or its
+    /// metadata says so), once per flow: the token is bound to it. A DPoP-bound
+    /// token is useless at a resource server that only knows `Bearer` (the Python
+    /// SDK's, behind an oidc-provider that offers DPoP), so the AS alone does not
+    /// decide.
     pub(crate) fn maybe_dpop(&mut self) {
-        let wants = self
+        let as_offers = self
             .asm
             .as_ref()
             .is_some_and(|a| a.dpop_algs.iter().any(|x| x == "ES256"));
+        let rs_takes = self.challenge.dpop || self.prm.as_ref().is_some_and(|p| p.dpop);
+        let wants = as_offers && rs_takes;
         if wants && self.dpop.is_none() {
             self.dpop = DpopKey::from_seed(&self.derived(1));
         }

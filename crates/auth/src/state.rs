@@ -13,6 +13,10 @@ pub(crate) struct Prm {
     pub resource: String,
     pub authorization_servers: Vec<String>,
     pub scopes_supported: Vec<String>,
+    /// RFC 9728 §2: the resource takes DPoP-bound tokens signed with ES256
+    /// (`dpop_signing_alg_values_supported`) or requires them
+    /// (`dpop_bound_access_tokens_required`).
+    pub dpop: bool,
 }
 
 /// What the authorization server's metadata said (or the 2025-03-26 defaults).

@@ -810,11 +810,37 @@ fn private_key_jwt_client_credentials() {
 
 #[cfg(feature = "jwt")]
 #[test]
-fn dpop_proofs_on_token_requests_and_the_nonce_retry() {
+fn no_dpop_when_only_the_authorization_server_offers_it() {
+    // oidc-provider in front of the Python SDK's server: the AS offers DPoP, the
+    // resource server challenges with Bearer and publishes no DPoP metadata. A
+    // DPoP-bound token would be refused there, so the flow asks for a Bearer one.
     let mut net = with_meta(|meta| meta["dpop_signing_alg_values_supported"] = json!(["ES256"]));
-    // The token endpoint wants a nonce first (RFC 9449 §8).
     let mut flow = AuthFlow::new(config(), [3; 64]);
     flow.handle_challenge(T0, 401, Some(&www("")));
+    let run = drive(&mut flow, &mut net, &back(Some(AS)));
+    assert!(run.tokens().is_some(), "{:?}", run.error());
+    assert!(flow.dpop_key().is_none());
+    let token_requests: Vec<&AuthRequest> = net
+        .seen
+        .iter()
+        .filter(|r| r.url.ends_with("/token"))
+        .collect();
+    assert!(!token_requests.is_empty());
+    assert!(
+        token_requests
+            .iter()
+            .all(|r| r.headers.iter().all(|(k, _)| k != "DPoP")),
+        "no DPoP proof: {token_requests:?}"
+    );
+}
+
+#[test]
+fn dpop_proofs_on_token_requests_and_the_nonce_retry() {
+    let mut net = with_meta(|meta| meta["dpop_signing_alg_values_supported"] = json!(["ES256"]));
+    // The token endpoint wants a nonce first (RFC 9449 §8). The resource server
+    // challenges with the DPoP scheme: it takes DPoP-bound tokens.
+    let mut flow = AuthFlow::new(config(), [3; 64]);
+    flow.handle_challenge(T0, 401, Some(&www("").replacen("Bearer", "DPoP", 1)));
     let mut asked = false;
     let mut run_events = Vec::new();
     for _ in 0..50 {

@@ -67,7 +67,7 @@ pub(crate) async fn with_answerer(
     if let Some(printer) = printer {
         let _ = printer.await;
     }
-    outcome
+    outcome.map_err(|f| crate::auth::explain(conn, f))
 }
 
 /// `mcpg info`.

@@ -34,6 +34,32 @@ pub fn open_with(
     extra: Option<Observer>,
     listen: bool,
 ) -> Result<Driver, Failure> {
+    build(conn, own_group, answerer, extra, listen, false).map(|(d, _)| d)
+}
+
+/// For `mcpg auth login`: [`open`] with the cache ignored (a fresh login), and
+/// where the tokens the flow obtains will be.
+pub fn open_for_login(conn: &Connection) -> Result<(Driver, Obtained), Failure> {
+    let (d, obtained) = build(conn, false, None, None, false, true)?;
+    let obtained = obtained.ok_or_else(|| {
+        Failure::usage("mcpg auth login needs a URL and no Authorization header of its own")
+    })?;
+    Ok((d, obtained))
+}
+
+/// The tokens a login obtained, once it has.
+pub type Obtained = Arc<std::sync::Mutex<Option<mcpg_auth::Tokens>>>;
+
+/// [`open_with`], `fresh` ignoring cached tokens; also returns where new tokens land
+/// when the connection runs OAuth.
+fn build(
+    conn: &Connection,
+    own_group: bool,
+    answerer: Option<&Arc<Answerer>>,
+    extra: Option<Observer>,
+    listen: bool,
+    fresh: bool,
+) -> Result<(Driver, Option<Obtained>), Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -58,8 +84,10 @@ pub fn open_with(
     if let Some(a) = answerer {
         client.capabilities.extend(a.capabilities().clone());
     }
+    let headers = http_headers(conn)?;
+    let secrets = crate::headers::secrets(&headers);
     let observer = match (conn.verbose, answerer) {
-        (true, _) => Some(verbose_observer()),
+        (true, _) => Some(verbose_observer_hiding(secrets)),
         // A URL elicitation's end is news to the person who opened the URL.
         (false, Some(_)) => Some(crate::asks::show::completion_observer()),
         (false, None) => None,
@@ -69,6 +97,7 @@ pub fn open_with(
         observer: both(observer, extra),
         handler: answerer.map(Answerer::handler),
     };
+    let mut obtained = None;
     let driver = match (&conn.target.stdio, &conn.target.url) {
         (Some(line), _) => {
             let words = shlex::split(line)
@@ -85,10 +114,55 @@ pub fn open_with(
             server.grace.after_stdin = STDIN_GRACE;
             Driver::stdio(server, cfg)?
         }
-        (None, Some(url)) => Driver::http(HttpConfig::new(url), cfg)?,
+        (None, Some(url)) => {
+            let mut http = HttpConfig::new(url);
+            let own = headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
+            http.headers = headers;
+            if let Some(p) = crate::auth::prepare(conn, url, own, fresh)? {
+                obtained = Some(p.obtained);
+                http.auth = Some(p.options);
+            }
+            Driver::http(http, cfg)?
+        }
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
     };
-    Ok(driver)
+    Ok((driver, obtained))
+}
+
+/// The `--header` and `--bearer-env` headers, for `--url` only (a stdio server
+/// gets no HTTP request to carry them: saying so beats ignoring them).
+fn http_headers(conn: &Connection) -> Result<Vec<(String, String)>, Failure> {
+    if conn.target.url.is_none() {
+        if !conn.headers.is_empty() || conn.bearer_env.is_some() {
+            return Err(Failure::usage(
+                "--header and --bearer-env apply to --url only (a stdio server gets no HTTP headers)",
+            ));
+        }
+        let a = &conn.auth;
+        if a.login
+            || a.client_id.is_some()
+            || !a.scopes.is_empty()
+            || a.client_metadata_url.is_some()
+        {
+            return Err(Failure::usage(
+                "--login, --client-id, --scope and --client-metadata-url apply to --url only",
+            ));
+        }
+    }
+    crate::headers::resolve(&conn.headers, conn.bearer_env.as_deref(), |k| {
+        std::env::var(k).ok()
+    })
+    .map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// The values of the headers the flags send (and their credential parts), for
+/// masking wherever a server's words are kept or shown.
+pub fn header_secrets(conn: &Connection) -> Vec<String> {
+    http_headers(conn)
+        .map(|h| crate::headers::secrets(&h))
+        .unwrap_or_default()
 }
 
 /// One observer that calls both (either may be absent).
@@ -141,49 +215,56 @@ fn pinned(rev: &str, protocol: Protocol) -> Result<ProtocolVersion, Failure> {
 /// `--verbose`: everything the driver sees, one line each, on stderr, with the
 /// server's control characters escaped.
 pub fn verbose_observer() -> Observer {
-    Arc::new(|o: &Observed| match o {
+    verbose_observer_hiding(Vec::new())
+}
+
+/// [`verbose_observer`] that also masks each of `secrets` wherever it turns up (a
+/// server or a transport notice may echo a header it was sent).
+pub fn verbose_observer_hiding(secrets: Vec<String>) -> Observer {
+    Arc::new(move |o: &Observed| print_observed(o, &secrets))
+}
+
+/// One observed thing on stderr, secrets masked.
+fn print_observed(o: &Observed, secrets: &[String]) {
+    let line = |s: &str| escape::line(&crate::headers::scrub(s, secrets));
+    match o {
         Observed::Wire(w) => {
             let arrow = if w.direction == Direction::Sent {
                 ">>"
             } else {
                 "<<"
             };
-            eprintln!("{arrow} {}", escape::line(&w.raw));
+            eprintln!("{arrow} {}", line(&w.raw));
         }
-        Observed::Diagnostic(d) => eprintln!("diagnostic: {}", escape::line(&d.to_string())),
+        Observed::Diagnostic(d) => eprintln!("diagnostic: {}", line(&d.to_string())),
         Observed::Stderr(l) => {
             if l.dropped_before > 0 {
                 eprintln!("server stderr: ({} lines dropped)", l.dropped_before);
             }
-            eprintln!("server stderr: {}", escape::line(&l.text));
+            eprintln!("server stderr: {}", line(&l.text));
         }
-        Observed::Notice(n) => eprintln!("transport: {}", escape::line(n)),
+        Observed::Notice(n) => eprintln!("transport: {}", line(n)),
         // Already masked by mcpg-auth; one line per line of the exchange.
         Observed::Auth(x) => {
-            eprintln!(
-                "auth: {} ({}): {}",
-                x.step.title(),
-                x.spec,
-                escape::line(&x.why)
-            );
-            for line in x
+            eprintln!("auth: {} ({}): {}", x.step.title(), x.spec, line(&x.why));
+            for l in x
                 .request
                 .lines()
                 .chain(x.response.iter().flat_map(|r| r.lines()))
             {
-                eprintln!("auth:   {}", escape::line(line));
+                eprintln!("auth:   {}", line(l));
             }
             for f in &x.findings {
                 eprintln!(
                     "auth: finding {}: expected {}, got {}",
                     f.rule,
-                    escape::line(&f.expected),
-                    escape::line(&f.got)
+                    line(&f.expected),
+                    line(&f.got)
                 );
             }
         }
         Observed::Notification { method, params } => {
-            eprintln!("notification: {}", escape::line(method));
+            eprintln!("notification: {}", line(method));
             if let Some(line) = crate::asks::show::completion(method, params.as_ref()) {
                 eprintln!("{line}");
             }
@@ -194,7 +275,7 @@ pub fn verbose_observer() -> Observer {
             } else {
                 "answered by mcpg"
             };
-            eprintln!("server request: {} ({who})", escape::line(method));
+            eprintln!("server request: {} ({who})", line(method));
         }
-    })
+    }
 }

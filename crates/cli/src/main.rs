@@ -7,6 +7,7 @@
 
 mod args;
 mod asks;
+mod auth;
 mod bridge;
 mod catalog;
 mod commands;
@@ -15,6 +16,7 @@ mod connect;
 mod escape;
 mod eval;
 mod exit;
+mod headers;
 mod logs;
 mod loop_cmd;
 mod render;
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
             Command::Resources { command } => catalog::resources(command).await,
             Command::Prompts { command } => catalog::prompts(command).await,
             Command::Complete(c) => catalog::complete(c).await,
+            Command::Auth { command } => auth::run(command).await,
             Command::ConformanceClient { url } => conformance::run(url).await,
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo => bridge::demo().await,

@@ -122,7 +122,11 @@ impl Engine for HostEngine {
     }
 
     fn http(&self, url: &str) -> Box<dyn HttpPort> {
-        Box::new(HttpMachine::new(HttpConfig::new(url)))
+        // A 401 (or a step-up's 403) holds the requests for the page's sign-in
+        // instead of failing them (issue 15).
+        let mut cfg = HttpConfig::new(url);
+        cfg.hold_unauthorized = true;
+        Box::new(HttpMachine::new(cfg))
     }
 
     fn answer_result(&self, reply: &Reply) -> Result<Value, RpcError> {

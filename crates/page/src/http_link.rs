@@ -87,8 +87,10 @@ impl PageDriver {
             }
             HttpEvent::Notice(text) => self.note(text),
             HttpEvent::Closed(why) => self.client.handle_closed(now, &why),
-            // Only with `hold_unauthorized`, which the page does not set yet.
-            HttpEvent::Unauthorized { .. } => {}
+            HttpEvent::Unauthorized {
+                status,
+                www_authenticate,
+            } => self.unauthorized(status, www_authenticate),
         }
     }
 

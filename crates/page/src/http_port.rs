@@ -27,6 +27,10 @@ pub trait HttpPort: fmt::Debug {
     fn poll_abort(&mut self) -> Option<ReqId>;
     /// The next event for the driver.
     fn poll_event(&mut self) -> Option<HttpEvent>;
+    /// Re-sends what waits for authorization (the shell adds the token).
+    fn resume(&mut self, now: Timestamp);
+    /// Fails what waits for authorization with `reason`.
+    fn give_up(&mut self, now: Timestamp, reason: String);
 }
 
 impl HttpPort for HttpMachine {
@@ -60,5 +64,13 @@ impl HttpPort for HttpMachine {
 
     fn poll_event(&mut self) -> Option<HttpEvent> {
         HttpMachine::poll_event(self)
+    }
+
+    fn resume(&mut self, now: Timestamp) {
+        HttpMachine::resume(self, now);
+    }
+
+    fn give_up(&mut self, now: Timestamp, reason: String) {
+        HttpMachine::give_up(self, now, reason);
     }
 }

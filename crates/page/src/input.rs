@@ -170,4 +170,6 @@ pub enum Command {
     Feature(crate::features::command::FeatureCommand),
     /// The learner answers a question from the server (or edits the roots).
     Ask(crate::asks::AskCommand),
+    /// Authorization for the HTTP link: resume (the shell has a token) or give up.
+    Auth(crate::auth::AuthCommand),
 }

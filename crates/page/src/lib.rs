@@ -21,6 +21,8 @@
 
 mod apply;
 pub mod asks;
+mod auth;
+mod auth_hold;
 mod bridge_event;
 pub mod diagram;
 mod driver;
@@ -47,6 +49,7 @@ mod view;
 mod waiting;
 
 pub use asks::{AskCommand, AskKey, AskPlace, AskState, AskView};
+pub use auth::{AuthCommand, AuthNeeded};
 pub use bridge_event::{BridgeEvent, parse_bridge_event};
 pub use driver::{PageDriver, RUN_PACE};
 pub use engine::{Asked, Engine, EngineRef};

@@ -56,6 +56,9 @@ pub(crate) struct HttpLink {
     /// The URL a CORS notice names: direct cross-origin URLs only (the relay and
     /// same-origin paths are not subject to CORS).
     pub(crate) cors_url: Option<String>,
+    /// Why the learner gave up authorizing this link: a later refusal (the version
+    /// fallback's `initialize`) fails at once with it instead of asking again.
+    pub(crate) gave_up: Option<String>,
 }
 
 impl HttpLink {
@@ -65,6 +68,7 @@ impl HttpLink {
         HttpLink {
             machine,
             cors_url: (direct && !url.starts_with('/')).then(|| url.to_owned()),
+            gave_up: None,
         }
     }
 }

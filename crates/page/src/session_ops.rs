@@ -66,6 +66,7 @@ impl PageDriver {
             Command::ClearLog => self.log.clear(),
             Command::Feature(c) => self.feature_command(c),
             Command::Ask(c) => self.ask_command(c),
+            Command::Auth(c) => self.auth_command(c),
             Command::ListToolsTimes(n) => {
                 for _ in 0..n {
                     self.list_tools();
@@ -104,6 +105,7 @@ impl PageDriver {
         self.emit(ViewChange::Server(None));
         self.pages_dirty = true;
         self.emit(ViewChange::Notice(None));
+        self.emit(ViewChange::Auth(None));
         self.reset();
         self.reset_features();
         self.link = match (replay, &source) {

@@ -203,4 +203,6 @@ pub enum ViewChange {
     Asks(Vec<crate::asks::AskView>),
     /// The roots the learner lets the server see.
     Roots(Vec<mcpg_host::asks::Root>),
+    /// The server wants authorization (`None`: nothing waits for it).
+    Auth(Option<crate::auth::AuthNeeded>),
 }

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use super::conn_headers::conn_headers;
+use super::once_shown::once_shown;
 use crate::effects;
 use crate::state::{Conn, Source, use_app};
 
@@ -30,6 +32,18 @@ pub fn ConnectBar() -> impl IntoView {
     let url = RwSignal::new(match st.source.get_untracked() {
         Source::Url(u) => u,
         _ => "http://127.0.0.1:3001/mcp".to_owned(),
+    });
+    // Where the chosen HTTP connection's headers are kept (none for the demo or a
+    // stdio server): the box is a chunk, fetched the first time one is chosen.
+    let headers_key = Signal::derive(move || {
+        let c = choice.get();
+        if c.starts_with("relay:") {
+            Some(c)
+        } else if c == "url" {
+            Some(format!("url:{}", url.get().trim()))
+        } else {
+            None
+        }
     });
     let connect = move || {
         let c = choice.get_untracked();
@@ -97,6 +111,7 @@ pub fn ConnectBar() -> impl IntoView {
                     prop:value=move || url.get()
                     on:input=move |ev| url.set(event_target_value(&ev))/>
             </Show>
+            {once_shown(move || headers_key.with(Option::is_some), move || conn_headers(headers_key))}
             <button type="submit" data-testid="connect-button">"Connect"</button>
             <span class=status_class data-testid="conn-status" role="status" title=status>{status}</span>
             <Show when=move || st.bridge.with(|b| b.token.is_none())>

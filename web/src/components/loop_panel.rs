@@ -8,6 +8,7 @@ use super::conversation::Conversation;
 use super::loop_controls::LoopControls;
 use leptos::wasm_split::wasm_split;
 
+use super::oauth_panel::oauth_panel;
 use super::once_shown::{Loaded, once_shown};
 use super::play_box::PlayBox;
 use super::server_asks::ServerAsks;
@@ -29,6 +30,8 @@ pub fn LoopPanel() -> impl IntoView {
                 <span class="badge host">"inside the host"</span>
                 " steps 2, 3, 6 never touch MCP."
             </p>
+            // Only once a server wants authorization (a split chunk: the OAuth flow).
+            {once_shown(move || st.auth.with(Option::is_some), oauth_panel)}
             <LoopControls/>
             <ol class="steps" data-testid="steps" aria-live="polite">
                 <For

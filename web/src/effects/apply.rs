@@ -49,6 +49,7 @@ pub fn apply(st: AppState, change: ViewChange) {
         ViewChange::Pin(p) => st.pin.set(p),
         ViewChange::Asks(a) => st.asks.set(a),
         ViewChange::Roots(r) => st.roots.set(r),
+        ViewChange::Auth(a) => st.auth.set(a),
         ViewChange::Replay(r) => st.replay.set(r),
         ViewChange::Feature(f) => {
             if !st.features.apply(f) {

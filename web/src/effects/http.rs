@@ -5,14 +5,16 @@
 //!
 //! For the bridge's relay the driver writes `/relay/NAME`; the bridge's address (a
 //! hosted page's bridge is on another origin) and the token are added here, so
-//! neither enters the driver.
+//! neither enters the driver. So are the learner's headers and OAuth's bearer token
+//! (`conn_headers`), read as each request runs.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use mcpg_page::{ConnId, HttpRequest, Input, NetEvent, ReqId};
+use mcpg_page::{ConnId, HttpRequest, HttpTarget, Input, NetEvent, ReqId};
 
+use super::conn_headers::{extra, key_of};
 use super::inbox::send;
 use exec::{Fetch, execute};
 
@@ -24,18 +26,24 @@ pub struct HttpLink {
     prefix: String,
     /// `?token=…` for the relay (already encoded), empty for a direct URL.
     query: String,
+    /// Where this connection's headers are kept (`conn_headers::key_of`).
+    key: String,
+    /// Whether this is the bridge's relay (the token is renamed for it).
+    relay: bool,
     /// Fetches running, by request (removed when they end, fail or are aborted).
     fetches: Rc<RefCell<HashMap<ReqId, Fetch>>>,
 }
 
 impl HttpLink {
-    /// A link for connection `conn`; every URL gets `prefix` before it and `query`
-    /// after it.
-    pub fn new(conn: ConnId, prefix: String, query: String) -> HttpLink {
+    /// A link for connection `conn` to `target`; every URL gets `prefix` before it
+    /// and `query` after it.
+    pub fn new(conn: ConnId, target: &HttpTarget, prefix: String, query: String) -> HttpLink {
         HttpLink {
             conn,
             prefix,
             query,
+            key: key_of(target),
+            relay: matches!(target, HttpTarget::Relay(_)),
             fetches: Rc::default(),
         }
     }
@@ -44,6 +52,7 @@ impl HttpLink {
     pub fn execute(&self, mut request: HttpRequest) {
         request.url.insert_str(0, &self.prefix);
         request.url.push_str(&self.query);
+        request.headers.extend(extra(&self.key, self.relay));
         let (conn, id) = (self.conn, request.id);
         let fetches = Rc::downgrade(&self.fetches);
         let on = Rc::new(move |event: NetEvent| {

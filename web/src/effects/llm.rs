@@ -81,7 +81,8 @@ async fn post(out: &ModelRequest, key: &str) -> Result<ModelReply, String> {
 
 pub use super::here::origin;
 
-fn storage(keep: KeyKeep) -> Option<Storage> {
+/// The storage `keep` names (none for memory only; none when the browser refuses).
+pub(super) fn storage(keep: KeyKeep) -> Option<Storage> {
     let w = web_sys::window()?;
     match keep {
         KeyKeep::Nowhere => None,

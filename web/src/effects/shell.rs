@@ -107,13 +107,15 @@ fn open(st: AppState, conn: ConnId, link: LinkSpec) {
             .map(ShellLink::Ws),
         // The driver's machine writes `/relay/NAME`; the bridge's address (for a
         // hosted page) and the token go on here only.
-        LinkSpec::Http(HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
+        LinkSpec::Http(target @ HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
             conn,
+            &target,
             base,
             format!("?token={}", encode(&token)),
         ))),
-        LinkSpec::Http(HttpTarget::Url(_)) => Ok(ShellLink::Http(HttpLink::new(
+        LinkSpec::Http(target @ HttpTarget::Url(_)) => Ok(ShellLink::Http(HttpLink::new(
             conn,
+            &target,
             String::new(),
             String::new(),
         ))),

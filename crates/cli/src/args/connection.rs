@@ -3,7 +3,9 @@
 use clap::{Args, ValueEnum};
 use mcpg_core::model::LoggingLevel;
 
+use super::auth::AuthFlags;
 use crate::asks::AskFlags;
+use crate::headers::Header;
 
 /// Which server, and how to talk to it.
 #[derive(Debug, Args)]
@@ -29,6 +31,17 @@ pub struct Connection {
     /// stderr on one line: level, logger, data.
     #[arg(long, value_name = "LEVEL", value_parser = level)]
     pub log_level: Option<LoggingLevel>,
+    /// Send this HTTP header with every request to `--url` (repeatable), e.g.
+    /// `--header 'X-Api-Key: …'`. Values are never printed, logged, shared or saved.
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = crate::headers::parse)]
+    pub headers: Vec<Header>,
+    /// Send `Authorization: Bearer <token>` with the token read from this
+    /// environment variable, so it never appears on a command line.
+    #[arg(long, value_name = "VAR")]
+    pub bearer_env: Option<String>,
+    /// How to log in where the server wants OAuth.
+    #[command(flatten)]
+    pub auth: AuthFlags,
     /// How to answer what the server asks (elicitation, sampling, roots).
     #[command(flatten)]
     pub asks: AskFlags,

@@ -1,6 +1,7 @@
 //! The command line, as clap reads it: the commands here, their connection
 //! flags in `connection.rs`, resources, prompts and completions in `catalog.rs`.
 
+mod auth;
 mod catalog;
 mod connection;
 mod loops;
@@ -8,8 +9,9 @@ mod loops;
 use clap::{Parser, Subcommand};
 
 use crate::bridge::ServeArgs;
+pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
-pub use connection::{Connection, Protocol};
+pub use connection::{Connection, Protocol, Target};
 pub use loops::{EvalArgs, LoopArgs};
 
 /// A command-line MCP client: inspect a server, list and call its tools, read its
@@ -51,6 +53,12 @@ pub enum Command {
     },
     /// Ask for completions of a prompt argument or a resource template variable.
     Complete(Complete),
+    /// Log in to a server behind OAuth, log out, list the cached logins.
+    Auth {
+        /// What to do.
+        #[command(subcommand)]
+        command: AuthCommand,
+    },
     /// Client for the official conformance suite (`@modelcontextprotocol/conformance`);
     /// the scenario comes from `MCP_CONFORMANCE_SCENARIO`.
     ConformanceClient {
@@ -105,4 +113,16 @@ pub enum ToolsCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every subcommand's flags are consistent: no flag flattened into the
+    /// connection flags (headers, logins, asks) clashes with a command's own.
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }

@@ -92,9 +92,10 @@ pub async fn run_once(
     };
     let result = body.await;
     let _ = d.close().await;
-    let (run, seed, message, tally, stopped) = result?;
+    let (run, seed, message, tally, stopped) = result.map_err(|f| crate::auth::explain(conn, f))?;
     let connection = share::connection(stdio, conn.target.url.as_deref(), session_name);
-    let mut session = share::session(connection, model.spec(), &message, &run, &tap);
+    let session = share::session(connection, model.spec(), &message, &run, &tap);
+    let mut session = share::hide(session, &crate::connect::header_secrets(conn));
     if let Some(seed) = seed {
         session.seeds = vec![Some(seed)];
     }
@@ -157,17 +158,22 @@ pub async fn run(args: &LoopArgs) -> Result<(), Failure> {
     let width = args.width.max(40);
     let json = args.json;
     let mut printed = 0usize;
+    // The server's words reach the model's request (its instructions are the system
+    // prompt): a header value it echoes is masked there too.
+    let secrets = crate::connect::header_secrets(&args.conn);
+    let hidden = secrets.clone();
     let each = move |r: &ToolLoop| {
         // A step is printed once it has finished (step 5 runs until the answer).
         while let Some(s) = r.steps().get(printed) {
             if s.status == mcpg_host::StepStatus::Running {
                 break;
             }
-            if json {
-                println!("{}", print::json(s));
+            let shown = if json {
+                print::json(s).to_string()
             } else {
-                println!("{}", print::text(s, width));
-            }
+                print::text(s, width)
+            };
+            println!("{}", crate::headers::scrub(&shown, &secrets));
             printed += 1;
         }
     };
@@ -200,7 +206,8 @@ pub async fn run(args: &LoopArgs) -> Result<(), Failure> {
     match (&out.stopped, out.run.answer()) {
         (Some(why), _) => Err(Failure::transport(why.to_string())),
         (None, Some(answer)) if !json => {
-            println!("answer: {}", crate::escape::text(answer));
+            let answer = crate::headers::scrub(answer, &hidden);
+            println!("answer: {}", crate::escape::text(&answer));
             Ok(())
         }
         _ => Ok(()),

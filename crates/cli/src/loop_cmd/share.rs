@@ -62,6 +62,27 @@ pub fn session(
     s
 }
 
+/// `session` with every copy of each of `secrets` masked (a server may echo a
+/// header it was sent, and the wire records keep what it said). Should the masked
+/// document not read back, the wire texts go instead: a link never carries a secret.
+pub fn hide(session: Session, secrets: &[String]) -> Session {
+    let text = session.to_json().to_string();
+    if !secrets.iter().any(|s| text.contains(s.as_str())) {
+        return session;
+    }
+    let masked = crate::headers::scrub(&text, secrets);
+    match serde_json::from_str(&masked).map(|v| Session::from_json(&v)) {
+        Ok(Ok(s)) => s,
+        _ => {
+            let mut s = session;
+            for w in &mut s.wire {
+                w.text = None;
+            }
+            s
+        }
+    }
+}
+
 /// The session's connection for the flags: a URL without credentials, or a stdio
 /// server under the name the bridge config would give it (`name`, else the
 /// command's program name).

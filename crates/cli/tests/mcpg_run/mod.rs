@@ -18,6 +18,11 @@ pub struct Run {
 }
 
 impl Run {
+    /// Both outputs, for "never printed" checks.
+    pub fn all(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+
     /// The last line of stdout.
     pub fn last_line(&self) -> &str {
         self.stdout.lines().last().unwrap_or("")

@@ -22,6 +22,8 @@ pub enum Reply {
     Status(u16, String),
     /// 200 `application/json` with raw bytes (e.g. oversized, or not UTF-8).
     Bytes(Vec<u8>),
+    /// Any status with one more header (e.g. `WWW-Authenticate`) and a body.
+    WithHeader(u16, (String, String), String),
 }
 
 /// What the server saw.
@@ -98,6 +100,10 @@ impl Peer {
             headers.push(("mcp-session-id".to_owned(), id.clone()));
         }
         let (status, ctype, body, end) = match reply {
+            Reply::WithHeader(st, h, b) => {
+                headers.push(h);
+                (st, "text/plain", b.into_bytes(), true)
+            }
             Reply::Json(b) => (200, "application/json", b.into_bytes(), true),
             Reply::Accepted => (202, "application/json", Vec::new(), true),
             Reply::Sse { body, end } => (200, "text/event-stream", body.into_bytes(), end),

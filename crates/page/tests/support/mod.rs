@@ -28,6 +28,8 @@ pub struct Shell {
     pub panels: features::Panels,
     /// What the server asked the host.
     pub asks: Vec<mcpg_page::AskView>,
+    /// The server wants authorization.
+    pub auth: Option<mcpg_page::AuthNeeded>,
 }
 
 impl Shell {
@@ -49,6 +51,7 @@ impl Shell {
             view_changes: 0,
             panels: features::Panels::default(),
             asks: Vec::new(),
+            auth: None,
         }
     }
 
@@ -105,6 +108,7 @@ impl Shell {
             ViewChange::NextStep(n) => self.next_step = n,
             ViewChange::Feature(f) => self.panels.apply(f),
             ViewChange::Asks(a) => self.asks = a,
+            ViewChange::Auth(a) => self.auth = a,
             _ => {}
         }
     }

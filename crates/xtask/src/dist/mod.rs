@@ -282,6 +282,14 @@ fn assemble(
     if sw.is_file() {
         fs::copy(&sw, out.join("sw.js")).map_err(|e| format!("web/sw.js: {e}"))?;
     }
+    // The OAuth redirect's landing page (issue 15): the authorization server sends
+    // the browser to this fixed name, so it is not hashed; the page loads it only
+    // in the sign-in popup, never in the first load.
+    let callback = root.join("web/oauth-callback.html");
+    if callback.is_file() {
+        fs::copy(&callback, out.join("oauth-callback.html"))
+            .map_err(|e| format!("web/oauth-callback.html: {e}"))?;
+    }
     Ok(first_load)
 }
 

@@ -1,0 +1,117 @@
+// The real authorization server (tests/peers/node-auth/as.mjs, oidc-provider) and the
+// protected MCP server in front of it (tests/peers/python/protected_server.py, the
+// Python SDK's auth support), started for the OAuth e2e tests, and the sign-in
+// through the AS's own login and consent forms in the popup the page opens.
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { root } from './support.mjs';
+
+const peers = join(root, 'tests', 'peers');
+
+/** Starts `cmd args` and resolves with the URL after `marker` on its stdout. */
+function startPeer(cmd, args, marker, cwd) {
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${cmd} ${args.join(' ')}: no "${marker}" within 30 s\n${stderr}`)), 30_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const at = line.indexOf(marker);
+      if (at >= 0) {
+        clearTimeout(timer);
+        resolve(line.slice(at + marker.length).trim());
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} exited (${code}) before it listened\n${stderr}`));
+    });
+  });
+  return { child, url };
+}
+
+/**
+ * The AS (access tokens living `ttl` seconds; without CORS headers when `asCors` is
+ * false) and the protected server (with CORS for loopback pages). `MCPG_E2E_AUTH_*` are not needed: the tests start their own, so
+ * the short token lifetime the refresh test needs is theirs alone.
+ */
+export async function startAuthPeers({ ttl, asCors = true }) {
+  const node22 = join(peers, 'node', 'node_modules', '.bin', 'node');
+  const asArgs = ['as.mjs', '--port', '0', '--access-ttl', String(ttl), ...(asCors ? [] : ['--no-cors'])];
+  const as = startPeer(existsSync(node22) ? node22 : 'node', asArgs,
+    'AS listening on ', join(peers, 'node-auth'));
+  const asUrl = await as.url;
+  const python = join(peers, 'python', '.venv', 'bin', 'python');
+  const mcp = startPeer(python, ['protected_server.py', '--issuer', asUrl, '--port', '0', '--cors'],
+    'protected MCP server listening on ', join(peers, 'python'));
+  let mcpUrl;
+  try {
+    mcpUrl = await mcp.url;
+  } catch (e) {
+    as.child.kill();
+    throw e;
+  }
+  return {
+    asUrl,
+    mcpUrl,
+    stop: async () => {
+      for (const c of [mcp.child, as.child]) {
+        if (c.exitCode === null) {
+          const gone = new Promise((r) => c.once('exit', r));
+          c.kill('SIGTERM');
+          await gone;
+        }
+      }
+    },
+  };
+}
+
+/**
+ * A bridge of the test's own (`MCPG_E2E_MCPG`, else the debug build) relaying
+ * `url` as the remote `protected`; resolves with the page URL it prints.
+ */
+export async function startRelayBridge(url, distDir, tmp) {
+  const config = join(tmp, `auth-bridge-${process.pid}.toml`);
+  writeFileSync(config, `[[remote]]\nname = "protected"\nurl = ${JSON.stringify(url)}\n`);
+  const mcpg = process.env.MCPG_E2E_MCPG ?? join(root, 'target', 'debug', 'mcpg');
+  const bridge = startPeer(mcpg, ['serve', '--config', config, '--dist', distDir, '--port', '0'], 'MCP Playground: open ', root);
+  const pageUrl = await bridge.url;
+  return {
+    pageUrl,
+    stop: async () => {
+      if (bridge.child.exitCode === null) {
+        const gone = new Promise((r) => bridge.child.once('exit', r));
+        bridge.child.kill('SIGTERM');
+        await gone;
+      }
+    },
+  };
+}
+
+/**
+ * Signs in through oidc-provider's development login and consent pages in `popup`
+ * (any login name), until the AS redirects to oauth-callback.html, which closes it.
+ */
+export async function signInAt(popup, login = 'learner') {
+  const closed = popup.waitForEvent('close');
+  for (let round = 0; round < 4; round += 1) {
+    const next = await Promise.race([
+      closed.then(() => 'closed'),
+      popup.waitForSelector('input[name=login], button[type=submit]', { timeout: 20_000 }).then(() => 'form', () => 'closed'),
+    ]);
+    if (next === 'closed') return;
+    const url = popup.url();
+    if (await popup.$('input[name=login]')) {
+      await popup.fill('input[name=login]', login);
+      await popup.fill('input[name=password]', 'any');
+    }
+    await Promise.all([
+      popup.waitForURL((u) => u.toString() !== url, { timeout: 20_000 }).catch(() => {}),
+      popup.click('button[type=submit]'),
+    ]);
+  }
+  await closed;
+}
