@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use axum::http::{HeaderName, HeaderValue};
+use mcpg_core::client::is_transport_header;
 use serde::{Deserialize, Serialize};
 
 use crate::error::BridgeError;
@@ -18,21 +19,10 @@ use crate::error::BridgeError;
 /// The prefix of a value read from the environment.
 const ENV_PREFIX: &str = "env:";
 
-/// Request headers the relay passes from the page to the remote (the MCP ones).
-const TO_REMOTE: &[&str] = &[
-    "accept",
-    "content-type",
-    "mcp-session-id",
-    "mcp-protocol-version",
-    "last-event-id",
-    "mcp-method",
-    "mcp-name",
-];
-
-/// Whether the page's request header `name` is passed on to the remote.
+/// Whether the page's request header `name` is passed on to the remote: only the
+/// ones Streamable HTTP itself sets.
 pub(crate) fn to_remote(name: &HeaderName) -> bool {
-    let n = name.as_str();
-    TO_REMOTE.contains(&n) || n.starts_with("mcp-param-")
+    is_transport_header(name.as_str())
 }
 
 /// Framing headers the HTTP client sets; with the ones the relay passes from the

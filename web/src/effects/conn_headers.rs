@@ -12,6 +12,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use mcpg_core::client::is_transport_header;
 use mcpg_page::HttpTarget;
 
 use super::llm::storage;
@@ -69,16 +70,6 @@ pub fn set_bearer(key: &str, token: Option<String>) {
 /// Why a row cannot be sent, in words (`None`: it can). The machine's own headers
 /// are refused: the protocol decides them, not the learner.
 pub fn problem(name: &str, value: &str) -> Option<&'static str> {
-    const OWN: [&str; 8] = [
-        "accept",
-        "content-type",
-        "mcp-session-id",
-        "mcp-protocol-version",
-        "last-event-id",
-        "mcp-method",
-        "mcp-name",
-        "content-length",
-    ];
     let lower = name.trim().to_ascii_lowercase();
     if lower.is_empty() {
         Some("a header needs a name")
@@ -87,7 +78,7 @@ pub fn problem(name: &str, value: &str) -> Option<&'static str> {
         .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
     {
         Some("a header name is letters, digits and - only")
-    } else if OWN.contains(&lower.as_str()) || lower.starts_with("mcp-param-") {
+    } else if is_transport_header(&lower) || lower == "content-length" {
         Some("the protocol sets this header itself")
     } else if lower.starts_with("mcpg-") {
         Some("Mcpg- headers are the bridge's own")

@@ -22,6 +22,25 @@ pub struct Outgoing {
     pub param_headers: Vec<(String, String)>,
 }
 
+/// The request headers Streamable HTTP sets itself (the transport's and the
+/// protocol's), in lower case. Extra headers (a learner's, a bridge config's) must
+/// not override them, and a relay passes exactly these to a remote.
+pub const TRANSPORT_HEADERS: [&str; 7] = [
+    "accept",
+    "content-type",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+    "mcp-method",
+    "mcp-name",
+];
+
+/// Whether `lower` (a header name in lower case) is one Streamable HTTP sets
+/// itself: one of [`TRANSPORT_HEADERS`] or a 2026-07-28 `Mcp-Param-*` header.
+pub fn is_transport_header(lower: &str) -> bool {
+    TRANSPORT_HEADERS.contains(&lower) || lower.starts_with("mcp-param-")
+}
+
 /// Why a request did not get through, as a transport reports it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SendFailure {
