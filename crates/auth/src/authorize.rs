@@ -61,7 +61,7 @@ impl AuthFlow {
         let only_cc = asm.grant_types.iter().any(|g| g == "client_credentials")
             && !asm.grant_types.iter().any(|g| g == "authorization_code");
         if only_cc && client.secret.is_some() {
-            self.client_credentials(&asm, &client, &scopes);
+            self.client_credentials(&asm, &client, &scopes, None);
             return;
         }
         let (pkce, state) = self.next_secrets();

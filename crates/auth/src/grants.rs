@@ -15,7 +15,6 @@ const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
 const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
-const CLIENT_ASSERTION: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 impl AuthFlow {
     /// Starts the grant of an assertion identity; false for the browser ones.
@@ -103,20 +102,7 @@ impl AuthFlow {
                 return;
             }
         };
-        let grant = Grant {
-            purpose: Purpose::ClientCredentials,
-            step: Step::TokenExchange,
-            endpoint: &asm.token_endpoint,
-            client,
-            form: vec![
-                ("grant_type", "client_credentials".to_owned()),
-                ("resource", self.resource()),
-                ("client_assertion_type", CLIENT_ASSERTION.to_owned()),
-                ("client_assertion", assertion),
-            ],
-            why: "Client credentials with private_key_jwt (SEP-1046): the client proves who it is with a JWT signed by its own key, no secret on the wire.".into(),
-        };
-        self.post_grant(grant, scopes);
+        self.client_credentials(asm, client, scopes, Some(assertion));
     }
 
     /// The IdP's answer: the ID-JAG goes to the AS.

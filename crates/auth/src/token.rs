@@ -13,6 +13,9 @@ use crate::state::{Answer, AsMetadata, Client, Purpose};
 use crate::url;
 use crate::{AuthError, AuthFlow, AuthRequest, Step, Tokens};
 
+/// RFC 7523 §2.2: a JWT that authenticates the client.
+const CLIENT_ASSERTION: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
 /// A form POST to a token endpoint, authenticated as `client` says.
 fn token_request(
     step: Step,
@@ -137,22 +140,37 @@ impl AuthFlow {
         self.post_grant(grant, &[]);
     }
 
+    /// The client credentials grant: for a confidential client at an AS that grants
+    /// only that, authenticated by its secret, or (with `assertion`) by a
+    /// `private_key_jwt` client assertion (SEP-1046).
     pub(crate) fn client_credentials(
         &mut self,
         asm: &AsMetadata,
         client: &Client,
         scopes: &[String],
+        assertion: Option<String>,
     ) {
+        let mut form = vec![
+            ("grant_type", "client_credentials".to_owned()),
+            ("resource", self.resource()),
+        ];
+        let why = match assertion {
+            Some(jwt) => {
+                form.push(("client_assertion_type", CLIENT_ASSERTION.to_owned()));
+                form.push(("client_assertion", jwt));
+                "Client credentials with private_key_jwt (SEP-1046): the client proves who it is with a JWT signed by its own key, no secret on the wire."
+            }
+            None => {
+                "The authorization server only grants client credentials: the confidential client asks for a token for itself, without a browser."
+            }
+        };
         let grant = Grant {
             purpose: Purpose::ClientCredentials,
             step: Step::TokenExchange,
             endpoint: &asm.token_endpoint,
             client,
-            form: vec![
-                ("grant_type", "client_credentials".to_owned()),
-                ("resource", self.resource()),
-            ],
-            why: "The authorization server only grants client credentials: the confidential client asks for a token for itself, without a browser.".into(),
+            form,
+            why: why.into(),
         };
         self.post_grant(grant, scopes);
     }
