@@ -1,6 +1,8 @@
 //! The hook that keeps the demo's answers apart. The server reaches the code that
 //! answers tool calls, reads, prompts and completions (`serve.rs`, `handlers.rs`,
-//! `asking/`, the content's text) only through [`Handlers`], so a host whose first
+//! `asking/`, the content's text), and the catalogue of resources and prompts with
+//! the core's code that lists, checks and subscribes to them ([`ContentHandlers`]),
+//! only through [`Handlers`], so a host whose first
 //! screen asks none of that (the page, before its loop's code is in) builds the
 //! server without it ([`DemoServer::without_handlers`]) and hands it in later, and
 //! that code stays out of its first download. [`DemoServer::new`] has it at once.
@@ -10,12 +12,15 @@ use std::fmt;
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{RpcError, code};
 use mcpg_core::model::CallToolResult;
-use mcpg_core::server::ServerEvent;
+use mcpg_core::server::{ContentHandlers, Server, ServerEvent};
 
 use crate::DemoServer;
 
 /// The demo's answers, as the server calls them.
 pub trait Handlers: Sync + fmt::Debug {
+    /// Hands the core's server its [`ContentHandlers`] and the demo's resources,
+    /// templates and prompts (`content.json`), once, when the answers come in.
+    fn install(&self, server: &mut Server);
     /// Answers one request of the client's (a tool call, a read, a prompt, a
     /// completion), or takes in the client's answer to the server's question.
     fn serve(&self, demo: &mut DemoServer, now: Timestamp, ev: &ServerEvent);
@@ -28,6 +33,16 @@ pub trait Handlers: Sync + fmt::Debug {
 struct Answers;
 
 impl Handlers for Answers {
+    fn install(&self, server: &mut Server) {
+        // `set_handlers` may come more than once: parse the catalogue once.
+        if server.has_content_handlers() {
+            return;
+        }
+        let (resources, templates, prompts) = crate::content::catalogue();
+        server.set_catalogue(resources, templates, prompts);
+        server.set_content_handlers(ContentHandlers::ALL);
+    }
+
     fn serve(&self, demo: &mut DemoServer, now: Timestamp, ev: &ServerEvent) {
         demo.serve(now, ev);
     }

@@ -78,9 +78,11 @@ impl DemoServer {
     }
 
     /// The same without the code that answers requests ([`Handlers`]): until
-    /// [`DemoServer::set_handlers`], a tool call is a tool error and a read, a
-    /// prompt or a completion a JSON-RPC error, each saying it is not loaded yet
-    /// (initialize and the listings work: the core's server answers them).
+    /// [`DemoServer::set_handlers`], a tool call is a tool error, and a request
+    /// about resources, prompts, completions, subscriptions or the log level a
+    /// JSON-RPC error, each saying it is not loaded yet (the handshake, `ping` and
+    /// the tool list work, and announce the same capabilities: the core's server
+    /// answers them from the configuration).
     pub fn without_handlers() -> Self {
         let cfg = ServerConfig {
             info: Implementation {
@@ -103,11 +105,9 @@ impl DemoServer {
             logging: true,
             ..Default::default()
         };
-        let (resources, templates, prompts) = content::catalogue();
         DemoServer {
-            server: Server::new(cfg, initial_tools())
-                .with_resources(resources, templates)
-                .with_prompts(prompts),
+            // The catalogue and the core's code for it come with the handlers.
+            server: Server::without_content_handlers(cfg, initial_tools()),
             jobs: Vec::new(),
             calls: Calls::default(),
             events: VecDeque::new(),
@@ -120,6 +120,7 @@ impl DemoServer {
 
     /// Hands in the code that answers requests ([`handlers()`]).
     pub fn set_handlers(&mut self, handlers: &'static dyn Handlers) {
+        handlers.install(&mut self.server);
         self.handlers = Some(handlers);
     }
 

@@ -63,25 +63,17 @@ impl Server {
         } else {
             None
         };
-        let has_resources = self.cfg.resources.is_some();
-        let subscribe = self.cfg.resources.is_some_and(|r| r.subscribe);
         let result = match method {
             "server/discover" => self.discover(),
             "ping" => json!({}),
             "tools/list" => self.list_tools(params)?,
-            "resources/list" if has_resources => self.list_resources(params, version)?,
-            "resources/templates/list" if has_resources => self.list_templates(params, version)?,
-            "prompts/list" if self.cfg.prompts.is_some() => self.list_prompts(params, version)?,
-            "resources/subscribe" if subscribe && !stateless => self.subscribe(params)?,
-            "resources/unsubscribe" if subscribe && !stateless => self.unsubscribe(params)?,
-            "logging/setLevel" if self.cfg.logging && !stateless => {
-                let level = logging::level_param(params.and_then(|p| p.get("level")), "level")?;
-                self.log_level = Some(level);
-                self.events.push_back(ServerEvent::LogLevelSet(level));
-                json!({})
+            _ if self.offers_content(method, stateless) => {
+                self.answer_content(method, params, version)?
             }
+            // Open at connect under 2026-07-28 for the tool list's changes, so it
+            // works without the handlers (bar resource subscriptions: `listen`).
             "subscriptions/listen" if stateless => {
-                self.listen(now, id, params);
+                self.listen(now, id, params)?;
                 return Ok(None);
             }
             "tools/call" | "resources/read" | "prompts/get" | "completion/complete" => {
@@ -110,6 +102,19 @@ impl Server {
         Ok(Some(self.complete(result, version, cacheable)))
     }
 
+    /// Whether `method` is one the [`super::ContentHandlers`] answer at once and the
+    /// configuration offers (under this generation).
+    fn offers_content(&self, method: &str, stateless: bool) -> bool {
+        let subscribe = self.cfg.resources.is_some_and(|r| r.subscribe);
+        match method {
+            "resources/list" | "resources/templates/list" => self.cfg.resources.is_some(),
+            "prompts/list" => self.cfg.prompts.is_some(),
+            "resources/subscribe" | "resources/unsubscribe" => subscribe && !stateless,
+            "logging/setLevel" => self.cfg.logging && !stateless,
+            _ => false,
+        }
+    }
+
     /// Checks a request the application answers and turns it into its event.
     fn application_request(
         &self,
@@ -119,9 +124,11 @@ impl Server {
     ) -> Result<ServerEvent, RpcError> {
         match method {
             "tools/call" => self.call(id, params),
-            "resources/read" if self.cfg.resources.is_some() => self.read(id, params),
-            "prompts/get" if self.cfg.prompts.is_some() => self.get_prompt(id, params),
-            "completion/complete" if self.cfg.completions => self.completion(id, params),
+            "resources/read" if self.cfg.resources.is_some() => {
+                self.check_content(id, method, params)
+            }
+            "prompts/get" if self.cfg.prompts.is_some() => self.check_content(id, method, params),
+            "completion/complete" if self.cfg.completions => self.check_content(id, method, params),
             _ => Err(not_found(method)),
         }
     }

@@ -6,7 +6,8 @@
 use serde_json::{Map, Value, json};
 
 use super::Server;
-use crate::jsonrpc::{Message, RequestId};
+use super::content::not_loaded;
+use crate::jsonrpc::{Message, RequestId, RpcError};
 use crate::time::Timestamp;
 
 /// `_meta` key naming the listen stream a notification belongs to.
@@ -55,8 +56,14 @@ impl Server {
 
     /// Opens a listen stream: acknowledge first with what is honoured (the spec
     /// requires it), then keep the request open; it is never answered, and a
-    /// `notifications/cancelled` naming it closes it.
-    pub(super) fn listen(&mut self, now: Timestamp, id: &RequestId, params: Option<&Value>) {
+    /// `notifications/cancelled` naming it closes it. Resource subscriptions need
+    /// the [`super::ContentHandlers`] (to know the URIs); the rest does not.
+    pub(super) fn listen(
+        &mut self,
+        now: Timestamp,
+        id: &RequestId,
+        params: Option<&Value>,
+    ) -> Result<(), RpcError> {
         let asked = params.and_then(|p| p.get("notifications"));
         let flag =
             |key: &str| asked.and_then(|n| n.get(key)).and_then(Value::as_bool) == Some(true);
@@ -67,15 +74,7 @@ impl Server {
             resources: flag("resourcesListChanged") && res.is_some_and(|r| r.list_changed),
             prompts: flag("promptsListChanged") && self.cfg.prompts.is_some_and(|p| p.list_changed),
             uris: if res.is_some_and(|r| r.subscribe) {
-                asked
-                    .and_then(|n| n.get("resourceSubscriptions"))
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .filter(|u| self.locate(u).is_some())
-                    .map(str::to_owned)
-                    .collect()
+                self.known_uris(asked)?
             } else {
                 Vec::new()
             },
@@ -106,5 +105,26 @@ impl Server {
             now,
             Message::notification("notifications/subscriptions/acknowledged", Some(ack)),
         );
+        Ok(())
+    }
+
+    /// The `resourceSubscriptions` of a listen request that this server knows.
+    fn known_uris(&self, asked: Option<&Value>) -> Result<Vec<String>, RpcError> {
+        let mut uris = Vec::new();
+        let requested = asked
+            .and_then(|n| n.get("resourceSubscriptions"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str);
+        for uri in requested {
+            let known = self
+                .knows(uri)
+                .ok_or_else(|| not_loaded("subscriptions/listen"))?;
+            if known {
+                uris.push(uri.to_owned());
+            }
+        }
+        Ok(uris)
     }
 }
