@@ -1,6 +1,6 @@
 //! The demo's answers are a hook a host may hand in later (the page does, with its
 //! loop's code): without it a tool call and a read say so (a tool error, a JSON-RPC
-//! error) while the listings work; with it, the same server answers and its asking
+//! error) while the tool list works (`content_hook.rs` has the rest); with it, the same server answers and its asking
 //! tools ask. Natively and in headless Chromium.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -81,9 +81,14 @@ pub(crate) struct Memory {
 }
 
 impl Memory {
-    /// A fresh demo server; it answers tool calls, reads, prompts and completions
-    /// once that code is handed in (it comes with the engine, which every such
-    /// request waits for: a tool is called only by the loop).
+    /// A fresh demo server; it answers tool calls and everything about resources,
+    /// prompts, completions, subscriptions and logs once that code (and the
+    /// catalogue) is handed in. It comes with the engine, which every such request
+    /// waits for, so none meets the server's "not loaded yet": a tool is called only
+    /// by the loop, and the Resources, Prompts and Logs panels send their commands
+    /// through the engine (`Command::Feature`). The first screen needs only the
+    /// handshake, the tool list and, under 2026-07-28, the listen stream for the
+    /// tool list's changes, which the server answers without that code.
     pub(crate) fn new(handlers: Option<&'static dyn Handlers>) -> Memory {
         let mut server = DemoServer::without_handlers();
         if let Some(h) = handlers {
