@@ -1,25 +1,25 @@
 //! The hook that keeps the demo's answers apart. The server reaches the code that
 //! answers tool calls, reads, prompts and completions (`serve.rs`, `handlers.rs`,
 //! `asking/`, the content's text), and the catalogue of resources and prompts with
-//! the core's code that lists, checks and subscribes to them ([`ContentHandlers`]),
-//! only through [`Handlers`], so a host whose first
-//! screen asks none of that (the page, before its loop's code is in) builds the
+//! the core's code that checks tool calls and lists, checks and subscribes to
+//! resources and prompts ([`RequestHandlers`]), only through [`Handlers`], so a
+//! host whose first screen asks none of that (the page, before its loop's code is in) builds the
 //! server without it ([`DemoServer::without_handlers`]) and hands it in later, and
 //! that code stays out of its first download. [`DemoServer::new`] has it at once.
 
 use std::fmt;
 
 use mcpg_core::Timestamp;
-use mcpg_core::jsonrpc::{RpcError, code};
-use mcpg_core::model::CallToolResult;
-use mcpg_core::server::{ContentHandlers, Server, ServerEvent};
+use mcpg_core::server::{RequestHandlers, Server, ServerEvent};
 
 use crate::DemoServer;
 
 /// The demo's answers, as the server calls them.
 pub trait Handlers: Sync + fmt::Debug {
-    /// Hands the core's server its [`ContentHandlers`] and the demo's resources,
-    /// templates and prompts (`content.json`), once, when the answers come in.
+    /// Hands the core's server its [`RequestHandlers`] and the demo's resources,
+    /// templates and prompts (`content.json`), once, when the answers come in:
+    /// before that the core's server answers every request they would serve with a
+    /// JSON-RPC error saying it is not loaded yet, so none reaches the demo.
     fn install(&self, server: &mut Server);
     /// Answers one request of the client's (a tool call, a read, a prompt, a
     /// completion), or takes in the client's answer to the server's question.
@@ -35,12 +35,12 @@ struct Answers;
 impl Handlers for Answers {
     fn install(&self, server: &mut Server) {
         // `set_handlers` may come more than once: parse the catalogue once.
-        if server.has_content_handlers() {
+        if server.has_request_handlers() {
             return;
         }
         let (resources, templates, prompts) = crate::content::catalogue();
         server.set_catalogue(resources, templates, prompts);
-        server.set_content_handlers(ContentHandlers::ALL);
+        server.set_request_handlers(RequestHandlers::ALL);
     }
 
     fn serve(&self, demo: &mut DemoServer, now: Timestamp, ev: &ServerEvent) {
@@ -56,27 +56,4 @@ impl Handlers for Answers {
 pub fn handlers() -> &'static dyn Handlers {
     static ANSWERS: Answers = Answers;
     &ANSWERS
-}
-
-/// Said while the answers' code is not in yet.
-const NOT_LOADED: &str = "the demo server's code for this is not loaded yet (the page loads it with the tool loop's code): try again in a moment";
-
-impl DemoServer {
-    /// Answers a request without the answers' code: a tool call with a tool error,
-    /// a read, a prompt or a completion with a JSON-RPC error; both say why.
-    pub(crate) fn unserved(&mut self, now: Timestamp, ev: &ServerEvent) {
-        match ev {
-            ServerEvent::CallTool { id, name, .. } => {
-                let r = CallToolResult::tool_error(format!("{name}: {NOT_LOADED}."));
-                self.server.respond(now, id, &r);
-            }
-            ServerEvent::ReadResource { id, .. }
-            | ServerEvent::GetPrompt { id, .. }
-            | ServerEvent::Complete { id, .. } => {
-                let e = RpcError::new(code::INTERNAL_ERROR, NOT_LOADED);
-                self.server.respond_error(now, id, e);
-            }
-            _ => {}
-        }
-    }
 }

@@ -78,9 +78,9 @@ impl DemoServer {
     }
 
     /// The same without the code that answers requests ([`Handlers`]): until
-    /// [`DemoServer::set_handlers`], a tool call is a tool error, and a request
-    /// about resources, prompts, completions, subscriptions or the log level a
-    /// JSON-RPC error, each saying it is not loaded yet (the handshake, `ping` and
+    /// [`DemoServer::set_handlers`], a tool call, or a request about resources,
+    /// prompts, completions, subscriptions or the log level, is a JSON-RPC error
+    /// saying it is not loaded yet (the handshake, `ping` and
     /// the tool list work, and announce the same capabilities: the core's server
     /// answers them from the configuration).
     pub fn without_handlers() -> Self {
@@ -107,7 +107,7 @@ impl DemoServer {
         };
         DemoServer {
             // The catalogue and the core's code for it come with the handlers.
-            server: Server::without_content_handlers(cfg, initial_tools()),
+            server: Server::without_request_handlers(cfg, initial_tools()),
             jobs: Vec::new(),
             calls: Calls::default(),
             events: VecDeque::new(),
@@ -173,9 +173,10 @@ impl DemoServer {
 
     fn process(&mut self, now: Timestamp) {
         while let Some(ev) = self.server.poll_event() {
-            match self.handlers {
-                Some(h) => h.serve(self, now, &ev),
-                None => self.unserved(now, &ev),
+            // Without the handlers the core's server answers every request they
+            // serve itself ("not loaded yet"), so what comes here needs no answer.
+            if let Some(h) = self.handlers {
+                h.serve(self, now, &ev);
             }
             self.events.push_back(ev);
         }

@@ -131,6 +131,10 @@ fn the_first_screen_is_byte_for_byte_the_same_and_the_rest_works_once_handed_in(
             ("resources/list", json!({})),
             ("prompts/list", json!({})),
             ("resources/read", json!({"uri": CALLS})),
+            (
+                "tools/call",
+                json!({"name": "get_weather", "arguments": {"city": "Austin"}}),
+            ),
         ] {
             let said = without.request(method, params);
             assert!(has(&said, "not loaded yet"), "{method}: {said:?}");

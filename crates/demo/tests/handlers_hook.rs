@@ -1,7 +1,7 @@
 //! The demo's answers are a hook a host may hand in later (the page does, with its
-//! loop's code): without it a tool call and a read say so (a tool error, a JSON-RPC
-//! error) while the tool list works (`content_hook.rs` has the rest); with it, the same server answers and its asking
-//! tools ask. Natively and in headless Chromium.
+//! loop's code): without it a tool call and a read say so (a JSON-RPC error) while
+//! the tool list works (`content_hook.rs` has the rest); with it, the same server
+//! answers and its asking tools ask. Natively and in headless Chromium.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -15,7 +15,7 @@ mod support;
 use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event, GenerationMode};
 use mcpg_demo::{DemoServer, handlers};
 use serde_json::json;
-use support::{CALLS, Session, all, text_of};
+use support::{CALLS, Session, all};
 
 #[test]
 fn without_its_answers_the_demo_says_so_and_answers_once_they_are_handed_in() {
@@ -27,12 +27,10 @@ fn without_its_answers_the_demo_says_so_and_answers_once_they_are_handed_in() {
     };
     let mut s = Session::with_server(cfg, DemoServer::without_handlers());
     let out = s.call("reserve_table", json!({}));
-    assert!(matches!(&out, CallOutcome::ToolError(_)), "{out:?}");
-    assert!(
-        text_of(&out).contains("not loaded yet"),
-        "{}",
-        text_of(&out)
-    );
+    let CallOutcome::ProtocolError(e) = &out else {
+        panic!("{out:?}")
+    };
+    assert!(e.message.contains("not loaded yet"), "{}", e.message);
     let read = s.request("resources/read", json!({"uri": CALLS}));
     assert!(matches!(read, Some(Err(_))), "{read:?}");
     let (tools, _) = all(&mut s, "tools/list", "tools");

@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::logging;
-use super::{OpenCall, Server, ServerEvent, paging};
+use super::handlers::Incoming;
+use super::{Server, logging, paging};
 use crate::jsonrpc::{RequestId, RpcError, code};
 use crate::model::{Implementation, JsonObject, meta};
 use crate::time::Timestamp;
@@ -67,34 +67,24 @@ impl Server {
             "server/discover" => self.discover(),
             "ping" => json!({}),
             "tools/list" => self.list_tools(params)?,
-            _ if self.offers_content(method, stateless) => {
-                self.answer_content(method, params, version)?
-            }
             // Open at connect under 2026-07-28 for the tool list's changes, so it
             // works without the handlers (bar resource subscriptions: `listen`).
             "subscriptions/listen" if stateless => {
                 self.listen(now, id, params)?;
                 return Ok(None);
             }
-            "tools/call" | "resources/read" | "prompts/get" | "completion/complete" => {
-                if self.open.contains_key(id) {
-                    return Err(RpcError::new(
-                        code::INVALID_REQUEST,
-                        format!("request id {id} is already in use"),
-                    ));
+            _ if self.offers(method, stateless) => {
+                let r = Incoming {
+                    id,
+                    method,
+                    params,
+                    version,
+                    log_level,
+                };
+                match self.handle(&r)? {
+                    Some(result) => result,
+                    None => return Ok(None),
                 }
-                let event = self.application_request(id, method, params)?;
-                let ctx = self.call_context_of(version, params)?;
-                self.open.insert(
-                    id.clone(),
-                    OpenCall {
-                        ctx,
-                        cacheable: method == "resources/read",
-                        log_level,
-                    },
-                );
-                self.events.push_back(event);
-                return Ok(None);
             }
             _ => return Err(not_found(method)),
         };
@@ -102,34 +92,20 @@ impl Server {
         Ok(Some(self.complete(result, version, cacheable)))
     }
 
-    /// Whether `method` is one the [`super::ContentHandlers`] answer at once and the
+    /// Whether `method` is one the [`super::RequestHandlers`] take and the
     /// configuration offers (under this generation).
-    fn offers_content(&self, method: &str, stateless: bool) -> bool {
-        let subscribe = self.cfg.resources.is_some_and(|r| r.subscribe);
+    fn offers(&self, method: &str, stateless: bool) -> bool {
+        let res = self.cfg.resources;
         match method {
-            "resources/list" | "resources/templates/list" => self.cfg.resources.is_some(),
-            "prompts/list" => self.cfg.prompts.is_some(),
-            "resources/subscribe" | "resources/unsubscribe" => subscribe && !stateless,
+            "tools/call" => true,
+            "resources/list" | "resources/templates/list" | "resources/read" => res.is_some(),
+            "prompts/list" | "prompts/get" => self.cfg.prompts.is_some(),
+            "completion/complete" => self.cfg.completions,
+            "resources/subscribe" | "resources/unsubscribe" => {
+                res.is_some_and(|r| r.subscribe) && !stateless
+            }
             "logging/setLevel" => self.cfg.logging && !stateless,
             _ => false,
-        }
-    }
-
-    /// Checks a request the application answers and turns it into its event.
-    fn application_request(
-        &self,
-        id: &RequestId,
-        method: &str,
-        params: Option<&Value>,
-    ) -> Result<ServerEvent, RpcError> {
-        match method {
-            "tools/call" => self.call(id, params),
-            "resources/read" if self.cfg.resources.is_some() => {
-                self.check_content(id, method, params)
-            }
-            "prompts/get" if self.cfg.prompts.is_some() => self.check_content(id, method, params),
-            "completion/complete" if self.cfg.completions => self.check_content(id, method, params),
-            _ => Err(not_found(method)),
         }
     }
 
@@ -248,24 +224,6 @@ impl Server {
         let p = paging::page(params, self.tools.len(), self.cfg.page_size)?;
         let items = json!(self.tools.get(p.start..p.end).unwrap_or_default());
         Ok(paging::result("tools", items, p.next))
-    }
-
-    fn call(&self, id: &RequestId, params: Option<&Value>) -> Result<ServerEvent, RpcError> {
-        let name = string_param(params, "name", "tools/call")?;
-        if !self.tools.iter().any(|t| t.name == name) {
-            return Err(invalid(format!("Unknown tool: {name}")));
-        }
-        let arguments = object_param(params, "arguments")?;
-        let progress_token = params
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get("progressToken"))
-            .cloned();
-        Ok(ServerEvent::CallTool {
-            id: id.clone(),
-            name: name.to_owned(),
-            arguments,
-            progress_token,
-        })
     }
 
     /// Adds what 2026-07-28 requires on every result (`resultType`, `_meta` server

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use super::Server;
-use super::content::not_loaded;
+use super::handlers::not_loaded;
 use crate::jsonrpc::{Message, RequestId, RpcError};
 use crate::time::Timestamp;
 
@@ -57,7 +57,7 @@ impl Server {
     /// Opens a listen stream: acknowledge first with what is honoured (the spec
     /// requires it), then keep the request open; it is never answered, and a
     /// `notifications/cancelled` naming it closes it. Resource subscriptions need
-    /// the [`super::ContentHandlers`] (to know the URIs); the rest does not.
+    /// the [`super::RequestHandlers`] (to know the URIs); the rest does not.
     pub(super) fn listen(
         &mut self,
         now: Timestamp,

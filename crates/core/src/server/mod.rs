@@ -8,16 +8,16 @@
 //! One file per concern: `asks` (the server asking the client: its own requests up
 //! to 2025-11-25, `input_required` under 2026-07-28), `dispatch` (requests,
 //! negotiation, result stamping),
-//! `respond` (the application's answers), `content` (the hook that keeps the
-//! next four out of a host's first load), `resources`, `prompts` (with
+//! `respond` (the application's answers), `handlers` (the hook that keeps every
+//! request beyond the handshake and the tool list out of a host's first load), `resources`, `prompts` (with
 //! completions), `logging`, `listen` (list changes and resource updates, in both
 //! generations), `paging` and `template` (RFC 6570).
 
 mod asks;
 mod config;
-mod content;
 mod dispatch;
 mod event;
+mod handlers;
 mod listen;
 mod logging;
 mod paging;
@@ -28,8 +28,8 @@ pub mod template;
 
 pub use asks::{ASK_TIMEOUT, AskError, AskOutcome, CallContext, declares};
 pub use config::{PromptFeatures, ResourceFeatures, ServerConfig};
-pub use content::ContentHandlers;
 pub use event::{CompletionTarget, ServerEvent};
+pub use handlers::RequestHandlers;
 pub use resources::resource_not_found;
 pub use respond::{MAX_COMPLETIONS, blob_contents, text_contents};
 
@@ -87,9 +87,9 @@ pub struct Server {
     open: HashMap<RequestId, OpenCall>,
     /// Open `subscriptions/listen` streams (2026-07-28).
     listeners: Vec<Listener>,
-    /// The code for resources, prompts, completions, subscriptions and the log
-    /// level, once handed in ([`ContentHandlers`]).
-    content: Option<ContentHandlers>,
+    /// The code for every request beyond the handshake and the tool list, once
+    /// handed in ([`RequestHandlers`]).
+    handlers: Option<RequestHandlers>,
     outbox: VecDeque<Message>,
     events: VecDeque<ServerEvent>,
 }
@@ -97,17 +97,17 @@ pub struct Server {
 impl Server {
     /// A server offering `tools` (add resources and prompts with the `with_*` methods).
     pub fn new(cfg: ServerConfig, tools: Vec<Tool>) -> Self {
-        let mut server = Self::without_content_handlers(cfg, tools);
-        server.set_content_handlers(ContentHandlers::ALL);
+        let mut server = Self::without_request_handlers(cfg, tools);
+        server.set_request_handlers(RequestHandlers::ALL);
         server
     }
 
-    /// The same without its [`ContentHandlers`]: until
-    /// [`Server::set_content_handlers`], the handshake, `ping`, the tool list and
-    /// tool calls work, and a request about resources, prompts, completions,
-    /// subscriptions or the log level that the configuration offers is a JSON-RPC
-    /// error saying that its code is not loaded yet.
-    pub fn without_content_handlers(cfg: ServerConfig, tools: Vec<Tool>) -> Self {
+    /// The same without its [`RequestHandlers`]: until
+    /// [`Server::set_request_handlers`], the handshake, `ping`, the tool list and a
+    /// listen stream work, and a tool call, or a request about resources, prompts,
+    /// completions, subscriptions or the log level that the configuration offers,
+    /// is a JSON-RPC error saying that its code is not loaded yet.
+    pub fn without_request_handlers(cfg: ServerConfig, tools: Vec<Tool>) -> Self {
         Server {
             cfg,
             tools,
@@ -124,7 +124,7 @@ impl Server {
             subscribed: Vec::new(),
             open: HashMap::new(),
             listeners: Vec::new(),
-            content: None,
+            handlers: None,
             outbox: VecDeque::new(),
             events: VecDeque::new(),
         }

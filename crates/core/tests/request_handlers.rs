@@ -1,8 +1,8 @@
-//! A server made without its `ContentHandlers` (the page's first load): the
+//! A server made without its `RequestHandlers` (the page's first load): the
 //! handshake and the tool list answer as with them, with the same capabilities;
-//! every request about resources, prompts, completions, subscriptions or the log
-//! level is a JSON-RPC error saying its code is not loaded yet, never a panic;
-//! once the handlers and the catalogue are handed in, the same server answers them
+//! a tool call, and every request about resources, prompts, completions,
+//! subscriptions or the log level, is a JSON-RPC error saying its code is not
+//! loaded yet, never a panic; once the handlers and the catalogue are handed in, the same server answers them
 //! as `Server::new` does. Both generations, natively and in headless Chromium.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -16,7 +16,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::jsonrpc::code;
 use mcpg_core::model::Tool;
-use mcpg_core::server::{ContentHandlers, Server};
+use mcpg_core::server::{RequestHandlers, Server};
 use raw::{GENS, Gen, Raw, full_server};
 use serde_json::{Value, json};
 
@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 fn bare(full: &Server) -> Server {
     let tools =
         vec![Tool::from_json(&json!({"name": "t", "inputSchema": {"type": "object"}})).unwrap()];
-    let mut s = Server::without_content_handlers(full.config().clone(), tools);
+    let mut s = Server::without_request_handlers(full.config().clone(), tools);
     s.set_catalogue(
         full.resources().to_vec(),
         full.resource_templates().to_vec(),
@@ -59,6 +59,7 @@ fn greeting(r: &mut Raw) -> Value {
 /// the full server, in the generations that have them.
 fn content_requests(generation: Gen) -> Vec<(&'static str, Value)> {
     let mut v = vec![
+        ("tools/call", json!({"name": "t", "arguments": {}})),
         ("resources/list", json!({})),
         ("resources/templates/list", json!({})),
         ("prompts/list", json!({})),
@@ -129,8 +130,8 @@ fn once_handed_in_the_handlers_answer_as_a_server_made_with_them() {
         let mut without = Raw::new(bare(&full_server(3)), generation);
         let before = greeting(&mut without);
         // What the page does once its engine is in (`Memory::set_handlers`).
-        without.server.set_content_handlers(ContentHandlers::ALL);
-        assert!(without.server.has_content_handlers());
+        without.server.set_request_handlers(RequestHandlers::ALL);
+        assert!(without.server.has_request_handlers());
         assert_eq!(greeting(&mut without), before, "capabilities do not change");
         // The same requests on both, so the request ids in the events line up.
         assert_eq!(greeting(&mut with), before);

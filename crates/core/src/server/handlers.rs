@@ -1,0 +1,176 @@
+//! The hook that keeps every request beyond the handshake and the tool list apart
+//! from the rest of the server.
+//!
+//! A server made with [`Server::new`] answers everything. A host whose first screen
+//! needs only the handshake and the tool list (the page, with its embedded demo)
+//! makes the server with [`Server::without_request_handlers`] and hands the
+//! handlers in later ([`Server::set_request_handlers`]): the code that calls tools,
+//! lists, reads, fills prompts, completes and subscribes is reached only through
+//! the function pointers of [`RequestHandlers::ALL`], so it is linked only where that
+//! constant is named, and stays out of that host's first download. The capabilities
+//! come from the configuration alone, so `initialize` and `server/discover`
+//! announce the same features with or without the handlers.
+
+use serde_json::{Value, json};
+
+use super::dispatch::{invalid, not_found, object_param, string_param};
+use super::{OpenCall, Server, ServerEvent, logging};
+use crate::jsonrpc::{RequestId, RpcError, code};
+use crate::model::LoggingLevel;
+use crate::version::ProtocolVersion;
+
+/// One request the handlers take, as the dispatch read it.
+pub(super) struct Incoming<'a> {
+    pub id: &'a RequestId,
+    pub method: &'a str,
+    pub params: Option<&'a Value>,
+    /// The revision it runs under.
+    pub version: ProtocolVersion,
+    /// The 2026-07-28 per-request log level, if the client set one.
+    pub log_level: Option<LoggingLevel>,
+}
+
+/// Answers a request at once, or (`Ok(None)`) hands it to the application.
+type Answer = fn(&mut Server, &Incoming<'_>) -> Result<Option<Value>, RpcError>;
+/// Whether a URI is a listed resource or matches a template.
+type Known = fn(&Server, &str) -> bool;
+
+/// The code behind `tools/call`, `resources/list`, `resources/templates/list`,
+/// `resources/read`, `prompts/list`, `prompts/get`, `completion/complete`,
+/// `resources/subscribe` / `unsubscribe`, `logging/setLevel` and the resource
+/// subscriptions of `subscriptions/listen` (the stream itself works without it: a
+/// 2026-07-28 client opens it at connect, for the tool list's changes); handed to
+/// a server made without it.
+#[derive(Clone, Copy)]
+pub struct RequestHandlers {
+    answer: Answer,
+    known: Known,
+}
+
+impl RequestHandlers {
+    /// Every handler: what [`Server::new`] has.
+    pub const ALL: RequestHandlers = RequestHandlers {
+        answer,
+        known: |s, uri| s.locate(uri).is_some(),
+    };
+}
+
+impl std::fmt::Debug for RequestHandlers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RequestHandlers")
+    }
+}
+
+/// The JSON-RPC error for a request that needs the handlers before they are in.
+pub(super) fn not_loaded(method: &str) -> RpcError {
+    RpcError::new(
+        code::INTERNAL_ERROR,
+        format!("{method}: this server's code for it is not loaded yet: try again in a moment"),
+    )
+}
+
+fn answer(server: &mut Server, r: &Incoming<'_>) -> Result<Option<Value>, RpcError> {
+    let (params, version) = (r.params, r.version);
+    Ok(Some(match r.method {
+        "resources/list" => server.list_resources(params, version)?,
+        "resources/templates/list" => server.list_templates(params, version)?,
+        "prompts/list" => server.list_prompts(params, version)?,
+        "resources/subscribe" => server.subscribe(params)?,
+        "resources/unsubscribe" => server.unsubscribe(params)?,
+        "logging/setLevel" => {
+            let level = logging::level_param(params.and_then(|p| p.get("level")), "level")?;
+            server.log_level = Some(level);
+            server.events.push_back(ServerEvent::LogLevelSet(level));
+            json!({})
+        }
+        _ => {
+            server.accept(r)?;
+            return Ok(None);
+        }
+    }))
+}
+
+impl Server {
+    /// Hands in the code for every request beyond the handshake and the tool list
+    /// ([`RequestHandlers::ALL`]).
+    pub fn set_request_handlers(&mut self, handlers: RequestHandlers) {
+        self.handlers = Some(handlers);
+    }
+
+    /// Whether this server has its [`RequestHandlers`].
+    pub fn has_request_handlers(&self) -> bool {
+        self.handlers.is_some()
+    }
+
+    /// Sets the resources, templates and prompts (`Resource`, `ResourceTemplate`
+    /// and `Prompt` JSON objects) without telling any client: for a host that hands
+    /// them in with the [`RequestHandlers`], before which no client could list them.
+    /// To change them later, use `set_resources` and `set_prompts`.
+    pub fn set_catalogue(
+        &mut self,
+        resources: Vec<Value>,
+        templates: Vec<Value>,
+        prompts: Vec<Value>,
+    ) {
+        self.resources = resources;
+        self.templates = templates;
+        self.prompts = prompts;
+    }
+
+    /// Answers, or hands to the application, a request the handlers take.
+    pub(super) fn handle(&mut self, r: &Incoming<'_>) -> Result<Option<Value>, RpcError> {
+        let h = self.handlers.ok_or_else(|| not_loaded(r.method))?;
+        (h.answer)(self, r)
+    }
+
+    /// Whether `uri` is one this server has (`None` without the handlers).
+    pub(super) fn knows(&self, uri: &str) -> Option<bool> {
+        self.handlers.map(|h| (h.known)(self, uri))
+    }
+
+    /// `tools/call`: an unknown tool is `-32602`.
+    fn call(&self, id: &RequestId, params: Option<&Value>) -> Result<ServerEvent, RpcError> {
+        let name = string_param(params, "name", "tools/call")?;
+        if !self.tools.iter().any(|t| t.name == name) {
+            return Err(invalid(format!("Unknown tool: {name}")));
+        }
+        let arguments = object_param(params, "arguments")?;
+        let progress_token = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get("progressToken"))
+            .cloned();
+        Ok(ServerEvent::CallTool {
+            id: id.clone(),
+            name: name.to_owned(),
+            arguments,
+            progress_token,
+        })
+    }
+
+    /// Checks a request the application answers, keeps it open and hands it over.
+    fn accept(&mut self, r: &Incoming<'_>) -> Result<(), RpcError> {
+        if self.open.contains_key(r.id) {
+            return Err(RpcError::new(
+                code::INVALID_REQUEST,
+                format!("request id {} is already in use", r.id),
+            ));
+        }
+        let (id, params) = (r.id, r.params);
+        let event = match r.method {
+            "tools/call" => self.call(id, params),
+            "resources/read" => self.read(id, params),
+            "prompts/get" => self.get_prompt(id, params),
+            "completion/complete" => self.completion(id, params),
+            _ => Err(not_found(r.method)),
+        }?;
+        let ctx = self.call_context_of(r.version, params)?;
+        let call = OpenCall {
+            ctx,
+            cacheable: r.method == "resources/read",
+            log_level: r.log_level,
+        };
+        self.open.insert(id.clone(), call);
+        self.events.push_back(event);
+        Ok(())
+    }
+}
