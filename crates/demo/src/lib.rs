@@ -80,9 +80,9 @@ impl DemoServer {
     /// The same without the code that answers requests ([`Handlers`]): until
     /// [`DemoServer::set_handlers`], a tool call, or a request about resources,
     /// prompts, completions, subscriptions or the log level, is a JSON-RPC error
-    /// saying it is not loaded yet (the handshake, `ping` and
-    /// the tool list work, and announce the same capabilities: the core's server
-    /// answers them from the configuration).
+    /// saying it is not loaded yet (the handshake, `ping` and the tool list work,
+    /// and announce the same capabilities: the core's server answers them from the
+    /// configuration).
     pub fn without_handlers() -> Self {
         let cfg = ServerConfig {
             info: Implementation {
