@@ -16,6 +16,7 @@ mod here;
 mod http;
 mod inbox;
 pub mod lessons;
+mod link_chunk;
 pub mod llm;
 mod no_bridge;
 pub mod oauth;
@@ -23,6 +24,7 @@ pub mod offline;
 pub mod picture;
 pub mod share;
 mod shell;
+mod transports;
 mod ws;
 
 pub use bridge::{cors_advice, load_bridge, source_from_url};
