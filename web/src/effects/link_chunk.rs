@@ -1,6 +1,7 @@
 //! The shell's side of the connections chunk (`transports`): the driver's link and
-//! model outputs run through it, fetched the first time one comes (or right after
-//! the first tool list, [`prefetch`], so a learner's first connection rarely waits).
+//! model outputs run through it, fetched the first time one comes, or right after
+//! the first tool list ([`prefetch`]) so a learner's first connection rarely waits.
+//! The bridge's server list waits for whichever of the two comes first.
 //!
 //! Order is the driver's: while the chunk loads, those outputs (and any later ones)
 //! wait in a queue, drained in order once it is in; the shell's other outputs
@@ -8,14 +9,15 @@
 //! what waited with the inputs the driver knows for a transport that closed and a
 //! model that could not be reached, and the next output that needs it fetches again.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
+use leptos::prelude::*;
 use mcpg_page::{Command, Input, ModelReply, Output};
 
 use super::here::origin;
 use super::inbox;
-use super::transports::{self, Runner};
+use super::transports::{self, Transports};
 use crate::state::AppState;
 
 /// Why a connection failed when the chunk could not be fetched (the status line).
@@ -24,83 +26,122 @@ const UNLOADED: &str = "the code for connections could not be loaded";
 /// The notice that says the rest.
 const UNLOADED_NOTICE: &str = "The page's code for connections could not be loaded (the network may have dropped). The embedded demo server keeps working; connect again to retry.";
 
+/// Something that needs the chunk's code.
+enum Job {
+    /// One of the driver's link or model outputs.
+    Output(AppState, Output),
+    /// Reading the bridge's server list.
+    ListBridge(AppState),
+}
+
 /// Where the chunk is.
 enum Chunk {
     /// Never fetched (or the last fetch failed): no link is open.
     Idle,
-    /// Being fetched, or its queue being drained: outputs wait here, in order.
-    Loading(VecDeque<(AppState, Output)>),
-    /// In: outputs run at once.
-    Ready(Runner),
+    /// Being fetched, or its queue being drained: jobs wait here, in order.
+    Loading(VecDeque<Job>),
+    /// In: jobs run at once.
+    Ready(Transports),
 }
 
 thread_local! {
     static CHUNK: RefCell<Chunk> = const { RefCell::new(Chunk::Idle) };
+    /// A bridge list asked for before the chunk was on its way.
+    static BRIDGE: Cell<Option<AppState>> = const { Cell::new(None) };
+    /// Whether the first tool list has shown (fetching is free from then on).
+    static SHOWN: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Runs a link or model output now, or once the chunk is in.
 pub fn run(st: AppState, out: Output) {
-    enum Next {
-        Now(Runner, Output),
-        Fetch,
-        Done,
-    }
-    let next = CHUNK.with(|c| {
-        let mut c = c.borrow_mut();
-        match &mut *c {
-            Chunk::Ready(f) => Next::Now(*f, out),
-            Chunk::Loading(queue) => {
-                queue.push_back((st, out));
-                Next::Done
-            }
-            // Every link is opened by the chunk: before it ever loaded, a close, a
-            // frame or a request can only name a link that is not there.
-            Chunk::Idle if !opens(&out) => Next::Done,
-            Chunk::Idle => {
-                *c = Chunk::Loading(VecDeque::from([(st, out)]));
-                Next::Fetch
-            }
-        }
-    });
-    match next {
-        Next::Now(f, out) => f(st, out),
-        Next::Fetch => fetch(),
-        Next::Done => {}
+    // Every link is opened by the chunk: before it was ever in, a close, a frame or
+    // a request can only name a link that is not there.
+    let opens = matches!(out, Output::OpenLink { .. } | Output::ModelRequest(_));
+    if opens || !idle() {
+        submit(Job::Output(st, out));
     }
 }
 
-/// Fetches the chunk now, if it is not in or on its way (a failure is quiet: the
-/// next output that needs it fetches again).
+/// Reads the bridge's server list with the chunk's code: at once if it is in, else
+/// once it is (fetched now only if the first tool list has shown).
+pub fn list_bridge(st: AppState) {
+    if SHOWN.with(Cell::get) || !idle() {
+        submit(Job::ListBridge(st));
+    } else {
+        BRIDGE.with(|b| b.set(Some(st)));
+    }
+}
+
+/// The first tool list has shown: the chunk is fetched now, if it is not in or on
+/// its way (a failure is quiet: the next output that needs it fetches again).
 pub fn prefetch() {
+    SHOWN.with(|s| s.set(true));
+    if idle() {
+        CHUNK.with(|c| *c.borrow_mut() = Chunk::Loading(pending()));
+        fetch();
+    }
+}
+
+fn idle() -> bool {
+    CHUNK.with(|c| matches!(*c.borrow(), Chunk::Idle))
+}
+
+/// The bridge list asked for while nothing was fetched, as the queue's start.
+fn pending() -> VecDeque<Job> {
+    BRIDGE
+        .with(Cell::take)
+        .map(Job::ListBridge)
+        .into_iter()
+        .collect()
+}
+
+/// Runs `job` now, queues it, or starts the fetch with it.
+fn submit(job: Job) {
+    let ready = CHUNK.with(|c| match *c.borrow() {
+        Chunk::Ready(t) => Some(t),
+        _ => None,
+    });
+    if let Some(t) = ready {
+        return perform(t, job);
+    }
     let start = CHUNK.with(|c| {
         let mut c = c.borrow_mut();
-        let idle = matches!(*c, Chunk::Idle);
-        if idle {
-            *c = Chunk::Loading(VecDeque::new());
+        match &mut *c {
+            Chunk::Loading(queue) => {
+                queue.push_back(job);
+                false
+            }
+            _ => {
+                let mut queue = pending();
+                queue.push_back(job);
+                *c = Chunk::Loading(queue);
+                true
+            }
         }
-        idle
     });
     if start {
         fetch();
     }
 }
 
-/// Whether `out` needs the chunk when nothing was opened yet.
-fn opens(out: &Output) -> bool {
-    matches!(out, Output::OpenLink { .. } | Output::ModelRequest(_))
+fn perform(t: Transports, job: Job) {
+    match job {
+        Job::Output(st, out) => (t.run)(st, out),
+        Job::ListBridge(st) => (t.list_bridge)(st),
+    }
 }
 
 fn fetch() {
     wasm_bindgen_futures::spawn_local(async {
         match transports::load().await {
-            Some(f) => drain(f),
+            Some(t) => drain(t),
             None => fail(),
         }
     });
 }
 
-/// Runs what waited, one at a time: what those outputs cause comes in behind them.
-fn drain(f: Runner) {
+/// Runs what waited, one at a time: what those jobs cause queues behind them.
+fn drain(t: Transports) {
     loop {
         let next = CHUNK.with(|c| {
             let mut c = c.borrow_mut();
@@ -109,12 +150,12 @@ fn drain(f: Runner) {
                 _ => None,
             };
             if next.is_none() {
-                *c = Chunk::Ready(f);
+                *c = Chunk::Ready(t);
             }
             next
         });
-        let Some((st, out)) = next else { return };
-        f(st, out);
+        let Some(job) = next else { return };
+        perform(t, job);
     }
 }
 
@@ -125,16 +166,16 @@ fn fail() {
         _ => VecDeque::new(),
     });
     let mut links = false;
-    for (_, out) in waited {
-        match out {
-            Output::OpenLink { conn, .. } => {
+    for job in waited {
+        match job {
+            Job::Output(_, Output::OpenLink { conn, .. }) => {
                 links = true;
                 inbox::send(Input::LinkClosed {
                     conn,
                     why: UNLOADED.to_owned(),
                 });
             }
-            Output::ModelRequest(req) => {
+            Job::Output(_, Output::ModelRequest(req)) => {
                 let reply = ModelReply::Unreachable {
                     detail: "the page's code for reaching models could not be loaded (the network may have dropped)".to_owned(),
                     origin: origin(),
@@ -147,8 +188,13 @@ fn fail() {
                     },
                 });
             }
+            // Read with the next fetch, which a link or a model request starts.
+            Job::ListBridge(st) => {
+                st.bridge.update(|b| b.error = Some(UNLOADED.to_owned()));
+                BRIDGE.with(|b| b.set(Some(st)));
+            }
             // Closes, frames, requests and aborts of links that never opened.
-            _ => {}
+            Job::Output(..) => {}
         }
     }
     if links {

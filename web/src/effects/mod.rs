@@ -7,6 +7,7 @@ mod apply;
 pub mod asks;
 mod bridge;
 mod bridge_addr;
+mod bridge_list;
 mod clock;
 pub mod conn_headers;
 mod download;

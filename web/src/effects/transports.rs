@@ -4,9 +4,11 @@
 //! list (the embedded demo is an in-memory link inside the driver), so it is fetched
 //! on first need, or right after the first tool list (`link_chunk`).
 //!
-//! The split function hands back one plain function pointer, [`Runner`]: code
-//! reached only through it (`ws`, `http` with `mcpg_http::fetch`, `llm::send`, the
-//! web-sys bindings they use) leaves the first load with it.
+//! The bridge's list of servers (`bridge_list`) is read with it too.
+//!
+//! The split function hands back plain function pointers, [`Transports`]: code
+//! reached only through them (`ws`, `http` with `mcpg_http::fetch`, `llm::send`,
+//! `bridge_list`, the web-sys bindings they use) leaves the first load with them.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -24,8 +26,14 @@ use super::no_bridge;
 use super::ws::{WsLink, encode};
 use crate::state::AppState;
 
-/// Runs one of the driver's link or model outputs (others are ignored).
-pub type Runner = fn(AppState, Output);
+/// What the chunk hands back.
+#[derive(Clone, Copy)]
+pub struct Transports {
+    /// Runs one of the driver's link or model outputs (others are ignored).
+    pub run: fn(AppState, Output),
+    /// Reads the bridge's server list into the page's state.
+    pub list_bridge: fn(AppState),
+}
 
 /// A transport the shell holds for the driver.
 enum ShellLink {
@@ -38,13 +46,16 @@ thread_local! {
 }
 
 /// The chunk's code, once fetched (`None`: it could not be).
-pub async fn load() -> Option<Runner> {
-    runner().await.ok()
+pub async fn load() -> Option<Transports> {
+    transports().await.ok()
 }
 
 #[wasm_split(mcpg_links, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn runner() -> Result<Runner, SplitLoaderError> {
-    Ok(run)
+fn transports() -> Result<Transports, SplitLoaderError> {
+    Ok(Transports {
+        run,
+        list_bridge: super::bridge_list::list,
+    })
 }
 
 fn run(st: AppState, out: Output) {
