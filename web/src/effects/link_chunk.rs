@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use leptos::prelude::*;
 use mcpg_page::{Command, Input, ModelReply, Output};
 
+use super::chunk_queue::{Chunk, Submitted};
 use super::here::origin;
 use super::inbox;
 use super::transports::{self, Transports};
@@ -26,6 +27,10 @@ const UNLOADED: &str = "the code for connections could not be loaded";
 /// The notice that says the rest.
 const UNLOADED_NOTICE: &str = "The page's code for connections could not be loaded (the network may have dropped). The embedded demo server keeps working; connect again to retry.";
 
+/// Why a real model could not be asked (step 3 or 6 shows it as the browser's words).
+const MODEL_UNLOADED: &str =
+    "the page's code for reaching models could not be loaded; the network may have dropped";
+
 /// Something that needs the chunk's code.
 enum Job {
     /// One of the driver's link or model outputs.
@@ -34,18 +39,8 @@ enum Job {
     ListBridge(AppState),
 }
 
-/// Where the chunk is.
-enum Chunk {
-    /// Never fetched (or the last fetch failed): no link is open.
-    Idle,
-    /// Being fetched, or its queue being drained: jobs wait here, in order.
-    Loading(VecDeque<Job>),
-    /// In: jobs run at once.
-    Ready(Transports),
-}
-
 thread_local! {
-    static CHUNK: RefCell<Chunk> = const { RefCell::new(Chunk::Idle) };
+    static CHUNK: RefCell<Chunk<Transports, Job>> = const { RefCell::new(Chunk::Idle) };
     /// A bridge list asked for before the chunk was on its way.
     static BRIDGE: Cell<Option<AppState>> = const { Cell::new(None) };
     /// Whether the first tool list has shown (fetching is free from then on).
@@ -76,17 +71,16 @@ pub fn list_bridge(st: AppState) {
 /// its way (a failure is quiet: the next output that needs it fetches again).
 pub fn prefetch() {
     SHOWN.with(|s| s.set(true));
-    if idle() {
-        CHUNK.with(|c| *c.borrow_mut() = Chunk::Loading(pending()));
+    if CHUNK.with(|c| c.borrow_mut().prefetch(pending())) {
         fetch();
     }
 }
 
 fn idle() -> bool {
-    CHUNK.with(|c| matches!(*c.borrow(), Chunk::Idle))
+    CHUNK.with(|c| c.borrow().is_idle())
 }
 
-/// The bridge list asked for while nothing was fetched, as the queue's start.
+/// The bridge list asked for while nothing was fetched, to go first.
 fn pending() -> VecDeque<Job> {
     BRIDGE
         .with(Cell::take)
@@ -97,30 +91,13 @@ fn pending() -> VecDeque<Job> {
 
 /// Runs `job` now, queues it, or starts the fetch with it.
 fn submit(job: Job) {
-    let ready = CHUNK.with(|c| match *c.borrow() {
-        Chunk::Ready(t) => Some(t),
-        _ => None,
-    });
-    if let Some(t) = ready {
-        return perform(t, job);
-    }
-    let start = CHUNK.with(|c| {
-        let mut c = c.borrow_mut();
-        match &mut *c {
-            Chunk::Loading(queue) => {
-                queue.push_back(job);
-                false
-            }
-            _ => {
-                let mut queue = pending();
-                queue.push_back(job);
-                *c = Chunk::Loading(queue);
-                true
-            }
-        }
-    });
-    if start {
-        fetch();
+    // `pending` only when it starts the fetch: a list kept aside waits for one.
+    let first = if idle() { pending() } else { VecDeque::new() };
+    let submitted = CHUNK.with(|c| c.borrow_mut().submit(job, first));
+    match submitted {
+        Submitted::Run(t, job) => perform(t, job),
+        Submitted::Queued { fetch: true } => fetch(),
+        Submitted::Queued { fetch: false } => {}
     }
 }
 
@@ -142,29 +119,14 @@ fn fetch() {
 
 /// Runs what waited, one at a time: what those jobs cause queues behind them.
 fn drain(t: Transports) {
-    loop {
-        let next = CHUNK.with(|c| {
-            let mut c = c.borrow_mut();
-            let next = match &mut *c {
-                Chunk::Loading(queue) => queue.pop_front(),
-                _ => None,
-            };
-            if next.is_none() {
-                *c = Chunk::Ready(t);
-            }
-            next
-        });
-        let Some(job) = next else { return };
+    while let Some(job) = CHUNK.with(|c| c.borrow_mut().next_after_load(t)) {
         perform(t, job);
     }
 }
 
 /// Fails what waited as the driver knows a failed transport or model, in order.
 fn fail() {
-    let waited = CHUNK.with(|c| match c.replace(Chunk::Idle) {
-        Chunk::Loading(queue) => queue,
-        _ => VecDeque::new(),
-    });
+    let waited = CHUNK.with(|c| c.borrow_mut().failed());
     let mut links = false;
     for job in waited {
         match job {
@@ -177,7 +139,7 @@ fn fail() {
             }
             Job::Output(_, Output::ModelRequest(req)) => {
                 let reply = ModelReply::Unreachable {
-                    detail: "the page's code for reaching models could not be loaded (the network may have dropped)".to_owned(),
+                    detail: MODEL_UNLOADED.to_owned(),
                     origin: origin(),
                 };
                 inbox::send(match req.ask {

@@ -8,6 +8,7 @@ pub mod asks;
 mod bridge;
 mod bridge_addr;
 mod bridge_list;
+mod chunk_queue;
 mod clock;
 pub mod conn_headers;
 mod download;
