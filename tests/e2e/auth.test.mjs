@@ -343,3 +343,55 @@ describe('OAuth in the page', () => {
     }
   });
 });
+
+describe('OAuth in the page: a client ID registered by hand', () => {
+  let peers;
+  before(async () => {
+    // The same real AS with dynamic registration turned off: its metadata names no
+    // registration endpoint, and oidc-provider offers no client ID metadata documents.
+    peers = await startAuthPeers({ ttl: 3600, registration: false });
+  });
+  after(async () => {
+    await peers?.stop();
+    await closeBrowser();
+  });
+
+  it('no way to register: the page asks for a client ID with its redirect URI, then signs in with it', async () => {
+    const p = await authPage(peers);
+    const { page } = p;
+    try {
+      await page.waitForSelector(tid('sign-in'));
+      await page.click(tid('sign-in'));
+      await page.waitForSelector(tid('oauth-client-id'));
+      const asked = await page.textContent(tid('oauth-status'));
+      assert.match(asked, /no dynamic registration/);
+      // The redirect URI to register is this page's own oauth-callback.html.
+      const redirect = new URL('oauth-callback.html', new URL(page.url())).href;
+      assert.ok(asked.includes(redirect), `${asked} names ${redirect}`);
+      // The registration step's card says why there was none, with its rule id.
+      const steps = await cardSteps(page);
+      assert.ok(steps.includes('asm') && steps.includes('registration'), `${steps}`);
+      assert.match(await page.textContent(`${tid('oauth-card')}[data-step=registration]`), /auth-no-registration/);
+      assert.ok(!p.asRequests.some((u) => new URL(u).pathname === '/reg'), 'no registration was tried');
+      await expectNoSeriousA11y(page, 'asking for a client ID');
+
+      // `mcpg-public` is registered in as.mjs for loopback redirects (any port, RFC 8252).
+      await page.fill(tid('oauth-client-id'), '  mcpg-public ');
+      await page.click(tid('oauth-use-client'));
+      await page.waitForSelector(tid('oauth-open'));
+      const authorize = new URL(await page.textContent(tid('oauth-authorize-url')));
+      assert.equal(authorize.searchParams.get('client_id'), 'mcpg-public');
+      assert.equal(authorize.searchParams.get('redirect_uri'), redirect);
+      assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+      await signIn(page);
+      await connected(page, 'python-protected');
+
+      await callTool(page, 'whoami');
+      assert.match(await resultText(page, /learner/), /mcp:tools/);
+      assert.ok(p.tokens.length >= 1, 'the page got an access token for the hand-entered client');
+      assert.deepEqual(p.errors.filter((e) => !expectedConsole.test(e)), []);
+    } finally {
+      await p.close();
+    }
+  });
+});

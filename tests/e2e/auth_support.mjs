@@ -35,12 +35,13 @@ function startPeer(cmd, args, marker, cwd) {
 
 /**
  * The AS (access tokens living `ttl` seconds; without CORS headers when `asCors` is
- * false) and the protected server (with CORS for loopback pages). `MCPG_E2E_AUTH_*` are not needed: the tests start their own, so
+ * false; without dynamic registration when `registration` is false, so a client ID
+ * must be entered by hand) and the protected server (with CORS for loopback pages). `MCPG_E2E_AUTH_*` are not needed: the tests start their own, so
  * the short token lifetime the refresh test needs is theirs alone.
  */
-export async function startAuthPeers({ ttl, asCors = true }) {
+export async function startAuthPeers({ ttl, asCors = true, registration = true }) {
   const node22 = join(peers, 'node', 'node_modules', '.bin', 'node');
-  const asArgs = ['as.mjs', '--port', '0', '--access-ttl', String(ttl), ...(asCors ? [] : ['--no-cors'])];
+  const asArgs = ['as.mjs', '--port', '0', '--access-ttl', String(ttl), ...(asCors ? [] : ['--no-cors']), ...(registration ? [] : ['--no-registration'])];
   const as = startPeer(existsSync(node22) ? node22 : 'node', asArgs,
     'AS listening on ', join(peers, 'node-auth'));
   const asUrl = await as.url;

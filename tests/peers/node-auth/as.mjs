@@ -2,9 +2,11 @@
 // oidc-provider (a certified OpenID Connect provider) configured the way the MCP
 // authorization spec expects an authorization server to be.
 //
-//   node as.mjs [--port N] [--access-ttl SECONDS] [--resource URL] [--no-cors]
+//   node as.mjs [--port N] [--access-ttl SECONDS] [--resource URL] [--no-cors] [--no-registration]
 //
-// - dynamic client registration (RFC 7591) at /reg, open (no initial access token);
+// - dynamic client registration (RFC 7591) at /reg, open (no initial access token),
+//   unless `--no-registration` (then only the pre-registered clients below exist,
+//   and the metadata names no registration endpoint);
 // - PKCE required for every client, S256 only (RFC 7636);
 // - resource indicators (RFC 8707): the `resource` parameter picks the audience, and the
 //   access token is a JWT (RS256, key at /jwks) whose `aud` is that resource, with the
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     'access-ttl': { type: 'string', default: process.env.MCPG_AS_ACCESS_TTL ?? '3600' },
     resource: { type: 'string' },
     'no-cors': { type: 'boolean', default: false },
+    'no-registration': { type: 'boolean', default: false },
   },
 });
 
@@ -100,7 +103,7 @@ const provider = new Provider(issuer, {
   clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
   features: {
     devInteractions: { enabled: true },
-    registration: { enabled: true },
+    registration: { enabled: !args['no-registration'] },
     introspection: { enabled: true },
     revocation: { enabled: true },
     resourceIndicators: {
