@@ -35,7 +35,7 @@ async function refusedPage() {
     if (Date.now() > end) assert.fail('the links chunk was never asked for after the first tool list');
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { page, context, errors, state };
+  return { page, context, errors };
 }
 
 /** Page errors other than the split loader's unhandled rejection of a refused fetch. */
@@ -46,9 +46,8 @@ describe('the connections chunk', () => {
 
   it('refused: a Streamable HTTP URL says its code could not be loaded, then connects once it can', async () => {
     assert.ok(resumableUrl, 'MCPG_E2E_RESUMABLE_URL is set by the e2e stage');
-    const { page, context, errors, state } = await refusedPage();
+    const { page, context, errors } = await refusedPage();
     try {
-      const before = state.refused;
       await page.selectOption(tid('source-select'), 'url');
       await page.fill(tid('url-input'), resumableUrl);
       await page.click(tid('connect-button'));
@@ -56,8 +55,8 @@ describe('the connections chunk', () => {
         (sel) => /code for connections could not be loaded/.test(document.querySelector(sel)?.textContent ?? ''),
         tid('conn-status'),
       );
-      // Asked again for this connection (the failed prefetch is not remembered).
-      assert.ok(state.refused > before, `refused ${state.refused}, before ${before}`);
+      // (The connection may have waited for the refused prefetch, or asked again: the
+      // fetch after the route is lifted, below, shows a failure is not remembered.)
       assert.match(await page.textContent(tid('notice')), /code for connections could not be loaded.*connect again/);
       await expectNoSeriousA11y(page, 'connections chunk refused');
       // The page keeps working: the embedded server needs no chunk.

@@ -29,18 +29,17 @@ pub enum Submitted<T, J> {
 }
 
 impl<T: Copy, J> Chunk<T, J> {
-    /// Submits `job`; when this starts a fetch, `first` (jobs kept aside while nothing
-    /// was fetched) goes before it.
-    pub fn submit(&mut self, job: J, first: VecDeque<J>) -> Submitted<T, J> {
+    /// Submits `job`; when this starts a fetch, what `first` gives (jobs kept aside
+    /// while nothing was fetched) goes before it.
+    pub fn submit(&mut self, job: J, first: impl FnOnce() -> VecDeque<J>) -> Submitted<T, J> {
         match self {
             Chunk::Ready(t) => Submitted::Run(*t, job),
             Chunk::Loading(queue) => {
-                queue.extend(first);
                 queue.push_back(job);
                 Submitted::Queued { fetch: false }
             }
             Chunk::Idle => {
-                let mut queue = first;
+                let mut queue = first();
                 queue.push_back(job);
                 *self = Chunk::Loading(queue);
                 Submitted::Queued { fetch: true }
@@ -48,12 +47,13 @@ impl<T: Copy, J> Chunk<T, J> {
         }
     }
 
-    /// Starts a fetch with `first` queued, if nothing is in or on its way (`true`).
-    pub fn prefetch(&mut self, first: VecDeque<J>) -> bool {
+    /// Starts a fetch with what `first` gives queued, if nothing is in or on its way
+    /// (`true`).
+    pub fn prefetch(&mut self, first: impl FnOnce() -> VecDeque<J>) -> bool {
         if !matches!(self, Chunk::Idle) {
             return false;
         }
-        *self = Chunk::Loading(first);
+        *self = Chunk::Loading(first());
         true
     }
 
@@ -99,48 +99,46 @@ mod tests {
         VecDeque::new()
     }
 
+    fn never() -> VecDeque<&'static str> {
+        unreachable!("only a submit that starts the fetch takes the kept jobs")
+    }
+
     #[test]
     fn jobs_wait_in_order_and_the_first_starts_the_fetch() {
         let mut q = Q::Idle;
-        assert_eq!(q.submit("open", none()), Submitted::Queued { fetch: true });
-        assert_eq!(q.submit("post", none()), Submitted::Queued { fetch: false });
+        assert_eq!(q.submit("open", none), Submitted::Queued { fetch: true });
+        assert_eq!(q.submit("post", never), Submitted::Queued { fetch: false });
         assert_eq!(q.next_after_load(7), Some("open"));
         // Caused by running "open": goes behind what already waited.
-        assert_eq!(
-            q.submit("frame", none()),
-            Submitted::Queued { fetch: false }
-        );
+        assert_eq!(q.submit("frame", never), Submitted::Queued { fetch: false });
         assert_eq!(q.next_after_load(7), Some("post"));
         assert_eq!(q.next_after_load(7), Some("frame"));
         assert_eq!(q.next_after_load(7), None);
-        assert_eq!(q.submit("later", none()), Submitted::Run(7, "later"));
+        assert_eq!(q.submit("later", never), Submitted::Run(7, "later"));
     }
 
     #[test]
     fn kept_jobs_go_first() {
         let mut q = Q::Idle;
-        let kept = VecDeque::from(["list"]);
+        let kept = || VecDeque::from(["list"]);
         assert_eq!(q.submit("open", kept), Submitted::Queued { fetch: true });
         assert_eq!(q.next_after_load(1), Some("list"));
         assert_eq!(q.next_after_load(1), Some("open"));
         assert_eq!(q.next_after_load(1), None);
-        assert!(!q.prefetch(none()), "in: nothing to fetch");
+        assert!(!q.prefetch(never), "in: nothing to fetch");
     }
 
     #[test]
     fn a_failed_fetch_hands_back_every_job_and_the_next_fetches_again() {
         let mut q = Q::Idle;
-        assert!(q.prefetch(none()));
-        assert!(!q.prefetch(none()), "one fetch at a time");
-        assert_eq!(q.submit("open", none()), Submitted::Queued { fetch: false });
-        assert_eq!(
-            q.submit("model", none()),
-            Submitted::Queued { fetch: false }
-        );
+        assert!(q.prefetch(none));
+        assert!(!q.prefetch(never), "one fetch at a time");
+        assert_eq!(q.submit("open", never), Submitted::Queued { fetch: false });
+        assert_eq!(q.submit("model", never), Submitted::Queued { fetch: false });
         assert_eq!(Vec::from(q.failed()), vec!["open", "model"]);
         assert!(q.is_idle());
         assert_eq!(
-            q.submit("open again", none()),
+            q.submit("open again", none),
             Submitted::Queued { fetch: true }
         );
     }
@@ -148,8 +146,8 @@ mod tests {
     #[test]
     fn a_ready_chunk_is_never_fetched_again() {
         let mut q = Q::Ready(3);
-        assert!(!q.prefetch(none()));
+        assert!(!q.prefetch(never));
         assert!(q.failed().is_empty());
-        assert_eq!(q.submit("open", none()), Submitted::Run(3, "open"));
+        assert_eq!(q.submit("open", never), Submitted::Run(3, "open"));
     }
 }

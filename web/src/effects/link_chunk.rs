@@ -71,7 +71,7 @@ pub fn list_bridge(st: AppState) {
 /// its way (a failure is quiet: the next output that needs it fetches again).
 pub fn prefetch() {
     SHOWN.with(|s| s.set(true));
-    if CHUNK.with(|c| c.borrow_mut().prefetch(pending())) {
+    if CHUNK.with(|c| c.borrow_mut().prefetch(pending)) {
         fetch();
     }
 }
@@ -91,9 +91,8 @@ fn pending() -> VecDeque<Job> {
 
 /// Runs `job` now, queues it, or starts the fetch with it.
 fn submit(job: Job) {
-    // `pending` only when it starts the fetch: a list kept aside waits for one.
-    let first = if idle() { pending() } else { VecDeque::new() };
-    let submitted = CHUNK.with(|c| c.borrow_mut().submit(job, first));
+    // A list kept aside waits for the fetch this may start.
+    let submitted = CHUNK.with(|c| c.borrow_mut().submit(job, pending));
     match submitted {
         Submitted::Run(t, job) => perform(t, job),
         Submitted::Queued { fetch: true } => fetch(),
