@@ -24,9 +24,11 @@ pub fn list(st: AppState) {
         let info = fetch_servers(&root, &token).await;
         let failure = match info {
             Ok((servers, remotes)) => {
+                // `error` may say the chunk could not be fetched the time before.
                 st.bridge.update(|b| {
                     b.servers = servers;
                     b.remotes = remotes;
+                    b.error = None;
                 });
                 return;
             }
