@@ -1,9 +1,10 @@
 // The parts of the page split off the first load are fetched when first used (step
 // 2's reshaping, the play box, a real model's settings, tool form, Result, Server,
 // wire log, presenter mode, Share/Export/Import) or right after the first tool list
-// (the tool loop's code, the lessons, the loop's picture, the share bar). A chunk that cannot be fetched (the network dropped before the
-// service worker kept it) must not take the page down: the part says so, and
-// everything else keeps working.
+// (the tool loop's code, the lessons, the loop's picture, the share bar; the code for
+// connections and real models, see links_chunk.test.mjs). A chunk that cannot be
+// fetched (the network dropped before the service worker kept it) must not take the
+// page down: the part says so, and everything else keeps working.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
@@ -45,7 +46,16 @@ describe('split-off parts of the page', () => {
       // Right after the list, one chunk is asked for (and held): it carries the loop's
       // code, the lessons, the picture and the share bar.
       await until(() => held.some((n) => n.startsWith('split_mcpg_later-')), () => `held: ${held}`);
+      // So is the code for connections (links, real models, the bridge's list).
+      await until(() => held.some((n) => n.startsWith('split_mcpg_links-')), () => `held: ${held}`);
       release();
+      // Its fetch started after the first tool list showed (the list's time is
+      // rounded to 0.1 ms, hence the 1 ms of slack).
+      const [listMs, linksMs] = await page.waitForFunction(() => {
+        const entry = performance.getEntriesByType('resource').find((e) => /\/split_mcpg_links-/.test(e.name));
+        return entry && [Number(document.body.dataset.firstToolListMs), entry.startTime];
+      }).then((h) => h.jsonValue());
+      assert.ok(linksMs >= listMs - 1, `links chunk asked at ${linksMs} ms, first tool list at ${listMs} ms`);
       // Then the first screen's later parts appear without a click.
       await page.waitForSelector(tid('lessons'));
       await page.waitForSelector(tid('diagram'));

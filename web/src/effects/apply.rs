@@ -61,9 +61,11 @@ pub fn apply(st: AppState, change: ViewChange) {
 
 /// The first complete listing on the embedded server marks the page as usable:
 /// recorded on `<body data-first-tool-list-ms>` for the e2e run to print. The loop's
-/// code is fetched from then on, so the first Step rarely waits for it.
+/// code and the connections' code are fetched from then on, so the first Step or
+/// the first other connection rarely waits for them.
 fn first_tool_list() {
     super::engine::load();
+    super::link_chunk::prefetch();
     if let Some(body) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body())

@@ -6,7 +6,8 @@
 //! For the bridge's relay the driver writes `/relay/NAME`; the bridge's address (a
 //! hosted page's bridge is on another origin) and the token are added here, so
 //! neither enters the driver. So are the learner's headers and OAuth's bearer token
-//! (`conn_headers`), read as each request runs.
+//! (`conn_headers`), read as each request runs. Reached only from the links chunk
+//! (`transports`), so this and `mcpg_http::fetch` are not in the first load.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -17,7 +17,8 @@ use crate::model_state::{KeyKeep, slot};
 use crate::state::AppState;
 
 /// Sends the driver's request with the provider's key in its one header; the reply
-/// goes back to the driver for the loop that asked (it ignores a stale one).
+/// goes back to the driver for the loop that asked (it ignores a stale one). Reached
+/// only from the links chunk (`transports`), so its code loads with it.
 pub fn send(st: AppState, out: ModelRequest) {
     let key = st
         .api_keys

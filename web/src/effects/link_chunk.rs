@@ -1,0 +1,164 @@
+//! The shell's side of the connections chunk (`transports`): the driver's link and
+//! model outputs run through it, fetched the first time one comes, or right after
+//! the first tool list ([`prefetch`]) so a learner's first connection rarely waits.
+//! The bridge's server list waits for whichever of the two comes first.
+//!
+//! Order is the driver's: while the chunk loads, those outputs (and any later ones)
+//! wait in a queue, drained in order once it is in; the shell's other outputs
+//! (view changes, the timer) go on meanwhile. A chunk that cannot be fetched fails
+//! what waited with the inputs the driver knows for a transport that closed and a
+//! model that could not be reached, and the next output that needs it fetches again.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+
+use leptos::prelude::*;
+use mcpg_page::{Command, Input, ModelReply, Output};
+
+use super::chunk_queue::{Chunk, Submitted};
+use super::here::origin;
+use super::inbox;
+use super::transports::{self, Transports};
+use crate::state::AppState;
+
+/// Why a connection failed when the chunk could not be fetched (the status line).
+const UNLOADED: &str = "the code for connections could not be loaded";
+
+/// The notice that says the rest.
+const UNLOADED_NOTICE: &str = "The page's code for connections could not be loaded (the network may have dropped). The embedded demo server keeps working; connect again to retry.";
+
+/// Why a real model could not be asked (step 3 or 6 shows it as the browser's words).
+const MODEL_UNLOADED: &str =
+    "the page's code for reaching models could not be loaded; the network may have dropped";
+
+/// Something that needs the chunk's code.
+enum Job {
+    /// One of the driver's link or model outputs.
+    Output(AppState, Output),
+    /// Reading the bridge's server list.
+    ListBridge(AppState),
+}
+
+thread_local! {
+    static CHUNK: RefCell<Chunk<Transports, Job>> = const { RefCell::new(Chunk::Idle) };
+    /// A bridge list asked for before the chunk was on its way.
+    static BRIDGE: Cell<Option<AppState>> = const { Cell::new(None) };
+    /// Whether the first tool list has shown (fetching is free from then on).
+    static SHOWN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs a link or model output now, or once the chunk is in.
+pub fn run(st: AppState, out: Output) {
+    // Every link is opened by the chunk: before it was ever in, a close, a frame or
+    // a request can only name a link that is not there.
+    let opens = matches!(out, Output::OpenLink { .. } | Output::ModelRequest(_));
+    if opens || !idle() {
+        submit(Job::Output(st, out));
+    }
+}
+
+/// Reads the bridge's server list with the chunk's code: at once if it is in, else
+/// once it is (fetched now only if the first tool list has shown).
+pub fn list_bridge(st: AppState) {
+    if SHOWN.with(Cell::get) || !idle() {
+        submit(Job::ListBridge(st));
+    } else {
+        BRIDGE.with(|b| b.set(Some(st)));
+    }
+}
+
+/// The first tool list has shown: the chunk is fetched now, if it is not in or on
+/// its way (a failure is quiet: the next output that needs it fetches again).
+pub fn prefetch() {
+    SHOWN.with(|s| s.set(true));
+    if CHUNK.with(|c| c.borrow_mut().prefetch(pending)) {
+        fetch();
+    }
+}
+
+fn idle() -> bool {
+    CHUNK.with(|c| c.borrow().is_idle())
+}
+
+/// The bridge list asked for while nothing was fetched, to go first.
+fn pending() -> VecDeque<Job> {
+    BRIDGE
+        .with(Cell::take)
+        .map(Job::ListBridge)
+        .into_iter()
+        .collect()
+}
+
+/// Runs `job` now, queues it, or starts the fetch with it.
+fn submit(job: Job) {
+    // A list kept aside waits for the fetch this may start.
+    let submitted = CHUNK.with(|c| c.borrow_mut().submit(job, pending));
+    match submitted {
+        Submitted::Run(t, job) => perform(t, job),
+        Submitted::Queued { fetch: true } => fetch(),
+        Submitted::Queued { fetch: false } => {}
+    }
+}
+
+fn perform(t: Transports, job: Job) {
+    match job {
+        Job::Output(st, out) => (t.run)(st, out),
+        Job::ListBridge(st) => (t.list_bridge)(st),
+    }
+}
+
+fn fetch() {
+    wasm_bindgen_futures::spawn_local(async {
+        match transports::load().await {
+            Some(t) => drain(t),
+            None => fail(),
+        }
+    });
+}
+
+/// Runs what waited, one at a time: what those jobs cause queues behind them.
+fn drain(t: Transports) {
+    while let Some(job) = CHUNK.with(|c| c.borrow_mut().next_after_load(t)) {
+        perform(t, job);
+    }
+}
+
+/// Fails what waited as the driver knows a failed transport or model, in order.
+fn fail() {
+    let waited = CHUNK.with(|c| c.borrow_mut().failed());
+    let mut links = false;
+    for job in waited {
+        match job {
+            Job::Output(_, Output::OpenLink { conn, .. }) => {
+                links = true;
+                inbox::send(Input::LinkClosed {
+                    conn,
+                    why: UNLOADED.to_owned(),
+                });
+            }
+            Job::Output(_, Output::ModelRequest(req)) => {
+                let reply = ModelReply::Unreachable {
+                    detail: MODEL_UNLOADED.to_owned(),
+                    origin: origin(),
+                };
+                inbox::send(match req.ask {
+                    Some(ask) => Input::SampleReply { ask, reply },
+                    None => Input::ModelReply {
+                        loop_id: req.loop_id,
+                        reply,
+                    },
+                });
+            }
+            // Read with the next fetch, which a link or a model request starts.
+            Job::ListBridge(st) => {
+                st.bridge.update(|b| b.error = Some(UNLOADED.to_owned()));
+                BRIDGE.with(|b| b.set(Some(st)));
+            }
+            // Closes, frames, requests and aborts of links that never opened.
+            Job::Output(..) => {}
+        }
+    }
+    if links {
+        inbox::command(Command::ShowNotice(UNLOADED_NOTICE.to_owned()));
+    }
+}
