@@ -3,8 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::handlers::Incoming;
-use super::{Server, logging, paging};
+use super::{Incoming, Server, logging, paging};
 use crate::jsonrpc::{RequestId, RpcError, code};
 use crate::model::{Implementation, JsonObject, meta};
 use crate::time::Timestamp;

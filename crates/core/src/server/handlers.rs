@@ -14,21 +14,8 @@
 use serde_json::{Value, json};
 
 use super::dispatch::{invalid, not_found, object_param, string_param};
-use super::{OpenCall, Server, ServerEvent, logging};
+use super::{Incoming, OpenCall, Server, ServerEvent, logging};
 use crate::jsonrpc::{RequestId, RpcError, code};
-use crate::model::LoggingLevel;
-use crate::version::ProtocolVersion;
-
-/// One request the handlers take, as the dispatch read it.
-pub(super) struct Incoming<'a> {
-    pub id: &'a RequestId,
-    pub method: &'a str,
-    pub params: Option<&'a Value>,
-    /// The revision it runs under.
-    pub version: ProtocolVersion,
-    /// The 2026-07-28 per-request log level, if the client set one.
-    pub log_level: Option<LoggingLevel>,
-}
 
 /// Answers a request at once, or (`Ok(None)`) hands it to the application.
 type Answer = fn(&mut Server, &Incoming<'_>) -> Result<Option<Value>, RpcError>;

@@ -57,6 +57,17 @@ struct OpenCall {
     log_level: Option<LoggingLevel>,
 }
 
+/// One request the [`RequestHandlers`] take, as the dispatch read it.
+struct Incoming<'a> {
+    id: &'a RequestId,
+    method: &'a str,
+    params: Option<&'a Value>,
+    /// The revision it runs under.
+    version: ProtocolVersion,
+    /// The 2026-07-28 per-request log level, if the client set one.
+    log_level: Option<LoggingLevel>,
+}
+
 /// The server side of one MCP connection.
 #[derive(Debug)]
 pub struct Server {
