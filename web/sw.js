@@ -19,7 +19,13 @@
 //   so a bridge token in `?token=` never reaches the cache;
 // - hashed files (`name-<hex>.js`): cache first, their names are immutable;
 // - other static files: network first, cache fallback.
-// After each fresh index.html, hashed files it no longer names are deleted.
+// After each fresh index.html, the files it names are fetched into the cache and
+// the hashed files it no longer names are deleted.
+//
+// "The files it names" are the static files index.html names by relative URL, and
+// the hashed wasm chunks the JS modules among them name in turn: the split chunks are named
+// only by its chunk loader (`__wasm_split-<hex>.js`), so that the list does not
+// weigh on every first load.
 
 const SCOPE = new URL(self.registration.scope);
 const INDEX = new URL('./', SCOPE).href;
@@ -33,6 +39,10 @@ const STATIC = /\.(?:js|wasm|css|json|svg|png|ico|webmanifest|woff2)$/;
 // or `name.<hex>.js`.
 const HASHED = /[-.][0-9a-f]{8,}(?:_bg)?\.[a-z0-9]+$/;
 const BRIDGE = /^(?:api|ws|relay|events)(?:\/|$)/;
+// What a JS module names that is a file of the page: a content-hashed wasm chunk.
+// Its other strings (the glue's default `mcpg-web_bg.wasm`, the names it imports
+// by) are not files of the built page.
+const CHUNK = /-[0-9a-f]{16}\.wasm$/;
 
 /** The request's path relative to the scope, or null when outside it. */
 function relative(url) {
@@ -58,7 +68,7 @@ function key(url) {
   return u.origin + u.pathname;
 }
 
-/** The static files an index.html names by relative URL (quoted, with an extension). */
+/** The static files a text (index.html, a JS module) names by relative URL (quoted, with an extension). */
 function referenced(html) {
   const found = new Set();
   for (const m of html.matchAll(/["']([^"'\s:?#]+)["']/g)) {
@@ -82,16 +92,41 @@ async function bare(res) {
   return new Response(body, { status: res.status, statusText: res.statusText, headers });
 }
 
-/** Stores a fresh index.html and forgets the hashed files it no longer names. */
+/** The text of a static file, from this worker's cache or else the network. */
+async function textOf(url) {
+  const hit = await caches.match(url, { cacheName: CACHE, ignoreVary: true });
+  const res = hit ?? await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
+  return res.text();
+}
+
+/**
+ * Stores a fresh index.html, fetches what it names into the cache, and forgets
+ * the hashed files it no longer names. A failure to cache one fails the install.
+ */
 async function remember(res) {
   const page = await bare(res);
-  const keep = referenced(await page.clone().text());
+  const named = referenced(await page.clone().text());
   const cache = await caches.open(CACHE);
   await cache.put(INDEX, page);
+  const missing = async (urls) => {
+    const out = [];
+    for (const url of urls) if (!(await cache.match(url, { ignoreVary: true }))) out.push(url);
+    return out;
+  };
+  await cache.addAll(await missing(named));
+  const found = new Set();
+  for (const url of named) {
+    if (!url.endsWith('.js')) continue;
+    for (const more of referenced(await textOf(url))) {
+      if (CHUNK.test(more) && !named.has(more)) found.add(more);
+    }
+  }
+  await cache.addAll(await missing(found));
+  const keep = new Set([...named, ...found]);
   for (const req of await cache.keys()) {
     if (req.url !== INDEX && HASHED.test(req.url) && !keep.has(key(req.url))) await cache.delete(req);
   }
-  return keep;
 }
 
 // Install: fetch index.html and every file it names, so that one online load is
@@ -101,9 +136,7 @@ self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const res = await fetch(INDEX, { cache: 'no-cache' });
     if (!res.ok) throw new Error(`${INDEX} answered HTTP ${res.status}`);
-    const keep = await remember(res);
-    const cache = await caches.open(CACHE);
-    await cache.addAll([...keep]);
+    await remember(res);
     await self.skipWaiting();
   })());
 });

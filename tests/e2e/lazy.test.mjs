@@ -1,10 +1,12 @@
 // The parts of the page split off the first load are fetched when first used (step
 // 2's reshaping, the play box, a real model's settings, tool form, Result, Server,
 // wire log, presenter mode, Share/Export/Import) or right after the first tool list
-// (the tool loop's code, the lessons, the loop's picture, the share bar; the code for
+// (the tool loop's code with its controls and steps, the lessons, the loop's picture,
+// the share bar; the code for
 // connections and real models, see links_chunk.test.mjs). A chunk that cannot be
 // fetched (the network dropped before the service worker kept it) must not take the
-// page down: the part says so, and everything else keeps working.
+// page down: the part says so and offers to try again, and everything else keeps
+// working.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
@@ -44,7 +46,7 @@ describe('split-off parts of the page', () => {
       await connected(page, 'mcpg-demo');
       await page.waitForFunction(() => document.body.dataset.firstToolListMs !== undefined);
       // Right after the list, one chunk is asked for (and held): it carries the loop's
-      // code, the lessons, the picture and the share bar.
+      // code and its controls, the lessons, the picture and the share bar.
       await until(() => held.some((n) => n.startsWith('split_mcpg_later-')), () => `held: ${held}`);
       // So is the code for connections (links, real models, the bridge's list).
       await until(() => held.some((n) => n.startsWith('split_mcpg_links-')), () => `held: ${held}`);
@@ -92,25 +94,28 @@ describe('split-off parts of the page', () => {
       await page.goto(baseUrl);
       await connected(page, 'mcpg-demo');
       await page.waitForSelector(tid('tool-row'));
-      // The first screen's later parts (lessons, picture, share bar) say so in place.
-      await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 3, tid('chunk-failed'));
+      // The first screen's later parts (the loop's controls and steps, lessons,
+      // picture, share bar) say so in place.
+      await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 4, tid('chunk-failed'));
       assert.equal(await page.locator(tid('lessons')).count(), 0);
       assert.equal(await page.locator(tid('share-bar')).count(), 0);
+      assert.equal(await page.locator(tid('step-button')).count(), 0);
+      await page.waitForSelector(`#loop ${tid('chunk-failed')}`);
       await page.click(tid('tab-result'));
       await page.waitForSelector(`#panel-result ${tid('chunk-failed')}`);
       assert.ok(refused > 0);
       assert.match(await page.textContent(tid('chunk-failed')), /could not be loaded/);
-      // The loop's code is a chunk: Step says it could not be loaded, nothing runs.
-      await page.click(tid('step-button'));
-      await page.waitForFunction(
-        (sel) => /tool loop's code could not be loaded/.test(document.querySelector(sel)?.textContent ?? ''),
-        tid('notice'),
-      );
-      assert.equal(await page.locator(tid('step')).count(), 0);
+      // Trying again while the network is still down says so again.
+      const before = refused;
+      await page.click(`#loop ${tid('chunk-retry')}`);
+      await until(() => refused > before, () => `no new fetch after "Try again" (${refused} refused)`);
+      await page.waitForSelector(`#loop ${tid('chunk-failed')}`);
       await expectNoSeriousA11y(page, 'chunks refused');
-      // Once the network is back, the next Step asks again and the whole loop runs,
-      // and a part not tried yet loads.
+      // Once the network is back, "Try again" brings the loop's controls and the
+      // whole loop runs, and a part not tried yet loads.
       await context.unroute(CHUNK);
+      await page.click(`#loop ${tid('chunk-retry')}`);
+      await page.waitForSelector(tid('step-button'));
       await runLoop(page, "What's the weather in Austin?");
       assert.match(await page.textContent(tid('answer')), /Austin: 91F, sunny/);
       await page.click(tid('tab-server'));

@@ -24,7 +24,6 @@ pub fn App() -> impl IntoView {
     provide_context(presenter);
     start_later();
     later_parts::register_engine();
-    effects::picture::listen_keys(st, presenter);
     effects::start(st);
     effects::llm::load_keys(st);
     // A hosted page's bridge link (`#bridge=…&token=…`) is read and removed from the

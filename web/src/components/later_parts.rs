@@ -1,6 +1,7 @@
 //! What the page fetches right after the first tool list, as one split chunk: the
 //! tool loop's code and the Streamable HTTP machine (`mcpg_page::host_engine`), the
-//! lessons panel, the loop's picture and the share bar. One split function for all four, rather than one
+//! loop's controls and steps, the lessons panel, the loop's picture and the share
+//! bar. One split function for all of them, rather than one
 //! each: `wasm_split_cli_support` puts the code two split functions share in a chunk
 //! of its own per combination, so four entry points fetched together made dozens of
 //! small files (and requests) where one makes a few.
@@ -16,15 +17,18 @@ use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use mcpg_page::EngineRef;
 
 use super::lessons_panel::LessonsPanel;
+use super::loop_body::LoopBody;
 use super::loop_diagram::LoopDiagram;
 use super::once_shown::Loaded;
 use super::share_bar::ShareBar;
 use crate::effects;
+use crate::feature_state::FeatureState;
 
 /// The parts of the first screen that come right after the first tool list.
 #[derive(Clone, Copy)]
 struct Later {
     engine: EngineRef,
+    loop_body: fn() -> AnyView,
     lessons: fn() -> AnyView,
     diagram: fn() -> AnyView,
     share: fn() -> AnyView,
@@ -32,8 +36,11 @@ struct Later {
 
 #[wasm_split(mcpg_later, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn parts() -> Result<Later, SplitLoaderError> {
+    // The panels' signal writer comes with this chunk too (see effects' feature_sink).
+    effects::set_feature_writer(FeatureState::apply);
     Ok(Later {
         engine: mcpg_page::host_engine(),
+        loop_body: || view! { <LoopBody/> }.into_any(),
         lessons: || view! { <LessonsPanel/> }.into_any(),
         diagram: || view! { <LoopDiagram/> }.into_any(),
         share: || view! { <ShareBar/> }.into_any(),
@@ -48,6 +55,11 @@ pub fn register_engine() {
 
 fn engine() -> Pin<Box<dyn Future<Output = Option<EngineRef>>>> {
     Box::pin(async { parts().await.ok().map(|p| p.engine) })
+}
+
+/// The loop's controls and steps.
+pub async fn loop_body() -> Loaded {
+    parts().await.map(|p| (p.loop_body)())
 }
 
 /// The lesson track (with its effects and texts).

@@ -24,6 +24,7 @@ pub mod list_state;
 pub mod llm_settings;
 pub mod log_row;
 pub mod logs_panel;
+pub mod loop_body;
 pub mod loop_controls;
 pub mod loop_diagram;
 pub mod loop_panel;

@@ -6,6 +6,7 @@
 //! the first load.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 use leptos::prelude::*;
@@ -24,32 +25,54 @@ where
     F: Future<Output = Loaded> + 'static,
     L: Fn() -> F + Copy + Send + Sync + 'static,
 {
+    // Boxed here so that the suspense below is one type for every lazy part: a
+    // generic one was compiled once per part, some kilobytes in the first load.
+    mount(
+        Box::new(shown),
+        SendWrapper::new(Box::new(move || -> LoadFuture { Box::pin(load()) })),
+    )
+}
+
+/// A lazy part's loader, started.
+type LoadFuture = Pin<Box<dyn Future<Output = Loaded>>>;
+
+/// [`once_shown`] for one type.
+fn mount(
+    shown: Box<dyn Fn() -> bool + Send + Sync>,
+    load: SendWrapper<Box<dyn Fn() -> LoadFuture>>,
+) -> AnyView {
     let opened = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || shown());
-    move || {
+    // Bumped by "Try again": the loader runs anew (a failed fetch is not kept, so
+    // the chunk is asked for again).
+    let attempt = RwSignal::new(0u32);
+    let load = std::sync::Arc::new(load);
+    (move || {
+        attempt.track();
         opened.get().then(|| {
             // `Suspend` wants a `Send` future; the lazy loader is not (wasm is
             // single-threaded), hence the wrapper.
-            view! { <Suspense fallback=|| ()>{Suspend::new(fetch(load))}</Suspense> }
+            let started = SendWrapper::new(load());
+            view! {
+                <Suspense fallback=|| ()>
+                    {Suspend::new(async move { started.await.unwrap_or_else(|_| unloaded(attempt)) })}
+                </Suspense>
+            }
         })
-    }
-}
-
-/// The part's view once its chunk is fetched, or [`unloaded`] if it could not be.
-fn fetch<F, L>(load: L) -> SendWrapper<impl Future<Output = AnyView>>
-where
-    F: Future<Output = Loaded> + 'static,
-    L: Fn() -> F + 'static,
-{
-    SendWrapper::new(async move { load().await.unwrap_or_else(|_| unloaded()) })
+    })
+    .into_any()
 }
 
 /// Shown in place of a part whose chunk could not be fetched (the network dropped
-/// before the service worker kept it): the rest of the page goes on working.
-fn unloaded() -> AnyView {
+/// before the service worker kept it): the rest of the page goes on working, and
+/// the part can be asked for again.
+fn unloaded(attempt: RwSignal<u32>) -> AnyView {
     view! {
         <p class="notice" role="alert" data-testid="chunk-failed">
             "This part of the page could not be loaded (the network may have dropped). \
-             Everything else keeps working; reload the page once you are online again."
+             Everything else keeps working. "
+            <button data-testid="chunk-retry" on:click=move |_| attempt.update(|n| *n += 1)>
+                "Try again"
+            </button>
         </p>
     }
     .into_any()

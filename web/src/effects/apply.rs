@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 use mcpg_page::{ViewChange, slot};
 
-use super::clock::now_ms;
 use crate::state::{AppState, Tab};
 
 /// Writes one change into the page's signals.
@@ -51,11 +50,7 @@ pub fn apply(st: AppState, change: ViewChange) {
         ViewChange::Roots(r) => st.roots.set(r),
         ViewChange::Auth(a) => st.auth.set(a),
         ViewChange::Replay(r) => st.replay.set(r),
-        ViewChange::Feature(f) => {
-            if !st.features.apply(f) {
-                st.tab.set(Tab::Resources);
-            }
-        }
+        ViewChange::Feature(f) => super::feature_sink::apply(st, f),
     }
 }
 
@@ -66,13 +61,5 @@ pub fn apply(st: AppState, change: ViewChange) {
 fn first_tool_list() {
     super::engine::load();
     super::link_chunk::prefetch();
-    if let Some(body) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.body())
-    {
-        let _ = body.set_attribute(
-            "data-first-tool-list-ms",
-            &mcpg_text::num::fmt_rounded(now_ms(), 1),
-        );
-    }
+    super::clock::mark_body("data-first-tool-list-ms");
 }

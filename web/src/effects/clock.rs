@@ -10,6 +10,17 @@ pub fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// Records the time since navigation on `<body>` as `attribute`, for the e2e run to
+/// print (the first tool list; the loop's controls once their chunk is in).
+pub fn mark_body(attribute: &str) {
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let _ = body.set_attribute(attribute, &mcpg_text::num::fmt_rounded(now_ms(), 1));
+    }
+}
+
 /// The same instant as the core's timestamp (whole milliseconds).
 pub fn now() -> Timestamp {
     Timestamp::from_millis(now_ms().max(0.0) as u64)

@@ -13,6 +13,7 @@ mod clock;
 pub mod conn_headers;
 mod download;
 mod engine;
+mod feature_sink;
 pub mod features;
 mod here;
 mod http;
@@ -43,6 +44,20 @@ use crate::state::{AppState, Source};
 /// Starts the shell (before anything is sent to the driver).
 pub fn start(st: AppState) {
     shell::start(st);
+}
+
+/// Installs the writer of the Resources, Prompts and Logs panels' signals (from the
+/// later chunk, see `feature_sink`); the changes that waited for it are written now.
+pub fn set_feature_writer(write: feature_sink::FeatureApply) {
+    if let Some(st) = shell::state() {
+        feature_sink::set(st, write);
+    }
+}
+
+/// Records on `<body data-loop-ready-ms>` when the loop's controls showed (printed
+/// by the e2e run beside the first tool list).
+pub fn mark_loop_ready() {
+    clock::mark_body("data-loop-ready-ms");
 }
 
 /// Connects to `source`, replacing any current connection.

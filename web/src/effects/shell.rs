@@ -26,6 +26,11 @@ pub fn start(st: AppState) {
     inbox::set_executor(execute);
 }
 
+/// The page's state, once the shell started.
+pub fn state() -> Option<AppState> {
+    STATE.with(Cell::get)
+}
+
 fn execute(outs: Vec<Output>) {
     let Some(st) = STATE.with(Cell::get) else {
         return;

@@ -12,6 +12,7 @@
 mod figures;
 mod files;
 mod page;
+mod short_imports;
 mod split;
 mod split_data;
 mod tools;
@@ -226,17 +227,14 @@ fn assemble(
             .ok_or("a chunk without a file name")?;
         chunks.push((name, read(optimized)?));
     }
+    // The glue's imports get short names on both sides before anything is named
+    // by its content (see short_imports).
+    let (wasm, js) = short_imports::shorten(&read(main)?, &js)?;
     let renamed = split::rename(OUT_NAME, &js, link.as_deref(), chunks)?;
-    let wasm = read(main)?;
     let assets = Assets {
         js: renamed.glue.0.clone(),
         wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),
         link: renamed.link.as_ref().map(|(name, _)| name.clone()),
-        chunks: renamed
-            .chunks
-            .iter()
-            .map(|(name, _)| name.clone())
-            .collect(),
     };
     write(&out.join(&assets.js), &renamed.glue.1)?;
     write(&out.join(&assets.wasm), &wasm)?;

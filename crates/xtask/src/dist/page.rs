@@ -18,28 +18,19 @@ pub struct Assets {
     /// The optimized module (`mcpg-web-HASH.wasm`).
     pub wasm: String,
     /// The wasm split's link module (`__wasm_split-HASH.js`), which the glue
-    /// imports, when the page has lazy chunks.
+    /// imports, when the page has lazy chunks. It names every chunk, which the
+    /// service worker reads there (so the list does not weigh on index.html).
     pub link: Option<String>,
-    /// The lazy chunks (`*.wasm`), fetched when first needed.
-    pub chunks: Vec<String>,
 }
 
 impl Assets {
     /// What `{{lazy}}` becomes: a `modulepreload` of the link module (the glue
-    /// imports it, so the browser fetches it beside the glue, not after), and the
-    /// chunks' names in a JSON list that the browser does not fetch but the
-    /// service worker reads like every name in index.html, so it precaches them
-    /// for offline use (and keeps them when it prunes old files).
+    /// imports it, so the browser fetches it beside the glue, not after).
     fn lazy(&self) -> String {
         let Some(link) = &self.link else {
             return String::new();
         };
-        let names: Vec<String> = self.chunks.iter().map(|c| format!("\"./{c}\"")).collect();
-        format!(
-            "<link rel=\"modulepreload\" href=\"./{link}\">\n    \
-             <script type=\"application/json\" id=\"lazy-chunks\">[{}]</script>",
-            names.join(",")
-        )
+        format!("<link rel=\"modulepreload\" href=\"./{link}\">")
     }
 }
 
@@ -130,7 +121,6 @@ mod tests {
             js: "mcpg-web-2.js".into(),
             wasm: "mcpg-web-3.wasm".into(),
             link: Some("__wasm_split-2.js".into()),
-            chunks: vec!["a-4.wasm".into(), "b-5.wasm".into()],
         }
     }
 
@@ -168,7 +158,8 @@ mod tests {
             html.contains("<link rel=\"modulepreload\" href=\"./__wasm_split-2.js\">"),
             "{html}"
         );
-        assert!(html.contains("[\"./a-4.wasm\",\"./b-5.wasm\"]"), "{html}");
+        // The chunks are named by the link module alone, not in every first load.
+        assert!(!html.contains("lazy-chunks"), "{html}");
         assert!(html.contains("name=\"description\""), "{html}");
         assert!(!html.contains("http"), "no external fetch: {html}");
         assert!(!html.contains("{{"), "{html}");
@@ -186,7 +177,6 @@ mod tests {
         assert_eq!(asked, ["a.css", "b/c.css"]);
         let none = Assets {
             link: None,
-            chunks: Vec::new(),
             ..assets()
         };
         assert_eq!(

@@ -89,7 +89,7 @@ pub fn rename(
             chunks: Vec::new(),
         });
     };
-    let mut link = link.to_owned();
+    let mut link = without_comment_lines(link);
     let mut named = Vec::new();
     for (file, bytes) in chunks {
         let stem = file
@@ -124,6 +124,22 @@ pub fn rename(
     })
 }
 
+/// `text` without its whole-line `/* … */` comments: the generator writes one per
+/// chunk, listing the split functions that share it (~1 KB of brotli in the first
+/// load, read by nobody but a person debugging the split).
+fn without_comment_lines(text: &str) -> String {
+    text.lines()
+        .filter(|line| {
+            let line = line.trim();
+            !(line.starts_with("/*") && line.ends_with("*/"))
+        })
+        .fold(String::with_capacity(text.len()), |mut out, line| {
+            out.push_str(line);
+            out.push('\n');
+            out
+        })
+}
+
 /// `text` with its one `from` replaced by `to`; an error when `from` is not
 /// there exactly once (a tool's output changed shape: better no page than one
 /// that fetches a missing file).
@@ -149,6 +165,7 @@ mod tests {
         import * as import2 from \"./__wasm_split.js\"\n\
         imports = { \"./__wasm_split.js\": import1 };\n";
     const LINK: &str = "import { initSync } from \"./mcpg-web.js\";\n\
+        /* share, later */\n\
         fetch(new URL(\"./chunk_1.wasm\", import.meta.url));\n\
         fetch(new URL(\"./split_share_9.wasm\", import.meta.url));\n";
 
@@ -179,6 +196,10 @@ mod tests {
             "{glue}"
         );
         assert!(link.contains(&format!("from \"./{glue_name}\"")), "{link}");
+        assert!(
+            !link.contains("/*"),
+            "the generator's comment lines go: {link}"
+        );
         let names: Vec<&str> = r.chunks.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names[0],
