@@ -115,3 +115,49 @@ fn readers_handed_in_later_read_the_same_session() {
 fn a_client_made_with_new_has_every_reader() {
     assert!(Client::new(ClientConfig::default()).has_answer_readers());
 }
+
+#[test]
+fn what_the_server_sends_unasked_waits_for_the_readers_in_order() {
+    let mut s = lean();
+    s.take();
+    let came = s.now;
+    s.feed(r#"{"jsonrpc": "2.0", "id": "r1", "method": "no/such"}"#);
+    s.notify("notifications/tools/list_changed", json!({}));
+    assert_eq!(s.client.holds_unasked(), 2);
+    let ev = s.take();
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::ServerRequest { .. } | Event::ToolsListChanged)),
+        "{ev:#?}"
+    );
+    s.now = s.now.after(std::time::Duration::from_secs(3));
+    s.client.set_answer_readers(AnswerReaders::ALL);
+    assert_eq!(s.client.holds_unasked(), 0);
+    s.drain();
+    let ev = s.take();
+    let request = ev.iter().position(
+        |e| matches!(e, Event::ServerRequest { answered: true, deadline, .. } if *deadline == came),
+    );
+    let changed = ev.iter().position(|e| matches!(e, Event::ToolsListChanged));
+    assert!(
+        request.is_some() && changed.is_some() && request < changed,
+        "read in the order they came, the request as of when it came: {ev:#?}"
+    );
+}
+
+#[test]
+fn a_closed_connection_drops_what_waited_for_the_readers() {
+    let mut s = lean();
+    s.notify("notifications/tools/list_changed", json!({}));
+    assert_eq!(s.client.holds_unasked(), 1);
+    s.client.handle_closed(s.now, "gone");
+    assert_eq!(s.client.holds_unasked(), 0);
+    s.client.set_answer_readers(AnswerReaders::ALL);
+    s.drain();
+    assert!(
+        !s.take()
+            .iter()
+            .any(|e| matches!(e, Event::ToolsListChanged)),
+        "nothing of the old connection is read"
+    );
+}

@@ -88,6 +88,10 @@ pub struct PageDriver {
     pub(crate) engine: Option<EngineRef>,
     /// Commands waiting for the engine, in order (`Some` while it is being loaded).
     pub(crate) waiting: Option<Vec<Command>>,
+    /// The engine was asked for because the client holds a server's request or
+    /// notification (asked once: after a failed fetch, the next command that needs
+    /// the engine asks again).
+    pub(crate) engine_for_held: bool,
     pub(crate) inbox: VecDeque<Input>,
     pub(crate) outputs: VecDeque<Output>,
     busy: bool,
@@ -146,6 +150,7 @@ impl PageDriver {
             asks: crate::asks::Asks::default(),
             engine: None,
             waiting: None,
+            engine_for_held: false,
             inbox: VecDeque::new(),
             outputs: VecDeque::new(),
             busy: false,
@@ -282,6 +287,7 @@ impl PageDriver {
                 break;
             }
         }
+        self.ask_engine_for_held();
         self.sync_loop();
         if self.running && self.actionable() && self.pace_due.is_none() {
             self.pace_due = Some(self.now.after(RUN_PACE));

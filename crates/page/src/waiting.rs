@@ -105,10 +105,33 @@ impl PageDriver {
                 "not shown: {events} server messages for the Resources, Prompts or Logs panel needed their code: {why}"
             ));
         }
-        if events > 0 || any_lost {
+        let held = self.client.holds_unasked();
+        if held > 0 {
+            self.note(format!(
+                "waiting: {held} requests or notifications of the server need the tool loop's code to be read: {why}"
+            ));
+        }
+        if events > 0 || any_lost || held > 0 {
             self.notice(NOT_LOADED);
         }
         self.requeue(kept);
+    }
+
+    /// The client holds what the server sent unasked until the engine brings its
+    /// readers (`mcpg_core::client::AnswerReaders`): ask for the engine, once. (The
+    /// embedded demo sends nothing unasked at connect but the listen stream's
+    /// acknowledgement, which the client reads at once: its first tool list needs
+    /// no chunk.)
+    pub(crate) fn ask_engine_for_held(&mut self) {
+        if self.engine.is_none()
+            && self.waiting.is_none()
+            && !self.engine_for_held
+            && self.client.holds_unasked() > 0
+        {
+            self.engine_for_held = true;
+            self.waiting = Some(Vec::new());
+            self.output(Output::LoadEngine);
+        }
     }
 
     /// Puts `commands` at the head of the inbox, in order.

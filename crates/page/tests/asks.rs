@@ -476,7 +476,7 @@ fn a_url_elicitation_required_error_offers_its_url_and_sends_nothing_back() {
 }
 
 #[test]
-fn an_answer_before_the_engine_is_loaded_waits_for_it_then_goes() {
+fn a_question_before_the_engine_is_loaded_shows_once_it_is_in_then_the_answer_goes() {
     // The page's first load: a bridge server needs no engine to connect.
     let mut peer = Peer::default();
     let mut s = Shell::without_engine();
@@ -490,14 +490,22 @@ fn an_answer_before_the_engine_is_loaded_waits_for_it_then_goes() {
         &mut s,
         json!({"jsonrpc": "2.0", "id": 5, "method": "roots/list"}),
     );
+    // The client holds the question until the engine brings its readers, and the
+    // driver asks for the engine (once).
+    assert!(s.asks.is_empty(), "held until the engine is in");
+    assert_eq!(s.engine_asks(), 1, "the question asks for the engine");
+    server_sends(
+        &mut s,
+        json!({"jsonrpc": "2.0", "method": "notifications/roots_are_fine"}),
+    );
+    assert_eq!(s.engine_asks(), 1, "asked once");
+    assert!(sent(&mut s).is_empty(), "nothing answered yet");
+    s.input(Input::Engine(mcpg_page::host_engine()));
     let id = s.asks[0].id;
     s.cmd(Command::Ask(AskCommand::Answer {
         id,
         reply: Reply::Roots(vec![Root::new("file:///w")]),
     }));
-    assert_eq!(s.engine_asks(), 1, "the answer asks for the engine");
-    assert!(sent(&mut s).is_empty(), "and waits for it");
-    s.input(Input::Engine(mcpg_page::host_engine()));
     let out = sent(&mut s);
     assert_eq!(out[0]["result"], json!({"roots": [{"uri": "file:///w"}]}));
 }

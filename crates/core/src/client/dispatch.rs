@@ -76,6 +76,8 @@ impl Client {
             )));
         }
         self.incoming.clear();
+        // What the server sent unasked and nobody read yet goes with the connection.
+        self.held.clear();
         self.events.push_back(Event::Closed(reason.to_owned()));
         let _ = now;
     }
@@ -103,12 +105,8 @@ impl Client {
                 .with_raw(msg.raw_shared());
                 self.diag(d);
             }
-            Body::Request { id, method, params } => {
-                self.on_server_request(now, id.clone(), method.clone(), params.clone(), &msg)
-            }
-            Body::Notification { method, params } => {
-                self.on_notification(now, method.clone(), params.clone(), &msg)
-            }
+            // Through the readers handed in, or held until they are (`readers.rs`).
+            Body::Request { .. } | Body::Notification { .. } => self.on_unasked(now, msg),
         }
     }
 

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::Event;
 use super::{Client, Incoming, Phase};
 use crate::diag::{Diagnostic, Rule, Severity};
-use crate::jsonrpc::{Message, RequestId, RpcError, code};
+use crate::jsonrpc::{Body, Message, RequestId, RpcError, code};
 use crate::time::Timestamp;
 
 impl Client {
@@ -29,7 +29,33 @@ impl Client {
         true
     }
 
-    pub(super) fn on_server_request(
+    /// A request or notification of the server, as [`AnswerReaders::ALL`] reads it.
+    ///
+    /// [`AnswerReaders::ALL`]: super::AnswerReaders::ALL
+    pub(super) fn read_unasked(&mut self, now: Timestamp, msg: Message) {
+        match msg.body() {
+            Body::Request { id, method, params } => {
+                self.on_server_request(now, id.clone(), method.clone(), params.clone(), &msg)
+            }
+            Body::Notification { method, params } => {
+                self.on_notification(now, method.clone(), params.clone(), &msg)
+            }
+            Body::Response { .. } | Body::Error { .. } => {}
+        }
+    }
+
+    /// Checked when a request arrives, even if it is read later: the phase it came in.
+    pub(super) fn check_request_phase(&mut self, msg: &Message) {
+        if let Body::Request { method, .. } = msg.body()
+            && self.phase == Phase::Initializing
+            && method != "ping"
+        {
+            let d = Diagnostic::new(Rule::RequestBeforeInitialized, Severity::Warning, format!("the server sent {method} before answering initialize (only ping may come first)")).with_raw(msg.raw_shared());
+            self.diag(d);
+        }
+    }
+
+    fn on_server_request(
         &mut self,
         now: Timestamp,
         id: RequestId,
@@ -37,10 +63,6 @@ impl Client {
         params: Option<Value>,
         msg: &Message,
     ) {
-        if self.phase == Phase::Initializing && method != "ping" {
-            let d = Diagnostic::new(Rule::RequestBeforeInitialized, Severity::Warning, format!("the server sent {method} before answering initialize (only ping may come first)")).with_raw(msg.raw_shared());
-            self.diag(d);
-        }
         let deadline = now.after(self.cfg.server_request_timeout);
         let capability = match method.as_str() {
             "ping" => {
@@ -120,7 +142,7 @@ impl Client {
         }
     }
 
-    pub(super) fn on_notification(
+    fn on_notification(
         &mut self,
         now: Timestamp,
         method: String,

@@ -214,8 +214,12 @@ pub struct Client {
     open_elicitations: VecDeque<String>,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
-    /// Who reads tool call, resource, prompt and completion answers (`readers.rs`).
+    /// Who reads tool call, resource, prompt and completion answers and the server's
+    /// requests and notifications (`readers.rs`).
     readers: Option<AnswerReaders>,
+    /// The server's requests and notifications that came before the readers, with
+    /// the time each came.
+    held: Vec<(Timestamp, crate::jsonrpc::Message)>,
 }
 impl Client {
     /// A new, unconnected client.
@@ -255,6 +259,7 @@ impl Client {
             outbox: VecDeque::new(),
             events: VecDeque::new(),
             readers: None,
+            held: Vec::new(),
         }
     }
 

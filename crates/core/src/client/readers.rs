@@ -4,7 +4,8 @@
 //! A client made with [`Client::new`] reads them itself. The page makes its client
 //! with [`Client::without_answer_readers`] and hands the readers in later: its first
 //! load (before the first tool list) has no code that calls a tool or asks for
-//! resources, prompts or completions, and the readers and the typed views they build
+//! resources, prompts or completions, nor answers a server's request, and the readers
+//! (with the handling of the server's requests and notifications) and the typed views they build
 //! (call results and their checks against the tool's output schema, resources,
 //! templates, prompts, prompt messages, completions) would otherwise be in that first
 //! load anyway, because the dispatch refers to them. A reader is a plain function
@@ -23,14 +24,18 @@ type CatalogPage = fn(&mut Client, Timestamp, Pending, ListKind, &Message, &Valu
 type AnswerReader = fn(&mut Client, &Pending, &Ask, &Message, &Value);
 /// A `tools/call` result's reader (the tool's name for its output schema).
 type CallReader = fn(&mut Client, &Pending, &str, &Message, &Value);
+/// The reader of what the server sends unasked: its requests and notifications.
+type UnaskedReader = fn(&mut Client, Timestamp, Message);
 
-/// The readers of tool call, resource, prompt and completion answers, handed to a
-/// client made without them ([`Client::set_answer_readers`]).
+/// The readers of tool call, resource, prompt and completion answers, and of the
+/// server's own requests and notifications, handed to a client made without them
+/// ([`Client::set_answer_readers`]).
 #[derive(Clone, Copy)]
 pub struct AnswerReaders {
     pub(super) catalog_page: CatalogPage,
     pub(super) answer: AnswerReader,
     pub(super) call: CallReader,
+    pub(super) unasked: UnaskedReader,
 }
 
 impl AnswerReaders {
@@ -39,6 +44,7 @@ impl AnswerReaders {
         catalog_page: Client::on_catalog_page,
         answer: Client::on_answer,
         call: Client::on_call_result,
+        unasked: Client::read_unasked,
     };
 }
 
@@ -60,9 +66,41 @@ impl Client {
         Client::new_bare(cfg)
     }
 
-    /// Hands in the readers of tool call, resource, prompt and completion answers.
+    /// Hands in the readers of tool call, resource, prompt and completion answers and
+    /// of the server's requests and notifications; those that came before are read
+    /// now, in the order they came, each with the time it came.
     pub fn set_answer_readers(&mut self, readers: AnswerReaders) {
         self.readers = Some(readers);
+        for (at, msg) in std::mem::take(&mut self.held) {
+            (readers.unasked)(self, at, msg);
+        }
+    }
+
+    /// A request or notification of the server: read, or held until the readers
+    /// are in (a request's deadline counts from when it came).
+    pub(super) fn on_unasked(&mut self, now: Timestamp, msg: Message) {
+        self.check_request_phase(&msg);
+        if let crate::jsonrpc::Body::Notification { method, params } = msg.body()
+            && method == "notifications/subscriptions/acknowledged"
+        {
+            // The listen stream's own bookkeeping, read at once like a response (the
+            // embedded demo sends it at connect, before any reader is in); still
+            // surfaced as a plain notification, as `read_unasked` does.
+            let (method, params) = (method.clone(), params.clone());
+            self.on_acknowledged(params.as_ref(), &msg);
+            self.events
+                .push_back(super::Event::Notification { method, params });
+            return;
+        }
+        match self.readers {
+            Some(r) => (r.unasked)(self, now, msg),
+            None => self.held.push((now, msg)),
+        }
+    }
+
+    /// How many requests and notifications of the server wait for the readers.
+    pub fn holds_unasked(&self) -> usize {
+        self.held.len()
     }
 
     /// Whether this client reads tool call, resource, prompt and completion answers.
