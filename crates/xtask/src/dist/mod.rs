@@ -230,7 +230,7 @@ fn assemble(
     // The glue's imports get short names on both sides before anything is named
     // by its content (see short_imports).
     let (wasm, js) = short_imports::shorten(&read(main)?, &js)?;
-    let renamed = split::rename(OUT_NAME, &js, link.as_deref(), chunks)?;
+    let renamed = split::rename(OUT_NAME, &js, link.as_deref(), chunks, &parts.packed)?;
     let assets = Assets {
         js: renamed.glue.0.clone(),
         wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),

@@ -24,7 +24,18 @@ pub struct Split {
     pub chunks: Vec<PathBuf>,
     /// The link module, or `None` when the module has no split point.
     pub link: Option<PathBuf>,
+    /// The file stems [`PACKED`] needs (its own and every chunk it shares), in the
+    /// split's order; empty when there is no such split.
+    pub packed: Vec<String>,
 }
+
+/// The split function whose chunks travel as one file: `mcpg_later` (the engine,
+/// the loop's controls, the lessons, the picture, the share bar), fetched right
+/// after the first tool list. Its code shares pieces with every other split
+/// function, and the split gives each combination its own chunk: ~160 files, so
+/// ~160 requests before the loop's controls showed (6.6 s at 1.6 Mbps / 150 ms over
+/// HTTP/1.1, December 2026). One file is one request, and compresses better.
+pub const PACKED: &str = "mcpg_later";
 
 /// Splits `wasm` into `dir`. `glue` is the file name wasm-bindgen gives its JS
 /// glue: the link module imports `initSync` from `./{glue}`.
@@ -49,10 +60,12 @@ pub fn split(wasm: &Path, dir: &Path, glue: &str) -> Result<Split> {
     }
     super::split_data::check_moved(&chunk_data)?;
     let link = dir.join(LINK_NAME);
+    let packed = result.prefetch_map.get(PACKED).cloned().unwrap_or_default();
     Ok(Split {
         main,
         chunks: result.split_modules,
         link: link.is_file().then_some(link),
+        packed,
     })
 }
 
@@ -73,13 +86,15 @@ pub struct Renamed {
 
 /// Names the glue, the link module and the chunks by content. `glue_stem` is the
 /// glue's name without `.js`; `chunks` are (file name as the split wrote it,
-/// optimized bytes). The glue and the link module import each other, so both
-/// take one hash over both texts: a change to either renames both.
+/// optimized bytes); the chunks whose stems are in `packed` become one file, named
+/// after [`PACKED`] (see [`pack_loader`]). The glue and the link module import each
+/// other, so both take one hash over both texts: a change to either renames both.
 pub fn rename(
     glue_stem: &str,
     glue: &str,
     link: Option<&str>,
     chunks: Vec<(String, Vec<u8>)>,
+    packed: &[String],
 ) -> Result<Renamed> {
     let Some(link) = link else {
         let name = super::page::hashed_name(glue_stem, "js", glue.as_bytes());
@@ -91,13 +106,34 @@ pub fn rename(
     };
     let mut link = without_comment_lines(link);
     let mut named = Vec::new();
+    let mut pack = Vec::new();
+    let mut index = Vec::new();
     for (file, bytes) in chunks {
         let stem = file
             .strip_suffix(".wasm")
             .ok_or_else(|| format!("wasm split: chunk {file} is not a .wasm"))?;
+        if packed.iter().any(|p| p == stem) {
+            link = replace_once(
+                &link,
+                &format!("fetch(new URL(\"./{file}\", import.meta.url))"),
+                &format!("{PACK_FN}(\"{stem}\")"),
+            )?;
+            index.push(format!(
+                "\"{stem}\":[{},{}]",
+                pack.len(),
+                pack.len() + bytes.len()
+            ));
+            pack.extend_from_slice(&bytes);
+            continue;
+        }
         let hashed = super::page::hashed_name(stem, "wasm", &bytes);
         link = replace_once(&link, &format!("\"./{file}\""), &format!("\"./{hashed}\""))?;
         named.push((hashed, bytes));
+    }
+    if !pack.is_empty() {
+        let name = super::page::hashed_name(&format!("split_{PACKED}"), "wasm", &pack);
+        link = format!("{}{link}", pack_loader(&name, &index.join(",")));
+        named.push((name, pack));
     }
     let hash = crate::util::fingerprint(format!("{glue}\n{link}").as_bytes());
     let link_stem = LINK_NAME.trim_end_matches(".js");
@@ -122,6 +158,35 @@ pub fn rename(
         link: Some((link_name, link.into_bytes())),
         chunks: named,
     })
+}
+
+/// The function the link module fetches a packed chunk with.
+const PACK_FN: &str = "__mcpgPack";
+
+/// What the link module gets in front for the pack `name`: its index (stem ->
+/// byte range) and [`PACK_FN`], which fetches the pack once and answers each
+/// chunk's fetch with its slice, a `Response` that `instantiateStreaming` takes as
+/// it took the chunk's own. A failed fetch is not kept, so the next load asks
+/// again (as the split's own loader does).
+fn pack_loader(name: &str, index: &str) -> String {
+    format!(
+        "// The chunks of {PACKED} travel as one file (cargo xtask dist).\n\
+         const __mcpgPackIndex = {{{index}}};\n\
+         let __mcpgPackBytes;\n\
+         function {PACK_FN}(stem) {{\n\
+         if (__mcpgPackBytes === undefined) {{\n\
+         const load = fetch(new URL(\"./{name}\", import.meta.url)).then((r) => {{\n\
+         if (!r.ok) throw new Error(`{name}: HTTP ${{r.status}}`);\n\
+         return r.arrayBuffer();\n\
+         }});\n\
+         load.catch(() => {{ if (__mcpgPackBytes === load) __mcpgPackBytes = undefined; }});\n\
+         __mcpgPackBytes = load;\n\
+         }}\n\
+         const [start, end] = __mcpgPackIndex[stem];\n\
+         return __mcpgPackBytes.then((b) => new Response(b.slice(start, end), \
+         {{ headers: {{ \"Content-Type\": \"application/wasm\" }} }}));\n\
+         }}\n"
+    )
 }
 
 /// `text` without its whole-line `/* … */` comments: the generator writes one per
@@ -178,7 +243,7 @@ mod tests {
 
     #[test]
     fn every_reference_follows_the_hashed_names() {
-        let r = rename("mcpg-web", GLUE, Some(LINK), chunks()).unwrap();
+        let r = rename("mcpg-web", GLUE, Some(LINK), chunks(), &[]).unwrap();
         let (glue_name, glue) = (&r.glue.0, String::from_utf8(r.glue.1.clone()).unwrap());
         let (link_name, link) = r.link.clone().unwrap();
         let link = String::from_utf8(link).unwrap();
@@ -213,6 +278,7 @@ mod tests {
             GLUE,
             Some(&LINK.replace("URL", "URL ")),
             chunks(),
+            &[],
         );
         assert_ne!(
             other.unwrap().glue.0,
@@ -223,13 +289,43 @@ mod tests {
 
     #[test]
     fn output_of_an_unexpected_shape_fails_the_build() {
-        let no_import = rename("mcpg-web", "nothing", Some(LINK), chunks()).unwrap_err();
+        let no_import = rename("mcpg-web", "nothing", Some(LINK), chunks(), &[]).unwrap_err();
         assert!(no_import.contains("does not import"), "{no_import}");
         let mut missing = chunks();
         missing.push(("chunk_2.wasm".into(), b"x".to_vec()));
-        let err = rename("mcpg-web", GLUE, Some(LINK), missing).unwrap_err();
+        let err = rename("mcpg-web", GLUE, Some(LINK), missing, &[]).unwrap_err();
         assert!(err.contains("found it 0 times"), "{err}");
-        let plain = rename("mcpg-web", GLUE, None, Vec::new()).unwrap();
+        let plain = rename("mcpg-web", GLUE, None, Vec::new(), &[]).unwrap();
         assert!(plain.link.is_none() && plain.chunks.is_empty());
+    }
+
+    #[test]
+    fn packed_chunks_travel_as_one_file_named_after_the_split() {
+        let packed = ["chunk_1".to_owned()];
+        let r = rename("mcpg-web", GLUE, Some(LINK), chunks(), &packed).unwrap();
+        let link = String::from_utf8(r.link.unwrap().1).unwrap();
+        let names: Vec<&str> = r.chunks.iter().map(|(n, _)| n.as_str()).collect();
+        let pack = super::super::page::hashed_name(&format!("split_{PACKED}"), "wasm", b"one");
+        assert_eq!(
+            names,
+            [
+                super::super::page::hashed_name("split_share_9", "wasm", b"two"),
+                pack.clone()
+            ]
+        );
+        // The packed chunk is fetched through the pack, by its stem and byte range.
+        assert!(link.contains("__mcpgPack(\"chunk_1\")"), "{link}");
+        assert!(
+            !link.contains("chunk_1.wasm") && !link.contains("chunk_1-"),
+            "{link}"
+        );
+        assert!(link.contains("\"chunk_1\":[0,3]"), "{link}");
+        assert!(
+            link.contains(&format!("new URL(\"./{pack}\", import.meta.url)")),
+            "{link}"
+        );
+        // A stem the link module does not fetch exactly once fails the build.
+        let twice = LINK.replace("split_share_9", "chunk_1");
+        assert!(rename("mcpg-web", GLUE, Some(&twice), chunks(), &packed).is_err());
     }
 }
