@@ -23,9 +23,10 @@
 // the hashed files it no longer names are deleted.
 //
 // "The files it names" are the static files index.html names by relative URL, and
-// the hashed wasm chunks the JS modules among them name in turn: the split chunks are named
-// only by its chunk loader (`__wasm_split-<hex>.js`), so that the list does not
-// weigh on every first load.
+// the hashed wasm chunks and JS modules the JS modules among them name in turn: the
+// split chunks are named only by the split's link module
+// (`__wasm_split_chunks-<hex>.js`), which only the glue's shim names, so that
+// neither list weighs on every first load.
 
 const SCOPE = new URL(self.registration.scope);
 const INDEX = new URL('./', SCOPE).href;
@@ -39,10 +40,10 @@ const STATIC = /\.(?:js|wasm|css|json|svg|png|ico|webmanifest|woff2)$/;
 // or `name.<hex>.js`.
 const HASHED = /[-.][0-9a-f]{8,}(?:_bg)?\.[a-z0-9]+$/;
 const BRIDGE = /^(?:api|ws|relay|events)(?:\/|$)/;
-// What a JS module names that is a file of the page: a content-hashed wasm chunk.
-// Its other strings (the glue's default `mcpg-web_bg.wasm`, the names it imports
-// by) are not files of the built page.
-const CHUNK = /-[0-9a-f]{16}\.wasm$/;
+// What a JS module names that is a file of the page: a content-hashed wasm chunk
+// or JS module. Its other strings (the glue's default `mcpg-web_bg.wasm`, the
+// names it imports by) are not files of the built page.
+const LATER = /-[0-9a-f]{16}\.(?:wasm|js)$/;
 
 /** The request's path relative to the scope, or null when outside it. */
 function relative(url) {
@@ -115,11 +116,15 @@ async function remember(res) {
     return out;
   };
   await cache.addAll(await missing(named));
+  // The JS modules, and the hashed modules they name in turn (the link module,
+  // which the glue's shim imports when first needed), give the later files.
   const found = new Set();
-  for (const url of named) {
-    if (!url.endsWith('.js')) continue;
-    for (const more of referenced(await textOf(url))) {
-      if (CHUNK.test(more) && !named.has(more)) found.add(more);
+  const modules = [...named].filter((url) => url.endsWith('.js'));
+  while (modules.length > 0) {
+    for (const more of referenced(await textOf(modules.pop()))) {
+      if (!LATER.test(more) || named.has(more) || found.has(more)) continue;
+      found.add(more);
+      if (more.endsWith('.js')) modules.push(more);
     }
   }
   await cache.addAll(await missing(found));

@@ -21,8 +21,12 @@ async function until(cond, why) {
   }
 }
 
-/** The split-off chunks as `cargo xtask dist` names them. */
-const CHUNK = /\/(split_[^/]*|chunk_[^/]*)\.wasm$/;
+/**
+ * The split-off chunks as `cargo xtask dist` names them, and the split's link module
+ * that loads them (the glue imports only a shim of it, which imports it when a
+ * split-off part is first needed).
+ */
+const CHUNK = /\/(?:(?:split_[^/]*|chunk_[^/]*)\.wasm|__wasm_split_chunks-[0-9a-f]{16}\.js)(?:\?.*)?$/;
 
 describe('split-off parts of the page', () => {
   after(closeBrowser);
@@ -45,12 +49,15 @@ describe('split-off parts of the page', () => {
       await page.waitForSelector(tid('tool-row'));
       await connected(page, 'mcpg-demo');
       await page.waitForFunction(() => document.body.dataset.firstToolListMs !== undefined);
-      // Right after the list, one chunk is asked for (and held): it carries the loop's
-      // code and its controls, the lessons, the picture and the share bar.
+      // Right after the list, the split's link module is asked for (and held):
+      // nothing before the list needed it either.
+      await until(() => held.some((n) => n.startsWith('__wasm_split_chunks-')), () => `held: ${held}`);
+      release();
+      // Then one chunk: it carries the loop's code and its controls, the lessons,
+      // the picture and the share bar.
       await until(() => held.some((n) => n.startsWith('split_mcpg_later-')), () => `held: ${held}`);
       // So is the code for connections (links, real models, the bridge's list).
       await until(() => held.some((n) => n.startsWith('split_mcpg_links-')), () => `held: ${held}`);
-      release();
       // Its fetch started after the first tool list showed (the list's time is
       // rounded to 0.1 ms, hence the 1 ms of slack).
       const [listMs, linksMs] = await page.waitForFunction(() => {

@@ -11,6 +11,7 @@
 
 mod figures;
 mod files;
+mod link_shim;
 mod page;
 mod short_imports;
 mod split;
@@ -243,8 +244,8 @@ fn assemble(
         assets.js.clone(),
         assets.wasm.clone(),
     ];
-    // The glue imports the link module statically, so it loads with it; the
-    // chunks load when a lazy function first runs.
+    // The glue imports the link module's shim statically, so it loads with it; the
+    // link module and the chunks load when a lazy function first runs.
     if let Some((name, bytes)) = &renamed.link {
         write(&out.join(name), bytes)?;
         first_load.push(name.clone());

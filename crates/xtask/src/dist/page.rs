@@ -17,9 +17,11 @@ pub struct Assets {
     pub js: String,
     /// The optimized module (`mcpg-web-HASH.wasm`).
     pub wasm: String,
-    /// The wasm split's link module (`__wasm_split-HASH.js`), which the glue
-    /// imports, when the page has lazy chunks. It names every chunk, which the
-    /// service worker reads there (so the list does not weigh on index.html).
+    /// What the glue imports as the wasm split's link module
+    /// (`__wasm_split-HASH.js`, a shim that loads the real one when a lazy part is
+    /// first needed), when the page has lazy chunks. The link module names every
+    /// chunk, and the shim names it: the service worker follows those names (so
+    /// the lists weigh on neither index.html nor the first load).
     pub link: Option<String>,
 }
 

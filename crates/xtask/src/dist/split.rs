@@ -2,7 +2,8 @@
 //! (`wasm_split_cli_support`): the main module, which wasm-bindgen then
 //! processes, plus one chunk per lazy group and the link module
 //! (`__wasm_split.js`) that fetches and instantiates a chunk the first time one
-//! of its functions is called; each chunk carries the read-only data its code
+//! of its functions is called (the glue imports a shim in its place, which loads
+//! it then: `link_shim.rs`); each chunk carries the read-only data its code
 //! uses (checked: `split_data.rs`). The input must carry relocations
 //! (`--emit-relocs`) and symbols: see `compile` in `mod.rs`.
 
@@ -78,9 +79,11 @@ pub type Named = (String, Vec<u8>);
 pub struct Renamed {
     /// wasm-bindgen's glue (`mcpg-web-HASH.js`).
     pub glue: Named,
-    /// The link module (`__wasm_split-HASH.js`), when there is one.
+    /// What the glue imports as the link module (`__wasm_split-HASH.js`), when
+    /// there is one: the shim that loads the real one when first needed.
     pub link: Option<Named>,
-    /// The chunks (`STEM-HASH.wasm`).
+    /// The files loaded later: the chunks (`STEM-HASH.wasm`) and the split's
+    /// link module (`__wasm_split_chunks-HASH.js`).
     pub chunks: Vec<Named>,
 }
 
@@ -139,11 +142,16 @@ pub fn rename(
     let link_stem = LINK_NAME.trim_end_matches(".js");
     let glue_name = format!("{glue_stem}-{hash}.js");
     let link_name = format!("{link_stem}-{hash}.js");
+    let later_name = format!("{link_stem}_chunks-{hash}.js");
     let link = replace_once(
         &link,
         &format!("\"./{glue_stem}.js\""),
         &format!("\"./{glue_name}\""),
     )?;
+    // The glue imports a shim under the link module's name; the link module itself
+    // loads when a lazy part is first needed (see link_shim).
+    let shim = super::link_shim::shim(&glue_name, &later_name, &super::link_shim::loaders(&link)?);
+    named.push((later_name, link.into_bytes()));
     // wasm-bindgen imports the module once per imported function; only the
     // `from` URLs change (the imports object keeps the wasm's module name).
     let from = format!("from \"./{LINK_NAME}\"");
@@ -155,7 +163,7 @@ pub fn rename(
     let glue = glue.replace(&from, &format!("from \"./{link_name}\""));
     Ok(Renamed {
         glue: (glue_name, glue.into_bytes()),
-        link: Some((link_name, link.into_bytes())),
+        link: Some((link_name, shim.into_bytes())),
         chunks: named,
     })
 }
@@ -232,7 +240,23 @@ mod tests {
     const LINK: &str = "import { initSync } from \"./mcpg-web.js\";\n\
         /* share, later */\n\
         fetch(new URL(\"./chunk_1.wasm\", import.meta.url));\n\
-        fetch(new URL(\"./split_share_9.wasm\", import.meta.url));\n";
+        fetch(new URL(\"./split_share_9.wasm\", import.meta.url));\n\
+        export const __wasm_split_load_share = load;\n";
+
+    /// The renamed link module (loaded later, beside the chunks) and the names of
+    /// the other later files.
+    fn later(r: &Renamed) -> (String, Vec<&str>) {
+        let mut link = None;
+        let mut names = Vec::new();
+        for (name, bytes) in &r.chunks {
+            if name.starts_with("__wasm_split_chunks-") {
+                link = Some(String::from_utf8(bytes.clone()).unwrap());
+            } else {
+                names.push(name.as_str());
+            }
+        }
+        (link.unwrap(), names)
+    }
 
     fn chunks() -> Vec<(String, Vec<u8>)> {
         vec![
@@ -245,8 +269,9 @@ mod tests {
     fn every_reference_follows_the_hashed_names() {
         let r = rename("mcpg-web", GLUE, Some(LINK), chunks(), &[]).unwrap();
         let (glue_name, glue) = (&r.glue.0, String::from_utf8(r.glue.1.clone()).unwrap());
-        let (link_name, link) = r.link.clone().unwrap();
-        let link = String::from_utf8(link).unwrap();
+        let (link_name, shim) = r.link.clone().unwrap();
+        let shim = String::from_utf8(shim).unwrap();
+        let (link, names) = later(&r);
         assert!(glue_name.starts_with("mcpg-web-") && glue_name.ends_with(".js"));
         assert_eq!(
             link_name,
@@ -261,11 +286,16 @@ mod tests {
             "{glue}"
         );
         assert!(link.contains(&format!("from \"./{glue_name}\"")), "{link}");
+        // What the glue imports is the shim, which names the link module only for
+        // a later import.
+        assert!(shim.contains(&format!("from \"./{glue_name}\"")), "{shim}");
+        let later_name = link_name.replace("__wasm_split-", "__wasm_split_chunks-");
+        assert!(shim.contains(&format!("\"./{later_name}\"")), "{shim}");
+        assert!(shim.contains("export const __wasm_split_load_share = lazy(\"share\");"));
         assert!(
             !link.contains("/*"),
             "the generator's comment lines go: {link}"
         );
-        let names: Vec<&str> = r.chunks.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names[0],
             super::super::page::hashed_name("chunk_1", "wasm", b"one")
@@ -303,8 +333,7 @@ mod tests {
     fn packed_chunks_travel_as_one_file_named_after_the_split() {
         let packed = ["chunk_1".to_owned()];
         let r = rename("mcpg-web", GLUE, Some(LINK), chunks(), &packed).unwrap();
-        let link = String::from_utf8(r.link.unwrap().1).unwrap();
-        let names: Vec<&str> = r.chunks.iter().map(|(n, _)| n.as_str()).collect();
+        let (link, names) = later(&r);
         let pack = super::super::page::hashed_name(&format!("split_{PACKED}"), "wasm", b"one");
         assert_eq!(
             names,
