@@ -4,6 +4,7 @@
 
 use crate::driver::PageDriver;
 use crate::input::Input;
+use crate::later::Later;
 use crate::links::Link;
 use crate::log::LogRow;
 
@@ -43,8 +44,12 @@ impl PageDriver {
                     Some(text) => LogRow::Note { seq, text },
                 });
             }
-            Input::ModelReply { loop_id, reply } => self.model_answered(loop_id, reply),
-            Input::SampleReply { ask, reply } => self.model_sampled(ask, &reply),
+            Input::ModelReply { loop_id, reply } => {
+                self.through_engine(Later::ModelReply { loop_id, reply });
+            }
+            Input::SampleReply { ask, reply } => {
+                self.through_engine(Later::SampleReply { ask, reply })
+            }
             Input::Timer => self.timer(),
         }
     }
@@ -62,7 +67,7 @@ impl PageDriver {
         if self.pace_due.is_some_and(|t| t <= now) {
             self.pace_due = None;
             if self.running {
-                self.perform();
+                self.through_engine(Later::Pace);
             }
         }
     }

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::engine::EngineRef;
 use crate::input::{Command, ConnId, Input, LoopId};
+use crate::later::Later;
 use crate::links::Link;
 use crate::log::WireLog;
 use crate::output::Output;
@@ -288,7 +289,9 @@ impl PageDriver {
             }
         }
         self.ask_engine_for_held();
-        self.sync_loop();
+        if self.run.is_some() {
+            self.through_engine(Later::SyncLoop);
+        }
         if self.running && self.actionable() && self.pace_due.is_none() {
             self.pace_due = Some(self.now.after(RUN_PACE));
         }

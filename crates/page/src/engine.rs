@@ -27,8 +27,10 @@ use mcpg_host::schema::SchemaError;
 use mcpg_host::script::Script;
 use serde_json::Value;
 
+use crate::driver::PageDriver;
 use crate::features::{FeatureCommand, FeatureCtx};
 use crate::http_port::HttpPort;
+use crate::later::Later;
 use crate::settings::LlmSettings;
 
 /// A real model's request as the driver sends it (body and URL) and shows it in
@@ -131,6 +133,10 @@ pub trait Engine {
     fn read_sent(&self, ctx: &mut FeatureCtx<'_>, raw: &Arc<str>);
     /// A new connection is ready: list again what the learner listed.
     fn relist_features(&self, ctx: &mut FeatureCtx<'_>);
+    /// The driver's own work that needs the engine, run on `driver`
+    /// ([`PageDriver::later`]: called only from here, so in the page it comes with
+    /// the engine's chunk; see `later.rs`).
+    fn later(&self, driver: &mut PageDriver, work: Later);
 }
 
 /// The one [`Engine`], as the shell hands it in (compared by address).

@@ -21,9 +21,11 @@ use mcpg_host::{MockModel, ToolLoop};
 use mcpg_http::{HttpConfig, HttpMachine};
 use serde_json::Value;
 
+use crate::driver::PageDriver;
 use crate::engine::{Asked, Engine, EngineRef};
 use crate::features::{FeatureCommand, FeatureCtx};
 use crate::http_port::HttpPort;
+use crate::later::Later;
 use crate::settings::LlmSettings;
 
 /// The host's engine (`mcpg_host`'s loop, mock and provider formats). Only the
@@ -208,6 +210,10 @@ impl Engine for HostEngine {
 
     fn relist_features(&self, ctx: &mut FeatureCtx<'_>) {
         ctx.relist();
+    }
+
+    fn later(&self, driver: &mut PageDriver, work: Later) {
+        driver.later(work);
     }
 }
 

@@ -10,6 +10,7 @@ use mcpg_host::Action;
 use mcpg_host::tool_loop::PageRecord;
 
 use crate::driver::PageDriver;
+use crate::later::Later;
 use crate::log::LogRow;
 use crate::view::{CallView, Conn, ServerInfo, Source, ViewChange};
 
@@ -50,6 +51,10 @@ impl PageDriver {
     pub(crate) fn on_event(&mut self, ev: Event) {
         if let (Some(run), Some(engine)) = (&mut self.run, self.engine) {
             engine.0.on_event(run, &ev);
+        }
+        if crate::later::for_engine(&ev) {
+            self.through_engine(Later::Event(ev));
+            return;
         }
         match ev {
             Event::Wire(w) => {
@@ -128,38 +133,6 @@ impl PageDriver {
             } => self.note(format!(
                 "the server sent a {method} request: the core answered it"
             )),
-            Event::ServerRequest {
-                id,
-                method,
-                params,
-                deadline,
-                ..
-            } => self.server_asked(id, method, params, deadline),
-            Event::CallFinished {
-                op,
-                outcome: CallOutcome::InputRequired(result),
-                ..
-            } => self.input_required(op, &result),
-            Event::CallFinished {
-                op,
-                outcome: CallOutcome::ProtocolError(e),
-                ..
-            } if e.code == mcpg_core::jsonrpc::code::URL_ELICITATION_REQUIRED => {
-                self.url_required(op, &e);
-            }
-            Event::Notification { method, params }
-                if method == "notifications/elicitation/complete" =>
-            {
-                self.elicitation_complete(params.as_ref());
-            }
-            ev @ (Event::ListPage { .. }
-            | Event::Listed { .. }
-            | Event::ListFailed { .. }
-            | Event::Answered { .. }
-            | Event::ResourceUpdated { .. }
-            | Event::ResourcesListChanged
-            | Event::PromptsListChanged
-            | Event::Log(_)) => self.on_feature_event(ev),
             Event::Closed(why) => {
                 self.forget_asks();
                 self.note(format!("connection closed: {why}"));

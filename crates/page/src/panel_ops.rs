@@ -1,24 +1,26 @@
 //! The driver's side of the Resources, Prompts and Logs panels. Their code sits
 //! behind the engine ([`crate::engine`]), so the first load does not hold it: the
 //! driver lends it a [`FeatureCtx`] (the panels' state, the client, the clock, the
-//! outputs, the log), and keeps the panels' events that come before it does.
+//! outputs, the log). Their events come only once it is in: the client holds what
+//! the server sends unasked until the engine's answer readers come.
 
 use std::sync::Arc;
 
 use mcpg_core::client::Event;
+use mcpg_host::provider::Turn;
 
 use crate::driver::PageDriver;
 use crate::engine::Engine;
 use crate::features::{FeatureCommand, FeatureCtx};
-use crate::output::Output;
 
 impl PageDriver {
     /// Runs `f` on the panels' code with the driver's parts (nothing without the
-    /// engine); a prompt's turns it leaves seed a new loop.
-    fn with_features(&mut self, f: impl FnOnce(&dyn Engine, &mut FeatureCtx<'_>)) {
-        let Some(engine) = self.engine else {
-            return;
-        };
+    /// engine); returns the prompt's turns it left to seed a new loop.
+    fn with_features(
+        &mut self,
+        f: impl FnOnce(&dyn Engine, &mut FeatureCtx<'_>),
+    ) -> Option<Vec<Turn>> {
+        let engine = self.engine?;
         let mut ctx = FeatureCtx {
             features: &mut self.features,
             client: &mut self.client,
@@ -29,46 +31,26 @@ impl PageDriver {
             seed: None,
         };
         f(engine.0, &mut ctx);
-        if let Some(turns) = ctx.seed.take() {
+        ctx.seed.take()
+    }
+
+    /// A panel's command (it waited for the engine: see `waiting.rs`); "use in
+    /// the loop" seeds a new loop with the prompt's turns (only commands do).
+    pub(crate) fn feature_command(&mut self, c: FeatureCommand) {
+        if let Some(turns) = self.with_features(|e, ctx| e.feature_command(ctx, c)) {
             self.run_seeded(turns);
         }
     }
 
-    /// A panel's command (it waited for the engine: see `waiting.rs`).
-    pub(crate) fn feature_command(&mut self, c: FeatureCommand) {
-        self.with_features(|e, ctx| e.feature_command(ctx, c));
-    }
-
-    /// One event of these panels. Before their code is here it is kept, and the
-    /// engine asked for, so a server's early log message is shown once it arrives.
+    /// One event of these panels (the client delivers them only once the engine's
+    /// answer readers are in, so the engine is here: see `later.rs`).
     pub(crate) fn on_feature_event(&mut self, ev: Event) {
-        if self.engine.is_some() {
-            self.with_features(|e, ctx| e.feature_event(ctx, ev));
-            return;
-        }
-        self.features.early.push(ev);
-        if self.waiting.is_none() {
-            self.waiting = Some(Vec::new());
-            self.output(Output::LoadEngine);
-        }
+        self.with_features(|e, ctx| e.feature_event(ctx, ev));
     }
 
-    /// The engine is here: the events kept for the panels go first.
-    pub(crate) fn feature_events_ready(&mut self) {
-        for ev in std::mem::take(&mut self.features.early) {
-            self.on_feature_event(ev);
-        }
-    }
-
-    /// The engine could not be loaded: the events kept are not shown; how many.
-    pub(crate) fn feature_events_lost(&mut self) -> usize {
-        std::mem::take(&mut self.features.early).len()
-    }
-
-    /// A new connection: the panels show nothing of the old one. Without the
-    /// engine they never changed, so only the kept events go.
+    /// A new connection: the panels show nothing of the old one (without the
+    /// engine they never changed).
     pub(crate) fn reset_features(&mut self) {
-        self.features.early.clear();
         self.with_features(|e, ctx| e.reset_features(ctx));
     }
 

@@ -6,6 +6,7 @@ use mcpg_host::script::Script;
 
 use crate::driver::PageDriver;
 use crate::input::Command;
+use crate::later::Later;
 use crate::links::{HttpLink, HttpTarget, Link, LinkSpec, Memory};
 use crate::output::Output;
 use crate::record::Recorder;
@@ -19,14 +20,20 @@ impl PageDriver {
     pub(crate) fn command(&mut self, c: Command) {
         match c {
             Command::Connect(source) => self.connect(source),
-            Command::Step => self.step(),
-            Command::Run => self.run_all(),
+            // What needs the engine runs through it (see `later.rs`).
+            c @ (Command::Step
+            | Command::Run
+            | Command::PlayCall { .. }
+            | Command::PlayAnswer(_)
+            | Command::Pin(_)
+            | Command::OpenShared { .. }
+            | Command::RunLive
+            | Command::Feature(_)
+            | Command::Ask(_)) => self.through_engine(Later::Command(c)),
             Command::Pause => self.set_running(false),
             Command::Reset => self.reset(),
             Command::Cancel => self.cancel(),
             Command::ListTools => self.list_tools(),
-            Command::PlayCall { name, arguments } => self.play_call(name, arguments),
-            Command::PlayAnswer(text) => self.play(crate::driver::Manual::Answer(text)),
             // Settings are echoed as view changes: the driver is the one source of
             // truth, and the shell writes its signals only from view changes.
             Command::SetPrompt(p) => {
@@ -58,14 +65,9 @@ impl PageDriver {
                     *h = masked;
                 }
             }
-            Command::Pin(pin) => self.set_pin(pin),
-            Command::OpenShared { session, from } => self.open_shared(*session, &from),
-            Command::RunLive => self.run_live(),
             Command::ShowNotice(text) => self.notice(text),
             Command::DismissNotice => self.emit(ViewChange::Notice(None)),
             Command::ClearLog => self.log.clear(),
-            Command::Feature(c) => self.feature_command(c),
-            Command::Ask(c) => self.ask_command(c),
             Command::Auth(c) => self.auth_command(c),
             Command::ListToolsTimes(n) => {
                 for _ in 0..n {
@@ -183,7 +185,7 @@ impl PageDriver {
     }
 
     /// Pins a revision (or auto): a live connection reconnects so the wire shows it.
-    fn set_pin(&mut self, pin: Pin) {
+    pub(crate) fn set_pin(&mut self, pin: Pin) {
         if pin == self.pin {
             return;
         }

@@ -34,14 +34,14 @@ impl Command {
                 | Command::Feature(_)
                 // Answering the server: its JSON is built by `mcpg_host::asks`.
                 | Command::Ask(_)
-        ) || matches!(self, Command::OpenShared { session, .. }
-                // The embedded demo regenerates its answers with its code that
-                // comes with the engine.
-                if session.connection == mcpg_session::Connection::Embedded)
+                // Opening one replays it, in the loop (and the embedded demo
+                // regenerates its answers with its code that comes with the engine).
+                | Command::OpenShared { .. }
+        )
     }
 
     /// A command that needs the engine, in words (for the log).
-    fn label(&self) -> &'static str {
+    pub(crate) fn label(&self) -> &'static str {
         match self {
             Command::Step => "Step",
             Command::Run => "Run",
@@ -79,7 +79,6 @@ impl PageDriver {
         if let Link::Memory(m) = &mut self.link {
             m.set_handlers(engine.0.demo_handlers());
         }
-        self.feature_events_ready();
         let waiting = self.waiting.take().unwrap_or_default();
         self.requeue(waiting);
     }
@@ -99,19 +98,13 @@ impl PageDriver {
                 c.label()
             ));
         }
-        let events = self.feature_events_lost();
-        if events > 0 {
-            self.note(format!(
-                "not shown: {events} server messages for the Resources, Prompts or Logs panel needed their code: {why}"
-            ));
-        }
         let held = self.client.holds_unasked();
         if held > 0 {
             self.note(format!(
                 "waiting: {held} requests or notifications of the server need the tool loop's code to be read: {why}"
             ));
         }
-        if events > 0 || any_lost || held > 0 {
+        if any_lost || held > 0 {
             self.notice(NOT_LOADED);
         }
         self.requeue(kept);

@@ -223,3 +223,24 @@ fn a_client_made_before_the_engine_reads_resources_once_it_is_in() {
         "{r:#?}"
     );
 }
+
+#[test]
+fn a_shared_session_of_any_server_waits_for_the_engine_and_replays_once_it_is_in() {
+    // Recorded on a page connected to a server behind the bridge (not the demo).
+    let mut peer = Peer::default();
+    let live = peer_without_engine(&mut peer);
+    let recorded = live.d.record();
+    assert_ne!(recorded.connection, mcpg_session::Connection::Embedded);
+    let mut s = demo_without_engine();
+    s.cmd(Command::OpenShared {
+        session: Box::new(recorded),
+        from: "link".into(),
+    });
+    // Opening it replays it, which is the engine's work: it waits, asked for once.
+    assert_eq!(s.engine_asks(), 1);
+    assert_eq!(*s.d.source(), Source::Demo, "still on the demo meanwhile");
+    s.input(Input::Engine(host_engine()));
+    assert_eq!(s.notice, None);
+    assert_eq!(*s.d.source(), Source::Bridge("scripted".into()));
+    assert!(s.network().is_empty(), "a replay sends nothing");
+}

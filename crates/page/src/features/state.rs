@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use mcpg_core::client::{Event, OpId};
+use mcpg_core::client::OpId;
 use mcpg_core::model::{Prompt, Resource, ResourceTemplate};
 
 use super::view::{CompletionView, LevelView, ListView, LogEntry, PromptView, ReadView, SubView};
@@ -48,6 +48,4 @@ pub(crate) struct Features {
     pub(crate) level_op: Option<OpId>,
     pub(crate) logs: VecDeque<LogEntry>,
     pub(crate) log_seq: u64,
-    /// Events for these panels that came before their code (the engine) did.
-    pub(crate) early: Vec<Event>,
 }
