@@ -64,5 +64,6 @@ pub fn App() -> impl IntoView {
 /// Presenter mode's screen (lazy).
 #[wasm_split(mcpg_presenter_view, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn presenter_view() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <PresenterView/> }.into_any())
 }

@@ -15,6 +15,7 @@ use crate::model_state::KeyKeep;
 /// chosen, nothing is shown).
 #[wasm_split(mcpg_conn_headers, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn conn_headers(key: Signal<Option<String>>) -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <HeadersBox key=key/> }.into_any())
 }
 

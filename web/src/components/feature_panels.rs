@@ -13,17 +13,20 @@ use super::resources_panel::ResourcesPanel;
 /// The Resources panel (lazy).
 #[wasm_split(mcpg_resources_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn resources_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <ResourcesPanel/> }.into_any())
 }
 
 /// The Prompts panel (lazy).
 #[wasm_split(mcpg_prompts_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn prompts_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <PromptsPanel/> }.into_any())
 }
 
 /// The Logs panel (lazy).
 #[wasm_split(mcpg_logs_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn logs_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <LogsPanel/> }.into_any())
 }

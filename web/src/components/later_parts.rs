@@ -36,6 +36,7 @@ struct Later {
 
 #[wasm_split(mcpg_later, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn parts() -> Result<Later, SplitLoaderError> {
+    crate::effects::stylesheet::add_later();
     // The panels' signal writer comes with this chunk too (see effects' feature_sink).
     effects::set_feature_writer(FeatureState::apply);
     Ok(Later {

@@ -29,6 +29,7 @@ fn advice(p: Provider, origin: &str) -> String {
 /// A real model's settings (lazy: mounted the first time a real model is chosen).
 #[wasm_split(mcpg_llm_settings, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn llm_settings() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <LlmSettingsBox/> }.into_any())
 }
 

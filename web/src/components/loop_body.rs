@@ -57,11 +57,13 @@ pub fn LoopBody() -> impl IntoView {
 /// "The server asks" (lazy: fetched when a server first asks).
 #[wasm_split(mcpg_server_asks, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn server_asks() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <ServerAsks/> }.into_any())
 }
 
 /// The play box (lazy).
 #[wasm_split(mcpg_play_box, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn play_box() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <PlayBox/> }.into_any())
 }

@@ -20,7 +20,7 @@ pub fn LoopDiagram(
     #[prop(optional)]
     presenting: bool,
 ) -> impl IntoView {
-    crate::effects::picture::add_stylesheet();
+    crate::effects::stylesheet::add_picture();
     let st = use_app();
     let pr = use_presenter();
     let current = Memo::new(move |_| {

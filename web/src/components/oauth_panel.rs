@@ -18,6 +18,7 @@ use crate::state::{AppState, use_app};
 /// The panel (lazy).
 #[wasm_split(mcpg_oauth, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn oauth_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <OAuthPanel/> }.into_any())
 }
 

@@ -104,23 +104,27 @@ where
 /// The tool form (lazy).
 #[wasm_split(mcpg_form_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn form_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <ToolForm/> }.into_any())
 }
 
 /// The Result panel (lazy).
 #[wasm_split(mcpg_result_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn result_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <ResultPanel/> }.into_any())
 }
 
 /// The Server panel (lazy).
 #[wasm_split(mcpg_server_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn server_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <ServerPanel/> }.into_any())
 }
 
 /// The wire log (lazy).
 #[wasm_split(mcpg_wire_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn wire_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <WireLog/> }.into_any())
 }

@@ -16,7 +16,7 @@ use crate::state::use_app;
 /// The presenter's screen, shown over the page while presenter mode is on.
 #[component]
 pub fn PresenterView() -> impl IntoView {
-    crate::effects::picture::add_stylesheet();
+    crate::effects::stylesheet::add_picture();
     let st = use_app();
     let pr = use_presenter();
     let shown = Memo::new(move |_| pr.shown(st.steps.with(Vec::len)));

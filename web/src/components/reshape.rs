@@ -15,6 +15,7 @@ use crate::state::{pretty, use_app};
 /// Step 2's reshaping (lazy).
 #[wasm_split(mcpg_reshape, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn reshape() -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <Reshape/> }.into_any())
 }
 

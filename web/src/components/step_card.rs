@@ -26,6 +26,7 @@ fn status_text(s: StepStatus) -> &'static str {
 /// (lazy: in the chunk of "the server asks", fetched when a server first asks).
 #[wasm_split(mcpg_server_asks, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn step_asks(index: usize) -> Loaded {
+    crate::effects::stylesheet::add_later();
     Ok(view! { <StepAsks index=index/> }.into_any())
 }
 

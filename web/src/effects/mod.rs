@@ -27,6 +27,7 @@ pub mod offline;
 pub mod picture;
 pub mod share;
 mod shell;
+pub mod stylesheet;
 mod transports;
 mod ws;
 

@@ -10,25 +10,6 @@ use web_sys::{Element, HtmlDetailsElement, HtmlElement, KeyboardEvent};
 use crate::presenter::Presenter;
 use crate::state::AppState;
 
-/// The picture's and presenter mode's stylesheet (`web/picture.css`), added to the
-/// page the first time either is shown: both come after the first tool list, so
-/// their rules are not among the bytes a learner waits for before it.
-pub fn add_stylesheet() {
-    const ID: &str = "picture-css";
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    if doc.get_element_by_id(ID).is_some() {
-        return;
-    }
-    let (Ok(style), Some(head)) = (doc.create_element("style"), doc.head()) else {
-        return;
-    };
-    style.set_id(ID);
-    style.set_text_content(Some(include_str!("../../picture.css")));
-    let _ = head.append_child(&style);
-}
-
 /// What a key does in presenter mode (or, for `P`, outside it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyAction {

@@ -40,7 +40,9 @@ impl Assets {
 /// with `assets`, `{{lazy}}` with what the lazy chunks need (see `Assets::lazy`), and `{{file:PATH}}` with `file(PATH)`, the hashed name of
 /// `web/PATH` once copied (stylesheets, images: any number). Anything else in
 /// double braces, or a URL that is not relative, is an error: a page that works
-/// on one host and not under a path prefix must not build.
+/// on one host and not under a path prefix must not build. The template's HTML
+/// comments are for its readers and are left out (index.html comes before every
+/// other byte of the first load).
 pub fn render(
     template: &str,
     assets: &Assets,
@@ -51,8 +53,9 @@ pub fn render(
             return Err(format!("web/index.html has no {{{{{key}}}}} placeholder"));
         }
     }
+    let template = &without_comments(template)?;
     let mut html = String::with_capacity(template.len());
-    let mut rest = template;
+    let mut rest = template.as_str();
     while let Some(at) = rest.find("{{") {
         html.push_str(&rest[..at]);
         let after = &rest[at + 2..];
@@ -74,6 +77,30 @@ pub fn render(
     html.push_str(rest);
     check_relative(&html)?;
     Ok(html)
+}
+
+/// `html` without its `<!-- … -->` comments (each with the blank line it leaves).
+fn without_comments(html: &str) -> Result<String> {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<!--") {
+        let end = rest[at..]
+            .find("-->")
+            .ok_or("web/index.html: a <!-- is never closed")?;
+        let before = &rest[..at];
+        // A comment alone on its lines leaves no blank line behind.
+        let kept = before.trim_end_matches([' ', '\t']);
+        let after = &rest[at + end + 3..];
+        if kept.ends_with('\n') && after.starts_with('\n') {
+            out.push_str(kept);
+            rest = &after[1..];
+        } else {
+            out.push_str(before);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// A `{{file:PATH}}` path must stay inside `web/`.
@@ -165,6 +192,8 @@ mod tests {
         assert!(html.contains("name=\"description\""), "{html}");
         assert!(!html.contains("http"), "no external fetch: {html}");
         assert!(!html.contains("{{"), "{html}");
+        assert!(!html.contains("<!--"), "the comments are left out: {html}");
+        assert!(!html.contains("\n\n"), "and leave no blank line: {html}");
     }
 
     #[test]
