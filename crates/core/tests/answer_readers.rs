@@ -1,5 +1,6 @@
 //! A client made without its answer readers (the page's, until its engine is in):
-//! tool call, resource, prompt and completion answers end as failures, everything
+//! tool call, resource, prompt and completion answers (raw requests' too) end as
+//! failures, everything
 //! else works, and handing the readers in makes the same session read them.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -57,6 +58,23 @@ fn read(s: &mut Scripted) -> Result<Answer, OpError> {
     answered(&s.take(), op).clone()
 }
 
+/// Sends `resources/read` as a raw request, answered with one text content; the
+/// outcome.
+fn raw(s: &mut Scripted) -> Result<serde_json::Value, OpError> {
+    let op = s
+        .client
+        .request(s.now, "resources/read", Some(json!({"uri": "note://x/a"})));
+    s.drain();
+    let contents = json!({"contents": [{"uri": "note://x/a", "text": "hi"}]});
+    s.reply("resources/read", result(VERSION, contents));
+    let ev = s.take();
+    let outcome = ev.iter().find_map(|e| match e {
+        Event::Response { op: o, outcome } if *o == op => Some(outcome.clone()),
+        _ => None,
+    });
+    outcome.unwrap_or_else(|| panic!("no Response in {ev:#?}"))
+}
+
 #[test]
 fn without_readers_the_answers_end_as_failures() {
     let mut s = lean();
@@ -86,6 +104,8 @@ fn without_readers_the_answers_end_as_failures() {
         matches!(&outcome, CallOutcome::Failed(f) if unread(&OpError::Failed(f.clone()))),
         "{outcome:?}"
     );
+    let outcome = raw(&mut s);
+    assert!(matches!(&outcome, Err(e) if unread(e)), "{outcome:?}");
 }
 
 #[test]
@@ -109,6 +129,8 @@ fn readers_handed_in_later_read_the_same_session() {
     assert!(matches!(outcome, Ok(Answer::Read(_))), "{outcome:?}");
     let outcome = call(&mut s);
     assert!(matches!(outcome, CallOutcome::Success(_)), "{outcome:?}");
+    let outcome = raw(&mut s);
+    assert_eq!(outcome.unwrap()["contents"][0]["text"], "hi");
 }
 
 #[test]

@@ -3,7 +3,6 @@
 
 use serde_json::Value;
 
-use super::mrtr::is_input_required;
 use super::{Client, Pending, Phase, What};
 use super::{Direction, Event, Failure, GenerationMode, OpError, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
@@ -168,18 +167,10 @@ impl Client {
                 Some(r) => (r.call)(self, &p, &name, msg, result),
                 None => self.unread(p, msg),
             },
-            What::Raw => {
-                // MRTR applies to these two as well; the host may continue them.
-                if matches!(p.method.as_str(), "prompts/get" | "resources/read")
-                    && is_input_required(result)
-                {
-                    self.suspend(&p, result, msg);
-                }
-                self.events.push_back(Event::Response {
-                    op: p.op,
-                    outcome: Ok(result.clone()),
-                })
-            }
+            What::Raw => match self.readers {
+                Some(r) => (r.raw)(self, &p, msg, result),
+                None => self.unread(p, msg),
+            },
             What::Listen => {
                 self.diag(Diagnostic::new(
                     Rule::Negotiation,

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::OpId;
 use super::stamp::strip_stamp;
-use super::{Client, Pending, SUSPENDED_MEMORY, Suspended};
+use super::{Client, Event, Pending, SUSPENDED_MEMORY, Suspended};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;
 use crate::model::JsonObject;
@@ -77,6 +77,21 @@ impl Client {
             s.timeout,
         );
         true
+    }
+
+    /// A raw request's result, as [`super::AnswerReaders::ALL`] reads it: MRTR
+    /// applies to `prompts/get` and `resources/read` as well, so the host may
+    /// continue them.
+    pub(super) fn on_raw_result(&mut self, p: &Pending, msg: &Message, result: &Value) {
+        if matches!(p.method.as_str(), "prompts/get" | "resources/read")
+            && is_input_required(result)
+        {
+            self.suspend(p, result, msg);
+        }
+        self.events.push_back(Event::Response {
+            op: p.op,
+            outcome: Ok(result.clone()),
+        });
     }
 
     /// Keeps what a continuation needs and checks the `InputRequiredResult`

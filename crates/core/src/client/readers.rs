@@ -4,7 +4,8 @@
 //! A client made with [`Client::new`] reads them itself. The page makes its client
 //! with [`Client::without_answer_readers`] and hands the readers in later: its first
 //! load (before the first tool list) has no code that calls a tool or asks for
-//! resources, prompts or completions, nor answers a server's request, and the readers
+//! resources, prompts or completions, sends a raw request, nor answers a server's
+//! request, and the readers
 //! (with the handling of the server's requests and notifications) and the typed views they build
 //! (call results and their checks against the tool's output schema, resources,
 //! templates, prompts, prompt messages, completions) would otherwise be in that first
@@ -26,6 +27,9 @@ type AnswerReader = fn(&mut Client, &Pending, &Ask, &Message, &Value);
 type CallReader = fn(&mut Client, &Pending, &str, &Message, &Value);
 /// The reader of what the server sends unasked: its requests and notifications.
 type UnaskedReader = fn(&mut Client, Timestamp, Message);
+/// A raw request's result's reader ([`Client::request`]: its input-required
+/// `prompts/get` and `resources/read` results are continued as tool calls are).
+type RawReader = fn(&mut Client, &Pending, &Message, &Value);
 
 /// The readers of tool call, resource, prompt and completion answers, and of the
 /// server's own requests and notifications, handed to a client made without them
@@ -36,6 +40,7 @@ pub struct AnswerReaders {
     pub(super) answer: AnswerReader,
     pub(super) call: CallReader,
     pub(super) unasked: UnaskedReader,
+    pub(super) raw: RawReader,
 }
 
 impl AnswerReaders {
@@ -45,6 +50,7 @@ impl AnswerReaders {
         answer: Client::on_answer,
         call: Client::on_call_result,
         unasked: Client::read_unasked,
+        raw: Client::on_raw_result,
     };
 }
 
