@@ -13,6 +13,7 @@
 //! In the browser the shell gets it from a split wasm chunk, so that code is not
 //! part of the first load; natively a test shell hands it in at once.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
@@ -27,7 +28,6 @@ use mcpg_host::schema::SchemaError;
 use mcpg_host::script::Script;
 use serde_json::Value;
 
-use crate::driver::PageDriver;
 use crate::features::{FeatureCommand, FeatureCtx};
 use crate::http_port::HttpPort;
 use crate::later::Later;
@@ -133,10 +133,11 @@ pub trait Engine {
     fn read_sent(&self, ctx: &mut FeatureCtx<'_>, raw: &Arc<str>);
     /// A new connection is ready: list again what the learner listed.
     fn relist_features(&self, ctx: &mut FeatureCtx<'_>);
-    /// The driver's own work that needs the engine, run on `driver`
-    /// ([`PageDriver::later`]: called only from here, so in the page it comes with
-    /// the engine's chunk; see `later.rs`).
-    fn later(&self, driver: &mut PageDriver, work: Later);
+    /// The driver's own work that needs the engine, run on `driver` (the
+    /// [`crate::PageDriver`], given as `dyn Any` because this module cannot name it:
+    /// the driver holds an [`EngineRef`]). Its code is called only from here, so in
+    /// the page it comes with the engine's chunk; see `later.rs`.
+    fn later(&self, driver: &mut dyn Any, work: Later);
 }
 
 /// The one [`Engine`], as the shell hands it in (compared by address).

@@ -3,6 +3,7 @@
 //! Logs panels' code and the embedded demo's answers. Only the shell names
 //! [`host_engine`], so in the page all of it is in the engine's split chunk.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use mcpg_core::client::Event;
@@ -212,8 +213,11 @@ impl Engine for HostEngine {
         ctx.relist();
     }
 
-    fn later(&self, driver: &mut PageDriver, work: Later) {
-        driver.later(work);
+    fn later(&self, driver: &mut dyn Any, work: Later) {
+        // Only the driver calls this, with itself.
+        if let Some(driver) = driver.downcast_mut::<PageDriver>() {
+            driver.later(work);
+        }
     }
 }
 

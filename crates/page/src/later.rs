@@ -2,10 +2,11 @@
 //!
 //! Running the loop, its view, a real model's replies, the server's questions and
 //! the Resources, Prompts and Logs panels all need the engine ([`crate::engine`]).
-//! Their code is the driver's, but the driver reaches it only through
-//! [`crate::Engine::later`], whose one implementation calls [`PageDriver::later`]:
-//! in the page, code reached only from the engine's vtable comes with the engine's
-//! split chunk, so none of this weighs on the first load.
+//! Their code is the driver's (`later_ops.rs`), but the driver reaches it only
+//! through [`crate::Engine::later`], whose one implementation calls it: in the page,
+//! code reached only from the engine's vtable comes with the engine's split chunk,
+//! so none of this weighs on the first load. This module holds only the work's
+//! type, which the engine's interface names.
 //!
 //! The driver hands over only what cannot come before the engine: the commands
 //! that wait for it (`waiting.rs`), the pace timer of a running loop, replies to
@@ -17,8 +18,7 @@
 use mcpg_core::client::{CallOutcome, Event};
 use mcpg_core::jsonrpc::code::URL_ELICITATION_REQUIRED;
 
-use crate::driver::PageDriver;
-use crate::input::{Command, LoopId, ModelReply};
+use crate::command::{Command, LoopId, ModelReply};
 
 /// Driver work that needs the engine (see the module's doc).
 #[derive(Debug)]
@@ -50,7 +50,7 @@ pub enum Later {
 impl Later {
     /// The work, in words (for the log; no `Debug`, which would bring every
     /// command's and event's formatting into the first load).
-    fn label(&self) -> &'static str {
+    pub(crate) fn label(&self) -> &'static str {
         match self {
             Later::Command(c) => c.label(),
             Later::Pace => "the running loop's next action",
@@ -85,74 +85,5 @@ pub(crate) fn for_engine(ev: &Event) -> bool {
         | Event::PromptsListChanged
         | Event::Log(_) => true,
         _ => false,
-    }
-}
-
-impl PageDriver {
-    /// Hands `work` to the engine; without it, the log says what was not done.
-    pub(crate) fn through_engine(&mut self, work: Later) {
-        match self.engine {
-            Some(engine) => engine.0.later(self, work),
-            None => self.note(format!(
-                "not done: {} needed the tool loop's code, which is not loaded",
-                work.label()
-            )),
-        }
-    }
-
-    /// Runs `work` (only the engine calls this: [`crate::Engine::later`]).
-    pub(crate) fn later(&mut self, work: Later) {
-        match work {
-            Later::Command(c) => self.later_command(c),
-            Later::Pace => {
-                if self.running {
-                    self.perform();
-                }
-            }
-            Later::ModelReply { loop_id, reply } => self.model_answered(loop_id, reply),
-            Later::SampleReply { ask, reply } => self.model_sampled(ask, &reply),
-            Later::Event(ev) => self.later_event(ev),
-            Later::SyncLoop => self.sync_loop(),
-        }
-    }
-
-    fn later_command(&mut self, c: Command) {
-        match c {
-            Command::Step => self.step(),
-            Command::Run => self.run_all(),
-            Command::PlayCall { name, arguments } => self.play_call(name, arguments),
-            Command::PlayAnswer(text) => self.play(crate::driver::Manual::Answer(text)),
-            Command::Pin(pin) => self.set_pin(pin),
-            Command::OpenShared { session, from } => self.open_shared(*session, &from),
-            Command::RunLive => self.run_live(),
-            Command::Feature(c) => self.feature_command(c),
-            Command::Ask(c) => self.ask_command(c),
-            // The driver hands over only the commands above (see `session_ops.rs`).
-            other => self.note(format!("ignored: {} is not the engine's", other.label())),
-        }
-    }
-
-    fn later_event(&mut self, ev: Event) {
-        match ev {
-            Event::ServerRequest {
-                id,
-                method,
-                params,
-                deadline,
-                ..
-            } => self.server_asked(id, method, params, deadline),
-            Event::CallFinished {
-                op,
-                outcome: CallOutcome::InputRequired(result),
-                ..
-            } => self.input_required(op, &result),
-            Event::CallFinished {
-                op,
-                outcome: CallOutcome::ProtocolError(e),
-                ..
-            } => self.url_required(op, &e),
-            Event::Notification { params, .. } => self.elicitation_complete(params.as_ref()),
-            ev => self.on_feature_event(ev),
-        }
     }
 }
