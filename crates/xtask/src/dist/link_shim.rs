@@ -41,21 +41,40 @@ pub fn loaders(link: &str) -> Result<Vec<String>> {
 
 /// The shim's text: it imports `initSync` from `./{glue}` (to reach the function
 /// table when it must report a failure) and the link module `./{link}` when a
-/// loader first runs; it exports `loaders` (as [`loaders`] gives them).
-pub fn shim(glue: &str, link: &str, loaders: &[String]) -> String {
+/// loader first runs; it exports `loaders` (as [`loaders`] gives them). With a
+/// `pack` (the file the later split's chunks travel in, `split.rs`), it starts that
+/// file's fetch beside the link module's import, so the two requests are not one
+/// after the other (each costs a round trip on a slow link), and hands it to the
+/// link module's pack loader ([`super::split::TAKE_PACK`]); a fetch not taken when
+/// the import fails is dropped, so the next try fetches anew.
+pub fn shim(glue: &str, link: &str, loaders: &[String], pack: Option<&str>) -> String {
+    let take = super::split::TAKE_PACK;
+    let (start, take_fn, forget) = match pack {
+        Some(pack) => (
+            format!(
+                "if (pack === undefined) {{ pack = fetch(new URL(\"./{pack}\", import.meta.url)); \
+                 pack.catch(() => {{}}); }}\n"
+            ),
+            format!("export function {take}() {{ const p = pack; pack = null; return p; }}\n"),
+            " if (pack) pack = undefined;",
+        ),
+        None => (String::new(), String::new(), ""),
+    };
     let mut out = format!(
         "import {{ initSync }} from \"./{glue}\";\n\
-         let linked, tries = 0;\n\
+         let linked, pack, tries = 0;\n\
          function link() {{\n\
          if (linked === undefined) {{\n\
          const url = new URL(\"./{link}\", import.meta.url);\n\
          if (tries++ > 0) url.search = `?try=${{tries}}`;\n\
          const p = import(url.href);\n\
-         p.catch(() => {{ if (linked === p) linked = undefined; }});\n\
+         p.catch(() => {{ if (linked === p) {{ linked = undefined;{forget} }} }});\n\
          linked = p;\n\
+         {start}\
          }}\n\
          return linked;\n\
          }}\n\
+         {take_fn}\
          function lazy(name) {{\n\
          return (i, d) => link().then((m) => m[\"{LOADER}\" + name](i, d), (e) => {{\n\
          console.error(e);\n\
@@ -96,7 +115,7 @@ mod tests {
                 "__wasm_split_load_mcpg_later"
             ]
         );
-        let text = shim("mcpg-web-1.js", "__wasm_split_chunks-1.js", &names);
+        let text = shim("mcpg-web-1.js", "__wasm_split_chunks-1.js", &names, None);
         assert!(text.starts_with("import { initSync } from \"./mcpg-web-1.js\";\n"));
         assert!(
             text.contains("export const __wasm_split_load_mcpg_later = lazy(\"mcpg_later\");"),
@@ -108,6 +127,24 @@ mod tests {
         assert!(
             text.contains("new URL(\"./__wasm_split_chunks-1.js\", import.meta.url)"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn with_a_pack_the_shim_starts_its_fetch_beside_the_import_and_hands_it_over() {
+        let names = loaders(LINK).unwrap();
+        let text = shim("g.js", "l.js", &names, Some("split_mcpg_later-1.wasm"));
+        assert!(
+            text.contains("pack = fetch(new URL(\"./split_mcpg_later-1.wasm\", import.meta.url))"),
+            "{text}"
+        );
+        assert!(text.contains("export function __mcpgTakePack()"), "{text}");
+        // Dropped when the import fails, so that the next try fetches anew.
+        assert!(text.contains("if (pack) pack = undefined;"), "{text}");
+        let plain = shim("g.js", "l.js", &names, None);
+        assert!(
+            !plain.contains("fetch(") && !plain.contains("__mcpgTakePack"),
+            "{plain}"
         );
     }
 

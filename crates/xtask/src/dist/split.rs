@@ -133,9 +133,11 @@ pub fn rename(
         link = replace_once(&link, &format!("\"./{file}\""), &format!("\"./{hashed}\""))?;
         named.push((hashed, bytes));
     }
+    let mut pack_name = None;
     if !pack.is_empty() {
         let name = super::page::hashed_name(&format!("split_{PACKED}"), "wasm", &pack);
         link = format!("{}{link}", pack_loader(&name, &index.join(",")));
+        pack_name = Some(name.clone());
         named.push((name, pack));
     }
     let hash = crate::util::fingerprint(format!("{glue}\n{link}").as_bytes());
@@ -143,14 +145,23 @@ pub fn rename(
     let glue_name = format!("{glue_stem}-{hash}.js");
     let link_name = format!("{link_stem}-{hash}.js");
     let later_name = format!("{link_stem}_chunks-{hash}.js");
-    let link = replace_once(
+    let mut link = replace_once(
         &link,
         &format!("\"./{glue_stem}.js\""),
         &format!("\"./{glue_name}\""),
     )?;
+    if pack_name.is_some() {
+        // The pack loader takes the pack's fetch that the shim started.
+        link = replace_once(
+            &link,
+            &format!("\"./{LINK_NAME}\""),
+            &format!("\"./{link_name}\""),
+        )?;
+    }
     // The glue imports a shim under the link module's name; the link module itself
     // loads when a lazy part is first needed (see link_shim).
-    let shim = super::link_shim::shim(&glue_name, &later_name, &super::link_shim::loaders(&link)?);
+    let loaders = super::link_shim::loaders(&link)?;
+    let shim = super::link_shim::shim(&glue_name, &later_name, &loaders, pack_name.as_deref());
     named.push((later_name, link.into_bytes()));
     // wasm-bindgen imports the module once per imported function; only the
     // `from` URLs change (the imports object keeps the wasm's module name).
@@ -171,19 +182,25 @@ pub fn rename(
 /// The function the link module fetches a packed chunk with.
 const PACK_FN: &str = "__mcpgPack";
 
+/// What the shim exports to hand over the pack's fetch it started (see
+/// `link_shim.rs`); the link module imports it from the shim.
+pub const TAKE_PACK: &str = "__mcpgTakePack";
+
 /// What the link module gets in front for the pack `name`: its index (stem ->
 /// byte range) and [`PACK_FN`], which fetches the pack once and answers each
 /// chunk's fetch with its slice, a `Response` that `instantiateStreaming` takes as
-/// it took the chunk's own. A failed fetch is not kept, so the next load asks
-/// again (as the split's own loader does).
+/// it took the chunk's own. The fetch is the one the shim started beside the link
+/// module's import ([`TAKE_PACK`]), or its own. A failed fetch is not kept, so the
+/// next load asks again (as the split's own loader does).
 fn pack_loader(name: &str, index: &str) -> String {
     format!(
         "// The chunks of {PACKED} travel as one file (cargo xtask dist).\n\
+         import {{ {TAKE_PACK} }} from \"./{LINK_NAME}\";\n\
          const __mcpgPackIndex = {{{index}}};\n\
          let __mcpgPackBytes;\n\
          function {PACK_FN}(stem) {{\n\
          if (__mcpgPackBytes === undefined) {{\n\
-         const load = fetch(new URL(\"./{name}\", import.meta.url)).then((r) => {{\n\
+         const load = ({TAKE_PACK}() ?? fetch(new URL(\"./{name}\", import.meta.url))).then((r) => {{\n\
          if (!r.ok) throw new Error(`{name}: HTTP ${{r.status}}`);\n\
          return r.arrayBuffer();\n\
          }});\n\
@@ -351,6 +368,18 @@ mod tests {
         assert!(link.contains("\"chunk_1\":[0,3]"), "{link}");
         assert!(
             link.contains(&format!("new URL(\"./{pack}\", import.meta.url)")),
+            "{link}"
+        );
+        // The shim starts the pack's fetch beside the link module's import, and the
+        // link module takes it from the shim.
+        let (shim_name, shim) = r.link.clone().unwrap();
+        let shim = String::from_utf8(shim).unwrap();
+        assert!(
+            shim.contains(&format!("new URL(\"./{pack}\", import.meta.url)")),
+            "{shim}"
+        );
+        assert!(
+            link.contains(&format!("import {{ {TAKE_PACK} }} from \"./{shim_name}\";")),
             "{link}"
         );
         // A stem the link module does not fetch exactly once fails the build.
