@@ -16,6 +16,10 @@
 
 use crate::util::Result;
 
+/// What the shim exports to hand over the pack's fetch it started; the link
+/// module's pack loader (`split.rs`) imports it from the shim.
+pub const TAKE_PACK: &str = "__mcpgTakePack";
+
 /// The prefix of every loader the link module exports.
 const LOADER: &str = "__wasm_split_load_";
 
@@ -45,10 +49,10 @@ pub fn loaders(link: &str) -> Result<Vec<String>> {
 /// `pack` (the file the later split's chunks travel in, `split.rs`), it starts that
 /// file's fetch beside the link module's import, so the two requests are not one
 /// after the other (each costs a round trip on a slow link), and hands it to the
-/// link module's pack loader ([`super::split::TAKE_PACK`]); a fetch not taken when
+/// link module's pack loader ([`TAKE_PACK`]); a fetch not taken when
 /// the import fails is dropped, so the next try fetches anew.
 pub fn shim(glue: &str, link: &str, loaders: &[String], pack: Option<&str>) -> String {
-    let take = super::split::TAKE_PACK;
+    let take = TAKE_PACK;
     let (start, take_fn, forget) = match pack {
         Some(pack) => (
             format!(

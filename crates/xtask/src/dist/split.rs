@@ -10,6 +10,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::link_shim::TAKE_PACK;
 use crate::util::Result;
 
 /// The link module's name, as the main module imports it and wasm-bindgen's glue
@@ -181,10 +182,6 @@ pub fn rename(
 
 /// The function the link module fetches a packed chunk with.
 const PACK_FN: &str = "__mcpgPack";
-
-/// What the shim exports to hand over the pack's fetch it started (see
-/// `link_shim.rs`); the link module imports it from the shim.
-pub const TAKE_PACK: &str = "__mcpgTakePack";
 
 /// What the link module gets in front for the pack `name`: its index (stem ->
 /// byte range) and [`PACK_FN`], which fetches the pack once and answers each
