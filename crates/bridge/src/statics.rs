@@ -7,6 +7,12 @@
 //! a content hash in their name never change, so browsers may keep them for a
 //! year; everything else (`index.html`, `sw.js`, `build-info.json`) is
 //! revalidated on every load, so a new build is seen at once.
+//!
+//! Every file goes with the page's defences (issue 26): its Content-Security-Policy
+//! (the one `web/index.html` carries as a `<meta>`, plus `frame-ancestors 'none'`,
+//! which only a header can carry: no other site may frame the page and steer the
+//! learner's clicks), `Referrer-Policy: no-referrer` (the page's address may hold
+//! the bridge's token until it reads it) and `X-Content-Type-Options: nosniff`.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -26,6 +32,12 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// For everything else: use the cache only after asking whether it changed.
 const REVALIDATE: &str = "no-cache";
+
+/// The page's policy, as `web/index.html`'s `<meta>` has it (a test keeps the two
+/// the same), and `frame-ancestors`, which a `<meta>` cannot carry.
+const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+img-src 'self' data:; media-src 'self' data:; connect-src 'self' http: https: ws: wss:; \
+object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /// Serves a file from the dist folder, precompressed when the client accepts it.
 pub(crate) async fn serve(State(st): State<AppState>, req: Request) -> Response {
@@ -48,12 +60,29 @@ pub(crate) async fn serve(State(st): State<AppState>, req: Request) -> Response 
         Err(never) => match never {},
     };
     let status = res.status();
+    let headers = res.headers_mut();
     if status.is_success() || status == StatusCode::NOT_MODIFIED {
-        let headers = res.headers_mut();
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     }
+    defend(headers);
     res
+}
+
+/// Adds the page's defences to a static file's answer (see the module's notes).
+fn defend(headers: &mut axum::http::HeaderMap) {
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
 }
 
 /// The `Cache-Control` for a request path.
@@ -84,6 +113,28 @@ fn is_hashed(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_header_policy_is_the_pages_own_with_frame_ancestors() {
+        let meta_of = |html: &str| {
+            html.split("http-equiv=\"Content-Security-Policy\" content=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .map(str::to_owned)
+        };
+        for page in [
+            include_str!("../../../web/index.html"),
+            include_str!("../../../web/oauth-callback.html"),
+        ] {
+            let meta = meta_of(page).expect("the page carries its policy");
+            assert_eq!(format!("{meta}; frame-ancestors 'none'"), CSP);
+        }
+        let mut headers = axum::http::HeaderMap::new();
+        defend(&mut headers);
+        assert_eq!(headers[header::CONTENT_SECURITY_POLICY], CSP);
+        assert_eq!(headers[header::REFERRER_POLICY], "no-referrer");
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    }
 
     #[test]
     fn only_content_hashed_names_are_immutable() {

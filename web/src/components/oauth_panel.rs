@@ -46,7 +46,7 @@ fn start_of(st: AppState, n: &AuthNeeded, via_bridge: bool) -> Start {
         revision: revision.to_owned(),
         status: n.status,
         www_authenticate: n.www_authenticate.clone(),
-        via_bridge: via_bridge.then(|| oauth::bridge_fetch_url(st)).flatten(),
+        via_bridge: via_bridge.then(|| oauth::bridge_fetch(st)).flatten(),
     }
 }
 
@@ -102,11 +102,23 @@ fn OAuthPanel() -> impl IntoView {
         match view.status.get() {
         Status::Idle => view! { <p data-testid="oauth-status">"Not signed in."</p> }.into_any(),
         Status::Working => view! { <p data-testid="oauth-status">"Talking to the authorization server…"</p> }.into_any(),
-        Status::Authorize(url) => view! {
+        Status::Authorize(url) => {
+            // Only a URL the rule lets through is ever a link (a `javascript:` href
+            // would run here on a click).
+            let link = oauth::refused(&url).is_none().then(|| url.clone());
+            view! {
             <p data-testid="oauth-status">"Your browser now goes to the authorization server to sign in and consent; it comes back to this page's oauth-callback.html."</p>
             <p class="explain">"Authorization URL: "<code data-testid="oauth-authorize-url">{url}</code></p>
             <button type="button" data-testid="oauth-open" on:click=move |_| oauth::open_sign_in(view)>"Open the sign-in page"</button>
-        }.into_any(),
+            // The window opens without an opener (so its pages cannot reach this tab),
+            // and then the browser cannot say whether a popup blocker stopped it: the
+            // same URL as a link, for that case.
+            {link.map(|href| view! {
+                <p class="explain">"No window? A popup blocker may have stopped it: "
+                    <a data-testid="oauth-open-link" href=href target="_blank" rel="noopener noreferrer">"open the sign-in page in a new tab"</a>"."</p>
+            })}
+            }.into_any()
+        }
         Status::Authorized { scope } => view! {
             <p data-testid="oauth-status" class="ok">{format!("Signed in{}. The held requests were sent again with the token (kept in memory only, never shown).", scope.map(|s| format!(" (scope: {s})")).unwrap_or_default())}</p>
         }.into_any(),
@@ -123,7 +135,7 @@ fn OAuthPanel() -> impl IntoView {
             }>"Use this client ID"</button>
         }.into_any(),
         Status::Failed { text, cors } => {
-            let bridge = cors && oauth::bridge_fetch_url(st).is_some();
+            let bridge = cors && oauth::bridge_fetch(st).is_some();
             let advice = cors.then_some(if bridge {
                 "The authorization server seems to refuse requests from a web page (CORS). The bridge can make them for the page: it is not a browser."
             } else {

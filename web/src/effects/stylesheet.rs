@@ -5,20 +5,33 @@
 //! list, see `components/once_shown.rs`), so the stylesheets' text is in those
 //! chunks, not in the first load.
 
-/// Adds `css` to the page as a `<style id="{id}">`, once.
-fn add(id: &str, css: &str) {
+/// Adds `css` to the page once, as a constructed stylesheet adopted by the
+/// document (after its own sheets, as a `<style>` at the end of `<head>` would be).
+/// Not a `<style>` element: the page's Content-Security-Policy (web/index.html)
+/// allows stylesheets from files only, and constructed sheets are not inline
+/// styles to it (issue 26).
+fn add(id: &'static str, css: &str) {
+    if ADDED.with(|a| a.borrow().contains(&id)) {
+        return;
+    }
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    if doc.get_element_by_id(id).is_some() {
-        return;
-    }
-    let (Ok(style), Some(head)) = (doc.create_element("style"), doc.head()) else {
+    let Ok(sheet) = web_sys::CssStyleSheet::new() else {
         return;
     };
-    style.set_id(id);
-    style.set_text_content(Some(css));
-    let _ = head.append_child(&style);
+    if sheet.replace_sync(css).is_err() {
+        return;
+    }
+    let sheets = doc.adopted_style_sheets();
+    sheets.push(&sheet);
+    doc.set_adopted_style_sheets(&sheets);
+    ADDED.with(|a| a.borrow_mut().push(id));
+}
+
+thread_local! {
+    /// The ids of the stylesheets added so far.
+    static ADDED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// `web/later.css`: the rules of every part that comes after the first tool list.

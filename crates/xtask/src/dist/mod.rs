@@ -232,15 +232,20 @@ fn assemble(
     // by its content (see short_imports).
     let (wasm, js) = short_imports::shorten(&read(main)?, &js)?;
     let renamed = split::rename(OUT_NAME, &js, link.as_deref(), chunks, &parts.packed)?;
+    let wasm_name = page::hashed_name(OUT_NAME, "wasm", &wasm);
+    let boot = page::boot_module(&renamed.glue.0, &wasm_name)?;
     let assets = Assets {
         js: renamed.glue.0.clone(),
-        wasm: page::hashed_name(OUT_NAME, "wasm", &wasm),
+        wasm: wasm_name,
+        boot: page::hashed_name("boot", "js", boot.as_bytes()),
         link: renamed.link.as_ref().map(|(name, _)| name.clone()),
     };
     write(&out.join(&assets.js), &renamed.glue.1)?;
     write(&out.join(&assets.wasm), &wasm)?;
+    write(&out.join(&assets.boot), boot.as_bytes())?;
     let mut first_load = vec![
         "index.html".to_owned(),
+        assets.boot.clone(),
         assets.js.clone(),
         assets.wasm.clone(),
     ];
@@ -281,13 +286,15 @@ fn assemble(
     if sw.is_file() {
         fs::copy(&sw, out.join("sw.js")).map_err(|e| format!("web/sw.js: {e}"))?;
     }
-    // The OAuth redirect's landing page (issue 15): the authorization server sends
-    // the browser to this fixed name, so it is not hashed; the page loads it only
-    // in the sign-in popup, never in the first load.
-    let callback = root.join("web/oauth-callback.html");
-    if callback.is_file() {
-        fs::copy(&callback, out.join("oauth-callback.html"))
-            .map_err(|e| format!("web/oauth-callback.html: {e}"))?;
+    // The OAuth redirect's landing page (issue 15) and its script (a file: the
+    // page's policy runs no inline script, issue 26): the authorization server
+    // sends the browser to this fixed name, so neither is hashed; they load only in
+    // the sign-in window, never in the first load.
+    for name in ["oauth-callback.html", "oauth-callback.js"] {
+        let from = root.join("web").join(name);
+        if from.is_file() {
+            fs::copy(&from, out.join(name)).map_err(|e| format!("web/{name}: {e}"))?;
+        }
     }
     Ok(first_load)
 }

@@ -17,6 +17,8 @@ pub struct Assets {
     pub js: String,
     /// The optimized module (`mcpg-web-HASH.wasm`).
     pub wasm: String,
+    /// The module that starts the page (`boot-HASH.js`, see [`boot_module`]).
+    pub boot: String,
     /// What the glue imports as the wasm split's link module
     /// (`__wasm_split-HASH.js`, a shim that loads the real one when a lazy part is
     /// first needed), when the page has lazy chunks. The link module names every
@@ -36,8 +38,24 @@ impl Assets {
     }
 }
 
-/// Fills the template's placeholders: `{{js}}` and `{{wasm}}` (both required)
-/// with `assets`, `{{lazy}}` with what the lazy chunks need (see `Assets::lazy`), and `{{file:PATH}}` with `file(PATH)`, the hashed name of
+/// The module `index.html` loads to start the page: it imports the glue `js` and
+/// runs it with the wasm module `wasm`. A file rather than an inline `<script>`, so
+/// the page's Content-Security-Policy allows scripts from its own origin only
+/// (issue 26: a hostile server's `javascript:` URL or injected markup runs nothing).
+/// Its URLs are relative to the page's folder, where it lives too.
+pub fn boot_module(js: &str, wasm: &str) -> Result<String> {
+    let text = format!(
+        "import init, * as bindings from './{js}';\n\
+         await init({{ module_or_path: './{wasm}' }});\n\
+         // The e2e tests reach a few exported helpers through window.wasmBindings.\n\
+         window.wasmBindings = bindings;\n"
+    );
+    check_relative(&text)?;
+    Ok(text)
+}
+
+/// Fills the template's placeholders: `{{js}}`, `{{wasm}}` and `{{boot}}` (all
+/// required) with `assets`, `{{lazy}}` with what the lazy chunks need (see `Assets::lazy`), and `{{file:PATH}}` with `file(PATH)`, the hashed name of
 /// `web/PATH` once copied (stylesheets, images: any number). Anything else in
 /// double braces, or a URL that is not relative, is an error: a page that works
 /// on one host and not under a path prefix must not build. The template's HTML
@@ -48,7 +66,7 @@ pub fn render(
     assets: &Assets,
     mut file: impl FnMut(&str) -> Result<String>,
 ) -> Result<String> {
-    for key in ["js", "wasm"] {
+    for key in ["js", "wasm", "boot"] {
         if !template.contains(&format!("{{{{{key}}}}}")) {
             return Err(format!("web/index.html has no {{{{{key}}}}} placeholder"));
         }
@@ -66,6 +84,7 @@ pub fn render(
         match key {
             "js" => html.push_str(&assets.js),
             "wasm" => html.push_str(&assets.wasm),
+            "boot" => html.push_str(&assets.boot),
             "lazy" => html.push_str(&assets.lazy()),
             _ => match key.strip_prefix("file:") {
                 Some(path) => html.push_str(&file(path)?),
@@ -149,6 +168,7 @@ mod tests {
         Assets {
             js: "mcpg-web-2.js".into(),
             wasm: "mcpg-web-3.wasm".into(),
+            boot: "boot-4.js".into(),
             link: Some("__wasm_split-2.js".into()),
         }
     }
@@ -177,9 +197,32 @@ mod tests {
             );
         }
         assert!(html.contains("href=\"./style-1.css\""), "{html}");
-        assert!(html.contains("from './mcpg-web-2.js'"), "{html}");
         assert!(
-            html.contains("module_or_path: './mcpg-web-3.wasm'"),
+            html.contains("<script type=\"module\" src=\"./boot-4.js\"></script>"),
+            "{html}"
+        );
+        // Issue 26: a policy that runs no inline script, and no inline script to run.
+        let csp = html
+            .split("http-equiv=\"Content-Security-Policy\" content=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap();
+        for part in [
+            "script-src 'self' 'wasm-unsafe-eval';",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "default-src 'self'",
+        ] {
+            assert!(csp.contains(part), "{part} in {csp}");
+        }
+        assert!(!csp.contains("unsafe-inline"), "{csp}");
+        assert_eq!(
+            html.matches("<script").count(),
+            html.matches("<script type=\"module\" src=\"./").count(),
+            "every script is a file: {html}"
+        );
+        assert!(
+            html.contains("<meta name=\"referrer\" content=\"no-referrer\">"),
             "{html}"
         );
         assert!(html.contains("<noscript>"), "{html}");
@@ -190,7 +233,10 @@ mod tests {
         // The chunks are named by the link module alone, not in every first load.
         assert!(!html.contains("lazy-chunks"), "{html}");
         assert!(html.contains("name=\"description\""), "{html}");
-        assert!(!html.contains("http"), "no external fetch: {html}");
+        assert!(
+            !html.replace(csp, "").contains("://"),
+            "no external fetch: {html}"
+        );
         assert!(!html.contains("{{"), "{html}");
         assert!(!html.contains("<!--"), "the comments are left out: {html}");
         assert!(!html.contains("\n\n"), "and leave no blank line: {html}");
@@ -199,11 +245,11 @@ mod tests {
     #[test]
     fn placeholders_must_be_known_and_js_and_wasm_there() {
         let mut asked = Vec::new();
-        let all = "./{{js}} ./{{wasm}} ./{{file:a.css}} ./{{file:b/c.css}}";
+        let all = "./{{js}} ./{{wasm}} ./{{boot}} ./{{file:a.css}} ./{{file:b/c.css}}";
         let html = render(all, &assets(), files(&mut asked)).unwrap();
         assert_eq!(
             html,
-            "./mcpg-web-2.js ./mcpg-web-3.wasm ./a-1.css ./b/c-1.css"
+            "./mcpg-web-2.js ./mcpg-web-3.wasm ./boot-4.js ./a-1.css ./b/c-1.css"
         );
         assert_eq!(asked, ["a.css", "b/c.css"]);
         let none = Assets {
@@ -211,10 +257,16 @@ mod tests {
             ..assets()
         };
         assert_eq!(
-            render("./{{js}} ./{{wasm}}{{lazy}}", &none, files(&mut asked)).unwrap(),
-            "./mcpg-web-2.js ./mcpg-web-3.wasm"
+            render(
+                "./{{js}} ./{{wasm}} ./{{boot}}{{lazy}}",
+                &none,
+                files(&mut asked)
+            )
+            .unwrap(),
+            "./mcpg-web-2.js ./mcpg-web-3.wasm ./boot-4.js"
         );
         assert!(render("./{{js}}", &assets(), files(&mut asked)).is_err());
+        assert!(render("./{{js}} ./{{wasm}}", &assets(), files(&mut asked)).is_err());
         let err = render(
             &format!("{all} {{{{other}}}}"),
             &assets(),
@@ -224,7 +276,7 @@ mod tests {
         let err = render(&format!("{all} {{{{js"), &assets(), files(&mut asked));
         assert!(err.unwrap_err().contains("never closed"));
         for bad in ["../Cargo.toml", "/etc/passwd", "a//b.css", ""] {
-            let t = format!("./{{{{js}}}} ./{{{{wasm}}}} ./{{{{file:{bad}}}}}");
+            let t = format!("./{{{{js}}}} ./{{{{wasm}}}} ./{{{{boot}}}} ./{{{{file:{bad}}}}}");
             let err = render(&t, &assets(), files(&mut asked)).unwrap_err();
             assert!(err.contains("inside web/"), "{bad}: {err}");
         }
@@ -232,7 +284,7 @@ mod tests {
 
     #[test]
     fn an_absolute_url_fails_the_build() {
-        let base = "<script src=\"./{{js}}\"></script>./{{wasm}}";
+        let base = "<script src=\"./{{js}}\"></script>./{{wasm}} ./{{boot}}";
         let mut asked = Vec::new();
         assert!(render(base, &assets(), files(&mut asked)).is_ok());
         for bad in [
@@ -243,6 +295,14 @@ mod tests {
             let err = render(&format!("{base}{bad}"), &assets(), files(&mut asked)).unwrap_err();
             assert!(err.contains("not a relative URL"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn the_boot_module_starts_the_glue_with_relative_urls() {
+        let boot = boot_module("mcpg-web-2.js", "mcpg-web-3.wasm").unwrap();
+        assert!(boot.starts_with("import init, * as bindings from './mcpg-web-2.js';"));
+        assert!(boot.contains("await init({ module_or_path: './mcpg-web-3.wasm' });"));
+        assert!(boot.contains("window.wasmBindings = bindings;"));
     }
 
     #[test]

@@ -1,24 +1,40 @@
 //! The browser's half of the OAuth flow: the flow's requests through `fetch` (no
-//! redirect followed: the flow sees exactly what the server answered), entropy from
-//! `crypto.getRandomValues`, the sign-in popup, and the redirect handed back by
-//! `oauth-callback.html`, accepted only from this page's own origin.
+//! redirect followed: the flow sees exactly what the server answered; answers over
+//! [`MAX_ANSWER_BYTES`] refused), entropy from `crypto.getRandomValues`, the sign-in
+//! window, and the redirect handed back by `oauth-callback.html` over a
+//! `BroadcastChannel`, accepted only from this page's own origin.
+//!
+//! Issue 26: the sign-in window is opened without an opener, so a hostile
+//! authorization server's page in it cannot navigate the playground's tab (reverse
+//! tabnabbing), and only a URL that passes `mcpg_safe_url::check` is opened at all
+//! (a `javascript:` or `data:` "authorization endpoint" would run in this origin).
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use leptos::prelude::WithUntracked as _;
 use mcpg_auth::{AuthRequest, AuthResponse};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Headers, MessageEvent, RequestInit, RequestMode, RequestRedirect, Response, Window};
+use web_sys::{
+    BroadcastChannel, Headers, MessageEvent, ReadableStreamDefaultReader, RequestInit, RequestMode,
+    RequestRedirect, Response,
+};
 
 use super::super::bridge_addr;
 use super::super::here::{origin, page_url};
-use super::super::ws::encode;
 use crate::state::AppState;
 
 /// The landing page of the redirect, beside index.html (any path prefix).
 const CALLBACK: &str = "oauth-callback.html";
+
+/// The channel `oauth-callback.js` hands the redirect back on (same origin only).
+const CHANNEL: &str = "mcpg-oauth";
+
+/// The most bytes of an answer the flow reads: metadata, registrations and tokens
+/// are a few KB; a server that sends more is refused rather than held in memory
+/// (issue 26).
+pub const MAX_ANSWER_BYTES: usize = 1 << 20;
 
 /// The redirect URI: this page's own folder + `oauth-callback.html`.
 pub fn redirect_uri() -> String {
@@ -47,23 +63,38 @@ fn js_text(e: &JsValue) -> String {
 }
 
 /// The bridge's go-between for an authorization server that refuses web pages
-/// (`POST /api/oauth-fetch`, with the bridge's token in the query, never in the
-/// ask), when the page has a bridge.
-pub fn bridge_fetch_url(st: AppState) -> Option<String> {
+/// (`POST /api/oauth-fetch`): its URL, and the bridge's token, which goes in an
+/// `Authorization` header (issue 26: never in a URL, where an error text, a log or
+/// the model's context could show it; the bridge never passes that header on).
+#[derive(Clone, PartialEq)]
+pub struct BridgeFetch {
+    /// `ROOT/api/oauth-fetch`, no query.
+    url: String,
+    token: String,
+}
+
+impl std::fmt::Debug for BridgeFetch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BridgeFetch")
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The bridge's go-between, when the page has a bridge.
+pub fn bridge_fetch(st: AppState) -> Option<BridgeFetch> {
     st.bridge.with_untracked(|b| {
-        let token = b.token.as_deref()?;
-        Some(format!(
-            "{}/api/oauth-fetch?token={}",
-            bridge_addr::root(b, false)?,
-            encode(token)
-        ))
+        Some(BridgeFetch {
+            url: format!("{}/api/oauth-fetch", bridge_addr::root(b, false)?),
+            token: b.token.clone()?,
+        })
     })
 }
 
 /// Makes `req` exactly as given (straight, or through the bridge at `via`) and
 /// reports what came back. A failure below HTTP to another origin is likely CORS
 /// (the browser cannot tell it from a dead server).
-pub async fn run(req: &AuthRequest, via: Option<&str>) -> AuthResponse {
+pub async fn run(req: &AuthRequest, via: Option<&BridgeFetch>) -> AuthResponse {
     let made = match via {
         Some(bridge) => through_bridge(req, bridge).await,
         None => fetch(req).await,
@@ -80,7 +111,7 @@ pub async fn run(req: &AuthRequest, via: Option<&str>) -> AuthResponse {
 
 /// The same exchange, asked of the bridge: it makes the request (no redirect
 /// followed) and answers `{status, headers, body}` whatever the status.
-async fn through_bridge(req: &AuthRequest, bridge: &str) -> Result<AuthResponse, String> {
+async fn through_bridge(req: &AuthRequest, bridge: &BridgeFetch) -> Result<AuthResponse, String> {
     let ask = serde_json::json!({
         "method": req.method,
         "url": req.url,
@@ -91,8 +122,14 @@ async fn through_bridge(req: &AuthRequest, bridge: &str) -> Result<AuthResponse,
         id: req.id,
         step: req.step,
         method: "POST",
-        url: bridge.to_owned(),
-        headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
+        url: bridge.url.clone(),
+        headers: vec![
+            ("Content-Type".to_owned(), "application/json".to_owned()),
+            (
+                "Authorization".to_owned(),
+                format!("Bearer {}", bridge.token),
+            ),
+        ],
         body: Some(ask.to_string()),
     };
     let AuthResponse::Answered { status, body, .. } = fetch(&asked).await? else {
@@ -150,42 +187,110 @@ async fn fetch(req: &AuthRequest) -> Result<AuthResponse, String> {
             }
         }
     }
-    let text = JsFuture::from(resp.text().map_err(|e| js_text(&e))?)
-        .await
-        .map_err(|e| js_text(&e))?;
+    let body = read_bounded(&resp, MAX_ANSWER_BYTES).await?;
     Ok(AuthResponse::Answered {
         id: req.id,
         status: resp.status(),
         headers: head,
-        body: text.as_string().unwrap_or_default(),
+        body,
     })
 }
 
-/// Opens the authorization URL in a popup (called from the learner's click only).
-pub fn open_popup(url: &str) -> Result<Window, String> {
+/// The answer's body as text, refused past `max` bytes: the declared length is
+/// checked first, then the bytes as they stream in (a length may be absent or lie).
+async fn read_bounded(resp: &Response, max: usize) -> Result<String, String> {
+    let too_big =
+        || format!("the answer is over {max} bytes, more than any OAuth answer needs: refused");
+    let declared = resp
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_big());
+    }
+    let Some(stream) = resp.body() else {
+        return Ok(String::new());
+    };
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut bytes = Vec::new();
+    loop {
+        let step = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| js_text(&e))?;
+        let done = js_sys::Reflect::get(&step, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            break;
+        }
+        if let Ok(value) = js_sys::Reflect::get(&step, &JsValue::from_str("value")) {
+            bytes.extend(js_sys::Uint8Array::new(&value).to_vec());
+        }
+        if bytes.len() > max {
+            // Stops the download too, not just the reading.
+            let _ = reader.cancel();
+            return Err(too_big());
+        }
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Why `url` may not be opened as the sign-in page, or `None` when it may: the
+/// shared URL rule (issue 26), so a hostile authorization server's `javascript:` or
+/// `data:` "endpoint" never runs in this origin.
+pub fn refused(url: &str) -> Option<String> {
+    mcpg_safe_url::check(url).err().map(|r| {
+        format!(
+            "the sign-in URL was refused ({}: {r}); nothing was opened. The rule: {}",
+            r.rule(),
+            mcpg_safe_url::RULE
+        )
+    })
+}
+
+/// Opens the authorization URL in a new window (called from the learner's click
+/// only) without an opener and without a referrer, so the authorization server's
+/// page cannot reach this tab. A browser returns no window for such an open, so a
+/// blocked popup cannot be told from an opened one: the panel shows the URL as a
+/// link too.
+pub fn open_popup(url: &str) -> Result<(), String> {
+    if let Some(why) = refused(url) {
+        return Err(why);
+    }
     web_sys::window()
         .ok_or("no window")?
-        .open_with_url_and_target_and_features(url, "mcpg-oauth", "popup,width=520,height=680")
-        .map_err(|e| js_text(&e))?
-        .ok_or_else(|| {
-            "the browser blocked the sign-in window (allow popups for this page)".to_owned()
-        })
+        .open_with_url_and_target_and_features(
+            url,
+            "_blank",
+            "popup,width=520,height=680,noopener,noreferrer",
+        )
+        .map_err(|e| js_text(&e))?;
+    Ok(())
 }
 
 thread_local! {
-    static LISTENING: Cell<bool> = const { Cell::new(false) };
+    /// The channel the redirect comes back on, once listening (kept for the page's
+    /// life: one listener for every sign-in).
+    static CHANNEL_OPEN: RefCell<Option<BroadcastChannel>> = const { RefCell::new(None) };
 }
 
-/// Calls `on` with each redirect URL `oauth-callback.html` posts back. Only a
+/// Calls `on` with each redirect URL `oauth-callback.js` hands back. Only a
 /// message from this page's own origin whose data is `{ mcpgOAuthRedirect: URL }`
-/// with a URL under the redirect URI counts; anything else is ignored. Listens once
-/// per page.
+/// with a URL under the redirect URI counts; anything else is ignored (the flow
+/// then checks the `state`). Listens once per page.
 pub fn listen_redirects(on: fn(String)) {
-    if LISTENING.with(|l| l.replace(true)) {
+    if CHANNEL_OPEN.with(|c| c.borrow().is_some()) {
         return;
     }
-    let Some(win) = web_sys::window() else { return };
+    let Ok(channel) = BroadcastChannel::new(CHANNEL) else {
+        return;
+    };
     let handler = Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
+        // A BroadcastChannel reaches this origin only; checked anyway, as the
+        // data's shape and the URL are.
         if ev.origin() != origin() {
             return;
         }
@@ -196,7 +301,8 @@ pub fn listen_redirects(on: fn(String)) {
             on(url);
         }
     });
-    // Lives as long as the page: one listener for every sign-in.
-    let _ = win.add_event_listener_with_callback("message", handler.as_ref().unchecked_ref());
+    channel.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    // Lives as long as the page, as the channel does.
     handler.forget();
+    CHANNEL_OPEN.with(|c| *c.borrow_mut() = Some(channel));
 }

@@ -2,8 +2,9 @@
 //! (`mcpg_auth::AuthFlow`, sans-IO) is driven here, in the page's OAuth chunk (only
 //! the panel's handlers call it, so none of it is in the first load).
 //!
-//! - `browser`: `fetch` for the flow's requests (redirects not followed), entropy
-//!   from `crypto.getRandomValues`, the popup, and the redirect posted back by
+//! - `browser`: `fetch` for the flow's requests (redirects not followed, answers
+//!   bounded), entropy from `crypto.getRandomValues`, the sign-in window (no
+//!   opener, checked URLs only), and the redirect handed back by
 //!   `oauth-callback.html` (accepted from this origin only).
 //! - `runner`: the flow's state for the connection, its events as signals (the
 //!   exchange cards, the status, step mode), the token into `conn_headers`.
@@ -11,5 +12,5 @@
 mod browser;
 mod runner;
 
-pub use browser::{bridge_fetch_url, redirect_uri};
+pub use browser::{BridgeFetch, bridge_fetch, redirect_uri, refused};
 pub use runner::{OAuthView, Start, Status, begin, can_refresh, give_up, next, open_sign_in};

@@ -87,7 +87,7 @@ pub struct Start {
     pub www_authenticate: Option<String>,
     /// The bridge's `/api/oauth-fetch` to make the flow's requests through (an
     /// authorization server that refuses web pages), or `None`: straight.
-    pub via_bridge: Option<String>,
+    pub via_bridge: Option<browser::BridgeFetch>,
 }
 
 struct Run {
@@ -190,7 +190,7 @@ fn pump() {
         let Some(req) = next else { break };
         let via = with_run(|r| r.start.via_bridge.clone()).flatten();
         wasm_bindgen_futures::spawn_local(async move {
-            let resp = browser::run(&req, via.as_deref()).await;
+            let resp = browser::run(&req, via.as_ref()).await;
             let cors = matches!(
                 resp,
                 AuthResponse::Failed {
@@ -215,7 +215,12 @@ fn on_event(view: OAuthView, event: AuthEvent) {
                 view.paused.set(true);
             }
         }
-        AuthEvent::Authorize { url } => view.status.set(Status::Authorize(url)),
+        // The flow checks the URL too; a URL the page will not open is never shown
+        // as something to open.
+        AuthEvent::Authorize { url } => view.status.set(match browser::refused(&url) {
+            None => Status::Authorize(url),
+            Some(text) => Status::Failed { text, cors: false },
+        }),
         AuthEvent::Authorized(tokens) => {
             let key = with_run(|r| r.start.key.clone()).unwrap_or_default();
             conn_headers::set_bearer(&key, Some(tokens.access_token.clone()));
@@ -248,8 +253,8 @@ pub fn next(view: OAuthView) {
     pump();
 }
 
-/// The learner's click on "Open the sign-in page": the popup goes to the
-/// authorization URL the flow gave.
+/// The learner's click on "Open the sign-in page": a new window (no opener) goes
+/// to the authorization URL the flow gave, if it passes the URL rule.
 pub fn open_sign_in(view: OAuthView) {
     let Status::Authorize(url) = view.status.get_untracked() else {
         return;
