@@ -6,14 +6,23 @@
 //!
 //! A `TypeError` from `fetch` is the browser's only word for "unreachable" *and*
 //! "blocked by CORS"; it becomes [`NetFailure::Unreachable`] saying both.
+//!
+//! Issue 26: a request that carries more than the protocol's own headers is made
+//! with `redirect: "manual"` and a redirect fails it ([`crate::guard`]): the
+//! browser would send those headers on to wherever the redirect points. Failure
+//! texts never show a secret from the URL (`guard::redact`).
 
 use std::rc::Rc;
 
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+use web_sys::{
+    AbortController, Headers, ReadableStreamDefaultReader, RequestInit, RequestRedirect, Response,
+    ResponseType,
+};
 
+use crate::guard::{may_follow_redirects, redact, redirect_refused};
 use crate::{HttpRequest, NetEvent, NetFailure};
 
 /// A running request; [`Fetch::abort`] stops it (no further events follow).
@@ -64,6 +73,10 @@ async fn run(
             .map_err(|e| broken(&format!("the header {k} was refused"), &e))?;
     }
     init.set_headers(&headers);
+    let guarded = !may_follow_redirects(&req.headers);
+    if guarded {
+        init.set_redirect(RequestRedirect::Manual);
+    }
     if let Some(body) = &req.body {
         init.set_body(&JsValue::from_str(body));
     }
@@ -76,13 +89,16 @@ async fn run(
     let resp: Response = JsFuture::from(promise)
         .await
         .map_err(|e| {
-            NetFailure::Unreachable(format!(
+            NetFailure::Unreachable(redact(&format!(
                 "could not reach {} ({}): the server is down, or the browser blocked the request (CORS)",
                 req.url,
                 describe(&e)
-            ))
+            )))
         })?
         .unchecked_into();
+    if guarded && resp.type_() == ResponseType::Opaqueredirect {
+        return Err(NetFailure::Unreachable(redirect_refused(&req.url)));
+    }
     let mut head = Vec::new();
     if let Ok(Some(entries)) = js_sys::try_iter(&resp.headers()) {
         for pair in entries.flatten() {
@@ -121,7 +137,7 @@ async fn run(
 }
 
 fn broken(what: &str, e: &JsValue) -> NetFailure {
-    NetFailure::Broken(format!("{what}: {}", describe(e)))
+    NetFailure::Broken(redact(&format!("{what}: {}", describe(e))))
 }
 
 /// The message of a JS error (or its string form).

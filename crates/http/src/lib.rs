@@ -13,6 +13,7 @@
 pub mod cases;
 mod config;
 mod exchange;
+pub mod guard;
 mod headers;
 mod hold;
 mod machine;

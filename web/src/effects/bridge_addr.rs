@@ -4,7 +4,10 @@
 //!   (`mcpg serve --page-origin` prints it): read, then removed from the address bar
 //!   at once, so it never ends up in a bookmark, a share link or a screenshot; kept
 //!   for this tab in sessionStorage, so a reload still finds the bridge;
-//! - the same-origin page's query, `?token=` (the bridge served the page itself);
+//! - the same-origin page's query, `?token=` (the bridge served the page itself):
+//!   read, then removed from the address bar at once like the fragment (issue 26:
+//!   another script, a screenshot, a shared address or a `Referer` must not carry
+//!   it), the rest of the address kept; kept for this tab in sessionStorage too;
 //! - nothing: no bridge; the embedded server and direct URLs still work.
 //!
 //! The token leaves this module only towards the bridge's own URLs.
@@ -19,6 +22,9 @@ use crate::state::{AppState, BridgeInfo};
 
 /// The sessionStorage key for this tab's hosted bridge (its fragment form).
 const KEPT: &str = "mcpg.bridge";
+
+/// The sessionStorage key for the token of the bridge that served this page.
+const KEPT_TOKEN: &str = "mcpg.bridge-token";
 
 /// Finds the bridge's address and token and puts them in `st.bridge`. Runs before
 /// the fragment is read as a session link, so the two never mix. Returns the notice
@@ -47,10 +53,14 @@ pub fn take(st: AppState) -> Option<String> {
             }
         }
         None => match query_token() {
-            Some(token) => (None, Some(token)),
+            Some(token) => {
+                scrub_query_token();
+                keep_token(Some(&token));
+                (None, Some(token))
+            }
             None => match kept() {
                 Some(link) => (Some(link.base().to_owned()), Some(link.token().to_owned())),
-                None => (None, None),
+                None => (None, kept_token()),
             },
         },
     };
@@ -75,9 +85,10 @@ pub fn root(b: &BridgeInfo, ws: bool) -> Option<String> {
     })
 }
 
-/// Forgets this tab's hosted bridge (its token was refused: a reload must not retry).
+/// Forgets this tab's bridge token (it was refused: a reload must not retry).
 pub fn forget() {
     keep(None);
+    keep_token(None);
 }
 
 fn query_token() -> Option<String> {
@@ -99,6 +110,46 @@ fn scrub() {
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
+}
+
+/// Removes `token` from the address bar's query, keeping every other parameter
+/// (`?url=`, `?relay=`, …) and the fragment, without a reload or a history entry.
+fn scrub_query_token() {
+    let Some(w) = web_sys::window() else { return };
+    let loc = w.location();
+    let Ok(params) = UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) else {
+        return;
+    };
+    params.delete("token");
+    let rest = String::from(params.to_string());
+    let query = if rest.is_empty() {
+        String::new()
+    } else {
+        ["?", &rest].concat()
+    };
+    let url = [
+        loc.pathname().unwrap_or_default(),
+        query,
+        loc.hash().unwrap_or_default(),
+    ]
+    .concat();
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+fn keep_token(token: Option<&str>) {
+    let Some(s) = storage() else { return };
+    // As `keep`: the page works without storage.
+    let _ = match token {
+        Some(t) => s.set_item(KEPT_TOKEN, t),
+        None => s.remove_item(KEPT_TOKEN),
+    };
+}
+
+fn kept_token() -> Option<String> {
+    let token = storage()?.get_item(KEPT_TOKEN).ok()??;
+    (!token.is_empty()).then_some(token)
 }
 
 fn storage() -> Option<web_sys::Storage> {

@@ -45,10 +45,10 @@ pub fn list(st: AppState) {
             Err(e) => e,
         };
         st.bridge.update(|b| b.error = Some(failure.short()));
+        if matches!(failure, ListError::Token) {
+            bridge_addr::forget();
+        }
         if b.base.is_some() {
-            if matches!(failure, ListError::Token) {
-                bridge_addr::forget();
-            }
             command(Command::ShowNotice(failure.notice(&root)));
         }
     });

@@ -5,7 +5,9 @@
 //!
 //! For the bridge's relay the driver writes `/relay/NAME`; the bridge's address (a
 //! hosted page's bridge is on another origin) and the token are added here, so
-//! neither enters the driver. So are the learner's headers and OAuth's bearer token
+//! neither enters the driver. The token goes as `Authorization: Bearer`, not in the
+//! URL (issue 26): a failed fetch's text names the URL, and that text reaches the
+//! step cards and the model's context; the bridge never passes that header on. So are the learner's headers and OAuth's bearer token
 //! (`conn_headers`), read as each request runs. Reached only from the links chunk
 //! (`transports`), so this and `mcpg_http::fetch` are not in the first load.
 
@@ -25,8 +27,8 @@ pub struct HttpLink {
     conn: ConnId,
     /// The bridge's root for the relay (empty for the same origin or a direct URL).
     prefix: String,
-    /// `?token=…` for the relay (already encoded), empty for a direct URL.
-    query: String,
+    /// The bridge's token for the relay, `None` for a direct URL.
+    bridge_token: Option<String>,
     /// Where this connection's headers are kept (`conn_headers::key_of`).
     key: String,
     /// Whether this is the bridge's relay (the token is renamed for it).
@@ -36,13 +38,18 @@ pub struct HttpLink {
 }
 
 impl HttpLink {
-    /// A link for connection `conn` to `target`; every URL gets `prefix` before it
-    /// and `query` after it.
-    pub fn new(conn: ConnId, target: &HttpTarget, prefix: String, query: String) -> HttpLink {
+    /// A link for connection `conn` to `target`; every URL gets `prefix` before it,
+    /// and every request `bridge_token` (the relay's) as its `Authorization`.
+    pub fn new(
+        conn: ConnId,
+        target: &HttpTarget,
+        prefix: String,
+        bridge_token: Option<String>,
+    ) -> HttpLink {
         HttpLink {
             conn,
             prefix,
-            query,
+            bridge_token,
             key: key_of(target),
             relay: matches!(target, HttpTarget::Relay(_)),
             fetches: Rc::default(),
@@ -52,8 +59,13 @@ impl HttpLink {
     /// Runs `request`; what happens comes back as inputs for the driver.
     pub fn execute(&self, mut request: HttpRequest) {
         request.url.insert_str(0, &self.prefix);
-        request.url.push_str(&self.query);
         request.headers.extend(extra(&self.key, self.relay));
+        if let Some(token) = &self.bridge_token {
+            // `extra` renamed a relay's own `Authorization` (Mcpg-Remote-Authorization).
+            request
+                .headers
+                .push(("Authorization".to_owned(), format!("Bearer {token}")));
+        }
         let (conn, id) = (self.conn, request.id);
         let fetches = Rc::downgrade(&self.fetches);
         let on = Rc::new(move |event: NetEvent| {

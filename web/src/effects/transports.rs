@@ -23,7 +23,7 @@ use super::here;
 use super::http::HttpLink;
 use super::inbox;
 use super::no_bridge;
-use super::ws::{WsLink, encode};
+use super::ws::WsLink;
 use crate::state::AppState;
 
 /// What the chunk hands back.
@@ -124,13 +124,13 @@ fn open(st: AppState, conn: ConnId, link: LinkSpec) {
             conn,
             &target,
             base,
-            format!("?token={}", encode(&token)),
+            Some(token),
         ))),
         LinkSpec::Http(target @ HttpTarget::Url(_)) => Ok(ShellLink::Http(HttpLink::new(
             conn,
             &target,
             String::new(),
-            String::new(),
+            None,
         ))),
     };
     match made {
