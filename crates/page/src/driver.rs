@@ -185,7 +185,10 @@ impl PageDriver {
             self.emit(ViewChange::Pages(self.pages.clone()));
         }
         // One log change per input batch, however many rows it appended.
-        let meta = self.log.meta();
+        let meta = crate::view::LogMeta {
+            unrecorded: self.recorder.unrecorded(),
+            ..self.log.meta()
+        };
         if meta != self.log_shown {
             self.log_shown = meta;
             self.emit(ViewChange::Log(meta));

@@ -68,7 +68,9 @@ pub use mailbox::Mailbox;
 pub use mcpg_http::{HttpRequest, Method, NetEvent, NetFailure, ReqId};
 pub use mcpg_wire::SideEvent;
 pub use output::{ModelRequest, Output};
-pub use record::{connection, link_session, public_url, source_of};
+pub use record::{RECORD_CEILING_BYTES, connection, link_session, public_url, source_of};
 pub use replay::ReplayLink;
 pub use settings::{LlmSettings, ModelChoice, Pin, slot};
-pub use view::{CallView, Conn, LogMeta, Notice, ReplayInfo, ServerInfo, Source, ViewChange};
+pub use view::{
+    CallView, Conn, LogMeta, Notice, ReplayInfo, ServerInfo, Source, Unrecorded, ViewChange,
+};

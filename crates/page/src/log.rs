@@ -192,6 +192,7 @@ impl WireLog {
             frames: self.frames,
             bytes: self.bytes,
             diags: self.diags,
+            unrecorded: crate::view::Unrecorded::default(),
         }
     }
 

@@ -68,7 +68,7 @@ impl PageDriver {
                 if sent && summary == "resources/read" {
                     self.read_sent(&raw);
                 }
-                self.recorder.wire.push((sent, at_ms, raw.clone()));
+                self.recorder.record_wire(sent, at_ms, raw.clone());
                 self.log.push(LogRow::Wire {
                     seq,
                     sent,

@@ -10,10 +10,16 @@ use mcpg_session::{
     Connection, Direction, SeedRole, SeedTurn, Session, WireRecord, rehydrate_with,
 };
 
-use crate::view::Source;
+use crate::view::{Source, Unrecorded};
+
+/// The most bytes of wire text one connection's recording keeps (issue 26: a
+/// server that floods the page must not grow its memory without end). A session
+/// past it keeps its start, which is what a replay needs (the handshake, the first
+/// loops); the rest is left out and the page says so ([`Unrecorded`]).
+pub const RECORD_CEILING_BYTES: usize = 16 << 20;
 
 /// What a shared session needs from the live connection.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Recorder {
     /// The user's message of every loop, in order.
     pub(crate) prompts: Vec<String>,
@@ -22,12 +28,57 @@ pub(crate) struct Recorder {
     pub(crate) seeds: Vec<Option<Vec<SeedTurn>>>,
     /// Model turns of the loops before the current one, as script entries.
     pub(crate) played: Vec<serde_json::Value>,
-    /// Every wire message: sent by the page, ms since the connection started, text.
-    /// Unbounded (a session is every message), but each text is shared with the log.
-    pub(crate) wire: Vec<(bool, u64, Arc<str>)>,
+    /// Every wire message up to the ceiling: sent by the page, ms since the
+    /// connection started, text (each text shared with the log).
+    wire: Vec<(bool, u64, Arc<str>)>,
+    /// The bytes of `wire`'s texts.
+    wire_bytes: usize,
+    /// The most bytes `wire` may hold.
+    ceiling: usize,
+    /// What did not fit.
+    unrecorded: Unrecorded,
+}
+
+impl Default for Recorder {
+    fn default() -> Recorder {
+        Recorder::with_ceiling(RECORD_CEILING_BYTES)
+    }
 }
 
 impl Recorder {
+    /// An empty recorder that keeps at most `ceiling` bytes of wire text.
+    pub(crate) fn with_ceiling(ceiling: usize) -> Recorder {
+        Recorder {
+            prompts: Vec::new(),
+            seeds: Vec::new(),
+            played: Vec::new(),
+            wire: Vec::new(),
+            wire_bytes: 0,
+            ceiling,
+            unrecorded: Unrecorded::default(),
+        }
+    }
+
+    /// Records one wire message, or counts it as left out: once one message does
+    /// not fit, none after it is recorded either (a recording with a hole in it
+    /// would replay as a different session).
+    pub(crate) fn record_wire(&mut self, sent: bool, at_ms: u64, raw: Arc<str>) {
+        let fits = self.unrecorded.messages == 0
+            && self.wire_bytes.saturating_add(raw.len()) <= self.ceiling;
+        if fits {
+            self.wire_bytes += raw.len();
+            self.wire.push((sent, at_ms, raw));
+        } else {
+            self.unrecorded.messages += 1;
+            self.unrecorded.bytes += raw.len() as u64;
+        }
+    }
+
+    /// What the recording left out so far.
+    pub(crate) fn unrecorded(&self) -> Unrecorded {
+        self.unrecorded
+    }
+
     /// The wire as session records.
     pub(crate) fn wire_records(&self) -> Vec<WireRecord> {
         self.wire
@@ -148,6 +199,43 @@ pub fn link_session(session: &Session) -> Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_recording_stops_at_its_ceiling_and_counts_what_it_left_out() {
+        let mut r = Recorder::with_ceiling(10);
+        r.record_wire(true, 0, Arc::from("1234"));
+        r.record_wire(false, 1, Arc::from("567890"));
+        assert_eq!(r.unrecorded(), Unrecorded::default());
+        assert_eq!(r.wire_records().len(), 2);
+        // Full: this one and every later one, however small, are left out.
+        r.record_wire(true, 2, Arc::from("abc"));
+        r.record_wire(false, 3, Arc::from(""));
+        assert_eq!(
+            r.unrecorded(),
+            Unrecorded {
+                messages: 2,
+                bytes: 3
+            }
+        );
+        let kept: Vec<_> = r
+            .wire_records()
+            .into_iter()
+            .filter_map(|w| w.text)
+            .collect();
+        assert_eq!(kept, ["1234", "567890"]);
+        // A fresh recorder (a new connection) starts empty.
+        assert_eq!(Recorder::default().unrecorded(), Unrecorded::default());
+        assert_eq!(Recorder::default().ceiling, RECORD_CEILING_BYTES);
+    }
+
+    #[test]
+    fn a_message_larger_than_the_ceiling_is_left_out_alone() {
+        let mut r = Recorder::with_ceiling(4);
+        r.record_wire(true, 0, Arc::from("too long"));
+        assert!(r.wire_records().is_empty());
+        assert_eq!(r.unrecorded().messages, 1);
+        assert_eq!(r.unrecorded().bytes, 8);
+    }
 
     #[test]
     fn urls_lose_credentials_and_secret_parameters() {

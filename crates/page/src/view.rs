@@ -119,6 +119,20 @@ pub struct LogMeta {
     pub bytes: u64,
     /// Diagnostics since the log was cleared.
     pub diags: u64,
+    /// What the session recording (the export, the share link) left out.
+    pub unrecorded: Unrecorded,
+}
+
+/// Wire messages the session recording left out because it reached its byte
+/// ceiling ([`crate::RECORD_CEILING_BYTES`]; issue 26: a server that floods the page
+/// must not grow its memory without end). The page says so where sessions are
+/// shared and exported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unrecorded {
+    /// Messages left out (every one after the first that did not fit).
+    pub messages: u64,
+    /// Their bytes.
+    pub bytes: u64,
 }
 
 /// A replayed shared session, as the banner describes it.

@@ -55,5 +55,6 @@ pub mod template_form;
 pub mod tool_form;
 pub mod tool_row;
 pub mod tools_panel;
+pub mod unrecorded_notice;
 pub mod url_ask;
 pub mod wire_log;

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast as _;
 
 use super::script_editor::ScriptEditor;
+use super::unrecorded_notice::UnrecordedNotice;
 use crate::effects;
 
 /// The share row.
@@ -59,6 +60,7 @@ pub fn ShareBar() -> impl IntoView {
                     on:change=on_import/>
             </label>
             <span class="muted">"(or drop a session file on the page)"</span>
+            <UnrecordedNotice/>
             <Show when=move || link.with(Option::is_some)>
                 <input type="text" readonly data-testid="share-link" aria-label="Session link"
                     prop:value=move || link.get().unwrap_or_default()/>
