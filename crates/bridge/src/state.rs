@@ -34,6 +34,7 @@ struct Inner {
     shutdown: CancellationToken,
     http: reqwest::Client,
     remote_headers: ResolvedHeaders,
+    hidden_env: Vec<String>,
 }
 
 impl AppState {
@@ -77,6 +78,15 @@ impl AppState {
             config.remotes.iter().map(|r| (r.name.as_str(), &r.headers)),
             |var| std::env::var(var).ok(),
         )?;
+        // The variables behind `env:` remote headers are secrets for those remotes:
+        // a stdio server (untrusted code, often) must not read them.
+        let mut hidden_env: Vec<String> = config
+            .remotes
+            .iter()
+            .flat_map(|r| r.headers.env_vars().map(str::to_owned))
+            .collect();
+        hidden_env.sort();
+        hidden_env.dedup();
         Ok(AppState(Arc::new(Inner {
             config,
             token,
@@ -88,6 +98,7 @@ impl AppState {
             shutdown: CancellationToken::new(),
             http,
             remote_headers,
+            hidden_env,
         })))
     }
 
@@ -129,6 +140,12 @@ impl AppState {
     /// The configured headers of remote `name`, values read (never log them).
     pub(crate) fn remote_headers(&self, name: &str) -> &[(HeaderName, HeaderValue)] {
         self.0.remote_headers.of(name)
+    }
+
+    /// Environment variables a spawned server does not inherit (those named by
+    /// `env:` remote headers).
+    pub(crate) fn hidden_env(&self) -> &[String] {
+        &self.0.hidden_env
     }
 
     /// Cancelled when the bridge shuts down; long-lived connections watch it.
