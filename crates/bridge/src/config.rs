@@ -3,6 +3,7 @@
 //!
 //! ```toml
 //! allowed_origins = ["http://localhost:8080"]   # besides the bridge's own
+//! allow_private_auth = false   # true: oauth-fetch and the relay may reach private addresses
 //!
 //! [limits]                 # all optional; these are the defaults
 //! max_message_bytes = 4194304
@@ -46,6 +47,11 @@ pub struct Config {
     /// Origins allowed besides the bridge's own (e.g. a dev server's).
     #[serde(default)]
     pub allowed_origins: Vec<String>,
+    /// Let `/api/oauth-fetch` reach loopback and private addresses (a local
+    /// authorization server), and configured remote names resolve to them; the
+    /// same as `mcpg serve --allow-private-auth`.
+    #[serde(default)]
+    pub allow_private_auth: bool,
 }
 
 /// One local server, started per WebSocket connection.

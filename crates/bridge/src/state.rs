@@ -1,6 +1,7 @@
 //! What every request handler shares: the config, the secret, the allow-lists, the
 //! side channels and the child-process budget.
 
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
+use crate::egress::{self, GuardedResolver};
 use crate::error::BridgeError;
 use crate::events::Channels;
 use crate::remote_headers::ResolvedHeaders;
@@ -33,6 +35,7 @@ struct Inner {
     children: Arc<Semaphore>,
     shutdown: CancellationToken,
     http: reqwest::Client,
+    oauth_http: reqwest::Client,
     remote_headers: ResolvedHeaders,
     hidden_env: Vec<String>,
 }
@@ -62,16 +65,15 @@ impl AppState {
         }
         let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
         origins.extend(config.allowed_origins.iter().cloned());
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            // The relay forwards only what the page asked for; it never follows a
-            // redirect to a URL that is not in the config.
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|e| BridgeError::Io {
-                what: "could not set up the HTTP client".into(),
-                source: std::io::Error::other(e.to_string()),
-            })?;
+        let client_error = |e: reqwest::Error| BridgeError::Io {
+            what: "could not set up the HTTP client".into(),
+            source: std::io::Error::other(e.to_string()),
+        };
+        // See `egress`: who may reach private addresses, and why.
+        let guard =
+            |trusted| (!config.allow_private_auth).then(|| GuardedResolver::trusting(trusted));
+        let http = egress::client(guard(config_localhost_names(&config))).map_err(client_error)?;
+        let oauth_http = egress::client(guard(HashSet::new())).map_err(client_error)?;
         let children = Arc::new(Semaphore::new(config.limits.max_children));
         // Read once, at launch: a missing variable stops the bridge with its name.
         let remote_headers = ResolvedHeaders::resolve(
@@ -97,6 +99,7 @@ impl AppState {
             children,
             shutdown: CancellationToken::new(),
             http,
+            oauth_http,
             remote_headers,
             hidden_env,
         })))
@@ -137,6 +140,11 @@ impl AppState {
         &self.0.http
     }
 
+    /// The HTTP client for `/api/oauth-fetch` (private addresses refused unless allowed).
+    pub(crate) fn oauth_http(&self) -> &reqwest::Client {
+        &self.0.oauth_http
+    }
+
     /// The configured headers of remote `name`, values read (never log them).
     pub(crate) fn remote_headers(&self, name: &str) -> &[(HeaderName, HeaderValue)] {
         self.0.remote_headers.of(name)
@@ -174,4 +182,22 @@ impl AppState {
             Ok(Ok(_))
         )
     }
+}
+
+/// The remotes' hosts that the config names as `localhost` (or `*.localhost`): the
+/// learner's explicit choice of this machine, which the relay reaches as written.
+fn config_localhost_names(config: &Config) -> HashSet<String> {
+    config
+        .remotes
+        .iter()
+        .filter_map(|r| reqwest::Url::parse(&r.url).ok())
+        .filter_map(|u| match u.host() {
+            Some(mcpg_safe_url::Host::Domain(d)) => Some(d.to_ascii_lowercase()),
+            _ => None,
+        })
+        .filter(|d| {
+            let d = d.trim_end_matches('.');
+            d == "localhost" || d.ends_with(".localhost")
+        })
+        .collect()
 }
