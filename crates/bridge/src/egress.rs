@@ -51,9 +51,9 @@ pub(crate) const CONFIG_KEY: &str = "allow_private_auth = true";
 /// A destination refused because it is not a public address.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{host} is a {class} address, and the bridge does not reach private addresses for a \
-     remote party; to let a local authorization server in, start it with \
-     `mcpg serve {FLAG}` (or `{CONFIG_KEY}` in its config)"
+    "{host} is a {class} address, which the bridge reaches only when started with \
+     `mcpg serve {FLAG}` (or `{CONFIG_KEY}` in its config), e.g. for a local \
+     authorization server"
 )]
 pub(crate) struct Blocked {
     /// The host as asked for (a name, or an address).
@@ -85,6 +85,18 @@ pub(crate) fn check_host(url: &Url) -> Result<(), Blocked> {
 fn is_localhost(name: &str) -> bool {
     let name = name.trim_end_matches('.').to_ascii_lowercase();
     name == "localhost" || name.ends_with(".localhost")
+}
+
+/// The hosts among `urls` that are `localhost` names: in the bridge's config, the
+/// learner's explicit choice of this machine, which the relay reaches as written.
+pub(crate) fn localhost_names<'a>(urls: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
+    urls.into_iter()
+        .filter_map(|u| Url::parse(u).ok())
+        .filter_map(|u| match u.host() {
+            Some(mcpg_safe_url::Host::Domain(d)) if is_localhost(d) => Some(d.to_owned()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A resolver that keeps only public addresses, except for the names in `trusted`.

@@ -123,12 +123,26 @@ async fn exchange(
     body: &str,
     timeout: Duration,
 ) -> Result<serde_json::Value, FetchError> {
+    let token = st.token().as_str();
+    let carries_token = |text: &str| !token.is_empty() && text.contains(token);
+    // Before parsing: a parse error may quote the ask, and no error text may carry the token.
+    if carries_token(body) {
+        return Err(FetchError::BridgeToken);
+    }
     let ask: Ask = serde_json::from_str(body).map_err(|e| FetchError::Shape(e.to_string()))?;
     let method = match ask.method.as_str() {
         "GET" => reqwest::Method::GET,
         "POST" => reqwest::Method::POST,
         other => return Err(FetchError::Method(other.to_owned())),
     };
+    // Again on the decoded values (JSON escapes can spell the token differently),
+    // before any error text below quotes the URL.
+    if carries_token(&ask.url)
+        || ask.body.as_deref().is_some_and(carries_token)
+        || ask.headers.iter().any(|(_, v)| carries_token(v))
+    {
+        return Err(FetchError::BridgeToken);
+    }
     // The address class first, so that every spelling of a private host (including
     // ones the scheme rule would refuse anyway) is named as what it is.
     if !st.config().allow_private_auth
@@ -144,14 +158,6 @@ async fn exchange(
         Ok(checked) => checked.url().clone(),
         Err(why) => return Err(FetchError::Url { url: ask.url, why }),
     };
-    let token = st.token().as_str();
-    let carries_token = |text: &str| !token.is_empty() && text.contains(token);
-    if carries_token(&ask.url)
-        || ask.body.as_deref().is_some_and(carries_token)
-        || ask.headers.iter().any(|(_, v)| carries_token(v))
-    {
-        return Err(FetchError::BridgeToken);
-    }
     // A fresh request: nothing of the page's own request to the bridge (its
     // Authorization, cookies, Origin) is copied.
     let mut req = st.oauth_http().request(method, url).timeout(timeout);

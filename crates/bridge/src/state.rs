@@ -72,7 +72,10 @@ impl AppState {
         // See `egress`: who may reach private addresses, and why.
         let guard =
             |trusted| (!config.allow_private_auth).then(|| GuardedResolver::trusting(trusted));
-        let http = egress::client(guard(config_localhost_names(&config))).map_err(client_error)?;
+        let http = egress::client(guard(egress::localhost_names(
+            config.remotes.iter().map(|r| r.url.as_str()),
+        )))
+        .map_err(client_error)?;
         let oauth_http = egress::client(guard(HashSet::new())).map_err(client_error)?;
         let children = Arc::new(Semaphore::new(config.limits.max_children));
         // Read once, at launch: a missing variable stops the bridge with its name.
@@ -182,22 +185,4 @@ impl AppState {
             Ok(Ok(_))
         )
     }
-}
-
-/// The remotes' hosts that the config names as `localhost` (or `*.localhost`): the
-/// learner's explicit choice of this machine, which the relay reaches as written.
-fn config_localhost_names(config: &Config) -> HashSet<String> {
-    config
-        .remotes
-        .iter()
-        .filter_map(|r| reqwest::Url::parse(&r.url).ok())
-        .filter_map(|u| match u.host() {
-            Some(mcpg_safe_url::Host::Domain(d)) => Some(d.to_ascii_lowercase()),
-            _ => None,
-        })
-        .filter(|d| {
-            let d = d.trim_end_matches('.');
-            d == "localhost" || d.ends_with(".localhost")
-        })
-        .collect()
 }

@@ -189,6 +189,13 @@ async fn asks_outside_the_limits_are_refused() {
             "token",
         ),
         (json!({"method":"GET"}), 400, "url"),
+        // Refused for the token before anything could quote it back.
+        (
+            json!({"method":"GET","url":format!("file:///{TOKEN}")}),
+            400,
+            "token",
+        ),
+        (json!({"method":"GET","headers":TOKEN}), 400, "token"),
         (
             json!({"method":"GET","url":format!("{base}/huge")}),
             502,
@@ -204,6 +211,7 @@ async fn asks_outside_the_limits_are_refused() {
         let why = answer["error"].as_str().unwrap_or_default();
         assert_eq!(got, status, "{bad} gave {answer}");
         assert!(why.contains(needle), "{bad} gave {answer}");
+        assert!(!why.contains(TOKEN), "an error text quotes the token: {why}");
     }
     // Only the over-limit ask reached the server (the refused ones never left).
     assert!(seen.lock().unwrap().is_empty());
