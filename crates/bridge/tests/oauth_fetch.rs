@@ -211,7 +211,10 @@ async fn asks_outside_the_limits_are_refused() {
         let why = answer["error"].as_str().unwrap_or_default();
         assert_eq!(got, status, "{bad} gave {answer}");
         assert!(why.contains(needle), "{bad} gave {answer}");
-        assert!(!why.contains(TOKEN), "an error text quotes the token: {why}");
+        assert!(
+            !why.contains(TOKEN),
+            "an error text quotes the token: {why}"
+        );
     }
     // Only the over-limit ask reached the server (the refused ones never left).
     assert!(seen.lock().unwrap().is_empty());
