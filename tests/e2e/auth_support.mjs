@@ -78,7 +78,9 @@ export async function startRelayBridge(url, distDir, tmp) {
   const config = join(tmp, `auth-bridge-${process.pid}.toml`);
   writeFileSync(config, `[[remote]]\nname = "protected"\nurl = ${JSON.stringify(url)}\n`);
   const mcpg = process.env.MCPG_E2E_MCPG ?? join(root, 'target', 'debug', 'mcpg');
-  const bridge = startPeer(mcpg, ['serve', '--config', config, '--dist', distDir, '--port', '0'], 'MCP Playground: open ', root);
+  // The test authorization server is on loopback, which the go-between refuses by default.
+  const args = ['serve', '--config', config, '--dist', distDir, '--port', '0', '--allow-private-auth'];
+  const bridge = startPeer(mcpg, args, 'MCP Playground: open ', root);
   const pageUrl = await bridge.url;
   return {
     pageUrl,

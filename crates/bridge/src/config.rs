@@ -3,6 +3,7 @@
 //!
 //! ```toml
 //! allowed_origins = ["http://localhost:8080"]   # besides the bridge's own
+//! allow_private_auth = false   # true: oauth-fetch and the relay may reach private addresses
 //!
 //! [limits]                 # all optional; these are the defaults
 //! max_message_bytes = 4194304
@@ -46,6 +47,11 @@ pub struct Config {
     /// Origins allowed besides the bridge's own (e.g. a dev server's).
     #[serde(default)]
     pub allowed_origins: Vec<String>,
+    /// Let `/api/oauth-fetch` reach loopback and private addresses (a local
+    /// authorization server), and configured remote names resolve to them; the
+    /// same as `mcpg serve --allow-private-auth`.
+    #[serde(default)]
+    pub allow_private_auth: bool,
 }
 
 /// One local server, started per WebSocket connection.
@@ -187,11 +193,7 @@ impl Config {
             r.headers.check(&r.name).map_err(invalid)?;
         }
         for o in &self.allowed_origins {
-            if !(o.starts_with("http://") || o.starts_with("https://")) || o.ends_with('/') {
-                return Err(invalid(format!(
-                    "allowed origin {o:?} must look like http://host:port (no path, no trailing slash)"
-                )));
-            }
+            check_origin(o)?;
         }
         let l = &self.limits;
         if l.max_message_bytes < 1024 || l.max_message_bytes > (256 << 20) {
@@ -209,6 +211,32 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// An allowed origin is exactly what a browser sends as `Origin` (scheme, host,
+/// port; no path), over `https://`, or `http://` on a loopback host only: a page
+/// served in clear from elsewhere could be rewritten on the way and use the bridge.
+fn check_origin(o: &str) -> Result<(), BridgeError> {
+    let shape = || {
+        invalid(format!(
+            "allowed origin {o:?} must look like https://host[:port] or http://localhost:port \
+             (no path, no trailing slash)"
+        ))
+    };
+    let url = match mcpg_safe_url::check(o) {
+        Ok(checked) => checked.url().clone(),
+        Err(mcpg_safe_url::Refusal::PlainHttp(host)) => {
+            return Err(invalid(format!(
+                "allowed origin {o:?} is plain http to {host:?}, which is not this machine; \
+                 use https:// (or http:// on localhost, 127.0.0.1 or [::1])"
+            )));
+        }
+        Err(_) => return Err(shape()),
+    };
+    if url.origin().ascii_serialization() != o {
+        return Err(shape());
+    }
+    Ok(())
 }
 
 /// Whether `name` is acceptable as a server, remote or channel name: short and plain,
@@ -233,7 +261,7 @@ mod tests {
     fn a_full_config_parses() {
         let cfg = Config::parse(
             r#"
-            allowed_origins = ["http://localhost:8080"]
+            allowed_origins = ["http://localhost:8080", "https://example.org", "http://[::1]:3000"]
             [limits]
             max_message_bytes = 2048
             [[server]]
@@ -271,6 +299,14 @@ mod tests {
             ("[[remote]]\nname='r'\nurl='file:///etc/passwd'", "http(s)"),
             ("[limits]\nmax_children=0", "max_children"),
             ("allowed_origins=['*']", "allowed origin"),
+            (
+                "allowed_origins=['http://localhost:8080/']",
+                "no trailing slash",
+            ),
+            ("allowed_origins=['https://a.example/app']", "no path"),
+            ("allowed_origins=['http://a.example']", "plain http"),
+            ("allowed_origins=['http://10.0.0.2:8080']", "plain http"),
+            ("allowed_origins=['javascript:alert(1)']", "allowed origin"),
             (
                 "[[remote]]\nname='r'\nurl='http://x/'\nheaders={Host='x'}",
                 "set by the relay",

@@ -28,6 +28,7 @@ mod app;
 mod child;
 pub mod config;
 mod demo_stdio;
+mod egress;
 mod error;
 pub mod events;
 mod guard;

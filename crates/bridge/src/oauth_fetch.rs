@@ -6,8 +6,10 @@
 //! Answered: `{"status":200,"headers":[["k","v"],…],"body":"…"}` whatever the status
 //! upstream; a refused ask or an unreachable server is a `{"error": "…"}` answer.
 //!
-//! Limits: GET and POST only, http(s) only, redirects are returned (never
-//! followed), only the headers an OAuth exchange needs are sent, the bridge's
+//! Limits: GET and POST only, `https://` (or `http://` to loopback, the shared
+//! `mcpg-safe-url` rule), no private destination unless the bridge was started with
+//! `--allow-private-auth` (see `egress`: checked on the resolved address, connected
+//! to the address checked), redirects are returned (never followed), only the headers an OAuth exchange needs are sent, the bridge's
 //! token and cookies never leave (an ask carrying the token is refused outright),
 //! `Set-Cookie` never comes back, the answer is capped and the exchange times out.
 
@@ -20,6 +22,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::egress::{Blocked, blocked_in, check_host};
 use crate::reply::error;
 use crate::state::AppState;
 
@@ -59,9 +62,22 @@ pub(crate) enum FetchError {
     /// A method other than GET or POST.
     #[error("method {0:?} is not allowed (GET or POST only)")]
     Method(String),
-    /// Not an absolute http(s) URL.
-    #[error("{0:?} is not an absolute http(s) URL")]
-    Url(String),
+    /// Not a URL the shared rule accepts (https, or http to loopback; no user info).
+    #[error("{url:?} is refused: {why} (the rule: {rule})", rule = mcpg_safe_url::RULE)]
+    Url {
+        /// What was asked for.
+        url: String,
+        /// Which part of the rule it broke.
+        why: mcpg_safe_url::Refusal,
+    },
+    /// A loopback, private, link-local… destination, without `--allow-private-auth`.
+    #[error("refused to fetch {url:?}: {blocked}")]
+    Private {
+        /// What was asked for.
+        url: String,
+        /// The host and its address class.
+        blocked: Blocked,
+    },
     /// A header outside [`ALLOWED`].
     #[error(
         "header {0:?} is not passed on (allowed: accept, content-type, authorization, mcp-protocol-version)"
@@ -88,6 +104,7 @@ impl FetchError {
         match self {
             FetchError::Unreachable { .. } => StatusCode::BAD_GATEWAY,
             FetchError::TooLarge => StatusCode::BAD_GATEWAY,
+            FetchError::Private { .. } => StatusCode::FORBIDDEN,
             _ => StatusCode::BAD_REQUEST,
         }
     }
@@ -106,27 +123,44 @@ async fn exchange(
     body: &str,
     timeout: Duration,
 ) -> Result<serde_json::Value, FetchError> {
+    let token = st.token().as_str();
+    let carries_token = |text: &str| !token.is_empty() && text.contains(token);
+    // Before parsing: a parse error may quote the ask, and no error text may carry the token.
+    if carries_token(body) {
+        return Err(FetchError::BridgeToken);
+    }
     let ask: Ask = serde_json::from_str(body).map_err(|e| FetchError::Shape(e.to_string()))?;
     let method = match ask.method.as_str() {
         "GET" => reqwest::Method::GET,
         "POST" => reqwest::Method::POST,
         other => return Err(FetchError::Method(other.to_owned())),
     };
-    let url = match reqwest::Url::parse(&ask.url) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") => u,
-        _ => return Err(FetchError::Url(ask.url)),
-    };
-    let token = st.token().as_str();
-    let carries_token = |text: &str| !token.is_empty() && text.contains(token);
+    // Again on the decoded values (JSON escapes can spell the token differently),
+    // before any error text below quotes the URL.
     if carries_token(&ask.url)
         || ask.body.as_deref().is_some_and(carries_token)
         || ask.headers.iter().any(|(_, v)| carries_token(v))
     {
         return Err(FetchError::BridgeToken);
     }
+    // The address class first, so that every spelling of a private host (including
+    // ones the scheme rule would refuse anyway) is named as what it is.
+    if !st.config().allow_private_auth
+        && let Ok(parsed) = reqwest::Url::parse(&ask.url)
+        && let Err(blocked) = check_host(&parsed)
+    {
+        return Err(FetchError::Private {
+            url: ask.url,
+            blocked,
+        });
+    }
+    let url = match mcpg_safe_url::check(&ask.url) {
+        Ok(checked) => checked.url().clone(),
+        Err(why) => return Err(FetchError::Url { url: ask.url, why }),
+    };
     // A fresh request: nothing of the page's own request to the bridge (its
     // Authorization, cookies, Origin) is copied.
-    let mut req = st.http().request(method, url).timeout(timeout);
+    let mut req = st.oauth_http().request(method, url).timeout(timeout);
     for (name, value) in &ask.headers {
         if !ALLOWED.contains(&name.to_ascii_lowercase().as_str()) {
             return Err(FetchError::Header(name.clone()));
@@ -136,9 +170,16 @@ async fn exchange(
     if let Some(body) = ask.body {
         req = req.body(body);
     }
-    let unreachable = |e: reqwest::Error| FetchError::Unreachable {
-        url: ask.url.clone(),
-        reason: why(&e.without_url(), timeout),
+    let unreachable = |e: reqwest::Error| match blocked_in(&e) {
+        // The resolver found only private addresses for the name.
+        Some(blocked) => FetchError::Private {
+            url: ask.url.clone(),
+            blocked,
+        },
+        None => FetchError::Unreachable {
+            url: ask.url.clone(),
+            reason: why(&e.without_url(), timeout),
+        },
     };
     let mut resp = req.send().await.map_err(unreachable)?;
     let status = resp.status().as_u16();
@@ -207,7 +248,10 @@ mod tests {
         });
         let addr: SocketAddr = ([127, 0, 0, 1], 4000).into();
         let st = AppState::new(
-            Config::default(),
+            Config {
+                allow_private_auth: true,
+                ..Config::default()
+            },
             Token::from_string("t".repeat(64)),
             addr,
             PathBuf::from("/none"),

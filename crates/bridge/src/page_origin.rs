@@ -1,6 +1,10 @@
 //! `--page-origin`: a page hosted elsewhere (a static site such as GitHub Pages) that
 //! the bridge trusts, and the link that opens it with the bridge's address and token.
 //!
+//! Only `https://` pages, or `http://` on a loopback host (a dev server on this
+//! machine): a page trusted over plain http from elsewhere could be rewritten on
+//! the way by anyone on the network, and it would then hold the bridge's token.
+//!
 //! The address and token travel in the link's *fragment*, never its query: a browser
 //! never sends the fragment to the static host, so neither the host's logs nor a
 //! proxy on the way ever see the token. The page reads them and removes them from the
@@ -30,6 +34,12 @@ pub enum PageOriginError {
         /// Its scheme.
         scheme: String,
     },
+    /// `http://` to a host that is not loopback: anyone on the way could rewrite
+    /// the page, and the page gets the bridge's token.
+    #[error(
+        "{0:?} is plain http to a host that is not this machine; use https:// (or http:// on localhost, 127.0.0.1 or [::1])"
+    )]
+    PlainHttp(String),
     /// `user:password@`: an origin never has one, and it would end up in a link.
     #[error("{0:?} has a user name or password; give the page's address without them")]
     Credentials(String),
@@ -65,6 +75,15 @@ impl PageOrigin {
         }
         if url.query().is_some() || url.fragment().is_some() {
             return Err(PageOriginError::QueryOrFragment(value.into()));
+        }
+        // The shared rule (https, or http to loopback); the checks above already
+        // refused everything else it refuses, with their own words.
+        match mcpg_safe_url::check(url.as_str()) {
+            Ok(_) => {}
+            Err(mcpg_safe_url::Refusal::PlainHttp(_)) => {
+                return Err(PageOriginError::PlainHttp(value.into()));
+            }
+            Err(_) => return Err(PageOriginError::NotAUrl(value.into())),
         }
         // An http(s) URL always has a host (the parser refuses one without), so its
         // origin is a tuple and serializes as the browser's `Origin` header does:
@@ -156,6 +175,16 @@ mod tests {
                 "http://127.0.0.1/",
             ),
             (" https://a.b/x/ ", "https://a.b", "https://a.b/x/"),
+            (
+                "http://[::1]:8080/",
+                "http://[::1]:8080",
+                "http://[::1]:8080/",
+            ),
+            (
+                "http://app.localhost:3000/",
+                "http://app.localhost:3000",
+                "http://app.localhost:3000/",
+            ),
         ] {
             let p = PageOrigin::parse(given).unwrap();
             assert_eq!((p.origin(), p.page()), (origin, page), "{given}");
@@ -170,6 +199,7 @@ mod tests {
                 PageOriginError::Scheme { .. } => "scheme",
                 PageOriginError::Credentials(_) => "credentials",
                 PageOriginError::QueryOrFragment(_) => "query",
+                PageOriginError::PlainHttp(_) => "plain http",
             }
         }
         for (given, want) in [
@@ -181,6 +211,9 @@ mod tests {
             ("https://me:pw@example.org/", "credentials"),
             ("https://example.org/?token=x", "query"),
             ("https://example.org/#x", "query"),
+            ("http://example.org/", "plain http"),
+            ("http://192.168.1.5:8080/", "plain http"),
+            ("http://localhost.example.org/", "plain http"),
         ] {
             let err = PageOrigin::parse(given).unwrap_err();
             assert_eq!(kind(&err), want, "{given:?} gave {err:?}");

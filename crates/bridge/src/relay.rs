@@ -9,6 +9,13 @@
 //! remote (the config wins: whoever runs the bridge pinned that identity). The
 //! remote's status and `WWW-Authenticate` come back unchanged, so the page can run
 //! the OAuth flow.
+//!
+//! Where it connects (see `egress`): a configured IP literal or `localhost` name is
+//! reached as written (the config is trusted, and that is the learner's choice); a
+//! configured DNS name must resolve to public addresses unless the bridge has
+//! `--allow-private-auth`. Redirects are never followed, so neither the configured
+//! headers nor the page's token ever reach an origin other than the configured one:
+//! a 3xx goes back to the page as it came.
 
 use axum::body::{Body, to_bytes};
 use axum::extract::{Path, State};
@@ -16,6 +23,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
+use crate::egress::blocked_in;
 use crate::remote_headers::to_remote;
 use crate::reply::error;
 use crate::state::AppState;
@@ -72,9 +80,13 @@ pub(crate) async fn forward(
     let resp = match req.send().await {
         Ok(r) => r,
         Err(e) => {
+            let why = match blocked_in(&e) {
+                Some(blocked) => blocked.to_string(),
+                None => e.to_string(),
+            };
             return error(
                 StatusCode::BAD_GATEWAY,
-                format!("could not reach remote {name:?}: {e}"),
+                format!("could not reach remote {name:?}: {why}"),
             );
         }
     };

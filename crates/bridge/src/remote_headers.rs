@@ -48,6 +48,12 @@ impl RemoteHeaders {
         self.0.is_empty()
     }
 
+    /// The environment variables its `env:` values read: secrets meant for the
+    /// remote, which the bridge's stdio children must not inherit.
+    pub fn env_vars(&self) -> impl Iterator<Item = &str> {
+        self.0.values().filter_map(|v| v.strip_prefix(ENV_PREFIX))
+    }
+
     /// Checks what can be checked before launch: names are valid and not
     /// reserved, `env:` names a variable, literals are valid header values.
     pub(crate) fn check(&self, remote: &str) -> Result<(), String> {

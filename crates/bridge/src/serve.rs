@@ -36,6 +36,9 @@ pub struct ServeOptions {
     pub allow_remote_bind: bool,
     /// Pages hosted elsewhere that may use this bridge (`--page-origin`).
     pub page_origins: Vec<PageOrigin>,
+    /// Let the go-between reach private addresses (`--allow-private-auth`), as the
+    /// config's `allow_private_auth` does; either one is enough.
+    pub allow_private_auth: bool,
 }
 
 impl Default for ServeOptions {
@@ -47,6 +50,7 @@ impl Default for ServeOptions {
             dist: PathBuf::from("dist"),
             allow_remote_bind: false,
             page_origins: Vec::new(),
+            allow_private_auth: false,
         }
     }
 }
@@ -72,6 +76,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
     // A hosted page is trusted exactly like a config's `allowed_origins`: the same
     // Origin check and the same CORS answers, for its origin only.
     config.trust_pages(&opts.page_origins);
+    config.allow_private_auth |= opts.allow_private_auth;
     let io = |what: &str| {
         let what = what.to_owned();
         move |source| BridgeError::Io { what, source }

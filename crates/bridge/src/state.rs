@@ -1,6 +1,7 @@
 //! What every request handler shares: the config, the secret, the allow-lists, the
 //! side channels and the child-process budget.
 
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
+use crate::egress::{self, GuardedResolver};
 use crate::error::BridgeError;
 use crate::events::Channels;
 use crate::remote_headers::ResolvedHeaders;
@@ -33,7 +35,9 @@ struct Inner {
     children: Arc<Semaphore>,
     shutdown: CancellationToken,
     http: reqwest::Client,
+    oauth_http: reqwest::Client,
     remote_headers: ResolvedHeaders,
+    hidden_env: Vec<String>,
 }
 
 impl AppState {
@@ -61,22 +65,33 @@ impl AppState {
         }
         let mut origins: Vec<String> = hosts.iter().map(|h| format!("http://{h}")).collect();
         origins.extend(config.allowed_origins.iter().cloned());
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            // The relay forwards only what the page asked for; it never follows a
-            // redirect to a URL that is not in the config.
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|e| BridgeError::Io {
-                what: "could not set up the HTTP client".into(),
-                source: std::io::Error::other(e.to_string()),
-            })?;
+        let client_error = |e: reqwest::Error| BridgeError::Io {
+            what: "could not set up the HTTP client".into(),
+            source: std::io::Error::other(e.to_string()),
+        };
+        // See `egress`: who may reach private addresses, and why.
+        let guard =
+            |trusted| (!config.allow_private_auth).then(|| GuardedResolver::trusting(trusted));
+        let http = egress::client(guard(egress::localhost_names(
+            config.remotes.iter().map(|r| r.url.as_str()),
+        )))
+        .map_err(client_error)?;
+        let oauth_http = egress::client(guard(HashSet::new())).map_err(client_error)?;
         let children = Arc::new(Semaphore::new(config.limits.max_children));
         // Read once, at launch: a missing variable stops the bridge with its name.
         let remote_headers = ResolvedHeaders::resolve(
             config.remotes.iter().map(|r| (r.name.as_str(), &r.headers)),
             |var| std::env::var(var).ok(),
         )?;
+        // The variables behind `env:` remote headers are secrets for those remotes:
+        // a stdio server (untrusted code, often) must not read them.
+        let mut hidden_env: Vec<String> = config
+            .remotes
+            .iter()
+            .flat_map(|r| r.headers.env_vars().map(str::to_owned))
+            .collect();
+        hidden_env.sort();
+        hidden_env.dedup();
         Ok(AppState(Arc::new(Inner {
             config,
             token,
@@ -87,7 +102,9 @@ impl AppState {
             children,
             shutdown: CancellationToken::new(),
             http,
+            oauth_http,
             remote_headers,
+            hidden_env,
         })))
     }
 
@@ -126,9 +143,20 @@ impl AppState {
         &self.0.http
     }
 
+    /// The HTTP client for `/api/oauth-fetch` (private addresses refused unless allowed).
+    pub(crate) fn oauth_http(&self) -> &reqwest::Client {
+        &self.0.oauth_http
+    }
+
     /// The configured headers of remote `name`, values read (never log them).
     pub(crate) fn remote_headers(&self, name: &str) -> &[(HeaderName, HeaderValue)] {
         self.0.remote_headers.of(name)
+    }
+
+    /// Environment variables a spawned server does not inherit (those named by
+    /// `env:` remote headers).
+    pub(crate) fn hidden_env(&self) -> &[String] {
+        &self.0.hidden_env
     }
 
     /// Cancelled when the bridge shuts down; long-lived connections watch it.

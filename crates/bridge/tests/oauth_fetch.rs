@@ -1,5 +1,7 @@
 //! `POST /api/oauth-fetch`: the bridge as the page's go-between with an
-//! authorization server that sends no CORS headers, and its limits.
+//! authorization server that sends no CORS headers, and its limits. The test
+//! authorization server is on loopback, so these bridges run with
+//! `allow_private_auth = true` (`private_destinations.rs` tests the refusal).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -56,6 +58,9 @@ async fn server() -> (String, Arc<Mutex<Vec<HeaderMap>>>) {
     (base, seen)
 }
 
+/// A bridge config that lets the loopback test server in.
+const LOCAL_AS: &str = "allow_private_auth = true\n";
+
 /// Asks the bridge for `ask`; the status and the JSON answer.
 async fn ask(live: &Live, ask: &Value) -> (u16, Value) {
     let resp = reqwest::Client::new()
@@ -86,7 +91,7 @@ fn header<'a>(answer: &'a Value, name: &str) -> Option<&'a str> {
 #[tokio::test]
 async fn it_relays_one_exchange_without_the_bridges_token_or_cookies() {
     let (base, seen) = server().await;
-    let live = Live::start("").await;
+    let live = Live::start(LOCAL_AS).await;
     let (status, answer) = ask(&live, &json!({"method":"GET","url":format!("{base}/meta"),"headers":[["Accept","application/json"]],"body":null})).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["status"], 200);
@@ -118,7 +123,7 @@ async fn it_relays_one_exchange_without_the_bridges_token_or_cookies() {
 #[tokio::test]
 async fn redirects_come_back_unfollowed() {
     let (base, _) = server().await;
-    let live = Live::start("").await;
+    let live = Live::start(LOCAL_AS).await;
     let (status, answer) = ask(
         &live,
         &json!({"method":"GET","url":format!("{base}/moved")}),
@@ -134,16 +139,30 @@ async fn redirects_come_back_unfollowed() {
 #[tokio::test]
 async fn asks_outside_the_limits_are_refused() {
     let (base, seen) = server().await;
-    let live = Live::start("").await;
+    let live = Live::start(LOCAL_AS).await;
     let meta = format!("{base}/meta");
     for (bad, status, needle) in [
         (json!({"method":"PUT","url":meta}), 400, "GET or POST"),
         (
             json!({"method":"GET","url":"file:///etc/passwd"}),
             400,
-            "http(s)",
+            "not https or http",
         ),
-        (json!({"method":"GET","url":"/relative"}), 400, "http(s)"),
+        (
+            json!({"method":"GET","url":"http://example.org/"}),
+            400,
+            "only to a loopback host",
+        ),
+        (
+            json!({"method":"GET","url":"https://user:pw@example.org/"}),
+            400,
+            "user name or password",
+        ),
+        (
+            json!({"method":"GET","url":"/relative"}),
+            400,
+            "not an absolute URL",
+        ),
         (
             json!({"method":"GET","url":meta,"headers":[["Cookie","a=1"]]}),
             400,
@@ -170,6 +189,13 @@ async fn asks_outside_the_limits_are_refused() {
             "token",
         ),
         (json!({"method":"GET"}), 400, "url"),
+        // Refused for the token before anything could quote it back.
+        (
+            json!({"method":"GET","url":format!("file:///{TOKEN}")}),
+            400,
+            "token",
+        ),
+        (json!({"method":"GET","headers":TOKEN}), 400, "token"),
         (
             json!({"method":"GET","url":format!("{base}/huge")}),
             502,
@@ -185,6 +211,10 @@ async fn asks_outside_the_limits_are_refused() {
         let why = answer["error"].as_str().unwrap_or_default();
         assert_eq!(got, status, "{bad} gave {answer}");
         assert!(why.contains(needle), "{bad} gave {answer}");
+        assert!(
+            !why.contains(TOKEN),
+            "an error text quotes the token: {why}"
+        );
     }
     // Only the over-limit ask reached the server (the refused ones never left).
     assert!(seen.lock().unwrap().is_empty());

@@ -32,6 +32,12 @@ pub struct ServeArgs {
     /// carries the bridge's address and token in its fragment). Repeatable.
     #[arg(long, value_name = "ORIGIN_OR_URL")]
     pub page_origin: Vec<PageOrigin>,
+    /// Let the page's OAuth go-between reach loopback and private addresses (a
+    /// local authorization server), and configured remote names resolve to them;
+    /// refused by default, since a remote server chooses those URLs. Same as
+    /// `allow_private_auth = true` in the config.
+    #[arg(long)]
+    pub allow_private_auth: bool,
 }
 
 /// Runs the bridge until Ctrl-C or SIGTERM.
@@ -43,6 +49,7 @@ pub async fn serve(args: &ServeArgs) -> Result<(), Failure> {
         dist: args.dist.clone(),
         allow_remote_bind: args.allow_remote_bind,
         page_origins: args.page_origin.clone(),
+        allow_private_auth: args.allow_private_auth,
     };
     mcpg_bridge::serve(opts).await.map_err(|e| match e {
         BridgeError::NonLoopback { .. }

@@ -73,6 +73,7 @@ fn a_bad_page_origin_is_a_usage_error_that_says_why() {
         ("example.org", "not an absolute URL"),
         ("file:///tmp/dist/", "http: or https:"),
         ("https://example.org/?x=1", "query or a fragment"),
+        ("http://example.org/playground/", "plain http"),
     ] {
         let out = Command::new(mcpg())
             .args(["serve", "--port", "0", "--page-origin", value])

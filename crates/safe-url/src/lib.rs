@@ -18,7 +18,7 @@ pub mod ip;
 
 use std::net::IpAddr;
 
-pub use url::Url;
+pub use url::{Host, Url};
 
 /// The rule in words, for finding cards and error texts.
 pub const RULE: &str = "only https URLs, or http to a loopback host (localhost, 127.0.0.0/8, [::1]), with no user name or password";

@@ -39,6 +39,15 @@ pub enum SideEvent {
         /// How many.
         count: u64,
     },
+    /// The bridge dropped some of the server's stdout: the page was not reading it
+    /// and the queue reached its byte ceiling (memory stays bounded; the server is
+    /// never blocked by a stalled page).
+    OutputDropped {
+        /// How many bytes of output were dropped.
+        bytes: u64,
+        /// In how many lines.
+        lines: u64,
+    },
 }
 
 impl SideEvent {
@@ -54,6 +63,9 @@ impl SideEvent {
             }
             SideEvent::Error { message } => json!({ "type": "error", "message": message }),
             SideEvent::Dropped { count } => json!({ "type": "dropped", "count": count }),
+            SideEvent::OutputDropped { bytes, lines } => {
+                json!({ "type": "output_dropped", "bytes": bytes, "lines": lines })
+            }
         }
     }
 
@@ -78,6 +90,10 @@ impl SideEvent {
             },
             "dropped" => SideEvent::Dropped {
                 count: int(o, "count")?,
+            },
+            "output_dropped" => SideEvent::OutputDropped {
+                bytes: int(o, "bytes")?,
+                lines: int(o, "lines")?,
             },
             _ => return Err(WireError::UnknownType(kind)),
         })
@@ -118,6 +134,11 @@ impl fmt::Display for SideEvent {
                     "{count} side-channel events were lost (too many at once)"
                 )
             }
+            SideEvent::OutputDropped { bytes, lines } => write!(
+                f,
+                "the bridge dropped {bytes} bytes ({lines} lines) of the server's output: \
+                 the page was not reading it and the bridge's queue was full"
+            ),
         }
     }
 }

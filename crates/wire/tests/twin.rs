@@ -151,4 +151,9 @@ fn events_read_in_words() {
         e(r#"{"type":"dropped","count":6}"#),
         "6 side-channel events were lost (too many at once)"
     );
+    assert_eq!(
+        e(r#"{"type":"output_dropped","bytes":4096,"lines":3}"#),
+        "the bridge dropped 4096 bytes (3 lines) of the server's output: \
+         the page was not reading it and the bridge's queue was full"
+    );
 }

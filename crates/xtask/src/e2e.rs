@@ -120,7 +120,10 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         .arg(&config)
         .arg("--dist")
         .arg(dist)
-        .args(["--port", "0"]);
+        .args(["--port", "0"])
+        // The test authorization server is on loopback, which the go-between
+        // refuses by default (a remote server chooses those URLs).
+        .arg("--allow-private-auth");
     let url = start(&mut serve, READY, children)?;
 
     let shots = util::target_dir(root).join("e2e-screenshots");

@@ -7,6 +7,7 @@
 
 // The bounded line reader is the transport's: one discipline for both.
 pub(crate) use mcpg_transport::stdio::read_line;
+mod queue;
 mod stop;
 mod supervise;
 
@@ -24,14 +25,16 @@ pub(crate) use supervise::ExitInfo;
 
 /// Longest stderr line kept; longer ones are cut with a note.
 const MAX_STDERR_LINE: usize = 4096;
-/// How many stdout lines may wait for the WebSocket; the server then waits too.
-const OUTPUT_QUEUE: usize = 64;
+/// How many of the largest messages may wait for the WebSocket at once; output past
+/// that is dropped with a notice ([`queue`]).
+const OUTPUT_QUEUE_MESSAGES: usize = 2;
 
 /// What comes out of a running server, in order.
 #[derive(Debug)]
 pub(crate) enum Out {
-    /// One stdout line, exactly as written (lossy UTF-8).
-    Line(String),
+    /// One stdout line, exactly as written (lossy UTF-8); holds its share of the
+    /// output budget until dropped.
+    Line(queue::Line),
     /// The process is gone and reaped; nothing follows.
     Exit(ExitInfo),
 }
@@ -51,7 +54,7 @@ pub(crate) struct Running {
     /// Its process id (also its process group id).
     pub pid: u32,
     /// Lines out of it, then its exit.
-    pub output: mpsc::Receiver<Out>,
+    pub output: mpsc::UnboundedReceiver<Out>,
     input: mpsc::UnboundedSender<(String, OwnedSemaphorePermit)>,
     /// Bytes that may wait for stdin at once; a server that stops reading cannot
     /// make the bridge queue without bound.
@@ -75,14 +78,20 @@ impl Running {
 }
 
 /// Starts `spec`. `slot` is its place in the child budget, released once the
-/// process is reaped; `channel` receives its side events.
+/// process is reaped; `channel` receives its side events. The variables in `hidden`
+/// are removed from what it inherits (the server's own `env` may still set them:
+/// the config said so explicitly).
 pub(crate) fn spawn(
     spec: &ServerSpec,
     limits: &Limits,
+    hidden: &[String],
     channel: Option<Arc<Channel>>,
     slot: OwnedSemaphorePermit,
 ) -> std::io::Result<Running> {
     let mut cmd = Command::new(&spec.command);
+    for var in hidden {
+        cmd.env_remove(var);
+    }
     cmd.args(&spec.args)
         .envs(&spec.env)
         .stdin(Stdio::piped())
@@ -106,9 +115,10 @@ pub(crate) fn spawn(
         return Err(std::io::Error::other("the child's pipes were not set up"));
     };
     let (in_tx, in_rx) = mpsc::unbounded_channel();
-    let (out_tx, out_rx) = mpsc::channel(OUTPUT_QUEUE);
     let (stop_tx, stop_rx) = oneshot::channel();
     let max = limits.max_message_bytes;
+    let (out_tx, out_rx) =
+        queue::bounded(max.saturating_mul(OUTPUT_QUEUE_MESSAGES), channel.clone());
     let budget = Arc::new(Semaphore::new(max.saturating_mul(4).min(u32::MAX as usize)));
     let job = supervise::Job {
         child,

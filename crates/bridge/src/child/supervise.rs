@@ -1,6 +1,7 @@
 //! The tasks behind a running server: supervisor, stdin writer, stdout and stderr
 //! readers. The readers always drain their pipes, so a chatty server never blocks on
-//! a full stderr pipe; stdout waits for the WebSocket (that is the back-pressure).
+//! a full pipe; stdout goes into a byte-bounded queue for the WebSocket, and what does
+//! not fit is dropped with a notice (see `queue`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,8 +14,9 @@ use tokio::task::JoinHandle;
 use tokio::time::timeout;
 
 use super::Out;
+use super::queue::OutQueue;
 use super::read_line;
-use super::stop::{code_and_signal, stop};
+use super::stop::{code_and_signal, end_group, stop};
 use crate::events::{Channel, SideEvent};
 
 /// How long to wait for the readers to see end-of-file once the process is gone:
@@ -44,7 +46,7 @@ pub(crate) struct Job {
     pub child: Child,
     pub pipes: Pipes,
     pub input: mpsc::UnboundedReceiver<(String, OwnedSemaphorePermit)>,
-    pub output: mpsc::Sender<Out>,
+    pub output: OutQueue,
     pub stop: oneshot::Receiver<()>,
     pub channel: Option<Arc<Channel>>,
     pub max_message: usize,
@@ -74,11 +76,14 @@ pub(crate) async fn run(job: Job) {
         grace,
         slot,
     } = job;
+    // Its pid is also its process group's id; read it now, `id()` is gone once reaped.
+    let pgid = child.id();
     let mut writer = tokio::spawn(write_lines(pipes.stdin, input));
     let (eof_tx, mut eof_rx) = oneshot::channel();
+    let exit = output.exit_sender();
     let mut stdout = tokio::spawn(read_stdout(
         pipes.stdout,
-        output.clone(),
+        output,
         channel.clone(),
         max_message,
         eof_tx,
@@ -118,6 +123,8 @@ pub(crate) async fn run(job: Job) {
             stop(&mut child, grace).await
         }
     };
+    // Grandchildren go with the server; they would also hold its pipes open.
+    end_group(pgid, grace.after_term);
     // Deliver everything the server wrote before it went away.
     finish(&mut stdout).await;
     finish(&mut stderr).await;
@@ -144,7 +151,7 @@ pub(crate) async fn run(job: Job) {
         },
     );
     drop(slot);
-    let _ = output.send(Out::Exit(info)).await;
+    exit.send(Out::Exit(info));
 }
 
 async fn finish(task: &mut JoinHandle<()>) {
@@ -203,7 +210,7 @@ impl JunkCounter {
 /// Reads stdout line by line into the output queue.
 async fn read_stdout(
     stdout: ChildStdout,
-    out: mpsc::Sender<Out>,
+    mut out: OutQueue,
     channel: Option<Arc<Channel>>,
     max: usize,
     eof: oneshot::Sender<()>,
@@ -231,7 +238,7 @@ async fn read_stdout(
                 if let Some(message) = junk.see(&text) {
                     emit(&channel, SideEvent::Error { message });
                 }
-                if out.send(Out::Line(text)).await.is_err() {
+                if out.offer(text).is_err() {
                     break;
                 }
             }
@@ -247,6 +254,7 @@ async fn read_stdout(
             }
         }
     }
+    out.report();
     let _ = eof.send(());
 }
 

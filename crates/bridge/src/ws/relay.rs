@@ -54,7 +54,7 @@ pub(crate) async fn run(
             c.push(ev);
         }
     };
-    let mut running = match child::spawn(&spec, &limits, channel.clone(), slot) {
+    let mut running = match child::spawn(&spec, &limits, st.hidden_env(), channel.clone(), slot) {
         Ok(r) => r,
         Err(e) => {
             let message = format!("could not start server {:?}: {e}", spec.name);
@@ -153,7 +153,8 @@ async fn relay(
             out = running.output.recv() => match out {
                 Some(Out::Line(line)) => {
                     deadline = Instant::now() + idle;
-                    if socket.send(Message::Text(line.into())).await.is_err() {
+                    // The line's budget share is returned once it is sent (dropped here).
+                    if socket.send(Message::Text(line.text.into())).await.is_err() {
                         return End::PeerGone;
                     }
                 }

@@ -91,6 +91,8 @@ impl Model {
         };
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(300))
+            // The API key goes to the provider's origin only.
+            .redirect(mcpg_transport::http::redirect::same_origin())
             .build()
             .map_err(|e| ModelError::Client(e.to_string()))?;
         Ok(Model {

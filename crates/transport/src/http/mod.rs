@@ -7,6 +7,7 @@
 mod auth;
 mod exec;
 mod oauth;
+pub mod redirect;
 
 pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect, OnTokens};
 
@@ -98,6 +99,8 @@ pub fn connect(cfg: HttpConfig) -> Result<Link, TransportError> {
     }
     let http = reqwest::Client::builder()
         .connect_timeout(cfg.connect_timeout)
+        // The configured headers (`--header`, `--bearer-env`) go to this origin only.
+        .redirect(redirect::same_origin())
         .build()
         .map_err(|e| TransportError::HttpClient(exec::describe(&e)))?;
     let oauth = cfg.auth.clone().map(oauth::OAuth::new).transpose()?;
