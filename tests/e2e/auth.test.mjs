@@ -71,10 +71,14 @@ async function authPage(peers) {
   return p;
 }
 
-/** Through the popup: the AS's forms, back to the page, signed in. */
+/**
+ * Through the sign-in window: the AS's forms, back to the page, signed in. The
+ * window has no opener (issue 26): the AS's pages in it cannot navigate this tab.
+ */
 async function signIn(page) {
   await page.waitForSelector(tid('oauth-open'));
-  const [popup] = await Promise.all([page.waitForEvent('popup'), page.click(tid('oauth-open'))]);
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), page.click(tid('oauth-open'))]);
+  assert.equal(await popup.evaluate(() => window.opener), null, 'the sign-in window has no opener');
   await signInAt(popup);
   await page.waitForSelector(`${tid('oauth-status')}.ok`);
 }
@@ -234,10 +238,18 @@ describe('OAuth in the page', () => {
       await page.waitForSelector(tid('sign-in'));
       await page.click(tid('sign-in'));
       await page.waitForSelector(tid('oauth-open'));
-      // What a forged callback would hand back: a code with a state the page never sent.
+      // A window message is not how the redirect comes back any more (issue 26):
+      // nothing happens.
       await page.evaluate(() => window.postMessage(
         { mcpgOAuthRedirect: new URL('oauth-callback.html?code=stolen&state=forged', location.href).href },
         location.origin,
+      ));
+      await page.waitForTimeout(300);
+      assert.equal(await page.$(`${tid('oauth-status')}.bad`), null, 'a window message is ignored');
+      // What a forged callback would hand back on the channel: a code with a state
+      // the page never sent.
+      await page.evaluate(() => new BroadcastChannel('mcpg-oauth').postMessage(
+        { mcpgOAuthRedirect: new URL('oauth-callback.html?code=stolen&state=forged', location.href).href },
       ));
       await page.waitForSelector(`${tid('oauth-status')}.bad`);
       assert.match(await page.textContent(tid('oauth-status')), /state/);
@@ -255,6 +267,8 @@ describe('OAuth in the page', () => {
       const heard = await p.page.evaluate(async (url) => {
         const got = [];
         window.addEventListener('message', (e) => got.push(e.origin));
+        // Nor on the channel of the same name in this other origin.
+        new BroadcastChannel('mcpg-oauth').onmessage = (e) => got.push(`channel ${e.origin}`);
         const w = window.open(url, 'cb');
         await new Promise((resolve) => {
           const t = setInterval(() => { if (w.closed) { clearInterval(t); resolve(); } }, 50);

@@ -75,11 +75,19 @@ export async function startAuthPeers({ ttl, asCors = true, registration = true }
  * `url` as the remote `protected`; resolves with the page URL it prints.
  */
 export async function startRelayBridge(url, distDir, tmp) {
-  const config = join(tmp, `auth-bridge-${process.pid}.toml`);
-  writeFileSync(config, `[[remote]]\nname = "protected"\nurl = ${JSON.stringify(url)}\n`);
+  return startBridge(`[[remote]]\nname = "protected"\nurl = ${JSON.stringify(url)}\n`, distDir, tmp);
+}
+
+/**
+ * A bridge of the test's own with `config` (TOML text); `allowPrivateAuth: false`
+ * starts it as a learner would, refusing private destinations for its go-between.
+ */
+export async function startBridge(config, distDir, tmp, { allowPrivateAuth = true } = {}) {
+  const file = join(tmp, `auth-bridge-${process.pid}-${Date.now()}.toml`);
+  writeFileSync(file, config);
   const mcpg = process.env.MCPG_E2E_MCPG ?? join(root, 'target', 'debug', 'mcpg');
   // The test authorization server is on loopback, which the go-between refuses by default.
-  const args = ['serve', '--config', config, '--dist', distDir, '--port', '0', '--allow-private-auth'];
+  const args = ['serve', '--config', file, '--dist', distDir, '--port', '0', ...(allowPrivateAuth ? ['--allow-private-auth'] : [])];
   const bridge = startPeer(mcpg, args, 'MCP Playground: open ', root);
   const pageUrl = await bridge.url;
   return {
@@ -96,16 +104,23 @@ export async function startRelayBridge(url, distDir, tmp) {
 
 /**
  * Signs in through oidc-provider's development login and consent pages in `popup`
- * (any login name), until the AS redirects to oauth-callback.html, which closes it.
+ * (any login name), until the AS redirects to oauth-callback.html, which hands the
+ * redirect back and closes it (or, where the browser refuses to let a window
+ * without an opener close itself, says so; the test closes it then).
  */
 export async function signInAt(popup, login = 'learner') {
-  const closed = popup.waitForEvent('close');
+  const closed = new Promise((resolve) => {
+    popup.once('close', resolve);
+    popup.waitForURL(/oauth-callback\.html/, { timeout: 60_000 })
+      .then(() => popup.waitForFunction(() => /Signed in/.test(document.getElementById('msg')?.textContent ?? '')))
+      .then(resolve, () => {});
+  });
   for (let round = 0; round < 4; round += 1) {
     const next = await Promise.race([
       closed.then(() => 'closed'),
       popup.waitForSelector('input[name=login], button[type=submit]', { timeout: 20_000 }).then(() => 'form', () => 'closed'),
     ]);
-    if (next === 'closed') return;
+    if (next === 'closed') break;
     const url = popup.url();
     if (await popup.$('input[name=login]')) {
       await popup.fill('input[name=login]', login);
@@ -117,4 +132,5 @@ export async function signInAt(popup, login = 'learner') {
     ]);
   }
   await closed;
+  if (!popup.isClosed()) await popup.close();
 }

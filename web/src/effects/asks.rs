@@ -42,26 +42,38 @@ pub(super) fn open_tab(url: &str) {
 }
 
 /// The last guard before a server's URL is opened (issue 26), should a refused one
-/// ever get this far: `https:`, or `http:` to a loopback host, with no user name
-/// or password, as the browser itself parses it (`URL`, WHATWG). This runs in the
-/// first load's code, so it leans on the browser's parser rather than bringing
-/// the `url` crate along; the driver applied the full rule before.
+/// ever get this far: only an `https://` or `http://` URL, never `javascript:`,
+/// `data:` or another scheme that would run or show something in this origin. The
+/// driver applied the full rule before (`mcpg_safe_url`: loopback-only http, no
+/// user name); this runs in the first load's code, so it is a prefix test, which
+/// is exact for the scheme: the WHATWG parser reads a URL that starts with
+/// `https://` as scheme `https` (leading spaces, which the parser would strip, and
+/// upper case fail the test, so they are refused, not misread).
 fn openable(url: &str) -> bool {
-    let Ok(u) = web_sys::Url::new(url) else {
-        return false;
-    };
-    let host = u.hostname();
-    let loopback = host == "localhost"
-        || host.ends_with(".localhost")
-        || host == "[::1]"
-        // The parser writes an IPv4 host as four decimal numbers.
-        || host
-            .parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|a| a.is_loopback());
-    let scheme_ok = match u.protocol().as_str() {
-        "https:" => true,
-        "http:" => loopback,
-        _ => false,
-    };
-    scheme_ok && u.username().is_empty() && u.password().is_empty() && !host.is_empty()
+    url.starts_with("https://") || url.starts_with("http://")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::openable;
+
+    #[test]
+    fn only_http_and_https_urls_are_opened() {
+        for ok in ["https://example.com/a", "http://127.0.0.1:3000/cb"] {
+            assert!(openable(ok), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "JAVASCRIPT:alert(1)",
+            " javascript:alert(1)",
+            "data:text/html,<script>1</script>",
+            "blob:https://example.com/x",
+            "file:///etc/passwd",
+            "//example.com",
+            " https://example.com",
+            "",
+        ] {
+            assert!(!openable(bad), "{bad}");
+        }
+    }
 }
