@@ -7,6 +7,8 @@
 //   - `js`: metadata whose `authorization_endpoint` is a `javascript:` URL that
 //     would set `window.pwned` and call the trap;
 //   - `data`: the same as a `data:text/html,…` page with a script;
+//   - `huge`: metadata of 2 MiB, streamed without a length (the page must stop
+//     reading at its ceiling, not hold it all);
 //   - `loopback`: the trap itself, a "local service" on loopback that answers
 //     anything with 200 and JSON but sends no CORS headers, so only the bridge's
 //     go-between could read it.
@@ -110,6 +112,26 @@ export async function startHostileAs() {
     }
     m = url.pathname.match(/^\/\.well-known\/(?:oauth-authorization-server|openid-configuration)\/as\/(\w+)$/)
       ?? url.pathname.match(/^\/as\/(\w+)\/\.well-known\/(?:oauth-authorization-server|openid-configuration)$/);
+    if (m && m[1] === 'huge') {
+      // Chunked, no Content-Length: the page cannot refuse it by its declared size.
+      res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
+      res.write(`{"issuer":"${base}/as/huge","padding":"`);
+      const chunk = 'x'.repeat(64 * 1024);
+      let sent = 0;
+      const more = () => {
+        while (sent < 32) {
+          sent += 1;
+          if (!res.write(chunk)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+        res.end('"}');
+      };
+      res.on('error', () => {});
+      more();
+      return;
+    }
     if (m && payloads[m[1]]) {
       const issuer = `${base}/as/${m[1]}`;
       json(res, 200, {

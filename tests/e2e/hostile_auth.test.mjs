@@ -53,6 +53,21 @@ describe('a hostile authorization server', () => {
     });
   }
 
+  it('an authorization server whose metadata never ends: the page stops reading at its ceiling and says so', async () => {
+    const p = await openPage(urlWith({ url: peers.mcpUrl('huge') }));
+    const { page } = p;
+    try {
+      await page.waitForSelector(tid('sign-in'));
+      await page.click(tid('sign-in'));
+      await page.waitForSelector(`${tid('oauth-status')}.bad`, { timeout: 30_000 });
+      const text = await panelText(page);
+      assert.match(text, /over|too large|limit/i, `the refusal says the answer is too large: ${text}`);
+      assert.equal(await page.$(tid('oauth-open')), null);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('a loopback "authorization server": the bridge started without --allow-private-auth fetches nothing from it', async () => {
     const bridge = await startBridge('# no servers: the page connects to the hostile URL itself\n', distDir, tmpdir(), { allowPrivateAuth: false });
     const u = new URL(bridge.pageUrl);

@@ -22,7 +22,7 @@ use web_sys::{
     ResponseType,
 };
 
-use crate::guard::{may_follow_redirects, redact, redirect_refused};
+use crate::guard::{may_follow_redirects, redact, redirect_refused, unreachable};
 use crate::{HttpRequest, NetEvent, NetFailure};
 
 /// A running request; [`Fetch::abort`] stops it (no further events follow).
@@ -88,13 +88,7 @@ async fn run(
     };
     let resp: Response = JsFuture::from(promise)
         .await
-        .map_err(|e| {
-            NetFailure::Unreachable(redact(&format!(
-                "could not reach {} ({}): the server is down, or the browser blocked the request (CORS)",
-                req.url,
-                describe(&e)
-            )))
-        })?
+        .map_err(|e| NetFailure::Unreachable(unreachable(&req.url, &describe(&e))))?
         .unchecked_into();
     if guarded && resp.type_() == ResponseType::Opaqueredirect {
         return Err(NetFailure::Unreachable(redirect_refused(&req.url)));

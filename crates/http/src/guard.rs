@@ -32,6 +32,14 @@ pub fn may_follow_redirects(headers: &[(String, String)]) -> bool {
     })
 }
 
+/// The failure text for a request that got no answer at all (`why`: the browser's
+/// words), with any secret in `url` redacted.
+pub fn unreachable(url: &str, why: &str) -> String {
+    redact(&format!(
+        "could not reach {url} ({why}): the server is down, or the browser blocked the request (CORS)"
+    ))
+}
+
 /// The failure text for a redirect that was not followed.
 pub fn redirect_refused(url: &str) -> String {
     format!(
@@ -110,6 +118,19 @@ mod tests {
         }
         assert!(redirect_refused("https://a.example/mcp?token=s3cr3t").contains("…"));
         assert!(!redirect_refused("https://a.example/mcp?token=s3cr3t").contains("s3cr3t"));
+    }
+
+    #[test]
+    fn a_failed_fetch_to_the_relay_names_no_token() {
+        let token = "k9Vq2-LmTfX_7aZ";
+        let text = unreachable(
+            &format!("http://127.0.0.1:4000/relay/everything?token={token}"),
+            "Failed to fetch",
+        );
+        assert!(!text.contains(token), "{text}");
+        assert!(text.contains("http://127.0.0.1:4000/relay/everything?token=…"));
+        let text = redirect_refused(&format!("https://a.example/mcp?x=1&token={token}"));
+        assert!(!text.contains(token), "{text}");
     }
 
     #[test]

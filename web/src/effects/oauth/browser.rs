@@ -101,17 +101,44 @@ pub async fn run(req: &AuthRequest, via: Option<&BridgeFetch>) -> AuthResponse {
     };
     match made {
         Ok(r) => r,
-        Err(reason) => AuthResponse::Failed {
+        Err(Fail::Net(reason)) => AuthResponse::Failed {
             id: req.id,
             cors_suspected: !req.url.starts_with(&origin()),
+            reason,
+        },
+        // The server answered, at length: not a CORS refusal.
+        Err(Fail::TooLarge(reason)) => AuthResponse::Failed {
+            id: req.id,
+            cors_suspected: false,
             reason,
         },
     }
 }
 
+/// Why a request brought no answer the flow can read.
+enum Fail {
+    /// Below HTTP (unreachable, or in a browser possibly CORS), or an answer the
+    /// bridge could not give.
+    Net(String),
+    /// An answer over [`MAX_ANSWER_BYTES`], no longer read.
+    TooLarge(String),
+}
+
+impl From<String> for Fail {
+    fn from(reason: String) -> Fail {
+        Fail::Net(reason)
+    }
+}
+
+impl From<&str> for Fail {
+    fn from(reason: &str) -> Fail {
+        Fail::Net(reason.to_owned())
+    }
+}
+
 /// The same exchange, asked of the bridge: it makes the request (no redirect
 /// followed) and answers `{status, headers, body}` whatever the status.
-async fn through_bridge(req: &AuthRequest, bridge: &BridgeFetch) -> Result<AuthResponse, String> {
+async fn through_bridge(req: &AuthRequest, bridge: &BridgeFetch) -> Result<AuthResponse, Fail> {
     let ask = serde_json::json!({
         "method": req.method,
         "url": req.url,
@@ -133,12 +160,12 @@ async fn through_bridge(req: &AuthRequest, bridge: &BridgeFetch) -> Result<AuthR
         body: Some(ask.to_string()),
     };
     let AuthResponse::Answered { status, body, .. } = fetch(&asked).await? else {
-        return Err("the bridge did not answer".to_owned());
+        return Err("the bridge did not answer".into());
     };
     let v: serde_json::Value = serde_json::from_str(&body)
         .map_err(|_| format!("the bridge answered HTTP {status} without JSON"))?;
     if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
-        return Err(format!("through the bridge: {e}"));
+        return Err(format!("through the bridge: {e}").into());
     }
     let headers = v
         .get("headers")
@@ -160,7 +187,7 @@ async fn through_bridge(req: &AuthRequest, bridge: &BridgeFetch) -> Result<AuthR
     })
 }
 
-async fn fetch(req: &AuthRequest) -> Result<AuthResponse, String> {
+async fn fetch(req: &AuthRequest) -> Result<AuthResponse, Fail> {
     let win = web_sys::window().ok_or("no window")?;
     let headers = Headers::new().map_err(|e| js_text(&e))?;
     for (k, v) in &req.headers {
@@ -198,9 +225,12 @@ async fn fetch(req: &AuthRequest) -> Result<AuthResponse, String> {
 
 /// The answer's body as text, refused past `max` bytes: the declared length is
 /// checked first, then the bytes as they stream in (a length may be absent or lie).
-async fn read_bounded(resp: &Response, max: usize) -> Result<String, String> {
-    let too_big =
-        || format!("the answer is over {max} bytes, more than any OAuth answer needs: refused");
+async fn read_bounded(resp: &Response, max: usize) -> Result<String, Fail> {
+    let too_big = || {
+        Fail::TooLarge(format!(
+            "the answer is over {max} bytes, more than any OAuth answer needs: refused"
+        ))
+    };
     let declared = resp
         .headers()
         .get("content-length")
