@@ -98,7 +98,8 @@ pub enum AuthError {
     Unsupported(&'static str),
     /// A server or authorization server handed the flow a URL that breaks the one
     /// URL rule ([`mcpg_safe_url::RULE`]): it was neither fetched nor opened.
-    #[error("refused {field} {:?}: {refusal} (rule: {})", crate::checks::short(url), refusal.rule())]
+    // The rule first: a long URL may be cut where the message is shown.
+    #[error("refused {field} (rule: {}): {refusal}: {:?}", refusal.rule(), crate::checks::short(url))]
     UnsafeUrl {
         /// Where the URL came from (`authorization_endpoint`, `resource_metadata`, …).
         field: &'static str,
