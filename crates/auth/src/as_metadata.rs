@@ -6,16 +6,17 @@ use mcpg_core::diag::Severity;
 use serde_json::Value;
 
 use crate::cards::Card;
+use crate::checks;
 use crate::state::{Answer, AsMetadata, Purpose, string, strings};
-use crate::url::Url;
+use crate::url;
 use crate::{AuthError, AuthFlow};
 
 /// The AS metadata URLs to try for `issuer`, in order.
 pub(crate) fn as_candidates(issuer: &str) -> Vec<String> {
-    let Some(u) = Url::parse(issuer) else {
+    let Some(u) = url::web_url(issuer) else {
         return Vec::new();
     };
-    let (o, p) = (u.origin(), u.trimmed_path().to_owned());
+    let (o, p) = (url::origin(&u), url::trimmed_path(&u).to_owned());
     if p.is_empty() {
         vec![
             format!("{o}/.well-known/oauth-authorization-server"),
@@ -29,6 +30,15 @@ pub(crate) fn as_candidates(issuer: &str) -> Vec<String> {
         ]
     }
 }
+
+/// The metadata's URL members the flow fetches or opens (or could be led to), each
+/// checked before the document is used.
+const URL_FIELDS: [&str; 4] = [
+    "authorization_endpoint",
+    "token_endpoint",
+    "registration_endpoint",
+    "jwks_uri",
+];
 
 impl AuthFlow {
     pub(crate) fn on_as_metadata(&mut self, mut card: Card, purpose: Purpose, a: &Answer<'_>) {
@@ -92,6 +102,14 @@ impl AuthFlow {
             });
             return;
         };
+        for field in URL_FIELDS {
+            if let Some(u) = string(&doc, field)
+                && let Err(e) = checks::check(&mut card, field, &u)
+            {
+                self.refuse(card, e);
+                return;
+            }
+        }
         self.emit_card(card);
         self.asm = Some(AsMetadata {
             issuer: got,

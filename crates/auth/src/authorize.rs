@@ -6,7 +6,7 @@ use mcpg_core::diag::Severity;
 
 use crate::cards::Card;
 use crate::flow::Phase;
-use crate::url::{self, Url};
+use crate::url;
 use crate::{AuthError, AuthEvent, AuthFlow, Step};
 
 impl AuthFlow {
@@ -64,6 +64,15 @@ impl AuthFlow {
             self.client_credentials(&asm, &client, &scopes, None);
             return;
         }
+        // Never hand the browser (or `xdg-open`) a URL that breaks the rule; the
+        // metadata check caught a server's, this one catches a fallback's too.
+        if !self.url_ok(
+            Step::Authorization,
+            "authorization_endpoint",
+            &asm.authorization_endpoint,
+        ) {
+            return;
+        }
         let (pkce, state) = self.next_secrets();
         let resource = self.resource();
         let scope = scopes.join(" ");
@@ -80,6 +89,9 @@ impl AuthFlow {
             pairs.push(("scope", &scope));
         }
         let auth_url = url::with_query(&asm.authorization_endpoint, &pairs);
+        if !self.url_ok(Step::Authorization, "authorization URL", &auth_url) {
+            return;
+        }
         self.pkce = Some(pkce);
         self.state = Some(state);
         self.phase = Phase::Authorizing;
@@ -89,11 +101,18 @@ impl AuthFlow {
 
     /// Checks the redirect and exchanges the code.
     pub(crate) fn on_redirect(&mut self, redirect_url: &str) {
-        let query = redirect_url
-            .split_once('?')
-            .map(|(_, q)| q.split('#').next().unwrap_or_default())
+        // Read as the WHATWG parser reads it (a relative one against our own
+        // redirect URI): `state` and `iss` are security checks.
+        let parsed = mcpg_safe_url::Url::parse(redirect_url).or_else(|_| {
+            mcpg_safe_url::Url::parse(&self.cfg.redirect_uri).and_then(|b| b.join(redirect_url))
+        });
+        let params: Vec<(String, String)> = parsed
+            .map(|u| {
+                u.query_pairs()
+                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                    .collect()
+            })
             .unwrap_or_default();
-        let params = url::parse_query(query);
         let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let issuer = self
             .asm
@@ -173,8 +192,8 @@ impl AuthFlow {
         let endpoint = self
             .asm
             .as_ref()
-            .and_then(|a| Url::parse(&a.authorization_endpoint))
-            .map(|u| u.without_query())
+            .and_then(|a| url::web_url(&a.authorization_endpoint))
+            .map(|u| url::without_query(&u))
             .unwrap_or_default();
         format!(
             "GET {endpoint}?response_type=code&code_challenge_method=S256&resource={}&scope={}",

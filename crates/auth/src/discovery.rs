@@ -11,25 +11,20 @@ use mcpg_core::diag::Severity;
 
 use crate::as_metadata::as_candidates;
 use crate::cards::Card;
+use crate::checks;
 use crate::state::{Answer, AsMetadata, Prm, Purpose, string, strings};
-use crate::url::Url;
+use crate::url;
 use crate::{AuthError, AuthFlow, AuthRequest, Step};
 
 /// The PRM URLs to try, in order.
 pub(crate) fn prm_candidates(resource_url: &str, from_challenge: Option<&str>) -> Vec<String> {
     let mut out: Vec<String> = from_challenge.into_iter().map(str::to_owned).collect();
-    if let Some(u) = Url::parse(resource_url) {
-        let path = u.trimmed_path();
+    if let Some(u) = url::web_url(resource_url) {
+        let (o, path) = (url::origin(&u), url::trimmed_path(&u));
         if !path.is_empty() {
-            out.push(format!(
-                "{}/.well-known/oauth-protected-resource{path}",
-                u.origin()
-            ));
+            out.push(format!("{o}/.well-known/oauth-protected-resource{path}"));
         }
-        out.push(format!(
-            "{}/.well-known/oauth-protected-resource",
-            u.origin()
-        ));
+        out.push(format!("{o}/.well-known/oauth-protected-resource"));
     }
     out.dedup();
     out
@@ -37,13 +32,15 @@ pub(crate) fn prm_candidates(resource_url: &str, from_challenge: Option<&str>) -
 
 /// Whether PRM `resource` may stand for the MCP endpoint: the same origin, and the
 /// endpoint's path at or under the resource's path (RFC 9728 §3.3; a server's
-/// root metadata names its origin).
+/// root metadata names its origin). Origins and paths as the WHATWG parser reads
+/// them, so a look-alike spelling cannot pass for the endpoint's origin.
 pub(crate) fn resource_covers(resource: &str, mcp: &str) -> bool {
-    let (Some(r), Some(m)) = (Url::parse(resource), Url::parse(mcp)) else {
+    let (Some(r), Some(m)) = (url::web_url(resource), url::web_url(mcp)) else {
         return resource == mcp;
     };
-    let (rp, mp) = (r.trimmed_path(), m.trimmed_path());
-    r.origin() == m.origin() && (rp == mp || mp.starts_with(&format!("{rp}/")) || rp.is_empty())
+    let (rp, mp) = (url::trimmed_path(&r), url::trimmed_path(&m));
+    url::origin(&r) == url::origin(&m)
+        && (rp == mp || mp.starts_with(&format!("{rp}/")) || rp.is_empty())
 }
 
 fn get(url: String) -> AuthRequest {
@@ -65,6 +62,12 @@ impl AuthFlow {
             self.challenge.resource_metadata.as_deref(),
         );
         self.prm = None;
+        // The server's own pointer is checked before anything is fetched from it.
+        if let Some(u) = self.challenge.resource_metadata.clone()
+            && !self.url_ok(Step::ProtectedResourceMetadata, "resource_metadata", &u)
+        {
+            return;
+        }
         self.ask_prm(candidates, 0);
     }
 
@@ -110,7 +113,7 @@ impl AuthFlow {
             Purpose::Prm { .. } => {
                 // 2025-03-26: no protected resource metadata; the MCP server's
                 // origin is the authorization server.
-                let Some(u) = Url::parse(&self.cfg.resource_url) else {
+                let Some(u) = url::web_url(&self.cfg.resource_url) else {
                     self.fail(AuthError::Malformed {
                         what: format!("MCP URL {}", self.cfg.resource_url),
                     });
@@ -120,7 +123,7 @@ impl AuthFlow {
                     Step::ProtectedResourceMetadata,
                     "MCP 2025-03-26 Authorization §Server Metadata Discovery",
                     "No protected resource metadata anywhere: as in MCP 2025-03-26, the MCP server's origin is taken as the authorization server.".into(),
-                    format!("(fallback) authorization server = {}", u.origin()),
+                    format!("(fallback) authorization server = {}", url::origin(&u)),
                 );
                 card.finding(
                     "auth-prm-missing",
@@ -133,7 +136,7 @@ impl AuthFlow {
                     "no document",
                 );
                 self.emit_card(card);
-                let issuer = u.origin();
+                let issuer = url::origin(&u);
                 let c = as_candidates(&issuer);
                 self.ask_as(issuer, c, 0, true);
             }
@@ -229,6 +232,11 @@ impl AuthFlow {
             });
             return;
         };
+        // The issuer is where the metadata, and then the browser, go.
+        if let Err(e) = checks::check(&mut card, "authorization_servers", &issuer) {
+            self.refuse(card, e);
+            return;
+        }
         self.emit_card(card);
         self.prm = Some(Prm {
             resource,
@@ -286,5 +294,11 @@ mod tests {
         ));
         assert!(!resource_covers("http://h:1/mcp2", "http://h:1/mcp"));
         assert!(!resource_covers("http://h:1/other", "http://h:1/mcp"));
+        // Userinfo and a backslash do not change whose origin it is.
+        assert!(!resource_covers(
+            "http://h:1@evil.example/",
+            "http://h:1/mcp"
+        ));
+        assert!(resource_covers("HTTP://H:1/mcp/", "http://h:1/mcp"));
     }
 }

@@ -96,6 +96,26 @@ pub enum AuthError {
     /// without the `jwt` feature).
     #[error("unsupported here: {0}")]
     Unsupported(&'static str),
+    /// A server or authorization server handed the flow a URL that breaks the one
+    /// URL rule ([`mcpg_safe_url::RULE`]): it was neither fetched nor opened.
+    // The rule first: a long URL may be cut where the message is shown.
+    #[error("refused {field} (rule: {}): {refusal}: {:?}", refusal.rule(), crate::checks::short(url))]
+    UnsafeUrl {
+        /// Where the URL came from (`authorization_endpoint`, `resource_metadata`, …).
+        field: &'static str,
+        /// The URL as sent.
+        url: String,
+        /// Which part of the rule it broke.
+        refusal: mcpg_safe_url::Refusal,
+    },
+    /// An answer over [`crate::MAX_ANSWER_BYTES`]: not read, the flow stops.
+    #[error("the answer to the {} step is larger than the {limit}-byte limit for OAuth answers", step.title())]
+    TooLarge {
+        /// The step whose answer it was.
+        step: crate::Step,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// A call that does not fit the flow's state (e.g. a redirect nobody asked for).
     #[error("unexpected {0} at this point of the flow")]
     Unexpected(&'static str),

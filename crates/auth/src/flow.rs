@@ -5,12 +5,25 @@
 use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
+use mcpg_core::diag::Severity;
 
 use crate::cards::{self, Card};
 use crate::challenge::BearerChallenge;
 use crate::pkce::Pkce;
 use crate::state::{Answer, AsMetadata, Client, Prm, Purpose};
 use crate::{AuthConfig, AuthError, AuthEvent, AuthRequest, AuthResponse, Tokens};
+
+/// Which field of which document a request's URL comes from, for a refusal.
+fn request_field(step: crate::Step) -> &'static str {
+    use crate::Step;
+    match step {
+        Step::ProtectedResourceMetadata => "protected resource metadata URL",
+        Step::AuthorizationServerMetadata => "authorization server metadata URL",
+        Step::Registration => "registration_endpoint",
+        Step::TokenExchange | Step::Refresh | Step::StepUp => "token_endpoint",
+        Step::ClientMetadataDocument | Step::Authorization => "request URL",
+    }
+}
 
 /// The request in flight and its card so far.
 #[derive(Debug)]
@@ -123,7 +136,9 @@ impl AuthFlow {
     pub fn handle_response(&mut self, now: Timestamp, response: AuthResponse) {
         self.now = now;
         let id = match &response {
-            AuthResponse::Answered { id, .. } | AuthResponse::Failed { id, .. } => *id,
+            AuthResponse::Answered { id, .. }
+            | AuthResponse::TooLarge { id, .. }
+            | AuthResponse::Failed { id, .. } => *id,
         };
         if self.pending.as_ref().map(|p| p.id) != Some(id) {
             return;
@@ -160,6 +175,10 @@ impl AuthFlow {
                         });
                     }
                 }
+            }
+            AuthResponse::TooLarge { status, .. } => self.too_large(card, status, raw.step),
+            AuthResponse::Answered { status, body, .. } if body.len() > crate::MAX_ANSWER_BYTES => {
+                self.too_large(card, status, raw.step);
             }
             AuthResponse::Answered {
                 status,
@@ -213,8 +232,29 @@ impl AuthFlow {
 
     // ----- shared by the steps -----
 
-    /// Queues `req` (its `id` is assigned here) and remembers what it is for.
+    /// An answer over the limit: a card saying so, and the flow stops (a hostile
+    /// server's endless body is neither read nor retried elsewhere).
+    fn too_large(&mut self, mut card: Card, status: u16, step: crate::Step) {
+        let limit = crate::MAX_ANSWER_BYTES;
+        card.response = Some(format!(
+            "HTTP {status}\n\n(the body is over the {limit}-byte limit: not read)"
+        ));
+        card.finding(
+            "auth-answer-too-large",
+            Severity::Error,
+            &format!("an answer of at most {limit} bytes"),
+            "more",
+        );
+        self.refuse(card, AuthError::TooLarge { step, limit });
+    }
+
+    /// Queues `req` (its `id` is assigned here) and remembers what it is for;
+    /// a URL that breaks the URL rule is refused instead (the last line of
+    /// defence: every URL a step builds passes here).
     pub(crate) fn request(&mut self, purpose: Purpose, why: String, mut req: AuthRequest) {
+        if !self.url_ok(req.step, request_field(req.step), &req.url) {
+            return;
+        }
         let id = self.next_id;
         self.next_id += 1;
         req.id = id;

@@ -17,12 +17,15 @@
 //! - `token`: code exchange, refresh, client authentication.
 //! - `grants`: the extensions without a browser (SEP-1933 workload JWT, SEP-990
 //!   enterprise-managed authorization).
+//! - `checks`: every URL a server hands the flow passes `mcpg_safe_url::check`
+//!   before it is fetched or opened ([`AuthError::UnsafeUrl`]).
 //! - [`mask`]: secrets out of every text a person sees.
 
 mod as_metadata;
 mod authorize;
 mod cards;
 mod challenge;
+mod checks;
 mod discovery;
 mod dpop;
 mod error;
@@ -37,6 +40,12 @@ mod state;
 mod token;
 mod types;
 pub mod url;
+
+/// The most bytes of one OAuth answer (metadata, registration, token) a driver
+/// reads: real documents are a few kilobytes, and a hostile server must not make
+/// the CLI or the page hold an endless body. Drivers stop reading past it and
+/// report [`AuthResponse::TooLarge`]; the flow refuses a longer body either way.
+pub const MAX_ANSWER_BYTES: usize = 1024 * 1024;
 
 pub use challenge::{BearerChallenge, parse_www_authenticate};
 pub use dpop::DpopKey;

@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 
 use crate::cards::Card;
 use crate::state::{Answer, Client, Purpose};
-use crate::url::Url;
 use crate::{AuthError, AuthFlow, AuthRequest, ClientIdentity, Step};
 
 /// The token endpoint authentication to use with a secret, from what the AS
@@ -32,15 +31,8 @@ pub(crate) fn method_for(secret: bool, supported: &[String]) -> String {
 
 /// A loopback redirect is a native app's (RFC 8252 §7.3); anything else a web one.
 fn application_type(redirect_uri: &str) -> &'static str {
-    let host = Url::parse(redirect_uri)
-        .map(|u| u.authority)
-        .unwrap_or_default();
-    let host = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h);
-    if matches!(host, "localhost" | "127.0.0.1" | "[::1]") {
-        "native"
-    } else {
-        "web"
-    }
+    let loopback = mcpg_safe_url::check(redirect_uri).is_ok_and(|c| c.is_loopback());
+    if loopback { "native" } else { "web" }
 }
 
 /// The client an identity brings with it (no registration needed), if any.

@@ -217,6 +217,14 @@ pub enum AuthResponse {
         /// The body as text.
         body: String,
     },
+    /// An HTTP answer whose body was over [`crate::MAX_ANSWER_BYTES`]: the driver
+    /// stopped reading it (the flow stops with [`AuthError::TooLarge`]).
+    TooLarge {
+        /// The request's id.
+        id: u64,
+        /// HTTP status.
+        status: u16,
+    },
     /// Below HTTP (unreachable, or in a browser possibly CORS: `cors_suspected`).
     Failed {
         /// The request's id.

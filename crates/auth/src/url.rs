@@ -1,93 +1,50 @@
-//! A small URL splitter and the percent-encoding OAuth needs, instead of the `url`
-//! crate (the page loads this crate as a lazy chunk; smaller is better). Only
-//! absolute `http`/`https` URLs are read; nothing is normalised beyond lower-casing
-//! the scheme and host.
+//! URL reading through the `url` crate (the WHATWG URL standard, via
+//! `mcpg-safe-url`), so every origin, path and query the flow compares is the one
+//! the browser and reqwest will use; and the small percent-encoding OAuth needs for
+//! forms and query strings.
 
-/// An absolute URL split into its parts (RFC 3986 §3).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Url {
-    /// `http` or `https` (lower case).
-    pub scheme: String,
-    /// `host[:port]` (host lower case; userinfo dropped).
-    pub authority: String,
-    /// The path, `""` or starting with `/`.
-    pub path: String,
-    /// The query without `?`, if any.
-    pub query: Option<String>,
+use mcpg_safe_url::Url;
+
+/// `s` parsed by the WHATWG rules, if it is an absolute `http(s)` URL with a host.
+pub fn web_url(s: &str) -> Option<Url> {
+    let u = Url::parse(s.trim()).ok()?;
+    (matches!(u.scheme(), "http" | "https") && u.host().is_some()).then_some(u)
 }
 
-impl Url {
-    /// Splits `s`; `None` unless it is an absolute `http(s)` URL with a host.
-    pub fn parse(s: &str) -> Option<Url> {
-        let s = s.trim();
-        let (scheme, rest) = s.split_once("://")?;
-        let scheme = scheme.to_ascii_lowercase();
-        if scheme != "http" && scheme != "https" {
-            return None;
-        }
-        let rest = rest.split('#').next().unwrap_or_default();
-        let end = rest.find(['/', '?']).unwrap_or(rest.len());
-        let authority = &rest[..end];
-        let authority = authority.rsplit('@').next().unwrap_or(authority);
-        if authority.is_empty() {
-            return None;
-        }
-        let tail = &rest[end..];
-        let (path, query) = match tail.split_once('?') {
-            Some((p, q)) => (p, Some(q.to_owned())),
-            None => (tail, None),
-        };
-        Some(Url {
-            scheme,
-            authority: authority.to_ascii_lowercase(),
-            path: path.to_owned(),
-            query,
-        })
-    }
-
-    /// `scheme://authority`.
-    pub fn origin(&self) -> String {
-        format!("{}://{}", self.scheme, self.authority)
-    }
-
-    /// The path without a trailing `/` (`""` for the root).
-    pub fn trimmed_path(&self) -> &str {
-        self.path.trim_end_matches('/')
-    }
-
-    /// The URL without query or fragment.
-    pub fn without_query(&self) -> String {
-        format!("{}{}", self.origin(), self.path)
-    }
-
-    /// The value of query parameter `name` (percent-decoded), first occurrence.
-    pub fn query_param(&self, name: &str) -> Option<String> {
-        parse_query(self.query.as_deref()?)
-            .into_iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v)
-    }
+/// `scheme://host[:port]` as the WHATWG serializer writes it (lower case,
+/// punycode, default port left out).
+pub fn origin(u: &Url) -> String {
+    u.origin().ascii_serialization()
 }
 
-impl std::fmt::Display for Url {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", self.origin(), self.path)?;
-        if let Some(q) = &self.query {
-            write!(f, "?{q}")?;
-        }
-        Ok(())
-    }
+/// The path without a trailing `/` (`""` for the root).
+pub fn trimmed_path(u: &Url) -> &str {
+    u.path().trim_end_matches('/')
+}
+
+/// The URL without query or fragment.
+pub fn without_query(u: &Url) -> String {
+    format!("{}{}", origin(u), u.path())
+}
+
+/// The value of query parameter `name` of `url` (percent-decoded), first
+/// occurrence.
+pub fn query_param(url: &str, name: &str) -> Option<String> {
+    Url::parse(url)
+        .ok()?
+        .query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
 }
 
 /// Whether two URLs name the same resource for RFC 8707 / RFC 9728 purposes: same
-/// scheme and authority, same path up to a trailing slash, no query difference.
+/// origin, same path up to a trailing slash, the same query.
 pub fn same_resource(a: &str, b: &str) -> bool {
-    match (Url::parse(a), Url::parse(b)) {
+    match (web_url(a), web_url(b)) {
         (Some(a), Some(b)) => {
-            a.scheme == b.scheme
-                && a.authority == b.authority
-                && a.trimmed_path() == b.trimmed_path()
-                && a.query == b.query
+            origin(&a) == origin(&b)
+                && trimmed_path(&a) == trimmed_path(&b)
+                && a.query() == b.query()
         }
         _ => a == b,
     }
@@ -158,23 +115,23 @@ pub fn with_query(base: &str, pairs: &[(&str, &str)]) -> String {
 }
 
 #[cfg(test)]
+// A test fails by panicking.
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
     #[test]
-    fn splits_urls() {
-        let u = Url::parse("HTTPS://User@Example.COM:8443/a/b/?x=1#f");
-        let u = u.unwrap();
-        assert_eq!(u.scheme, "https");
-        assert_eq!(u.authority, "example.com:8443");
-        assert_eq!(u.path, "/a/b/");
-        assert_eq!(u.trimmed_path(), "/a/b");
-        assert_eq!(u.query.as_deref(), Some("x=1"));
-        assert_eq!(u.origin(), "https://example.com:8443");
-        assert_eq!(Url::parse("ftp://x/"), None);
-        assert_eq!(Url::parse("http:///x"), None);
-        let r = Url::parse("http://h").map(|u| (u.path, u.query));
-        assert_eq!(r, Some((String::new(), None)));
+    fn reads_urls_as_the_browser_does() {
+        let u = web_url("HTTPS://Example.COM:443/a/b/?x=1#f").unwrap();
+        assert_eq!(origin(&u), "https://example.com");
+        assert_eq!(trimmed_path(&u), "/a/b");
+        assert_eq!(without_query(&u), "https://example.com/a/b/");
+        assert!(web_url("ftp://x/").is_none());
+        assert!(web_url("javascript:alert(1)").is_none());
+        // A backslash ends the host in http(s) URLs: the host is a.example.
+        let u = web_url("https://a.example\\@evil.example/").unwrap();
+        assert_eq!(origin(&u), "https://a.example");
+        assert_eq!(trimmed_path(&web_url("http://h").unwrap()), "");
     }
 
     #[test]
@@ -193,9 +150,8 @@ mod tests {
                 ("flag".into(), String::new())
             ]
         );
-        let u = Url::parse("http://cb/x?code=1&iss=https%3A%2F%2Fas");
         assert_eq!(
-            u.and_then(|u| u.query_param("iss")).as_deref(),
+            query_param("http://cb/x?code=1&iss=https%3A%2F%2Fas", "iss").as_deref(),
             Some("https://as")
         );
     }
@@ -205,5 +161,7 @@ mod tests {
         assert!(same_resource("http://H:1/mcp/", "http://h:1/mcp"));
         assert!(!same_resource("http://h:1/mcp", "http://h:2/mcp"));
         assert!(!same_resource("http://h/mcp", "http://h/other"));
+        assert!(same_resource("https://h:443/mcp", "https://h/mcp"));
+        assert!(!same_resource("https://h/mcp?a=1", "https://h/mcp"));
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcpg_auth::url::{Url, parse_query};
+use mcpg_auth::url::{parse_query, query_param};
 use mcpg_auth::{
     AuthConfig, AuthError, AuthEvent, AuthFlow, AuthRequest, AuthResponse, ClientIdentity, Step,
     Tokens,
@@ -15,8 +15,8 @@ use mcpg_core::Timestamp;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-const MCP: &str = "http://rs.test/mcp";
-const AS: &str = "http://as.test";
+const MCP: &str = "https://rs.test/mcp";
+const AS: &str = "https://as.test";
 const T0: Timestamp = Timestamp(5_000);
 
 /// A scripted network: answers by `METHOD url` (query ignored), 404 otherwise.
@@ -78,7 +78,7 @@ fn standard() -> Net {
     let mut n = Net::default();
     n.on(
         "GET",
-        "http://rs.test/.well-known/oauth-protected-resource/mcp",
+        "https://rs.test/.well-known/oauth-protected-resource/mcp",
         200,
         prm(MCP, None),
     )
@@ -194,7 +194,7 @@ fn drive(flow: &mut AuthFlow, net: &mut Net, redirect: &dyn Fn(&str) -> String) 
 }
 
 fn param(url: &str, name: &str) -> Option<String> {
-    Url::parse(url).and_then(|u| u.query_param(name))
+    query_param(url, name)
 }
 
 /// The AS's redirect: code, the request's state, and `iss` as given.
@@ -212,7 +212,7 @@ fn back(iss: Option<&'static str>) -> impl Fn(&str) -> String {
 
 fn www(extra: &str) -> String {
     format!(
-        r#"Bearer resource_metadata="http://rs.test/.well-known/oauth-protected-resource/mcp"{extra}"#
+        r#"Bearer resource_metadata="https://rs.test/.well-known/oauth-protected-resource/mcp"{extra}"#
     )
 }
 
@@ -230,10 +230,10 @@ fn full_flow_with_dynamic_registration_and_pkce() {
     assert_eq!(
         net.urls(),
         [
-            "http://rs.test/.well-known/oauth-protected-resource/mcp",
-            "http://as.test/.well-known/oauth-authorization-server",
-            "http://as.test/register",
-            "http://as.test/token"
+            "https://rs.test/.well-known/oauth-protected-resource/mcp",
+            "https://as.test/.well-known/oauth-authorization-server",
+            "https://as.test/register",
+            "https://as.test/token"
         ]
     );
     let reg: Value = serde_json::from_str(net.seen[2].body.as_deref().unwrap()).unwrap();
@@ -284,13 +284,13 @@ fn discovery_tries_the_well_known_urls_in_order_then_falls_back_to_2025_03_26() 
     let mut net = Net::default();
     net.on(
         "POST",
-        "http://rs.test/register",
+        "https://rs.test/register",
         201,
         json!({"client_id": "c", "client_secret": "s-0123456789abcdef"}),
     )
     .on(
         "POST",
-        "http://rs.test/token",
+        "https://rs.test/token",
         200,
         json!({"access_token": "t-0123456789abcdef"}),
     );
@@ -301,15 +301,15 @@ fn discovery_tries_the_well_known_urls_in_order_then_falls_back_to_2025_03_26() 
     assert_eq!(
         net.urls(),
         [
-            "http://rs.test/.well-known/oauth-protected-resource/mcp",
-            "http://rs.test/.well-known/oauth-protected-resource",
-            "http://rs.test/.well-known/oauth-authorization-server",
-            "http://rs.test/.well-known/openid-configuration",
-            "http://rs.test/register",
-            "http://rs.test/token"
+            "https://rs.test/.well-known/oauth-protected-resource/mcp",
+            "https://rs.test/.well-known/oauth-protected-resource",
+            "https://rs.test/.well-known/oauth-authorization-server",
+            "https://rs.test/.well-known/openid-configuration",
+            "https://rs.test/register",
+            "https://rs.test/token"
         ]
     );
-    assert!(run.authorize_urls[0].starts_with("http://rs.test/authorize?"));
+    assert!(run.authorize_urls[0].starts_with("https://rs.test/authorize?"));
     // A secret without a method: client_secret_basic (RFC 7591 default).
     let token = net.seen.last().unwrap();
     assert!(
@@ -327,7 +327,7 @@ fn discovery_tries_the_well_known_urls_in_order_then_falls_back_to_2025_03_26() 
 
 #[test]
 fn issuer_with_a_path_never_asks_the_root() {
-    let issuer = "http://as.test/tenant1";
+    let issuer = "https://as.test/tenant1";
     let mut net = standard();
     let mut meta = as_meta();
     meta["issuer"] = json!(issuer);
@@ -336,16 +336,16 @@ fn issuer_with_a_path_never_asks_the_root() {
         MCP.replace("/mcp", "/.well-known/oauth-protected-resource")
             .as_str(),
         200,
-        json!({"resource": "http://rs.test", "authorization_servers": [issuer]}),
+        json!({"resource": "https://rs.test", "authorization_servers": [issuer]}),
     )
     .on(
         "GET",
-        "http://as.test/tenant1/.well-known/openid-configuration",
+        "https://as.test/tenant1/.well-known/openid-configuration",
         200,
         meta,
     );
     net.routes
-        .remove("GET http://rs.test/.well-known/oauth-protected-resource/mcp");
+        .remove("GET https://rs.test/.well-known/oauth-protected-resource/mcp");
     let mut flow = AuthFlow::new(config(), [2; 64]);
     flow.handle_challenge(T0, 401, Some("Bearer"));
     let run = drive(&mut flow, &mut net, &back(Some(issuer)));
@@ -353,15 +353,15 @@ fn issuer_with_a_path_never_asks_the_root() {
     assert_eq!(
         &net.urls()[2..5],
         [
-            "http://as.test/.well-known/oauth-authorization-server/tenant1",
-            "http://as.test/.well-known/openid-configuration/tenant1",
-            "http://as.test/tenant1/.well-known/openid-configuration"
+            "https://as.test/.well-known/oauth-authorization-server/tenant1",
+            "https://as.test/.well-known/openid-configuration/tenant1",
+            "https://as.test/tenant1/.well-known/openid-configuration"
         ]
     );
     // The resource goes back exactly as published.
     assert_eq!(
         param(&run.authorize_urls[0], "resource").as_deref(),
-        Some("http://rs.test")
+        Some("https://rs.test")
     );
 }
 
@@ -370,7 +370,7 @@ fn refuses_a_foreign_resource_a_foreign_issuer_and_no_s256() {
     let mut net = standard();
     net.on(
         "GET",
-        "http://rs.test/.well-known/oauth-protected-resource/mcp",
+        "https://rs.test/.well-known/oauth-protected-resource/mcp",
         200,
         prm("https://evil.example.com/mcp", None),
     );
@@ -425,7 +425,7 @@ fn redirect_checks_state_and_iss() {
     let cases: [(&Redirect, bool, bool); 5] = [
         (&back(Some(AS)), true, true),
         (&back(Some("https://evil.example.com")), true, false),
-        (&back(Some("http://as.test/")), true, false),
+        (&back(Some("https://as.test/")), true, false),
         (&back(None), true, false),
         (&back(None), false, true),
     ];
@@ -477,7 +477,7 @@ fn step_up_asks_for_the_union_and_stops_at_the_limit() {
     );
     assert_eq!(
         net.urls()[before..],
-        ["http://as.test/token"],
+        ["https://as.test/token"],
         "no rediscovery, no new registration"
     );
     assert_ne!(
@@ -611,7 +611,7 @@ fn a_new_authorization_server_gets_a_new_registration() {
             .tokens()
             .is_some()
     );
-    let as2 = "http://as2.test";
+    let as2 = "https://as2.test";
     let mut meta = as_meta();
     for (k, v) in [
         ("issuer", as2.to_owned()),
@@ -623,7 +623,7 @@ fn a_new_authorization_server_gets_a_new_registration() {
     }
     net.on(
         "GET",
-        "http://rs.test/.well-known/oauth-protected-resource/mcp",
+        "https://rs.test/.well-known/oauth-protected-resource/mcp",
         200,
         json!({"resource": MCP, "authorization_servers": [as2]}),
     )
@@ -682,12 +682,12 @@ fn assertion_grants_need_no_browser() {
     assert!(form.contains(&("client_id".into(), "workload".into())));
 
     let mut net = standard();
-    net.on("POST", "http://idp.test/token", 200, json!({"access_token": "the-id-jag-0123456789", "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"}));
+    net.on("POST", "https://idp.test/token", 200, json!({"access_token": "the-id-jag-0123456789", "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag"}));
     let mut cfg = config();
     cfg.identity = ClientIdentity::Enterprise {
         client_id: "xaa".into(),
         client_secret: Some("xaa-secret".into()),
-        idp_token_endpoint: "http://idp.test/token".into(),
+        idp_token_endpoint: "https://idp.test/token".into(),
         idp_client_id: "idp-client".into(),
         id_token: "the-id-token-0123456789".into(),
     };
@@ -729,30 +729,30 @@ fn assertion_grants_need_no_browser() {
 fn a_2025_03_26_origin_may_name_its_own_issuer() {
     let mut net = Net::default();
     let mut meta = as_meta();
-    meta["issuer"] = json!("http://rs.test/oauth");
-    meta["registration_endpoint"] = json!("http://rs.test/oauth/register");
-    meta["token_endpoint"] = json!("http://rs.test/oauth/token");
+    meta["issuer"] = json!("https://rs.test/oauth");
+    meta["registration_endpoint"] = json!("https://rs.test/oauth/register");
+    meta["token_endpoint"] = json!("https://rs.test/oauth/token");
     net.on(
         "GET",
-        "http://rs.test/.well-known/oauth-authorization-server",
+        "https://rs.test/.well-known/oauth-authorization-server",
         200,
         meta,
     )
     .on(
         "POST",
-        "http://rs.test/oauth/register",
+        "https://rs.test/oauth/register",
         201,
         json!({"client_id": "c"}),
     )
     .on(
         "POST",
-        "http://rs.test/oauth/token",
+        "https://rs.test/oauth/token",
         200,
         json!({"access_token": "t-0123456789abcdef"}),
     );
     let mut flow = AuthFlow::new(config(), [1; 64]);
     flow.handle_challenge(T0, 401, Some("Bearer"));
-    let run = drive(&mut flow, &mut net, &back(Some("http://rs.test/oauth")));
+    let run = drive(&mut flow, &mut net, &back(Some("https://rs.test/oauth")));
     assert!(run.tokens().is_some(), "{:?}", run.error());
     assert!(run.findings().contains(&"auth-legacy-issuer-differs"));
 }
@@ -905,14 +905,14 @@ fn dpop_proofs_on_token_requests_and_the_nonce_retry() {
     assert_eq!(c1["nonce"], "n-1");
     assert_ne!(c0["jti"], c1["jti"], "a fresh proof each time");
     let key = flow.dpop_key().unwrap();
-    let p = key.proof("POST", "http://rs.test/mcp?x=1", 5, "j", Some("tok"), None);
+    let p = key.proof("POST", "https://rs.test/mcp?x=1", 5, "j", Some("tok"), None);
     let c: Value = serde_json::from_slice(
         &URL_SAFE_NO_PAD
             .decode(p.split('.').nth(1).unwrap())
             .unwrap(),
     )
     .unwrap();
-    assert_eq!(c["htu"], "http://rs.test/mcp", "no query in htu");
+    assert_eq!(c["htu"], "https://rs.test/mcp", "no query in htu");
     assert_eq!(c["ath"], URL_SAFE_NO_PAD.encode(Sha256::digest(b"tok")));
 }
 

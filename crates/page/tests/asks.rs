@@ -233,20 +233,30 @@ fn a_url_is_opened_only_on_the_learners_click_and_completion_marks_it_done() {
 }
 
 #[test]
-fn a_url_that_is_not_http_is_never_opened() {
-    let (mut s, _) = asked_during_call(
-        V2025,
-        json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
-        "params": {"mode": "url", "message": "x", "url": "javascript:alert(1)", "elicitationId": "e1"}}),
-    );
-    let id = s.asks[0].id;
-    s.cmd(Command::Ask(AskCommand::OpenUrl { id }));
-    assert!(
-        !s.effects
-            .iter()
-            .any(|o| matches!(o, Output::OpenUrl { .. }))
-    );
-    assert!(s.notice.is_some());
+fn a_url_that_breaks_the_url_rule_is_never_opened() {
+    for url in [
+        "javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        // Plain http only to a loopback host; no user name before the host.
+        "http://evil.example/login",
+        "https://bank.example@evil.example/",
+    ] {
+        let (mut s, _) = asked_during_call(
+            V2025,
+            json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create",
+            "params": {"mode": "url", "message": "x", "url": url, "elicitationId": "e1"}}),
+        );
+        let id = s.asks[0].id;
+        s.cmd(Command::Ask(AskCommand::OpenUrl { id }));
+        assert!(
+            !s.effects
+                .iter()
+                .any(|o| matches!(o, Output::OpenUrl { .. })),
+            "{url} opened"
+        );
+        let notice = format!("{:?}", s.notice);
+        assert!(notice.contains("URL rule"), "{url}: {notice}");
+    }
 }
 
 #[test]

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::{Cache, Entry, unix_now_ms};
 use crate::args::{AuthCommand, Connection, LoginArgs, Protocol, Target};
+use crate::escape;
 use crate::exit::Failure;
 
 /// Runs one `mcpg auth` command.
@@ -52,18 +53,23 @@ async fn login(args: &LoginArgs) -> Result<(), Failure> {
         return Ok(());
     };
     let cache = Cache::from_env().map_err(|e| Failure::usage(e.to_string()))?;
-    println!(
-        "logged in to {} (issuer {}, client {}{})",
-        args.url,
-        t.issuer,
-        t.client_id,
-        t.scope
-            .as_deref()
-            .map(|s| format!(", scope {s}"))
-            .unwrap_or_default()
-    );
+    println!("{}", logged_in(&args.url, &t));
     println!("tokens cached in {}", cache.path(&args.url).display());
     Ok(())
+}
+
+/// The line after a login. The issuer, client ID and scope are the
+/// authorization server's words: escaped for the terminal.
+fn logged_in(url: &str, t: &mcpg_auth::Tokens) -> String {
+    let scope = t
+        .scope
+        .as_deref()
+        .map(|s| format!(", scope {s}"))
+        .unwrap_or_default();
+    escape::line(&format!(
+        "logged in to {url} (issuer {}, client {}{scope})",
+        t.issuer, t.client_id
+    ))
 }
 
 /// Removes the cached login.
@@ -100,13 +106,14 @@ fn status(url: Option<&str>) -> Result<(), Failure> {
     for e in entries {
         match e {
             Ok(e) => println!("{}", describe(&e, now)),
-            Err(err) => println!("{err}"),
+            Err(err) => println!("{}", escape::line(&err.to_string())),
         }
     }
     Ok(())
 }
 
-/// One login on one line: URL, token (masked), expiry, refresh, scope, issuer.
+/// One login on one line: URL, token (masked), expiry, refresh, scope, issuer;
+/// escaped (the cache holds what the authorization server said).
 fn describe(e: &Entry, now: u64) -> String {
     let t = &e.tokens;
     let expiry = match t.expires_at {
@@ -124,13 +131,13 @@ fn describe(e: &Entry, now: u64) -> String {
         .as_deref()
         .map(|s| format!(", scope {s}"))
         .unwrap_or_default();
-    format!(
+    escape::line(&format!(
         "{}: token {}, {expiry}, {refresh}{scope}, issuer {}, client {}",
         e.url,
         crate::headers::mask(&t.access_token),
         t.issuer,
         t.client_id
-    )
+    ))
 }
 
 /// `1 h 5 min`, `42 s`.
@@ -140,5 +147,55 @@ fn human(ms: u64) -> String {
         0..60 => format!("{d} s"),
         60..3600 => format!("{} min", d / 60),
         _ => format!("{} h {} min", d / 3600, d % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+// A test fails by panicking.
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Tokens whose every AS-chosen text carries terminal escapes: OSC 52 (writes
+    /// the clipboard), a screen clear, a title change.
+    fn hostile() -> mcpg_auth::Tokens {
+        mcpg_auth::Tokens {
+            access_token: "at-0123456789abcdef".into(),
+            token_type: "Bearer".into(),
+            refresh_token: None,
+            expires_at: None,
+            scope: Some("read\u{1b}[2J".into()),
+            issuer: "https://as.example\u{1b}]52;c;cm0gLXJmIH4=\u{7}".into(),
+            token_endpoint: "https://as.example/token".into(),
+            client_id: "c\u{1b}]0;pwned\u{7}\u{9b}31m".into(),
+            client_secret: None,
+            token_endpoint_auth_method: "none".into(),
+            resource: "https://rs.example/mcp".into(),
+        }
+    }
+
+    fn assert_escaped(line: &str) {
+        assert!(
+            !line.chars().any(|c| c.is_control()),
+            "raw control characters: {line:?}"
+        );
+        assert!(line.contains("\\u{1b}]52;c;"), "{line}");
+    }
+
+    #[test]
+    fn what_the_authorization_server_said_is_escaped() {
+        let t = hostile();
+        assert_escaped(&logged_in("https://rs.example/mcp", &t));
+        let e = Entry {
+            url: "https://rs.example/mcp".into(),
+            tokens: t,
+            saved_at: 0,
+        };
+        let line = describe(&e, 0);
+        assert_escaped(&line);
+        assert!(
+            line.contains("\\u{1b}[2J") && line.contains("\\u{9b}"),
+            "{line}"
+        );
     }
 }

@@ -2,6 +2,9 @@
 //! 127.0.0.1 on a port the system picks, prints the authorization URL, opens it in
 //! the browser when it can, and waits for the browser to come back to
 //! `http://127.0.0.1:PORT/callback`, which it answers with a short plain page.
+//! A URL that breaks the one URL rule (`mcpg_safe_url`) is neither printed as a
+//! link nor handed to the opener: a `javascript:` or `file:` URL given to
+//! `xdg-open`/`open` is the class of mcp-remote's CVE-2025-6514.
 
 use std::net::TcpListener as StdListener;
 use std::sync::Arc;
@@ -11,6 +14,8 @@ use mcpg_transport::Authorizer;
 use mcpg_transport::http::BoxFuture;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
+
+use crate::escape;
 
 /// The path the authorization server sends the browser back to.
 const CALLBACK: &str = "/callback";
@@ -80,9 +85,18 @@ impl Authorizer for Loopback {
     fn authorize(&self, url: String) -> BoxFuture<Result<String, String>> {
         let me = self.clone();
         Box::pin(async move {
-            eprintln!("mcpg: to log in, open this URL in a browser:\n{url}");
+            // The flow refuses such URLs already; this is the last gate before a spawn.
+            if let Err(refusal) = mcpg_safe_url::check(&url) {
+                let why = refused(&url, &refusal);
+                eprintln!("mcpg: {}", escape::line(&why));
+                return Err(why);
+            }
+            eprintln!(
+                "mcpg: to log in, open this URL in a browser:\n{}",
+                escape::line(&url)
+            );
             if me.open_browser {
-                open_in_browser(&url);
+                let _ = open_in_browser(&url);
             }
             let secs = me.wait.as_secs();
             tokio::time::timeout(me.wait, me.wait_for_callback())
@@ -138,20 +152,43 @@ async fn respond(
     sock.shutdown().await
 }
 
-/// Tries the system opener; never required (a headless machine has none), so
-/// failures are silent: the URL is printed already.
-fn open_in_browser(url: &str) {
+/// Why `url` is not opened, naming the rule it broke (the URL cut short: a
+/// `data:` URL can be long).
+fn refused(url: &str, refusal: &mcpg_safe_url::Refusal) -> String {
+    let shown: String = url.chars().take(160).collect();
+    format!(
+        "refusing to open the authorization URL {shown:?}: {refusal} (rule: {}; {})",
+        refusal.rule(),
+        mcpg_safe_url::RULE
+    )
+}
+
+/// Tries the system opener; never required (a headless machine has none), so a
+/// failed spawn is silent: the URL is printed already.
+fn open_in_browser(url: &str) -> Result<(), mcpg_safe_url::Refusal> {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else {
         "xdg-open"
     };
-    let _ = std::process::Command::new(opener)
+    open_with(opener.as_ref(), url)
+}
+
+/// Hands `url` to `program`, only when it passes the one URL rule (the opener
+/// runs whatever scheme handler the URL names). On a refusal nothing is spawned
+/// and stderr says why.
+fn open_with(program: &std::ffi::OsStr, url: &str) -> Result<(), mcpg_safe_url::Refusal> {
+    if let Err(refusal) = mcpg_safe_url::check(url) {
+        eprintln!("mcpg: {}", escape::line(&refused(url, &refusal)));
+        return Err(refusal);
+    }
+    let _ = std::process::Command::new(program)
         .arg(url)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
+    Ok(())
 }
 
 /// For commands run without `--login`: a login the cache cannot renew ends here,
@@ -192,7 +229,7 @@ mod tests {
     async fn returns_the_redirect_and_answers_the_browser() {
         let lb = Loopback::bind(false, Duration::from_secs(20)).unwrap();
         let port = lb.port;
-        let waiting = tokio::spawn(lb.authorize("http://as/authorize".into()));
+        let waiting = tokio::spawn(lb.authorize("https://as.example/authorize".into()));
         let other = get(port, "/favicon.ico").await;
         assert!(other.starts_with("HTTP/1.1 404"), "{other}");
         let page = get(port, "/callback?code=c1&state=s1").await;
@@ -207,11 +244,65 @@ mod tests {
         );
     }
 
+    /// A fake opener that writes the URL it was given to `marker`.
+    fn fake_opener(dir: &std::path::Path, marker: &std::path::Path) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let script = dir.join("opener");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\nprintf '%s' \"$1\" > '{}'\n", marker.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        script
+    }
+
+    #[test]
+    fn the_opener_is_never_spawned_for_a_url_that_breaks_the_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("opened");
+        let opener = fake_opener(dir.path(), &marker);
+        for bad in [
+            "javascript:alert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "file:///etc/passwd",
+            "http://evil.example/authorize",
+            "https://127.0.0.1@evil.example/",
+            "ms-settings:",
+        ] {
+            assert!(open_with(opener.as_os_str(), bad).is_err(), "{bad}");
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!marker.exists(), "the opener ran");
+        // The same opener runs for a URL that passes.
+        let good = "https://as.example/authorize?x=1";
+        assert!(open_with(opener.as_os_str(), good).is_ok());
+        let mut got = String::new();
+        for _ in 0..50 {
+            got = std::fs::read_to_string(&marker).unwrap_or_default();
+            if got == good {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert_eq!(got, good);
+    }
+
+    #[tokio::test]
+    async fn a_refused_authorization_url_fails_the_login_naming_the_rule() {
+        let lb = Loopback::bind(false, Duration::from_secs(20)).unwrap();
+        let e = lb
+            .authorize("javascript:alert(1)".into())
+            .await
+            .unwrap_err();
+        assert!(e.contains("https or loopback http only"), "{e}");
+    }
+
     #[tokio::test]
     async fn gives_up_after_the_wait_with_a_clear_error() {
         let lb = Loopback::bind(false, Duration::from_millis(50)).unwrap();
         let e = lb
-            .authorize("http://as/authorize".into())
+            .authorize("https://as.example/authorize".into())
             .await
             .unwrap_err();
         assert!(

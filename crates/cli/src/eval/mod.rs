@@ -75,8 +75,8 @@ pub async fn run(args: &EvalArgs) -> Result<(), Failure> {
             if tty {
                 eprint!(
                     "\r\x1b[Keval: {n}/{total} runs ({} × {})",
-                    case.name,
-                    model.spec().label()
+                    crate::escape::line(&case.name),
+                    crate::escape::line(&model.spec().label())
                 );
             }
             r
@@ -102,7 +102,7 @@ pub async fn run(args: &EvalArgs) -> Result<(), Failure> {
         println!(
             "\nFAIL {} × {} (run {}):",
             crate::escape::line(&names[r.case].0),
-            labels[r.model],
+            crate::escape::line(&labels[r.model]),
             r.repeat
         );
         for why in &r.reasons {

@@ -90,6 +90,16 @@ pub fn rows(records: &[RunRecord], cases: &[(String, f64)], models: &[String]) -
 
 /// The table as text.
 pub fn table(rows: &[Row]) -> String {
+    // Case names come from a cases file (maybe someone else's): escaped.
+    let rows: Vec<Row> = rows
+        .iter()
+        .map(|r| Row {
+            case: crate::escape::line(&r.case),
+            model: crate::escape::line(&r.model),
+            ..r.clone()
+        })
+        .collect();
+    let rows = &rows[..];
     let cw = rows
         .iter()
         .map(|r| r.case.chars().count())
@@ -226,5 +236,17 @@ mod tests {
         assert!(x.contains("failures=\"1\""));
         assert!(x.contains("step 3: &lt;no&gt; &amp; &quot;x&quot;"));
         assert!(table(&rows).contains("1/2"));
+    }
+
+    #[test]
+    fn the_table_escapes_what_it_did_not_write() {
+        let cases = vec![("weather\u{1b}]52;c;cm0gLXJm\u{7}".to_owned(), 1.0)];
+        let models = vec!["mock\u{1b}[2J".to_owned()];
+        let t = table(&rows(&[rec(0, true)], &cases, &models));
+        assert!(!t.chars().any(|c| c.is_control() && c != '\n'), "{t:?}");
+        assert!(
+            t.contains("\\u{1b}]52;c;") && t.contains("\\u{1b}[2J"),
+            "{t}"
+        );
     }
 }

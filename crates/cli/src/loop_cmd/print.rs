@@ -23,7 +23,7 @@ pub fn text(step: &Step, width: usize) -> String {
         "── Step {} · {} · {} [{}]\n",
         step.number,
         side(step),
-        step.title,
+        escape::line(&step.title),
         step.status
     );
     for line in wrap(&escape::line(&step.explanation), width) {
@@ -125,5 +125,27 @@ mod tests {
         );
         assert_eq!(wrap("one two three four", 9), ["one two", "three", "four"]);
         assert_eq!(fold("short", 20), ["short"]);
+    }
+
+    #[test]
+    fn a_servers_escapes_come_out_visible() {
+        let mut step = Step::new(
+            5,
+            mcpg_host::StepStatus::Done,
+            "The server said \u{1b}]52;c;cm0gLXJm\u{7}",
+        );
+        step.title.push_str(" \u{1b}]0;pwned\u{7}");
+        step.blocks.push(mcpg_host::tool_loop::JsonBlock::wire(
+            "← result \u{1b}[2J",
+            "not json \u{1b}[31m\u{9b}1m",
+        ));
+        let shown = text(&step, 80);
+        assert!(
+            !shown.chars().any(|c| c.is_control() && c != '\n'),
+            "{shown:?}"
+        );
+        for visible in ["\\u{1b}]52;c;", "\\u{1b}]0;pwned", "\\u{1b}[2J", "\\u{9b}"] {
+            assert!(shown.contains(visible), "{visible} in {shown}");
+        }
     }
 }

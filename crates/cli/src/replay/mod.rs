@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::args::Connection;
 use crate::commands::with_server;
+use crate::escape;
 use crate::exit::{Failure, TOOL_ERROR, USAGE};
 use recorded::{Answer, Step};
 
@@ -148,12 +149,43 @@ fn describe(a: &Answer) -> String {
 }
 
 fn report(n: usize, what: &str, found: &[String]) {
+    print!("{}", report_text(n, what, found));
+}
+
+/// One step's report. The tool names, the recorded and the live answers are a
+/// server's words (and a shared recording's): escaped for the terminal.
+fn report_text(n: usize, what: &str, found: &[String]) -> String {
+    let what = escape::line(what);
     if found.is_empty() {
-        println!("ok    {n}. {what}");
-    } else {
-        println!("DIFF  {n}. {what}");
-        for f in found {
-            println!("        {f}");
-        }
+        return format!("ok    {n}. {what}\n");
+    }
+    let mut out = format!("DIFF  {n}. {what}\n");
+    for f in found {
+        out.push_str(&format!("        {}\n", escape::line(f)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_servers_words_in_the_report_are_escaped() {
+        // A recorded tool name and a live error message with terminal escapes.
+        let found = compare(
+            &Answer::Error(-32000, "boom".into()),
+            &Answer::Result(serde_json::json!({"isError": true})),
+        );
+        assert_eq!(found.len(), 1);
+        let live =
+            vec!["recorded JSON-RPC error 1 (\u{1b}]52;c;cm0gLXJm\u{7}), live a result".to_owned()];
+        let text = report_text(2, "tools/call get\u{1b}[2J_weather", &live);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(text.contains("get\\u{1b}[2J_weather"), "{text}");
+        assert!(text.contains("\\u{1b}]52;c;"), "{text}");
     }
 }

@@ -1,6 +1,8 @@
 //! `elicitation/create`: a form built from `requestedSchema`, or (2025-11-25 and
 //! later) a URL the learner may open. A URL is only ever offered with the domain it
-//! really goes to, and only http(s) URLs with a host are offered at all.
+//! really goes to (as the WHATWG parser, so the browser, reads it; punycode beside
+//! Unicode), and only URLs that pass the one URL rule (`mcpg_safe_url`: https, or
+//! http to a loopback host, no user name or password) are offered at all.
 
 use serde_json::Value;
 
@@ -29,9 +31,13 @@ pub enum ElicitMode {
     Url {
         /// The full URL, as sent.
         url: String,
-        /// Its host, lowercased, without user info or port: what the learner must
-        /// see before choosing to open it.
+        /// Its host as it goes on the wire (lower case, punycode, IPv6 in
+        /// brackets), without user info or port: what the learner must see before
+        /// choosing to open it.
         domain: String,
+        /// The same host in Unicode (equal to `domain` unless the name is
+        /// international): shown beside `domain`, so a look-alike shows its `xn--`.
+        domain_unicode: String,
         /// `elicitationId` (2025-11-25), matched by `notifications/elicitation/complete`.
         elicitation_id: Option<String>,
     },
@@ -62,7 +68,8 @@ pub(super) fn parse(params: Option<&Value>) -> Result<ElicitAsk, AskError> {
             })?;
             ElicitMode::Url {
                 url,
-                domain,
+                domain: domain.ascii,
+                domain_unicode: domain.unicode,
                 elicitation_id: opt_str(o, "elicitationId")?,
             }
         }
@@ -80,36 +87,25 @@ pub(super) fn parse(params: Option<&Value>) -> Result<ElicitAsk, AskError> {
     })
 }
 
-/// The host an http(s) URL goes to, lowercased, without user info or port; or why
-/// the URL must not be offered. `https://bank.example@evil.example/` goes to
-/// `evil.example`, and that is what this returns.
-pub fn url_domain(url: &str) -> Result<String, &'static str> {
-    if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        return Err("it contains spaces or control characters");
-    }
-    let Some((scheme, rest)) = url.split_once(':') else {
-        return Err("it has no scheme");
-    };
-    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-        return Err("only http and https URLs are opened");
-    }
-    let Some(rest) = rest.strip_prefix("//") else {
-        return Err("it has no host");
-    };
-    let authority = rest.split(['/', '?', '#', '\\']).next().unwrap_or_default();
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = if let Some(v6) = host_port.strip_prefix('[') {
-        match v6.split_once(']') {
-            Some((h, _)) => h,
-            None => return Err("its IPv6 host is not closed"),
-        }
-    } else {
-        host_port.split(':').next().unwrap_or_default()
-    };
-    if host.is_empty() {
-        return Err("it has no host");
-    }
-    Ok(host.to_ascii_lowercase())
+/// Where a URL goes, both ways a person may need to read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Domain {
+    /// As it goes on the wire: lower case, punycode (`xn--…`), IPv6 in brackets.
+    pub ascii: String,
+    /// As a person reads it: Unicode where the name is international.
+    pub unicode: String,
+}
+
+/// The host a URL goes to (without user info or port), as the WHATWG parser, so
+/// the browser, reads it; or why the URL must not be offered (it breaks the one
+/// URL rule, [`mcpg_safe_url::RULE`]). `https://bank.example\@evil.example/` goes
+/// to `bank.example` (a backslash ends the host), and that is what this returns.
+pub fn url_domain(url: &str) -> Result<Domain, mcpg_safe_url::Refusal> {
+    let checked = mcpg_safe_url::check(url)?;
+    Ok(Domain {
+        ascii: checked.host_ascii(),
+        unicode: checked.host_unicode(),
+    })
 }
 
 /// The URL elicitations a `-32042` error carries (`data.elicitations`), each read

@@ -20,8 +20,10 @@ mod reply;
 mod sampling;
 
 pub use edit::edited_params;
-pub use elicit::{ElicitAsk, ElicitMode, url_domain, url_elicitations};
+pub use elicit::{Domain, ElicitAsk, ElicitMode, url_domain, url_elicitations};
 pub use form::{check_content, elicit_content, elicit_defaults, elicit_fields};
+/// The one URL rule a URL elicitation must pass to be offered, in words.
+pub use mcpg_safe_url::RULE as URL_RULE;
 pub use model::{SampleError, sampled_from_reply, sampling_request};
 pub use mrtr::{input_requests, input_responses};
 pub use policy::{ElicitPolicy, Policy, SamplePolicy, client_capabilities};
@@ -76,13 +78,14 @@ pub enum AskError {
         /// What it should be, in words.
         expected: &'static str,
     },
-    /// A URL elicitation whose URL must never be opened.
-    #[error("the URL {url:?} cannot be offered: {reason}")]
+    /// A URL elicitation whose URL must never be opened: it breaks the one URL
+    /// rule ([`mcpg_safe_url::RULE`]).
+    #[error("the URL {url:?} cannot be offered: {reason} (rule: {})", reason.rule())]
     BadUrl {
         /// The URL as sent.
         url: String,
-        /// Why not (not http(s), no host, unreadable).
-        reason: &'static str,
+        /// Which part of the rule it broke.
+        reason: mcpg_safe_url::Refusal,
     },
 }
 

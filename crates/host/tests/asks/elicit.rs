@@ -189,6 +189,7 @@ fn a_url_is_offered_with_its_real_domain() {
             ElicitMode::Url {
                 url,
                 domain,
+                domain_unicode,
                 elicitation_id,
             },
         message,
@@ -199,14 +200,45 @@ fn a_url_is_offered_with_its_real_domain() {
     };
     assert_eq!(url, "https://Login.Example.com:8443/auth?x=1");
     assert_eq!(domain, "login.example.com");
+    assert_eq!(domain_unicode, "login.example.com");
     assert_eq!(elicitation_id.as_deref(), Some("e-1"));
     assert_eq!(message, "Sign in");
-    // User info is what phishing hides behind: the domain is the host after it.
+    // User info is what phishing hides behind: such a URL is not offered at all.
     assert_eq!(
-        asks::url_domain("https://bank.example@evil.example/x").unwrap(),
-        "evil.example"
+        asks::url_domain("https://bank.example@evil.example/x"),
+        Err(mcpg_safe_url::Refusal::UserInfo)
     );
-    assert_eq!(asks::url_domain("http://[::1]:8080/").unwrap(), "::1");
+    // The domain is where the browser goes: a backslash ends the host there.
+    assert_eq!(
+        asks::url_domain("https://bank.example\\@evil.example/x")
+            .unwrap()
+            .ascii,
+        "bank.example"
+    );
+    assert_eq!(
+        asks::url_domain("http://[::1]:8080/").unwrap().ascii,
+        "[::1]"
+    );
+    // An international name: punycode beside Unicode, so a look-alike shows.
+    let d = asks::url_domain("https://b\u{fc}cher.example/").unwrap();
+    assert_eq!(
+        (d.ascii.as_str(), d.unicode.as_str()),
+        ("xn--bcher-kva.example", "b\u{fc}cher.example")
+    );
+    let Ask::Elicit(ElicitAsk {
+        mode:
+            ElicitMode::Url {
+                domain,
+                domain_unicode,
+                ..
+            },
+        ..
+    }) = url_ask("https://\u{430}\u{440}\u{440}l\u{435}.com/login").unwrap()
+    else {
+        panic!()
+    };
+    assert!(domain.starts_with("xn--"), "{domain}");
+    assert_eq!(domain_unicode, "\u{430}\u{440}\u{440}l\u{435}.com");
 }
 
 #[test]
@@ -217,17 +249,32 @@ fn dangerous_or_hostless_urls_are_parse_errors() {
         "data:text/html,<script>alert(1)</script>",
         "file:///etc/passwd",
         "https://",
-        "https:///path",
         "http:example.com",
         "https://user@/x",
         "https://exa mple.com/",
         "not a url",
+        // The one URL rule: plain http only to a loopback host, no user info.
+        "http://evil.example/login",
+        "http://localhost.evil.example/",
+        "https://bank.example@evil.example/",
+        "https://bank.example:pw@evil.example/",
+        "vscode://extension/x",
     ] {
         match url_ask(bad) {
-            Err(AskError::BadUrl { url, .. }) => assert_eq!(url, bad),
+            Err(e @ AskError::BadUrl { .. }) => {
+                let AskError::BadUrl { url, reason } = &e else {
+                    unreachable!()
+                };
+                assert_eq!(url, bad);
+                // The message names the rule it broke.
+                assert!(e.to_string().contains(reason.rule()), "{e}");
+            }
             other => panic!("{bad}: {other:?}"),
         }
     }
+    // Loopback http stays (local servers, the project's own tests).
+    assert!(url_ask("http://localhost:3000/cb").is_ok());
+    assert!(url_ask("http://127.0.0.1:8080/x").is_ok());
 }
 
 #[test]

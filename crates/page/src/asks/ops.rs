@@ -125,7 +125,8 @@ impl PageDriver {
                             .and_then(Value::as_str)
                             .map(str::to_owned)
                     });
-                // The same check that shows the domain: http(s) with a host, or never.
+                // The same check that shows the domain (the one URL rule: https, or
+                // http to a loopback host, no user name), or never.
                 let engine = self.engine.map(|e| e.0);
                 match url.filter(|u| engine.is_some_and(|e| e.url_ok(u))) {
                     Some(url) => {
@@ -133,9 +134,10 @@ impl PageDriver {
                         self.output(Output::OpenUrl { url });
                         self.show_asks();
                     }
-                    None => {
-                        self.notice("that URL is not an http(s) URL: the page does not open it")
-                    }
+                    None => self.notice(format!(
+                        "the page does not open that URL: it breaks the URL rule ({})",
+                        mcpg_host::asks::URL_RULE
+                    )),
                 }
             }
             AskCommand::SampleWithModel { id, asked } => self.sample_with_model(id, asked),

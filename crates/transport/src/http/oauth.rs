@@ -4,6 +4,8 @@
 //! refused messages. The task hands the flow back with its outcome so registrations
 //! and step-up counts carry over to the next run.
 
+mod body;
+
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use mcpg_auth::{AuthError, AuthEvent, AuthFlow, AuthRequest, AuthResponse, DpopKey, Tokens};
@@ -304,16 +306,17 @@ async fn execute(http: &reqwest::Client, req: AuthRequest) -> AuthResponse {
     };
     let status = resp.status().as_u16();
     let headers = super::exec::header_pairs(resp.headers());
-    match resp.text().await {
+    match body::read_capped(resp, mcpg_auth::MAX_ANSWER_BYTES).await {
         Ok(body) => AuthResponse::Answered {
             id,
             status,
             headers,
             body,
         },
-        Err(e) => AuthResponse::Failed {
+        Err(body::BodyError::TooLarge { .. }) => AuthResponse::TooLarge { id, status },
+        Err(body::BodyError::Read(reason)) => AuthResponse::Failed {
             id,
-            reason: super::exec::describe(&e),
+            reason,
             cors_suspected: false,
         },
     }
