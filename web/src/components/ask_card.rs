@@ -63,8 +63,8 @@ pub fn AskCard(
                 view! { <ElicitForm id=id message=e.message schema=requested_schema waiting=waiting/> }
                     .into_any()
             }
-            ElicitMode::Url { url, domain, .. } => view! {
-                <UrlAsk id=id message=e.message url=url domain=domain waiting=waiting
+            ElicitMode::Url { url, domain, domain_unicode, .. } => view! {
+                <UrlAsk id=id message=e.message url=url domain=domain domain_unicode=domain_unicode waiting=waiting
                     opened=ask.opened completed=ask.completed/>
             }
             .into_any(),

@@ -1,6 +1,6 @@
 //! The browser's half of the OAuth flow: the flow's requests through `fetch` (no
 //! redirect followed: the flow sees exactly what the server answered; answers over
-//! [`MAX_ANSWER_BYTES`] refused), entropy from `crypto.getRandomValues`, the sign-in
+//! `mcpg_auth::MAX_ANSWER_BYTES` not read), entropy from `crypto.getRandomValues`, the sign-in
 //! window, and the redirect handed back by `oauth-callback.html` over a
 //! `BroadcastChannel`, accepted only from this page's own origin.
 //!
@@ -12,7 +12,7 @@
 use std::cell::RefCell;
 
 use leptos::prelude::WithUntracked as _;
-use mcpg_auth::{AuthRequest, AuthResponse};
+use mcpg_auth::{AuthRequest, AuthResponse, MAX_ANSWER_BYTES};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast as _, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -30,11 +30,6 @@ const CALLBACK: &str = "oauth-callback.html";
 
 /// The channel `oauth-callback.js` hands the redirect back on (same origin only).
 const CHANNEL: &str = "mcpg-oauth";
-
-/// The most bytes of an answer the flow reads: metadata, registrations and tokens
-/// are a few KB; a server that sends more is refused rather than held in memory
-/// (issue 26).
-pub const MAX_ANSWER_BYTES: usize = 1 << 20;
 
 /// The redirect URI: this page's own folder + `oauth-callback.html`.
 pub fn redirect_uri() -> String {
@@ -106,12 +101,8 @@ pub async fn run(req: &AuthRequest, via: Option<&BridgeFetch>) -> AuthResponse {
             cors_suspected: !req.url.starts_with(&origin()),
             reason,
         },
-        // The server answered, at length: not a CORS refusal.
-        Err(Fail::TooLarge(reason)) => AuthResponse::Failed {
-            id: req.id,
-            cors_suspected: false,
-            reason,
-        },
+        // The server answered, at length: the flow stops on it (not a CORS refusal).
+        Err(Fail::TooLarge { status }) => AuthResponse::TooLarge { id: req.id, status },
     }
 }
 
@@ -120,8 +111,12 @@ enum Fail {
     /// Below HTTP (unreachable, or in a browser possibly CORS), or an answer the
     /// bridge could not give.
     Net(String),
-    /// An answer over [`MAX_ANSWER_BYTES`], no longer read.
-    TooLarge(String),
+    /// An answer over [`MAX_ANSWER_BYTES`], no longer read (a hostile server must
+    /// not make the page hold an endless body).
+    TooLarge {
+        /// Its HTTP status.
+        status: u16,
+    },
 }
 
 impl From<String> for Fail {
@@ -226,10 +221,8 @@ async fn fetch(req: &AuthRequest) -> Result<AuthResponse, Fail> {
 /// The answer's body as text, refused past `max` bytes: the declared length is
 /// checked first, then the bytes as they stream in (a length may be absent or lie).
 async fn read_bounded(resp: &Response, max: usize) -> Result<String, Fail> {
-    let too_big = || {
-        Fail::TooLarge(format!(
-            "the answer is over {max} bytes, more than any OAuth answer needs: refused"
-        ))
+    let too_big = || Fail::TooLarge {
+        status: resp.status(),
     };
     let declared = resp
         .headers()
