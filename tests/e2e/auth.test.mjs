@@ -150,6 +150,11 @@ describe('OAuth in the page', () => {
       await callTool(page, 'whoami');
       await page.waitForSelector(`${tid('oauth-card')}[data-step=refresh]`);
       await resultText(page, /learner/);
+      // The response listener reads the token's body after the page has: give it a
+      // moment on a loaded machine.
+      for (let waited = 0; p.tokens.length <= issued && waited < 5000; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
       assert.ok(p.tokens.length > issued, 'a new access token came from the refresh');
 
       const seen = await everywhere(page, p);
