@@ -366,6 +366,9 @@ mod tests {
             let seeds = fs::read_dir(fuzz.join("corpus").join(target)).unwrap();
             assert!(seeds.count() > 0, "{target} has no seeds");
         }
+        // And no binary is left out of the list (it would never be run).
+        let bins = fs::read_dir(fuzz.join("src").join("bin")).unwrap().count();
+        assert_eq!(bins, TARGETS.len(), "src/bin and TARGETS differ");
     }
 
     #[test]
