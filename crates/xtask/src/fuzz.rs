@@ -160,7 +160,10 @@ fn build(root: &Path, afl_target: &Path) -> Result<()> {
                 "afl",
                 "--bins",
             ])
-            .env("CARGO_TARGET_DIR", afl_target),
+            .env("CARGO_TARGET_DIR", afl_target)
+            // No debug info: a crash is read with the plain build (the reproducer
+            // command); without it the instrumented build is faster and 40x smaller.
+            .env("CARGO_PROFILE_DEV_DEBUG", "0"),
     )?;
     println!("built in {}", format_duration(start.elapsed()));
     Ok(())
