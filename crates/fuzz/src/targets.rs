@@ -238,6 +238,14 @@ pub fn auth_flow(data: &[u8]) {
         return;
     };
     let run = run_auth_flow(text);
+    // Issue 26: whatever the servers say, the flow fetches and opens only URLs that
+    // pass the one URL rule.
+    for url in run.request_urls.iter().chain(&run.authorize_urls) {
+        assert!(
+            mcpg_safe_url::check(url).is_ok(),
+            "the flow handed out {url:?}, which breaks the URL rule"
+        );
+    }
     for t in &run.tokens {
         // `mask` keeps the last 4 characters of a secret of 12 or more; a shorter
         // token, or one with characters JSON escapes, proves nothing here.
@@ -264,6 +272,8 @@ pub struct AuthRun {
     pub failures: Vec<AuthError>,
     /// Every URL the flow sent the user to.
     pub authorize_urls: Vec<String>,
+    /// Every URL the flow asked its driver to fetch.
+    pub request_urls: Vec<String>,
 }
 
 /// Drives the flow through the parts of `text` (see [`auth_flow`]).
@@ -287,6 +297,7 @@ pub fn run_auth_flow(text: &str) -> AuthRun {
         let mut progressed = false;
         while let Some(req) = flow.poll_request() {
             progressed = true;
+            run.request_urls.push(req.url.clone());
             let response = match parts.next() {
                 Some(part) => {
                     let (status, body) = status_and_body(part);
@@ -309,9 +320,7 @@ pub fn run_auth_flow(text: &str) -> AuthRun {
             progressed = true;
             match event {
                 AuthEvent::Authorize { url } => {
-                    let state = mcpg_auth::url::Url::parse(&url)
-                        .and_then(|u| u.query_param("state"))
-                        .unwrap_or_default();
+                    let state = mcpg_auth::url::query_param(&url, "state").unwrap_or_default();
                     let extra = parts.next().unwrap_or_default();
                     let back = format!(
                         "{REDIRECT}?code=fuzz-code-0123456789&state={}{extra}",

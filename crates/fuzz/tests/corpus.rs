@@ -35,3 +35,20 @@ fn every_target_has_a_binary_and_a_corpus() {
         assert!(root.join("corpus").join(name).is_dir(), "{name}");
     }
 }
+
+#[test]
+fn the_hostile_seed_is_refused_before_any_sign_in() {
+    // The `hostile_as` seed's metadata names a `javascript:` authorization endpoint:
+    // the flow must stop with the URL rule, never hand the URL out.
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/auth_flow/hostile_as");
+    let text = std::fs::read_to_string(seed).unwrap();
+    let run = mcpg_fuzz::targets::run_auth_flow(&text);
+    assert!(run.authorize_urls.is_empty(), "{:?}", run.authorize_urls);
+    assert!(
+        run.failures
+            .iter()
+            .any(|e| matches!(e, mcpg_auth::AuthError::UnsafeUrl { .. })),
+        "{:?}",
+        run.failures
+    );
+}
