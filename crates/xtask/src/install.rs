@@ -18,6 +18,12 @@ const FALLBACK_WASM_BINDGEN: &str = "0.2.130";
 /// (`node-auth`: the authorization server, oidc-provider).
 pub const NPM_FOLDERS: [&str; 3] = ["node", "node-conformance-next", "node-auth"];
 
+/// cargo-afl, pinned to the `afl` crate in crates/fuzz/Cargo.toml (the two must
+/// match). Installing it also builds its own AFL++ (4.40c) with gcc and make; no
+/// LLVM and no Debian `afl++` is needed, and Debian's (4.04c) cannot drive targets
+/// built with this runtime (its fork server handshake is older).
+pub const CARGO_AFL: &str = "0.18.2";
+
 /// Where `npm ci` records the fingerprint of the lock file it installed.
 const LOCK_STAMP: &str = ".mcpg-lock-hash";
 
@@ -48,6 +54,10 @@ pub fn install(root: &Path) -> Result<()> {
     item("python venv tests/peers/python/.venv", |name| {
         python_venv(&root.join("tests").join("peers").join("python"), name)
     })?;
+    item(
+        &format!("cargo-afl {CARGO_AFL} (AFL++, for the fuzz stage)"),
+        |name| cargo_afl(root, name),
+    )?;
     Ok(())
 }
 
@@ -134,6 +144,66 @@ fn chromium(name: &str) -> Result<Done> {
         "chromium",
         "chromium-driver",
     ])?;
+    Ok(Done::Installed)
+}
+
+/// Whether `cargo afl --version` output names [`CARGO_AFL`] and a built AFL++:
+/// `cargo-afl 0.18.2 (AFL++ version 4.40c)`. The AFL++ part is missing when its
+/// afl-fuzz was not built, or was built for another rustc (its files are kept per
+/// rustc version).
+fn cargo_afl_ready(version_output: Option<&str>) -> bool {
+    version_output.is_some_and(|out| {
+        out.split_whitespace().nth(1) == Some(CARGO_AFL) && out.contains("(AFL++ version ")
+    })
+}
+
+/// cargo-afl at [`CARGO_AFL`] with its AFL++ built for this rustc.
+pub(crate) fn cargo_afl(root: &Path, name: &str) -> Result<Done> {
+    let version = || util::probe(command(util::cargo(), root).args(["afl", "--version"]));
+    if cargo_afl_ready(version().as_deref()) {
+        return Ok(Done::Cached);
+    }
+    installing(name);
+    // AFL++ is C built with make and a C compiler, both on the machine as shipped;
+    // only a stripped-down one lacks them.
+    if util::probe(command("make", root).arg("--version")).is_none()
+        || util::probe(command("cc", root).arg("--version")).is_none()
+    {
+        let mut cmd = command("apt-get", Path::new("/"));
+        cmd.env("DEBIAN_FRONTEND", "noninteractive");
+        util::run(cmd.arg("update"))?;
+        let mut cmd = command("apt-get", Path::new("/"));
+        cmd.env("DEBIAN_FRONTEND", "noninteractive").args([
+            "install",
+            "-y",
+            "--no-install-recommends",
+            "make",
+            "gcc",
+            "libc6-dev",
+        ]);
+        util::run(&mut cmd)?;
+    }
+    let installed = version()
+        .as_deref()
+        .and_then(|out| out.split_whitespace().nth(1).map(str::to_owned));
+    if installed.as_deref() != Some(CARGO_AFL) {
+        util::run(command(util::cargo(), root).args([
+            "install",
+            "cargo-afl",
+            "--version",
+            CARGO_AFL,
+            "--locked",
+            "--force",
+        ]))?;
+    }
+    // `cargo install` builds AFL++ but only warns when that fails, and a new rustc
+    // needs its own build: build it (again) where it is missing, loudly.
+    if !cargo_afl_ready(version().as_deref()) {
+        util::run(command(util::cargo(), root).args(["afl", "config", "--build", "--force"]))?;
+    }
+    if !cargo_afl_ready(version().as_deref()) {
+        return Err("cargo-afl is installed but reports no AFL++ build".into());
+    }
     Ok(Done::Installed)
 }
 
@@ -295,6 +365,29 @@ source = \"registry+https://example.invalid\"
             Some("0.2.130")
         );
         assert_eq!(locked_version(lock, "serde"), None);
+    }
+
+    #[test]
+    fn cargo_afl_needs_the_pinned_version_and_its_afl_plus_plus() {
+        let v = CARGO_AFL;
+        assert!(cargo_afl_ready(Some(&format!(
+            "cargo-afl {v} (AFL++ version 4.40c)\n"
+        ))));
+        assert!(!cargo_afl_ready(Some(&format!("cargo-afl {v}\n"))));
+        assert!(!cargo_afl_ready(Some(
+            "cargo-afl 0.15.0 (AFL++ version 4.10c)\n"
+        )));
+        assert!(!cargo_afl_ready(None));
+    }
+
+    #[test]
+    fn cargo_afl_matches_the_fuzz_crates_afl() {
+        let manifest =
+            fs::read_to_string(util::repo_root().join("crates/fuzz/Cargo.toml")).unwrap();
+        assert!(
+            manifest.contains(&format!("afl = {{ version = \"={CARGO_AFL}\"")),
+            "crates/fuzz pins afl = \"={CARGO_AFL}\""
+        );
     }
 
     #[test]

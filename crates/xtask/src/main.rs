@@ -7,6 +7,7 @@
 //! - `cargo xtask dist [--out DIR]`: build the release page as static files.
 //! - `cargo xtask play`: build the page and start the playground.
 //! - `cargo xtask e2e`: the e2e stage alone (release page, bridge, Playwright).
+//! - `cargo xtask fuzz [--seconds N] [TARGET…]`: bounded AFL++ sessions.
 //!
 //! Kept to the standard library, serde_json, flate2 and brotli so it builds
 //! first and fast on a fresh machine.
@@ -16,6 +17,7 @@ mod conformance;
 mod dist;
 mod e2e;
 mod e2e_auth;
+mod fuzz;
 mod install;
 mod play;
 mod test;
@@ -29,11 +31,12 @@ usage: cargo xtask <command>
 
 commands:
   install       install what the tests need (rustup target and components,
-                Chromium, wasm-bindgen-cli, npm and Python peers); skips
-                whatever is already there at the right version
+                Chromium, wasm-bindgen-cli, npm and Python peers, cargo-afl);
+                skips whatever is already there at the right version
   test          install, then: cargo fmt --check, clippy -D warnings,
                 cargo test --workspace (MCPG_PEERS set, MCPG_REQUIRE_PEERS=1),
-                wasm tests in headless Chromium, conformance
+                fuzz (10 s per target), wasm tests in headless Chromium, e2e,
+                conformance
   conformance   run the official conformance suite's client scenarios
                 against target/debug/mcpg (results: target/conformance.md);
                 MCPG_CONFORMANCE_CLIENT=PATH tests another client binary
@@ -46,6 +49,11 @@ commands:
                 `mcpg serve` on it (ARGS go to it, e.g. --config bridge.toml)
   e2e           the e2e stage alone: release page, mcpg serve with a test
                 config, Playwright tests in headless Chromium
+  fuzz [--seconds N] [TARGET...]
+                build crates/fuzz with cargo-afl and run each target (default:
+                all; frame sse session uri_template www_authenticate auth_flow
+                safe_url) under AFL++ for N seconds (default 60) from its seed
+                corpus; fails on a crash, printing the input and a reproducer
   help          this text
 ";
 
@@ -70,6 +78,10 @@ fn main() -> ExitCode {
             &rest.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
         ),
         ["e2e"] => e2e::e2e(&root),
+        ["fuzz", rest @ ..] => fuzz::command_line(
+            &root,
+            &rest.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
+        ),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

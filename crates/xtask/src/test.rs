@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::cases_server::CasesServer;
 use crate::util::{self, Result, command, format_duration, stage};
-use crate::{conformance, e2e, install};
+use crate::{conformance, e2e, fuzz, install};
 
 /// The crates whose tests also run in headless Chromium (wasm-bindgen-test).
 /// Add a package here when it gains wasm tests.
@@ -19,8 +19,9 @@ pub const WASM_PACKAGES: &[&str] = &[
     "mcpg-lessons",
 ];
 
-/// Installs what is needed, then runs fmt, clippy, native tests, wasm tests
-/// and the conformance stage in that order; the first failure stops the run.
+/// Installs what is needed, then runs fmt, clippy, native tests, the fuzzers
+/// (briefly), wasm tests, e2e and the conformance stage in that order; the first
+/// failure stops the run.
 pub fn test(root: &Path) -> Result<()> {
     let mut timings: Vec<(&str, Duration)> = Vec::new();
     let mut step = |name: &'static str, body: &dyn Fn() -> Result<()>| -> Result<()> {
@@ -44,6 +45,15 @@ pub fn test(root: &Path) -> Result<()> {
             ]))
         })?;
         step("native tests", &|| native_tests(root))?;
+        step("fuzz", &|| {
+            fuzz::fuzz(
+                root,
+                &fuzz::Request {
+                    seconds: fuzz::TEST_SECONDS,
+                    targets: fuzz::TARGETS.to_vec(),
+                },
+            )
+        })?;
         step("wasm tests", &|| wasm_tests(root))?;
         step("e2e", &|| e2e::e2e(root))?;
         step("conformance", &|| conformance::conformance(root))
