@@ -43,14 +43,22 @@ fn run_once(target: Target) {
     let files: Vec<String> = std::env::args().skip(1).collect();
     if files.is_empty() {
         let mut input = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut input)
-            .expect("cannot read standard input");
+        if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+            // Not a broken property: say so and exit, no panic for the fuzzer to see.
+            eprintln!("cannot read standard input: {e}");
+            std::process::exit(2);
+        }
         target(&input);
         return;
     }
     for file in files {
-        let input = std::fs::read(&file).unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
+        let input = match std::fs::read(&file) {
+            Ok(input) => input,
+            Err(e) => {
+                eprintln!("cannot read {file}: {e}");
+                std::process::exit(2);
+            }
+        };
         eprintln!("{file}: {} bytes", input.len());
         target(&input);
     }

@@ -34,13 +34,15 @@ pub fn frame(data: &[u8]) {
             if !frame.batch {
                 assert_eq!(message.raw(), text, "a lone message's raw is the line");
             }
-            let again = Message::decode(message.raw()).expect("its own text decodes");
+            let again = Message::decode(message.raw())
+                .unwrap_or_else(|e| panic!("its own text decodes: {e:?}"));
             assert_eq!(
                 again.body(),
                 message.body(),
                 "the text decodes to the same body"
             );
-            let rebuilt = Message::from_value(message.to_value()).expect("its value decodes");
+            let rebuilt = Message::from_value(message.to_value())
+                .unwrap_or_else(|e| panic!("its value decodes: {e:?}"));
             assert_eq!(
                 rebuilt.body(),
                 message.body(),
@@ -135,10 +137,10 @@ pub fn session(data: &[u8]) {
 fn round_trip(mut s: Session) {
     s.redact();
     let link = encode_link(&s);
-    let back = decode_link(&link).expect("an encoded link decodes");
+    let back = decode_link(&link).unwrap_or_else(|e| panic!("an encoded link decodes: {e:?}"));
     assert!(same_json(&back.to_json(), &s.to_json()), "link round trip");
     let file = encode_file(&s);
-    let back = decode_file(&file).expect("an encoded file decodes");
+    let back = decode_file(&file).unwrap_or_else(|e| panic!("an encoded file decodes: {e:?}"));
     assert!(same_json(&back.to_json(), &s.to_json()), "file round trip");
 }
 
@@ -381,7 +383,8 @@ pub fn safe_url(data: &[u8]) {
         !text.chars().any(|c| c.is_control() || c.is_whitespace()),
         "whitespace in {text:?}"
     );
-    let again = mcpg_safe_url::check(text).expect("a checked URL passes again");
+    let again =
+        mcpg_safe_url::check(text).unwrap_or_else(|e| panic!("a checked URL passes again: {e:?}"));
     assert_eq!(again, checked, "checking is idempotent: {raw:?}");
     let _ = checked.host_unicode();
     if let Ok(a) = checked.host_ascii().parse::<std::net::Ipv4Addr>()

@@ -61,11 +61,7 @@ async fn login(args: &LoginArgs) -> Result<(), Failure> {
 /// The line after a login. The issuer, client ID and scope are the
 /// authorization server's words: escaped for the terminal.
 fn logged_in(url: &str, t: &mcpg_auth::Tokens) -> String {
-    let scope = t
-        .scope
-        .as_deref()
-        .map(|s| format!(", scope {s}"))
-        .unwrap_or_default();
+    let scope = scope_suffix(t);
     escape::line(&format!(
         "logged in to {url} (issuer {}, client {}{scope})",
         t.issuer, t.client_id
@@ -126,11 +122,7 @@ fn describe(e: &Entry, now: u64) -> String {
     } else {
         "no refresh token"
     };
-    let scope = t
-        .scope
-        .as_deref()
-        .map(|s| format!(", scope {s}"))
-        .unwrap_or_default();
+    let scope = scope_suffix(t);
     escape::line(&format!(
         "{}: token {}, {expiry}, {refresh}{scope}, issuer {}, client {}",
         e.url,
@@ -148,6 +140,14 @@ fn human(ms: u64) -> String {
         60..3600 => format!("{} min", d / 60),
         _ => format!("{} h {} min", d / 3600, d % 3600 / 60),
     }
+}
+
+/// `", scope S"` when the tokens name a scope, else nothing.
+fn scope_suffix(t: &mcpg_auth::Tokens) -> String {
+    t.scope
+        .as_deref()
+        .map(|s| format!(", scope {s}"))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
