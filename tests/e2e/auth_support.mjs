@@ -11,14 +11,15 @@ import { root } from './support.mjs';
 
 const peers = join(root, 'tests', 'peers');
 
-/** Starts `cmd args` and resolves with the URL after `marker` on its stdout. */
-function startPeer(cmd, args, marker, cwd) {
+/** Starts `cmd args` and resolves with the URL after `marker` on its stdout; every stdout line also goes to `onLine`. */
+function startPeer(cmd, args, marker, cwd, onLine = () => {}) {
   const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${cmd} ${args.join(' ')}: no "${marker}" within 30 s\n${stderr}`)), 30_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
+      onLine(line);
       const at = line.indexOf(marker);
       if (at >= 0) {
         clearTimeout(timer);
@@ -37,13 +38,21 @@ function startPeer(cmd, args, marker, cwd) {
  * The AS (access tokens living `ttl` seconds; without CORS headers when `asCors` is
  * false; without dynamic registration when `registration` is false, so a client ID
  * must be entered by hand) and the protected server (with CORS for loopback pages). `MCPG_E2E_AUTH_*` are not needed: the tests start their own, so
- * the short token lifetime the refresh test needs is theirs alone.
+ * the short token lifetime the refresh test needs is theirs alone. `issued` gathers
+ * every access and refresh token the AS hands out, as the AS prints them: what the
+ * tests look for where no secret may be.
  */
 export async function startAuthPeers({ ttl, asCors = true, registration = true }) {
   const node22 = join(peers, 'node', 'node_modules', '.bin', 'node');
-  const asArgs = ['as.mjs', '--port', '0', '--access-ttl', String(ttl), ...(asCors ? [] : ['--no-cors']), ...(registration ? [] : ['--no-registration'])];
+  const asArgs = ['as.mjs', '--port', '0', '--access-ttl', String(ttl), '--print-issued', ...(asCors ? [] : ['--no-cors']), ...(registration ? [] : ['--no-registration'])];
+  const issued = { access: [], refresh: [] };
   const as = startPeer(existsSync(node22) ? node22 : 'node', asArgs,
-    'AS listening on ', join(peers, 'node-auth'));
+    'AS listening on ', join(peers, 'node-auth'), (line) => {
+      if (!line.startsWith('AS issued ')) return;
+      const answer = JSON.parse(line.slice('AS issued '.length));
+      issued.access.push(answer.access_token);
+      if (answer.refresh_token) issued.refresh.push(answer.refresh_token);
+    });
   const asUrl = await as.url;
   const python = join(peers, 'python', '.venv', 'bin', 'python');
   const mcp = startPeer(python, ['protected_server.py', '--issuer', asUrl, '--port', '0', '--cors'],
@@ -58,6 +67,7 @@ export async function startAuthPeers({ ttl, asCors = true, registration = true }
   return {
     asUrl,
     mcpUrl,
+    issued,
     stop: async () => {
       for (const c of [mcp.child, as.child]) {
         if (c.exitCode === null) {

@@ -3,6 +3,7 @@
 // authorization spec expects an authorization server to be.
 //
 //   node as.mjs [--port N] [--access-ttl SECONDS] [--resource URL] [--no-cors] [--no-registration]
+//               [--print-issued]
 //
 // - dynamic client registration (RFC 7591) at /reg, open (no initial access token),
 //   unless `--no-registration` (then only the pre-registered clients below exist,
@@ -21,6 +22,9 @@
 //
 // Prints `AS listening on http://127.0.0.1:PORT` once it accepts connections
 // (`--port 0`, the default, picks a free port). Env: MCPG_AS_PORT, MCPG_AS_ACCESS_TTL.
+// With `--print-issued` (tests only: it prints secrets) every token answer is printed
+// as `AS issued {"access_token":…,"refresh_token":…}`, so a test knows every secret
+// the client was handed without reading response bodies in the browser.
 
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -35,6 +39,7 @@ const { values: args } = parseArgs({
     resource: { type: 'string' },
     'no-cors': { type: 'boolean', default: false },
     'no-registration': { type: 'boolean', default: false },
+    'print-issued': { type: 'boolean', default: false },
   },
 });
 
@@ -158,6 +163,11 @@ provider.use(async (ctx, next) => {
     return;
   }
   await next();
+  const issued = ctx.path === '/token' && ctx.method === 'POST' && ctx.status === 200 ? ctx.body : undefined;
+  if (args['print-issued'] && issued?.access_token) {
+    const { access_token, refresh_token } = issued;
+    console.log(`AS issued ${JSON.stringify({ access_token, refresh_token })}`);
+  }
   if (args['no-cors']) {
     for (const name of Object.keys(ctx.response.headers)) {
       if (name.startsWith('access-control-')) ctx.remove(name);
