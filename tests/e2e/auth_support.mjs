@@ -142,5 +142,11 @@ export async function signInAt(popup, login = 'learner') {
     ]);
   }
   await closed;
+  // oauth-callback.js closes the window it was opened in; a second close sent while
+  // that one is under way can be lost by Chromium with Playwright's close waiting for
+  // good (seen in bridge_auth.test.mjs). So the window gets time to close itself.
+  if (!popup.isClosed()) {
+    await popup.waitForEvent('close', { timeout: 5_000 }).catch(() => {});
+  }
   if (!popup.isClosed()) await popup.close();
 }

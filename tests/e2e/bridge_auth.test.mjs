@@ -18,12 +18,23 @@ const initialize = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
 };
 
-/** Runs `fetch` inside the page (same origin as the bridge) and returns status, headers, text. */
+/**
+ * Runs `fetch` inside the page (same origin as the bridge) and returns status, headers,
+ * text. Each request has 30 s (the slowest takes well under one): a request that hangs
+ * fails the test naming itself, not after the runner's five minutes.
+ */
 async function pageFetch(page, url, init) {
-  return page.evaluate(async ([u, i]) => {
-    const r = await fetch(u, i);
-    return { status: r.status, headers: Object.fromEntries(r.headers.entries()), text: await r.text() };
+  const started = Date.now();
+  const r = await page.evaluate(async ([u, i]) => {
+    try {
+      const r = await fetch(u, { ...i, signal: AbortSignal.timeout(30_000) });
+      return { status: r.status, headers: Object.fromEntries(r.headers.entries()), text: await r.text() };
+    } catch (e) {
+      return { failed: `${e.name}: ${e.message}` };
+    }
   }, [url, init]);
+  assert.ok(!r.failed, `${init.method} ${url} (${init.body?.slice(0, 80)}): ${r.failed} after ${Date.now() - started} ms`);
+  return r;
 }
 
 /** `/api/oauth-fetch` with the bridge token; the relayed answer. */
@@ -93,11 +104,16 @@ describe('the bridge in front of a protected server and its authorization server
       await tab.fill('input[name=password]', 'any');
       await tab.click('button[type=submit]');
       await tab.locator('input[name=prompt][value=consent]').waitFor({ state: 'attached' });
-      // The redirect itself is what counts (whatever the bridge serves at that path).
+      // The redirect itself is what counts; oauth-callback.html then loads in the tab,
+      // through the page's service worker.
       const redirected = tab.waitForRequest((r) => r.url().startsWith(`${redirectUri}?`));
       await tab.click('button[type=submit]');
       const back = new URL((await redirected).url());
-      await tab.close();
+      // The tab is not closed here but with its context, and only once the callback's
+      // script has run: a close sent while the callback page was committing under
+      // the service worker was accepted by Chromium and never carried out, and
+      // Playwright's close waited for good (CI's five-minute timeouts in this file).
+      await tab.waitForFunction(() => /Signed in/.test(document.getElementById('msg')?.textContent ?? ''));
       assert.equal(back.searchParams.get('state'), 'e2e-state');
       assert.equal(back.searchParams.get('iss'), asUrl);
 

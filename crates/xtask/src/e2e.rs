@@ -154,10 +154,10 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         .args([
             "--test",
             "--test-concurrency=1",
-            // A test that hangs (a browser call that never returns: seen once, in
-            // bridge_auth.test.mjs, cause unknown) fails after 5 minutes and says
-            // which, instead of holding the run until CI's own limit. The longest
-            // test takes ~20 s.
+            // A test that hangs (a browser call that never returns, as Playwright's
+            // close of a tab Chromium never closed did in bridge_auth.test.mjs)
+            // fails after 5 minutes and says which, instead of holding the run
+            // until CI's own limit. The longest test takes ~20 s.
             "--test-timeout=300000",
             "--test-reporter=spec",
             "--test-reporter-destination=stdout",
