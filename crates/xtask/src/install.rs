@@ -216,7 +216,7 @@ pub fn wasm_bindgen_version(root: &Path) -> String {
 }
 
 /// Finds `version = "…"` of the `[[package]]` named `name` in a Cargo.lock.
-fn locked_version(lock: &str, name: &str) -> Option<String> {
+pub(crate) fn locked_version(lock: &str, name: &str) -> Option<String> {
     let wanted = format!("name = \"{name}\"");
     let mut lines = lock.lines().map(str::trim);
     while let Some(line) = lines.next() {
@@ -236,7 +236,7 @@ fn locked_version(lock: &str, name: &str) -> Option<String> {
     None
 }
 
-pub(crate) fn wasm_bindgen_cli(root: &Path, version: &str, name: &str) -> Result<Done> {
+fn wasm_bindgen_cli(root: &Path, version: &str, name: &str) -> Result<Done> {
     // `wasm-bindgen --version` prints `wasm-bindgen 0.2.130`.
     let current = util::probe(command("wasm-bindgen", root).arg("--version"));
     let runner = util::cargo_bin_dir()

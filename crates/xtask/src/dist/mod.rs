@@ -17,6 +17,7 @@ mod short_imports;
 mod split;
 mod split_data;
 mod tools;
+mod wasm_opt;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,28 +25,8 @@ use std::time::Instant;
 
 use crate::util::{self, Result, command};
 use figures::FileFigure;
-use files::{BUILD_INFO, Replace, create_dir, files_under, read_text, reset, write};
+use files::{BUILD_INFO, Replace, files_under, read_text, reset, write};
 use page::Assets;
-
-/// The flags `wasm-opt` needs besides `-Oz`: `strip = true` in the release
-/// profile removes the target-features section, so the module's features must be
-/// named (otherwise: "bulk memory is disabled").
-const WASM_OPT_FEATURES: [&str; 6] = [
-    "--enable-bulk-memory",
-    "--enable-nontrapping-float-to-int",
-    "--enable-sign-ext",
-    "--enable-mutable-globals",
-    "--enable-reference-types",
-    "--enable-multivalue",
-];
-
-/// How `wasm-opt` shrinks the main module: `-Os --converge` gave 2,015 bytes less
-/// brotli than `-Oz` (282,964 vs 284,979, December 2026; `-Os` alone 284,054,
-/// `--gufa` and a second `-Oz` more), though its raw bytes grow ~4%: brotli counts.
-const MAIN_OPT: [&str; 2] = ["-Os", "--converge"];
-
-/// How `wasm-opt` shrinks a split chunk (small, fetched later: the plain setting).
-const CHUNK_OPT: [&str; 1] = ["-Oz"];
 
 /// What `wasm-bindgen --out-name` calls the glue and the module.
 const OUT_NAME: &str = "mcpg-web";
@@ -88,7 +69,7 @@ pub fn build(root: &Path, out: &Path, ceiling_rule: Ceiling) -> Result<()> {
     bindgen(root, &parts.main, &stage)?;
     let mut inputs = vec![stage.join(format!("{OUT_NAME}_bg.wasm"))];
     inputs.extend(parts.chunks.iter().cloned());
-    let optimized = optimize(root, &inputs)?;
+    let optimized = wasm_opt::optimize(root, &inputs)?;
     let replace = if out == default_out(root) {
         Replace::Always
     } else {
@@ -148,60 +129,43 @@ fn compile(root: &Path) -> Result<PathBuf> {
     }
 }
 
-/// `wasm-bindgen --target web` of the split's main module into `stage`:
-/// `mcpg-web.js`, `mcpg-web_bg.wasm`,
-/// and `snippets/` if a crate ships inline JS.
+/// `wasm-bindgen --target web --no-typescript --keep-lld-exports` of the split's
+/// main module into `stage` (`mcpg-web.js`, `mcpg-web_bg.wasm`, and `snippets/`
+/// if a crate ships inline JS), through the CLI's own library with the CLI's
+/// settings for those flags, so the files are the CLI's byte for byte.
 fn bindgen(root: &Path, wasm: &Path, stage: &Path) -> Result<()> {
-    util::run(
-        command(tools::wasm_bindgen(root)?, root)
-            .args(["--target", "web", "--no-typescript", "--out-name", OUT_NAME])
-            // The split's chunks import the main module's function table, which
-            // wasm-bindgen otherwise un-exports as an unused linker export.
-            .arg("--keep-lld-exports")
-            .arg("--out-dir")
-            .arg(stage)
-            .arg(wasm),
-    )
+    tools::check_bindgen_library(root)?;
+    let fail = |e| bindgen_error(wasm, &e);
+    let mut b = wasm_bindgen_cli_support::Bindgen::new();
+    b.web(true).map_err(fail)?;
+    #[allow(deprecated)] // Set as the CLI sets it (its default, off).
+    b.reference_types(false);
+    b.input_path(wasm)
+        .out_name(OUT_NAME)
+        .typescript(false)
+        // The split's chunks import the main module's function table, which
+        // wasm-bindgen otherwise un-exports as an unused linker export.
+        .keep_lld_exports(true)
+        // The CLI's defaults for every flag not given.
+        .debug(false)
+        .demangle(true)
+        .keep_debug(false)
+        .split_debug_info(false)
+        .remove_name_section(false)
+        .remove_producers_section(false)
+        .omit_imports(false)
+        .omit_default_module_path(false)
+        .split_linked_modules(false)
+        .js_string_builtins(false)
+        .ts_typed_array_buffers(false)
+        .reset_state_function(false)
+        .force_enable_abort_handler(false);
+    b.generate(stage).map_err(fail)
 }
 
-/// `wasm-opt` of each input (the main module with [`MAIN_OPT`], then the chunks
-/// with [`CHUNK_OPT`]), kept in
-/// `target/dist-cache` under a hash of its input and flags: the main module
-/// takes ~30 s, and `play` or `e2e` often rebuild an unchanged page. Only this
-/// build's results are kept.
-fn optimize(root: &Path, inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let cache = util::target_dir(root).join("dist-cache");
-    create_dir(&cache)?;
-    let mut done = Vec::new();
-    for (i, input) in inputs.iter().enumerate() {
-        let level: &[&str] = if i == 0 { &MAIN_OPT } else { &CHUNK_OPT };
-        let mut key = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
-        key.extend_from_slice(level.join(" ").as_bytes());
-        key.extend_from_slice(WASM_OPT_FEATURES.join(" ").as_bytes());
-        let optimized = cache.join(format!("{}.wasm", util::fingerprint(&key)));
-        if !optimized.is_file() {
-            // Renamed once complete, so an interrupted run never leaves a hit behind.
-            let partial = cache.join("partial.wasm");
-            util::run(
-                command(tools::wasm_opt(root), root)
-                    .args(level)
-                    .args(WASM_OPT_FEATURES)
-                    .arg(input)
-                    .arg("-o")
-                    .arg(&partial),
-            )?;
-            fs::rename(&partial, &optimized)
-                .map_err(|e| format!("{}: {e}", optimized.display()))?;
-        }
-        done.push(optimized);
-    }
-    for old in files_under(&cache)? {
-        let path = cache.join(&old);
-        if !done.contains(&path) {
-            fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-    }
-    Ok(done)
+/// wasm-bindgen's error (an `anyhow::Error`, printed with its causes).
+fn bindgen_error(wasm: &Path, e: &impl std::fmt::Display) -> String {
+    format!("wasm-bindgen of {}: {e:#}", wasm.display())
 }
 
 /// Writes the page into `out` under hashed names and returns the files the

@@ -1,6 +1,7 @@
-//! The tools the page's build needs, installed when missing: the wasm32 target,
-//! `wasm-bindgen-cli` equal to the crate in Cargo.lock, and binaryen's `wasm-opt`
-//! 132 from npm (Debian's binaryen 108 produces a page that dies at load).
+//! The tools the page's build needs, installed when missing: the wasm32 target and
+//! binaryen's `wasm-opt` 132 from npm (Debian's binaryen 108 produces a page that
+//! dies at load). wasm-bindgen is a library inside xtask, checked here to equal
+//! the crate the page links.
 
 use std::path::{Path, PathBuf};
 
@@ -15,10 +16,6 @@ pub fn prepare(root: &Path) -> Result<()> {
     println!("dist: checking what the page's build needs");
     install::item("rustup target wasm32-unknown-unknown", |name| {
         install::rust_target(root, name)
-    })?;
-    let version = install::wasm_bindgen_version(root);
-    install::item(&format!("wasm-bindgen-cli {version}"), |name| {
-        install::wasm_bindgen_cli(root, &version, name)
     })?;
     install::item(
         "npm peers in tests/peers/node (binaryen's wasm-opt)",
@@ -35,19 +32,24 @@ pub fn prepare(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `wasm-bindgen`, checked to equal the crate in Cargo.lock: a mismatched CLI
-/// writes glue the module cannot use.
-pub fn wasm_bindgen(root: &Path) -> Result<&'static str> {
-    let want = install::wasm_bindgen_version(root);
-    let found = util::probe(command("wasm-bindgen", root).arg("--version")).unwrap_or_default();
-    // It prints `wasm-bindgen 0.2.130`.
-    if found.split_whitespace().nth(1) == Some(want.as_str()) {
-        Ok("wasm-bindgen")
-    } else {
-        Err(format!(
-            "wasm-bindgen on PATH is {:?}, Cargo.lock wants {want}: run `cargo xtask install`",
-            found.trim()
-        ))
+/// Checks that the wasm-bindgen library built into xtask (pinned with `=` in its
+/// Cargo.toml) equals the `wasm-bindgen` crate the page links, both as Cargo.lock
+/// records them: mismatched glue fails at the page's load.
+pub fn check_bindgen_library(root: &Path) -> Result<()> {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    same_bindgen(&lock)
+}
+
+fn same_bindgen(lock: &str) -> Result<()> {
+    let page = install::locked_version(lock, "wasm-bindgen");
+    let library = install::locked_version(lock, "wasm-bindgen-cli-support");
+    match (page, library) {
+        (Some(page), Some(library)) if page == library => Ok(()),
+        (page, library) => Err(format!(
+            "Cargo.lock has wasm-bindgen {page:?} and wasm-bindgen-cli-support {library:?}: \
+             pin the second (crates/xtask/Cargo.toml) to the first"
+        )),
     }
 }
 
@@ -59,4 +61,35 @@ pub fn wasm_opt(root: &Path) -> PathBuf {
         .join("node_modules")
         .join(".bin")
         .join("wasm-opt")
+}
+
+/// binaryen.js's module (`tests/peers/node/node_modules/binaryen/index.js`), the
+/// same release as the CLI beside it.
+pub fn binaryen_js(root: &Path) -> PathBuf {
+    root.join("tests")
+        .join("peers")
+        .join("node")
+        .join("node_modules")
+        .join("binaryen")
+        .join("index.js")
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bindgen_library_is_the_pages_wasm_bindgen() {
+        let lock = std::fs::read_to_string(crate::util::repo_root().join("Cargo.lock")).unwrap();
+        same_bindgen(&lock).unwrap();
+    }
+
+    #[test]
+    fn a_mismatched_bindgen_library_is_refused() {
+        let lock = "[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\n\n\
+                    [[package]]\nname = \"wasm-bindgen-cli-support\"\nversion = \"0.2.129\"\n";
+        let e = same_bindgen(lock).unwrap_err();
+        assert!(e.contains("0.2.129"), "{e}");
+    }
 }
