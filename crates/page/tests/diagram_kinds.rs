@@ -126,9 +126,11 @@ fn a_failed_model_turn_and_a_failed_listing_are_red() {
         Step::new(2, StepStatus::Done, ""),
         Step::new(3, StepStatus::Failed, "HTTP 401"),
     ];
-    steps[0]
-        .blocks
-        .push(mcpg_host::tool_loop::JsonBlock::wire("→ tools/list", "{}"));
+    steps[0].blocks.push(mcpg_host::tool_loop::JsonBlock::wire(
+        mcpg_host::tool_loop::BlockKind::Sent,
+        "→ tools/list",
+        "{}",
+    ));
     let d = diagram(&DiagramInput {
         steps: &steps,
         prompt: None,
@@ -151,5 +153,65 @@ fn a_failed_model_turn_and_a_failed_listing_are_red() {
             (H, "tools + message"),
             (ArrowKind::Failed, "model error"),
         ]
+    );
+}
+
+/// The picture reads each block's kind, never its words: a question and an answer
+/// whose labels say nothing of asking still draw as the server asking and the host
+/// answering, and a block received with a "→" in its label still counts as received.
+#[test]
+fn the_picture_reads_block_kinds_not_labels() {
+    use mcpg_host::tool_loop::{BlockKind, JsonBlock};
+    let call =
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
+    let mut steps = vec![
+        Step::new(1, StepStatus::Done, ""),
+        Step::new(2, StepStatus::Done, ""),
+        Step::new(3, StepStatus::Done, ""),
+        Step::new(4, StepStatus::Done, ""),
+        Step::new(5, StepStatus::Failed, ""),
+    ];
+    steps[0]
+        .blocks
+        .push(JsonBlock::wire(BlockKind::Sent, "one", "{}"));
+    steps[0]
+        .blocks
+        .push(JsonBlock::wire(BlockKind::Received, "→ two", "{}"));
+    steps[0]
+        .blocks
+        .push(JsonBlock::wire(BlockKind::Received, "three", "{}"));
+    steps[3]
+        .blocks
+        .push(JsonBlock::wire(BlockKind::Sent, "the call", call));
+    steps[3].blocks.push(JsonBlock::wire(
+        BlockKind::Asked("elicitation/create".to_owned()),
+        "a question",
+        "{}",
+    ));
+    steps[3]
+        .blocks
+        .push(JsonBlock::wire(BlockKind::Answer, "its answer", "{}"));
+    steps[4].blocks.push(JsonBlock::wire(
+        BlockKind::Received,
+        "the reply",
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"no"}}"#,
+    ));
+    let d = diagram(&DiagramInput {
+        steps: &steps,
+        prompt: None,
+        answered: false,
+        provider: Provider::Anthropic,
+        next_step: None,
+        current: None,
+    });
+    let labels: Vec<&str> = d.arrows.iter().map(|a| a.label.as_str()).collect();
+    assert!(labels.contains(&"asks: elicitation"), "{labels:?}");
+    assert!(labels.contains(&"answer"), "{labels:?}");
+    assert!(labels.iter().any(|l| l.contains("2 pages")), "{labels:?}");
+    assert!(
+        d.arrows
+            .iter()
+            .any(|a| a.kind == ArrowKind::ProtocolError && a.label == "JSON-RPC error -32602"),
+        "{labels:?}"
     );
 }

@@ -136,6 +136,7 @@ mod tests {
         );
         step.title.push_str(" \u{1b}]0;pwned\u{7}");
         step.blocks.push(mcpg_host::tool_loop::JsonBlock::wire(
+            mcpg_host::tool_loop::BlockKind::Received,
             "← result \u{1b}[2J",
             "not json \u{1b}[31m\u{9b}1m",
         ));

@@ -8,7 +8,7 @@ use mcpg_core::jsonrpc::Message;
 use serde_json::Value;
 
 use super::{Phase, Step, ToolLoop};
-use crate::tool_loop::step::{JsonBlock, StepStatus};
+use crate::tool_loop::step::{BlockKind, JsonBlock, StepStatus};
 
 /// The methods a server may send the host while a call waits.
 pub const ASK_METHODS: [&str; 3] = ["sampling/createMessage", "elicitation/create", "roots/list"];
@@ -19,14 +19,14 @@ pub fn asked_label(what: &str) -> String {
     format!("← {what}: the server asks the host (received)")
 }
 
-/// Whether a step block is a question from the server (see [`asked_label`]).
+/// Whether a step block is a question from the server ([`BlockKind::Asked`]).
 pub fn is_asked(block: &JsonBlock) -> bool {
-    block.label.starts_with('←') && block.label.contains("the server asks the host")
+    matches!(block.kind, BlockKind::Asked(_))
 }
 
 /// Whether a step block is the host's answer to a question from the server.
 pub fn is_answer(block: &JsonBlock) -> bool {
-    block.label.starts_with('→') && block.label.contains("the host answers the server")
+    block.kind == BlockKind::Answer
 }
 
 impl ToolLoop {
@@ -55,7 +55,8 @@ impl ToolLoop {
         }
         let label = asked_label(method);
         let why = super::explain::server_asked(method);
-        self.nest_in_call(JsonBlock::wire(label, raw), &why);
+        let kind = BlockKind::Asked(method.to_owned());
+        self.nest_in_call(JsonBlock::wire(kind, label, raw), &why);
     }
 
     /// A response the host sent while the call waits: its answer to the server.
@@ -69,14 +70,18 @@ impl ToolLoop {
             }
             _ => "→ result: the host answers the server (sent)".to_owned(),
         };
-        self.nest_in_call(JsonBlock::wire(label, raw), "");
+        self.nest_in_call(JsonBlock::wire(BlockKind::Answer, label, raw), "");
     }
 
     /// A 2026-07-28 `input_required` answer to the call: the server asks, and the
     /// call stays open until the host retries it (`Client::continue_call`).
     pub(super) fn on_input_required(&mut self, message: Option<&Message>) {
         let block = match message {
-            Some(m) => JsonBlock::wire(asked_label("input_required"), m.raw()),
+            Some(m) => JsonBlock::wire(
+                BlockKind::Asked("input_required".to_owned()),
+                asked_label("input_required"),
+                m.raw(),
+            ),
             None => return,
         };
         let why = super::explain::server_asked("input_required");

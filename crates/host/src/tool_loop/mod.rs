@@ -19,7 +19,7 @@ mod step;
 pub use asked::{ASK_METHODS, asked_label, is_answer, is_asked};
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
 pub use seed::{SeedError, prompt_turns};
-pub use step::{JsonBlock, Step, StepStatus, TITLES};
+pub use step::{BlockKind, JsonBlock, Step, StepStatus, TITLES};
 
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
 use mcpg_core::jsonrpc::Message;
@@ -272,6 +272,7 @@ impl ToolLoop {
             explain::reshaped(self.tools.len(), self.provider.label(), renamed),
         );
         s.blocks.push(JsonBlock::value(
+            BlockKind::Built,
             format!("tools, as the {} API receives them", self.provider.label()),
             &shaped.tools,
         ));
@@ -285,6 +286,7 @@ impl ToolLoop {
                 body.remove("tools");
             }
             s.blocks.push(JsonBlock::value(
+                BlockKind::Built,
                 format!(
                     "the prompt's messages, as the {} API will receive them (tools above)",
                     self.provider.label()
@@ -356,7 +358,11 @@ impl ToolLoop {
         }
         let label = self.provider.label();
         let parsed: Option<Value> = serde_json::from_str(body).ok();
-        let block = JsonBlock::wire(format!("← the model's reply (HTTP {status})"), body);
+        let block = JsonBlock::wire(
+            BlockKind::Received,
+            format!("← the model's reply (HTTP {status})"),
+            body,
+        );
         if !(200..300).contains(&status) {
             let said = parsed
                 .as_ref()
@@ -404,9 +410,13 @@ impl ToolLoop {
     fn model_failed(&mut self, explanation: String, head: &Value, reply: Option<JsonBlock>) {
         let number = if self.phase == Phase::Reshaped { 3 } else { 6 };
         let mut s = Step::new(number, StepStatus::Failed, explanation);
-        s.blocks
-            .push(JsonBlock::value("→ HTTP request (key masked)", head));
         s.blocks.push(JsonBlock::value(
+            BlockKind::Sent,
+            "→ HTTP request (key masked)",
+            head,
+        ));
+        s.blocks.push(JsonBlock::value(
+            BlockKind::Sent,
             format!("→ request body ({})", self.provider.label()),
             &self.model_request(),
         ));
@@ -442,10 +452,14 @@ impl ToolLoop {
         let mut s = if self.phase == Phase::Reshaped {
             let mut s = Step::new(3, StepStatus::Done, String::new());
             if let Some(h) = head {
-                s.blocks
-                    .push(JsonBlock::value("→ HTTP request (key masked)", h));
+                s.blocks.push(JsonBlock::value(
+                    BlockKind::Sent,
+                    "→ HTTP request (key masked)",
+                    h,
+                ));
             }
             s.blocks.push(JsonBlock::value(
+                BlockKind::Sent,
                 format!("→ request to the model ({})", self.provider.label()),
                 &request,
             ));
@@ -460,19 +474,26 @@ impl ToolLoop {
             if let Some(Turn::Results(outputs)) = self.turns.last() {
                 for m in provider::result_messages(self.provider, outputs, &names) {
                     s.blocks.push(JsonBlock::value(
+                        BlockKind::Sent,
                         "→ the tool result, appended to the conversation",
                         &m,
                     ));
                 }
             }
             if let Some(h) = head {
-                s.blocks
-                    .push(JsonBlock::value("→ HTTP request (key masked)", h));
+                s.blocks.push(JsonBlock::value(
+                    BlockKind::Sent,
+                    "→ HTTP request (key masked)",
+                    h,
+                ));
             }
             s
         };
-        s.blocks
-            .push(JsonBlock::value("← the model's reply", &reply));
+        s.blocks.push(JsonBlock::value(
+            BlockKind::Received,
+            "← the model's reply",
+            &reply,
+        ));
         let first = s.number == 3;
         self.turns.push(Turn::Model(turn.clone()));
         match turn {
@@ -602,6 +623,7 @@ impl ToolLoop {
                 let n = self.pages.len() + 1;
                 if let Some(s) = self.step_mut(1) {
                     s.blocks.push(JsonBlock::wire(
+                        BlockKind::Sent,
                         format!("→ tools/list, page {n} (sent)"),
                         raw,
                     ));
@@ -615,20 +637,24 @@ impl ToolLoop {
                 if running {
                     // The core re-sent it (new id, or a new session; or the host
                     // retried it with answers, 2026-07-28): show it under step 4.
-                    let label = if msg.params().is_some_and(|p| {
+                    let (kind, label) = if msg.params().is_some_and(|p| {
                         p.get("inputResponses").is_some() || p.get("requestState").is_some()
                     }) {
-                        "→ tools/call, retried with inputResponses and requestState: the host answers the server (sent)"
+                        (
+                            BlockKind::Answer,
+                            "→ tools/call, retried with inputResponses and requestState: the host answers the server (sent)",
+                        )
                     } else {
-                        "→ tools/call, sent again by the core"
+                        (BlockKind::Sent, "→ tools/call, sent again by the core")
                     };
                     if let Some(s) = self.last_step_mut(4) {
-                        s.blocks.push(JsonBlock::wire(label, raw));
+                        s.blocks.push(JsonBlock::wire(kind, label, raw));
                     }
                     return;
                 }
                 let mut s4 = Step::new(4, StepStatus::Done, explain::call_sent(&self.call_name()));
-                s4.blocks.push(JsonBlock::wire("→ tools/call (sent)", raw));
+                s4.blocks
+                    .push(JsonBlock::wire(BlockKind::Sent, "→ tools/call (sent)", raw));
                 self.steps.push(s4);
                 self.steps.push(Step::new(
                     5,
@@ -639,8 +665,11 @@ impl ToolLoop {
             (Phase::Calling, None) => self.on_answer_sent(raw),
             (Phase::Calling, Some("notifications/cancelled")) => {
                 if let Some(s) = self.last_step_mut(5) {
-                    s.blocks
-                        .push(JsonBlock::wire("→ notifications/cancelled (sent)", raw));
+                    s.blocks.push(JsonBlock::wire(
+                        BlockKind::Sent,
+                        "→ notifications/cancelled (sent)",
+                        raw,
+                    ));
                 }
             }
             _ => {}
@@ -667,6 +696,7 @@ impl ToolLoop {
         let (pages, count) = (self.pages.len(), self.tools.len());
         if let Some(s) = self.step_mut(1) {
             s.blocks.push(JsonBlock::wire(
+                BlockKind::Received,
                 format!("← page {page}: {} tools, {cursor} (received)", tools.len()),
                 message.raw(),
             ));
@@ -710,10 +740,13 @@ impl ToolLoop {
             };
             s.explanation = explain::call_finished(outcome, check.as_deref());
             match message {
-                Some(m) => s
-                    .blocks
-                    .push(JsonBlock::wire("← response (received)", m.raw())),
+                Some(m) => s.blocks.push(JsonBlock::wire(
+                    BlockKind::Received,
+                    "← response (received)",
+                    m.raw(),
+                )),
                 None => s.blocks.push(JsonBlock::value(
+                    BlockKind::Built,
                     "no response: what the host knows",
                     &json!({"outcome": failure_text(outcome)}),
                 )),

@@ -34,10 +34,44 @@ impl std::fmt::Display for StepStatus {
     }
 }
 
+/// What a block is, for the readers that branch on it (the loop's picture, the
+/// CLI): they read this, never the label's words or arrows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    /// Built by the host and shown, not sent (the reshaped tools, what it knows of a
+    /// call that got no response).
+    Built,
+    /// Sent by the host, over MCP or to the model ("→ …").
+    Sent,
+    /// Received by the host, from the server or the model ("← …").
+    Received,
+    /// A question the server asks the host while a call waits: the method
+    /// (`sampling/createMessage`, `elicitation/create`, `roots/list`) or
+    /// `input_required` (2026-07-28).
+    Asked(String),
+    /// The host's answer to such a question (a response, or the retried call).
+    Answer,
+}
+
+impl BlockKind {
+    /// Whether the host sent it: [`BlockKind::Sent`] or an [`BlockKind::Answer`].
+    pub fn is_sent(&self) -> bool {
+        matches!(self, BlockKind::Sent | BlockKind::Answer)
+    }
+
+    /// Whether the host received it: [`BlockKind::Received`] or a question
+    /// ([`BlockKind::Asked`]).
+    pub fn is_received(&self) -> bool {
+        matches!(self, BlockKind::Received | BlockKind::Asked(_))
+    }
+}
+
 /// A labelled piece of JSON: exactly what crossed the wire or what the host built.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsonBlock {
-    /// What it is ("→ tools/call (sent)").
+    /// What it is, for readers that branch on it.
+    pub kind: BlockKind,
+    /// What it is, in words for the learner ("→ tools/call (sent)").
     pub label: String,
     /// Pretty-printed JSON (the wire text re-indented; member order kept).
     pub json: String,
@@ -45,20 +79,22 @@ pub struct JsonBlock {
 
 impl JsonBlock {
     /// A block from wire text: re-indented when it parses, verbatim when it does not.
-    pub fn wire(label: impl Into<String>, raw: &str) -> Self {
+    pub fn wire(kind: BlockKind, label: impl Into<String>, raw: &str) -> Self {
         let json = serde_json::from_str::<Value>(raw)
             .ok()
             .and_then(|v| serde_json::to_string_pretty(&v).ok())
             .unwrap_or_else(|| raw.to_owned());
         JsonBlock {
+            kind,
             label: label.into(),
             json,
         }
     }
 
     /// A block from a value the host built.
-    pub fn value(label: impl Into<String>, v: &Value) -> Self {
+    pub fn value(kind: BlockKind, label: impl Into<String>, v: &Value) -> Self {
         JsonBlock {
+            kind,
             label: label.into(),
             json: serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string()),
         }

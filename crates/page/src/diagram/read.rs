@@ -1,9 +1,10 @@
 //! What a step's own data says, for its arrows: the tool a `tools/call` named, how
-//! many pages a listing had, how a call ended, and where a run of calls starts. The
-//! host labels what it sent "→ …" and what it received "← …"; the JSON blocks are the
-//! exact wire text.
+//! many pages a listing had, how a call ended, and where a run of calls starts. Each
+//! block's kind says whether the host sent it, received it, or was asked by it; the
+//! JSON blocks are the exact wire text.
 
 use mcpg_host::provider::Provider;
+use mcpg_host::tool_loop::BlockKind;
 use mcpg_host::{Step, StepStatus};
 use serde_json::Value;
 
@@ -37,12 +38,17 @@ pub(super) fn calls_before(steps: &[Step], i: usize) -> usize {
         .count()
 }
 
-/// Blocks of a step whose label starts with `arrow`: the host labels what it sent
-/// "→ …" and what it received "← …".
-pub(super) fn count_blocks(step: &Step, arrow: char) -> usize {
+/// Blocks of a step the host sent (`received` false) or received (`received` true).
+pub(super) fn count_blocks(step: &Step, received: bool) -> usize {
     step.blocks
         .iter()
-        .filter(|b| b.label.starts_with(arrow))
+        .filter(|b| {
+            if received {
+                b.kind.is_received()
+            } else {
+                b.kind.is_sent()
+            }
+        })
         .count()
 }
 
@@ -70,7 +76,7 @@ pub(super) fn result(step: &Step) -> (ArrowKind, String) {
         .blocks
         .iter()
         .rev()
-        .find(|b| b.label.starts_with('←'))
+        .find(|b| b.kind.is_received())
         .and_then(|b| serde_json::from_str::<Value>(&b.json).ok());
     let Some(reply) = last else {
         return (ArrowKind::Failed, "no response".to_owned());
@@ -84,16 +90,13 @@ pub(super) fn result(step: &Step) -> (ArrowKind, String) {
     (ArrowKind::Failed, "result not usable".to_owned())
 }
 
-/// What a "the server asks" block of step 4 asks for, from its label's method
+/// What a "the server asks" block of step 4 asks for, from its method
 /// (`asks: sampling`, `asks: elicitation`, `asks: roots`, `asks: input_required`).
 pub(super) fn asked_what(block: &mcpg_host::tool_loop::JsonBlock) -> String {
-    let method = block
-        .label
-        .trim_start_matches('←')
-        .trim()
-        .split(':')
-        .next()
-        .unwrap_or("");
+    let method = match &block.kind {
+        BlockKind::Asked(method) => method.as_str(),
+        _ => "",
+    };
     // "sampling/createMessage" is too long between two lanes: its first word says it.
     format!("asks: {}", method.split('/').next().unwrap_or(method))
 }

@@ -103,8 +103,8 @@ impl Rows<'_, '_> {
         let failed = step.status == StepStatus::Failed;
         match step.number {
             1 => {
-                let sent = count_blocks(step, '→').max(1);
-                let pages = count_blocks(step, '←');
+                let sent = count_blocks(step, false).max(1);
+                let pages = count_blocks(step, true);
                 let times = if sent > 1 {
                     format!(" ×{sent}")
                 } else {
