@@ -247,6 +247,25 @@ async fn a_message_over_the_limit_is_refused_with_a_clear_close() {
     wait_gone(pid).await;
 }
 
+/// Past tungstenite's own cap (twice the limit) the read itself fails: the bridge
+/// tells that failure by its type and still closes with 1009 and the limit.
+#[tokio::test]
+async fn a_message_past_the_backstop_is_refused_with_a_clear_close() {
+    let config = format!(
+        "[limits]\nmax_message_bytes = 1024\n{}",
+        sh_server("echo", ECHO)
+    );
+    let live = Live::start(&config).await;
+    let mut events = live.events("huge").await;
+    let mut ws = live.ws("echo", "huge").await.unwrap();
+    let pid = pid_of(&events.of_type("spawned").await);
+    ws.send(&"x".repeat(5000)).await;
+    let closed = ws.closed().await;
+    assert_eq!(closed.code, 1009);
+    assert!(closed.reason.contains("limit is 1024 bytes"), "{closed:?}");
+    wait_gone(pid).await;
+}
+
 #[tokio::test]
 async fn binary_frames_are_refused() {
     use futures_util::SinkExt;

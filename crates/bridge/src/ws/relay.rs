@@ -142,8 +142,7 @@ async fn relay(
                     Some(Err(e)) => {
                         // Only the backstop cap gets here with an oversized message;
                         // anything else is a broken connection.
-                        let text = e.to_string();
-                        if text.contains("too long") || text.contains("Space limit") {
+                        if over_capacity(e) {
                             return close(TOO_BIG, format!("message refused: the bridge's limit is {max} bytes"), true);
                         }
                         return End::PeerGone;
@@ -183,4 +182,12 @@ async fn finish(socket: &mut WebSocket, code: u16, reason: &str) {
         }
     })
     .await;
+}
+
+/// Whether a read failed on tungstenite's size cap (its `Capacity` error: a message or
+/// frame over the backstop), told by the error's type, not its words.
+fn over_capacity(e: axum::Error) -> bool {
+    e.into_inner()
+        .downcast::<tungstenite::Error>()
+        .is_ok_and(|e| matches!(*e, tungstenite::Error::Capacity(_)))
 }
