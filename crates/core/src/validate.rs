@@ -9,7 +9,9 @@ pub use catalog::{
     base64_problem, check_completion, check_contents, check_prompt, check_prompt_result,
     check_resource, check_template, has_scheme, wrong_member,
 };
-pub use uri_template::{check_uri_template, expand_uri_template, template_variables};
+pub use uri_template::{
+    UriTemplateError, check_uri_template, expand_uri_template, template_variables,
+};
 
 use std::collections::HashSet;
 

@@ -29,7 +29,7 @@ pub(super) struct CatalogPage {
 
 /// How one kind of item is read, keyed and checked.
 struct Reader<T> {
-    read: fn(&Value) -> Result<T, String>,
+    read: fn(&Value) -> Result<T, crate::model::ModelError>,
     key: fn(&T) -> &str,
     check: fn(&T, ProtocolVersion, &mut Vec<Diagnostic>),
     /// The rule for an item that cannot be read.

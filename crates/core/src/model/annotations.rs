@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use super::JsonObject;
 use super::json::{self, Members, Out, via_json};
+use super::{JsonObject, ModelError};
 
 /// `Annotations` on content: audience, priority, lastModified.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -20,7 +20,7 @@ pub struct Annotations {
 
 impl Annotations {
     /// Reads annotations from JSON.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(Annotations {
             audience: m.opt("audience", json::strings, "an array of strings")?,
@@ -39,7 +39,7 @@ impl Annotations {
 }
 
 /// The members of a content block, without its `type` tag.
-pub(super) fn block_members(v: Value) -> Result<Members, String> {
+pub(super) fn block_members(v: Value) -> Result<Members, ModelError> {
     let mut m = Members::of(v)?;
     m.value("type");
     Ok(m)
@@ -63,11 +63,11 @@ impl Out {
 }
 
 /// Optional `annotations`.
-pub(super) fn annotations(m: &mut Members) -> Result<Option<Annotations>, String> {
+pub(super) fn annotations(m: &mut Members) -> Result<Option<Annotations>, ModelError> {
     m.value("annotations")
         .map(Annotations::from_value)
         .transpose()
-        .map_err(|e| format!("annotations: {e}"))
+        .map_err(|e| e.within("annotations"))
 }
 
 via_json!(Annotations);

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::JsonObject;
 use super::json::{Members, Out, object, strings, via_json};
+use super::{JsonObject, ModelError};
 
 /// What a completion is for: a prompt's argument or a resource template's variable.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -56,21 +56,19 @@ pub struct CompleteResult {
 
 impl CompleteResult {
     /// Reads a `completion/complete` result (`completion.values` is required).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let completion = m
             .opt("completion", object, "an object")?
-            .ok_or_else(|| "missing field `completion`".to_owned())?;
+            .ok_or_else(|| ModelError::missing("completion"))?;
         let mut c = Members::of(Value::Object(completion))?;
         let values = c
             .req("values", strings, "an array of strings")
-            .map_err(|e| format!("completion: {e}"))?;
+            .map_err(|e| e.within("completion"))?;
         let total = c
             .opt("total", |v| v.as_u64().ok_or(v), "a whole number")
-            .map_err(|e| format!("completion: {e}"))?;
-        let has_more = c
-            .boolean("hasMore")
-            .map_err(|e| format!("completion: {e}"))?;
+            .map_err(|e| e.within("completion"))?;
+        let has_more = c.boolean("hasMore").map_err(|e| e.within("completion"))?;
         Ok(CompleteResult {
             values,
             total,
@@ -119,7 +117,7 @@ mod tests {
         assert_eq!(c.to_json(), raw);
         let e = CompleteResult::from_json(&json!({"completion": {"values": [1]}})).unwrap_err();
         assert_eq!(
-            e,
+            e.to_string(),
             "completion: `values` must be an array of strings, not an array"
         );
         assert!(CompleteResult::from_json(&json!({})).is_err());

@@ -6,10 +6,10 @@
 
 use serde_json::Value;
 
-use super::JsonObject;
 use super::annotations::{Annotations, annotations, block_members};
 use super::json::{Out, via_json};
 use super::resource::{EmbeddedResource, ResourceLink};
+use super::{JsonObject, ModelError};
 
 /// `TextContent`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -86,12 +86,16 @@ impl ContentBlock {
     /// `type` is unknown or its members do not fit that type.
     pub fn from_value(v: Value) -> Self {
         let typed = match v.get("type").and_then(Value::as_str) {
-            Some("text") => TextContent::from_json(&v).map(ContentBlock::Text),
-            Some("image") => ImageContent::from_json(&v).map(ContentBlock::Image),
-            Some("audio") => ImageContent::from_json(&v).map(ContentBlock::Audio),
-            Some("resource_link") => ResourceLink::from_json(&v).map(ContentBlock::ResourceLink),
-            Some("resource") => EmbeddedResource::from_json(&v).map(ContentBlock::Resource),
-            _ => Err(String::new()),
+            Some("text") => TextContent::from_json(&v).map(ContentBlock::Text).ok(),
+            Some("image") => ImageContent::from_json(&v).map(ContentBlock::Image).ok(),
+            Some("audio") => ImageContent::from_json(&v).map(ContentBlock::Audio).ok(),
+            Some("resource_link") => ResourceLink::from_json(&v)
+                .map(ContentBlock::ResourceLink)
+                .ok(),
+            Some("resource") => EmbeddedResource::from_json(&v)
+                .map(ContentBlock::Resource)
+                .ok(),
+            _ => None,
         };
         typed.unwrap_or(ContentBlock::Unknown(v))
     }
@@ -130,7 +134,7 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
 
 impl TextContent {
     /// Reads a text block's members (a `type` member is ignored).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = block_members(v)?;
         Ok(TextContent {
             text: m.req_string("text")?,
@@ -152,7 +156,7 @@ impl TextContent {
 
 impl ImageContent {
     /// Reads an image or audio block's members (a `type` member is ignored).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = block_members(v)?;
         Ok(ImageContent {
             data: m.req_string("data")?,

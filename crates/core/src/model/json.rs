@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::JsonObject;
+use super::{JsonObject, ModelError, ModelErrorKind};
 use crate::validate::kind_of as kind;
 
 /// The members of one JSON object, taken one by one; what is left is the `extra`.
@@ -20,10 +20,12 @@ pub(crate) struct Members(JsonObject);
 impl Members {
     /// The members of `v`, which must be an object. Taken by value: each member then
     /// moves into its typed field, so reading copies nothing.
-    pub(crate) fn of(v: Value) -> Result<Self, String> {
+    pub(crate) fn of(v: Value) -> Result<Self, ModelError> {
         match v {
             Value::Object(m) => Ok(Members(m)),
-            other => Err(format!("expected an object, found {}", kind(&other))),
+            other => Err(ModelError::new(ModelErrorKind::NotAnObject {
+                found: kind(&other),
+            })),
         }
     }
 
@@ -33,15 +35,19 @@ impl Members {
         &mut self,
         key: &str,
         read: fn(Value) -> Result<T, Value>,
-        expected: &str,
-    ) -> Result<Option<T>, String> {
+        expected: &'static str,
+    ) -> Result<Option<T>, ModelError> {
         // `shift_remove` keeps the order of what is left, so `extra` re-serializes
         // in the order the server sent it.
         match self.0.shift_remove(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => read(v)
-                .map(Some)
-                .map_err(|v| format!("`{key}` must be {expected}, not {}", kind(&v))),
+            Some(v) => read(v).map(Some).map_err(|v| {
+                ModelError::new(ModelErrorKind::WrongType {
+                    member: key.to_owned(),
+                    expected,
+                    found: kind(&v),
+                })
+            }),
         }
     }
 
@@ -50,29 +56,29 @@ impl Members {
         &mut self,
         key: &str,
         read: fn(Value) -> Result<T, Value>,
-        expected: &str,
-    ) -> Result<T, String> {
+        expected: &'static str,
+    ) -> Result<T, ModelError> {
         self.opt(key, read, expected)?
-            .ok_or_else(|| format!("missing field `{key}`"))
+            .ok_or_else(|| ModelError::missing(key))
     }
 
     /// A required string.
-    pub(crate) fn req_string(&mut self, key: &str) -> Result<String, String> {
+    pub(crate) fn req_string(&mut self, key: &str) -> Result<String, ModelError> {
         self.req(key, string, "a string")
     }
 
     /// An optional string.
-    pub(crate) fn string(&mut self, key: &str) -> Result<Option<String>, String> {
+    pub(crate) fn string(&mut self, key: &str) -> Result<Option<String>, ModelError> {
         self.opt(key, string, "a string")
     }
 
     /// An optional boolean.
-    pub(crate) fn boolean(&mut self, key: &str) -> Result<Option<bool>, String> {
+    pub(crate) fn boolean(&mut self, key: &str) -> Result<Option<bool>, ModelError> {
         self.opt(key, boolean, "a boolean")
     }
 
     /// An optional object.
-    pub(crate) fn object(&mut self, key: &str) -> Result<Option<JsonObject>, String> {
+    pub(crate) fn object(&mut self, key: &str) -> Result<Option<JsonObject>, ModelError> {
         self.opt(key, object, "an object")
     }
 
@@ -91,7 +97,7 @@ impl Members {
     }
 
     /// `_meta`, as every model type has it.
-    pub(crate) fn meta(&mut self) -> Result<Option<JsonObject>, String> {
+    pub(crate) fn meta(&mut self) -> Result<Option<JsonObject>, ModelError> {
         self.object("_meta")
     }
 
@@ -190,7 +196,7 @@ macro_rules! via_json {
         impl $t {
             /// Reads it from borrowed JSON: one copy, then `from_value` (which takes
             /// the JSON by value and copies nothing).
-            pub fn from_json(v: &Value) -> Result<Self, String> {
+            pub fn from_json(v: &Value) -> Result<Self, $crate::model::ModelError> {
                 <$t>::from_value(v.clone())
             }
         }

@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::JsonObject;
 use super::json::{Members, Out, strings, via_json};
+use super::{JsonObject, ModelError};
 
 /// `Implementation`: a client's or server's name and version.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -69,7 +69,7 @@ pub struct DiscoverResult {
 
 impl Implementation {
     /// Reads a name and version from JSON.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(Implementation {
             name: m.string("name")?.unwrap_or_default(),
@@ -91,7 +91,7 @@ impl Implementation {
 
 impl InitializeResult {
     /// Reads an `initialize` result.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(InitializeResult {
             protocol_version: m.string("protocolVersion")?.unwrap_or_default(),
@@ -100,7 +100,7 @@ impl InitializeResult {
                 .value("serverInfo")
                 .map(Implementation::from_value)
                 .transpose()
-                .map_err(|e| format!("serverInfo: {e}"))?
+                .map_err(|e| e.within("serverInfo"))?
                 .unwrap_or_default(),
             instructions: m.string("instructions")?,
             meta: m.meta()?,
@@ -125,7 +125,7 @@ impl InitializeResult {
 
 impl DiscoverResult {
     /// Reads a `server/discover` result.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(DiscoverResult {
             supported_versions: m

@@ -4,8 +4,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::JsonObject;
 use super::json::{Members, Out, via_json};
+use super::{JsonObject, ModelError, ModelErrorKind};
 
 /// `LoggingLevel`, ordered by severity (`Debug` least, `Emergency` most).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -85,14 +85,13 @@ pub struct LogMessage {
 impl LogMessage {
     /// Reads the params of `notifications/message`: `level` must be one of the
     /// eight, `data` is required (any JSON but `null` counts).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let level = m.req_string("level")?;
         let level = LoggingLevel::parse(&level).ok_or_else(|| {
-            format!(
-                "level {:?} is not one of the eight RFC 5424 levels",
-                crate::validate::truncate(&level, 40)
-            )
+            ModelError::new(ModelErrorKind::UnknownLevel {
+                level: crate::validate::truncate(&level, 40),
+            })
         })?;
         let logger = m.string("logger")?;
         let data = m.value("data").unwrap_or(Value::Null);
@@ -141,6 +140,6 @@ mod tests {
         assert_eq!(m.level, LoggingLevel::Error);
         assert_eq!(m.to_json(), raw);
         let e = LogMessage::from_json(&json!({"level": "fatal", "data": 1})).unwrap_err();
-        assert!(e.contains("\"fatal\""), "{e}");
+        assert!(e.to_string().contains("\"fatal\""), "{e}");
     }
 }

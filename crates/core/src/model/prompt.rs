@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::json::{Members, Out, array, via_json};
-use super::{ContentBlock, JsonObject};
+use super::{ContentBlock, JsonObject, ModelError};
 
 /// `PromptArgument`: one argument a prompt takes.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -97,7 +97,7 @@ impl Role {
 
 impl PromptArgument {
     /// Reads an argument from JSON.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(PromptArgument {
             name: m.req_string("name")?,
@@ -126,7 +126,7 @@ impl Prompt {
     }
 
     /// Reads a prompt from JSON (every argument must be readable).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let name = m.req_string("name")?;
         let title = m.string("title")?;
@@ -137,7 +137,8 @@ impl Prompt {
                 a.into_iter()
                     .enumerate()
                     .map(|(i, a)| {
-                        PromptArgument::from_value(a).map_err(|e| format!("arguments[{i}]: {e}"))
+                        PromptArgument::from_value(a)
+                            .map_err(|e| e.within(format!("arguments[{i}]")))
                     })
                     .collect::<Result<Vec<_>, _>>()
             })
@@ -174,13 +175,13 @@ impl Prompt {
 impl PromptMessage {
     /// Reads a message: `role` must be a string and `content` present; the content
     /// itself is read leniently.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let role = Role::parse(&m.req_string("role")?);
         // Any JSON is a content block (odd ones `Unknown`), `null` too.
         let content = m
             .raw("content")
-            .ok_or_else(|| "missing field `content`".to_owned())?;
+            .ok_or_else(|| ModelError::missing("content"))?;
         Ok(PromptMessage {
             role,
             content: ContentBlock::from_value(content),
@@ -200,7 +201,7 @@ impl PromptMessage {
 impl GetPromptResult {
     /// Reads a `prompts/get` result (every message must be readable; the client's
     /// reader is more lenient and skips odd ones with a diagnostic).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let description = m.string("description")?;
         let messages = m.opt("messages", array, "an array")?.unwrap_or_default();
@@ -210,7 +211,7 @@ impl GetPromptResult {
                 .into_iter()
                 .enumerate()
                 .map(|(i, x)| {
-                    PromptMessage::from_value(x).map_err(|e| format!("messages[{i}]: {e}"))
+                    PromptMessage::from_value(x).map_err(|e| e.within(format!("messages[{i}]")))
                 })
                 .collect::<Result<_, _>>()?,
             meta: m.meta()?,
@@ -247,7 +248,7 @@ mod tests {
         assert_eq!(p.arguments.as_ref().unwrap()[0].required, Some(true));
         assert_eq!(p.to_json(), raw);
         let e = Prompt::from_json(&json!({"name": "g", "arguments": [{}]})).unwrap_err();
-        assert_eq!(e, "arguments[0]: missing field `name`");
+        assert_eq!(e.to_string(), "arguments[0]: missing field `name`");
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::JsonObject;
 use super::annotations::{Annotations, annotations, block_members};
 use super::json::{Members, Out, via_json};
+use super::{JsonObject, ModelError};
 
 /// `ResourceLink` (2025-06-18+): a pointer to a resource the client may read.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -86,7 +86,7 @@ pub struct EmbeddedResource {
 
 impl ResourceLink {
     /// Reads a resource link's members (a `type` member is ignored).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = block_members(v)?;
         Ok(ResourceLink {
             uri: m.req_string("uri")?,
@@ -116,7 +116,7 @@ impl ResourceLink {
 
 impl TextResourceContents {
     /// Reads text resource contents.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(TextResourceContents {
             uri: m.req_string("uri")?,
@@ -140,7 +140,7 @@ impl TextResourceContents {
 
 impl BlobResourceContents {
     /// Reads binary resource contents.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(BlobResourceContents {
             uri: m.req_string("uri")?,
@@ -165,7 +165,7 @@ impl BlobResourceContents {
 impl ResourceContents {
     /// Text when it has `text`, a blob when it has `blob`, else kept as JSON. (A
     /// shape that does not fit is kept whole, so it is read from a copy.)
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let parsed = if v.get("text").is_some() {
             TextResourceContents::from_json(&v)
                 .map(ResourceContents::Text)
@@ -192,11 +192,11 @@ impl ResourceContents {
 
 impl EmbeddedResource {
     /// Reads an embedded resource's members (a `type` member is ignored).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = block_members(v)?;
         let resource = m
             .value("resource")
-            .ok_or_else(|| "missing field `resource`".to_owned())?;
+            .ok_or_else(|| ModelError::missing("resource"))?;
         Ok(EmbeddedResource {
             resource: ResourceContents::from_value(resource)?,
             annotations: annotations(&mut m)?,

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::annotations::{Annotations, annotations};
 use super::json::{Members, Out, array, via_json};
-use super::{JsonObject, ResourceContents};
+use super::{JsonObject, ModelError, ResourceContents};
 
 /// `Resource`: a resource the server can read.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -87,7 +87,7 @@ impl Resource {
     }
 
     /// Reads a resource from JSON (`uri` is required).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(Resource {
             uri: m.req_string("uri")?,
@@ -129,7 +129,7 @@ impl ResourceTemplate {
     }
 
     /// Reads a template from JSON (`uriTemplate` is required).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(ResourceTemplate {
             uri_template: m.req_string("uriTemplate")?,
@@ -165,7 +165,7 @@ impl ResourceTemplate {
 impl ReadResourceResult {
     /// Reads a `resources/read` result; contents that fit neither text nor blob are
     /// kept as [`ResourceContents::Unknown`].
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let contents = m.opt("contents", array, "an array")?.unwrap_or_default();
         Ok(ReadResourceResult {
@@ -175,7 +175,7 @@ impl ReadResourceResult {
                     // Never fails (odd contents become `Unknown`); the `Result` is
                     // the shape every reader shares.
                     ResourceContents::from_value(c)
-                        .unwrap_or_else(|e| ResourceContents::Unknown(Value::String(e)))
+                        .unwrap_or_else(|e| ResourceContents::Unknown(Value::String(e.to_string())))
                 })
                 .collect(),
             meta: m.meta()?,

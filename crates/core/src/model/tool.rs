@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::json::{Members, Out, array, via_json};
-use super::{ContentBlock, JsonObject};
+use super::{ContentBlock, JsonObject, ModelError};
 
 /// `ToolAnnotations` (2025-03-26+). Hints only: untrusted unless the server is.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -115,7 +115,7 @@ impl CallToolResult {
 
 impl ToolAnnotations {
     /// Reads tool annotations from JSON.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(ToolAnnotations {
             title: m.string("title")?,
@@ -141,7 +141,7 @@ impl ToolAnnotations {
 
 impl Tool {
     /// Reads a tool definition from JSON.
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         Ok(Tool {
             name: m.req_string("name")?,
@@ -153,7 +153,7 @@ impl Tool {
                 .value("annotations")
                 .map(ToolAnnotations::from_value)
                 .transpose()
-                .map_err(|e| format!("annotations: {e}"))?,
+                .map_err(|e| e.within("annotations"))?,
             icons: m.value("icons"),
             execution: m.value("execution"),
             meta: m.meta()?,
@@ -182,14 +182,14 @@ impl Tool {
 
 impl ListToolsResult {
     /// Reads one page of `tools/list` (every tool must be readable).
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let tools = m.opt("tools", array, "an array")?.unwrap_or_default();
         Ok(ListToolsResult {
             tools: tools
                 .into_iter()
                 .enumerate()
-                .map(|(i, t)| Tool::from_value(t).map_err(|e| format!("tools[{i}]: {e}")))
+                .map(|(i, t)| Tool::from_value(t).map_err(|e| e.within(format!("tools[{i}]"))))
                 .collect::<Result<_, _>>()?,
             next_cursor: m.string("nextCursor")?,
             meta: m.meta()?,
@@ -213,7 +213,7 @@ impl ListToolsResult {
 impl CallToolResult {
     /// Reads a `tools/call` result; content blocks that do not fit their type are kept
     /// as [`ContentBlock::Unknown`].
-    pub fn from_value(v: Value) -> Result<Self, String> {
+    pub fn from_value(v: Value) -> Result<Self, ModelError> {
         let mut m = Members::of(v)?;
         let content = m.opt("content", array, "an array")?.unwrap_or_default();
         Ok(CallToolResult {
@@ -244,6 +244,7 @@ via_json!(ToolAnnotations, Tool, ListToolsResult, CallToolResult);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ModelErrorKind;
     use serde_json::json;
 
     #[test]
@@ -273,11 +274,20 @@ mod tests {
             Tool::from_json(&json!({"name": "x", "title": null, "outputSchema": null})).unwrap();
         assert_eq!((t.title, t.output_schema), (None, None));
         let e = Tool::from_json(&json!({"name": 5})).unwrap_err();
-        assert_eq!(e, "`name` must be a string, not a number");
+        assert_eq!(
+            e.kind,
+            ModelErrorKind::WrongType {
+                member: "name".into(),
+                expected: "a string",
+                found: "a number"
+            }
+        );
+        assert_eq!(e.to_string(), "`name` must be a string, not a number");
         let e = Tool::from_json(&json!({"title": "x"})).unwrap_err();
-        assert_eq!(e, "missing field `name`");
+        assert_eq!(e.to_string(), "missing field `name`");
         let e = Tool::from_json(&json!(["name"])).unwrap_err();
-        assert_eq!(e, "expected an object, found an array");
+        assert_eq!(e.kind, ModelErrorKind::NotAnObject { found: "an array" });
+        assert_eq!(e.to_string(), "expected an object, found an array");
         let e = serde_json::from_value::<Tool>(
             json!({"name": "x", "annotations": {"readOnlyHint": "yes"}}),
         )
@@ -309,6 +319,7 @@ mod tests {
     #[test]
     fn a_page_fails_on_a_bad_tool_and_says_which() {
         let e = ListToolsResult::from_json(&json!({"tools": [{"name": "a"}, {}]})).unwrap_err();
-        assert_eq!(e, "tools[1]: missing field `name`");
+        assert_eq!(e.at, ["tools[1]"]);
+        assert_eq!(e.to_string(), "tools[1]: missing field `name`");
     }
 }

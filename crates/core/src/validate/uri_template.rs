@@ -15,6 +15,72 @@ pub(crate) struct VarSpec<'a> {
     prefix: Option<usize>,
 }
 
+/// Why a URI template breaks RFC 6570's grammar, and where (a byte offset into the
+/// template: of the character, or of the `{` that opens the expression).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UriTemplateError {
+    /// An expression opened at `at` is never closed.
+    Unclosed {
+        /// Where the `{` is.
+        at: usize,
+    },
+    /// A character not allowed in a template's literal text.
+    BadLiteral {
+        /// The character.
+        c: char,
+        /// Where it is.
+        at: usize,
+    },
+    /// An operator RFC 6570 keeps for future extensions (`= , ! @ |`).
+    ReservedOperator {
+        /// The operator.
+        op: char,
+        /// Where its expression opens.
+        at: usize,
+    },
+    /// A `:N` prefix that is not a length of 1 to 9999.
+    BadPrefix {
+        /// The prefix as written.
+        prefix: String,
+        /// Where its expression opens.
+        at: usize,
+    },
+    /// A variable name outside the grammar (letters, digits, `_`, `%XX`, inner dots).
+    BadName {
+        /// The name as written.
+        name: String,
+        /// Where its expression opens.
+        at: usize,
+    },
+}
+
+impl std::fmt::Display for UriTemplateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UriTemplateError::Unclosed { at } => {
+                write!(f, "the expression at {at} has no closing '}}'")
+            }
+            UriTemplateError::BadLiteral { c, at } => {
+                write!(f, "{c:?} at {at} is not allowed in a URI template literal")
+            }
+            UriTemplateError::ReservedOperator { op, at } => write!(
+                f,
+                "operator {op:?} at {at} is reserved for future extensions"
+            ),
+            UriTemplateError::BadPrefix { prefix, at } => write!(
+                f,
+                "prefix {prefix:?} in the expression at {at} is not a length of 1 to 9999"
+            ),
+            UriTemplateError::BadName { name, at } => write!(
+                f,
+                "{name:?} in the expression at {at} is not a variable name (letters, digits, _, %XX, inner dots)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UriTemplateError {}
+
 /// A piece of a template: literal text or an expression.
 pub(crate) enum Part<'a> {
     Literal(&'a str),
@@ -23,13 +89,13 @@ pub(crate) enum Part<'a> {
 
 /// Checks `template` against the RFC 6570 grammar (levels 1–4). The error says
 /// what is wrong and where (a character offset).
-pub fn check_uri_template(template: &str) -> Result<(), String> {
+pub fn check_uri_template(template: &str) -> Result<(), UriTemplateError> {
     parse(template).map(|_| ())
 }
 
 /// The variable names of `template`, in order of first appearance, or the syntax
 /// error.
-pub fn template_variables(template: &str) -> Result<Vec<String>, String> {
+pub fn template_variables(template: &str) -> Result<Vec<String>, UriTemplateError> {
     let mut names: Vec<String> = Vec::new();
     for part in parse(template)? {
         if let Part::Expr(e) = part {
@@ -48,7 +114,7 @@ pub fn template_variables(template: &str) -> Result<Vec<String>, String> {
 pub fn expand_uri_template<'v>(
     template: &str,
     value: impl Fn(&str) -> Option<&'v str>,
-) -> Result<String, String> {
+) -> Result<String, UriTemplateError> {
     let mut out = String::new();
     for part in parse(template)? {
         match part {
@@ -119,7 +185,7 @@ fn is_pct(bytes: &[u8], i: usize) -> bool {
 }
 
 /// The pieces of `t`, or the syntax error (also used by the server to match URIs).
-pub(crate) fn parse(t: &str) -> Result<Vec<Part<'_>>, String> {
+pub(crate) fn parse(t: &str) -> Result<Vec<Part<'_>>, UriTemplateError> {
     let bytes = t.as_bytes();
     let mut parts = Vec::new();
     let mut i = 0;
@@ -133,7 +199,7 @@ pub(crate) fn parse(t: &str) -> Result<Vec<Part<'_>>, String> {
                 let end = t[i..]
                     .find('}')
                     .map(|e| i + e)
-                    .ok_or_else(|| format!("the expression at {i} has no closing '}}'"))?;
+                    .ok_or(UriTemplateError::Unclosed { at: i })?;
                 parts.push(Part::Expr(expression(&t[i + 1..end], i)?));
                 i = end + 1;
                 lit = i;
@@ -142,9 +208,7 @@ pub(crate) fn parse(t: &str) -> Result<Vec<Part<'_>>, String> {
             b if b >= 0x80 => i += 1,
             b if b <= 0x20 || b"\"%'<>\\^`|}".contains(&b) || b == 0x7F => {
                 let c = t[i..].chars().next().unwrap_or('?');
-                return Err(format!(
-                    "{c:?} at {i} is not allowed in a URI template literal"
-                ));
+                return Err(UriTemplateError::BadLiteral { c, at: i });
             }
             _ => i += 1,
         }
@@ -155,14 +219,14 @@ pub(crate) fn parse(t: &str) -> Result<Vec<Part<'_>>, String> {
     Ok(parts)
 }
 
-fn expression(body: &str, at: usize) -> Result<Expression<'_>, String> {
+fn expression(body: &str, at: usize) -> Result<Expression<'_>, UriTemplateError> {
     let (op, list) = match body.as_bytes().first() {
         Some(&b) if b"+#./;?&".contains(&b) => (Some(b), &body[1..]),
         Some(&b) if b"=,!@|".contains(&b) => {
-            return Err(format!(
-                "operator {:?} at {at} is reserved for future extensions",
-                char::from(b)
-            ));
+            return Err(UriTemplateError::ReservedOperator {
+                op: char::from(b),
+                at,
+            });
         }
         _ => (None, body),
     };
@@ -173,7 +237,7 @@ fn expression(body: &str, at: usize) -> Result<Expression<'_>, String> {
     Ok(Expression { op, vars })
 }
 
-fn varspec(spec: &str, at: usize) -> Result<VarSpec<'_>, String> {
+fn varspec(spec: &str, at: usize) -> Result<VarSpec<'_>, UriTemplateError> {
     let (name, prefix) = if let Some(n) = spec.strip_suffix('*') {
         (n, None)
     } else if let Some((n, len)) = spec.split_once(':') {
@@ -181,18 +245,20 @@ fn varspec(spec: &str, at: usize) -> Result<VarSpec<'_>, String> {
             && len.bytes().all(|b| b.is_ascii_digit())
             && !len.starts_with('0');
         if !ok {
-            return Err(format!(
-                "prefix {len:?} in the expression at {at} is not a length of 1 to 9999"
-            ));
+            return Err(UriTemplateError::BadPrefix {
+                prefix: len.to_owned(),
+                at,
+            });
         }
         (n, len.parse().ok())
     } else {
         (spec, None)
     };
     if !varname_ok(name) {
-        return Err(format!(
-            "{name:?} in the expression at {at} is not a variable name (letters, digits, _, %XX, inner dots)"
-        ));
+        return Err(UriTemplateError::BadName {
+            name: name.to_owned(),
+            at,
+        });
     }
     Ok(VarSpec { name, prefix })
 }
@@ -246,7 +312,7 @@ mod tests {
             ("x://{.a.}", "not a variable name"),
         ];
         for (t, why) in cases {
-            let e = check_uri_template(t).unwrap_err();
+            let e = check_uri_template(t).unwrap_err().to_string();
             assert!(e.contains(why), "{t}: {e}");
         }
     }

@@ -176,9 +176,9 @@ pub fn block() -> BoxedStrategy<Value> {
 
 /// Reads `v` through ours and through the twin; both succeed with equal values or
 /// both fail. Then both write, and the texts must be equal.
-pub fn agree<O, T>(
+pub fn agree<O, T, E>(
     v: &Value,
-    ours: impl Fn(&Value) -> Result<O, String>,
+    ours: impl Fn(&Value) -> Result<O, E>,
     to_twin: impl Fn(&O) -> T,
     write: impl Fn(&O) -> Value,
 ) -> Result<(), TestCaseError>

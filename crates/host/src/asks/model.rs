@@ -179,7 +179,7 @@ fn tool_output(block: &Value, calls: &[ToolCall]) -> ToolOutput {
     }
     let result = match CallToolResult::from_value(result) {
         Ok(r) => ResultView::Result(r),
-        Err(e) => ResultView::Failed(e),
+        Err(e) => ResultView::Failed(e.to_string()),
     };
     ToolOutput { call, result }
 }
