@@ -26,14 +26,16 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// uses it (the first load then carries only the first screen's strings and
 /// tables), but only when the moved layout fits in the input's `.rodata`: pieces
 /// two modules share are copied and alignment adds padding, so the layout comes
-/// out a few hundred bytes longer (722 in December 2026) and the tool then keeps
-/// all of `.rodata` in the main module. Nothing refers to these bytes, so the
-/// linker keeps them only for `#[used]`, the split gives them to no module, and
-/// the layout has room again: they cost nothing in any file the page loads (and
-/// if the split ever falls back, 8 KB of equal bytes compress to a few bytes).
+/// out longer (722 bytes in early December 2026; 8 KB of room no longer sufficed
+/// once the core's model errors became typed) and the tool then keeps all of
+/// `.rodata` in the main module (`cargo xtask dist` then fails, naming this room).
+/// Nothing refers to these bytes, so the linker keeps them only for `#[used]`, the
+/// split gives them to no module, and the layout has room again: they cost nothing
+/// in any file the page loads (and if the split ever falls back, 16 KB of equal
+/// bytes compress to a few bytes).
 /// Not zeros: a zeroed static would go to `.bss`, not `.rodata`.
 #[used]
-static SPLIT_ROOM: [u8; 8192] = [0x5A; 8192];
+static SPLIT_ROOM: [u8; 16384] = [0x5A; 16384];
 
 /// Entry point: mounts the app on `<body>`.
 #[wasm_bindgen(start)]

@@ -61,6 +61,8 @@ pub fn split(wasm: &Path, dir: &Path, glue: &str) -> Result<Split> {
         chunk_data.push(super::split_data::data_bytes(&bytes)?);
     }
     super::split_data::check_moved(&chunk_data)?;
+    let main_bytes = fs::read(&main).map_err(|e| format!("{}: {e}", main.display()))?;
+    super::split_data::check_room_dropped(&main_bytes)?;
     let link = dir.join(LINK_NAME);
     let packed = result.prefetch_map.get(PACKED).cloned().unwrap_or_default();
     Ok(Split {

@@ -41,6 +41,48 @@ pub fn check_moved(chunk_data: &[u64]) -> Result<()> {
     )
 }
 
+/// The shortest run of `SPLIT_ROOM`'s byte that counts as the room itself (the
+/// room is 16 KB; nothing else in `.rodata` repeats one byte this long).
+const ROOM_RUN: usize = 4096;
+
+/// `SPLIT_ROOM`'s fill byte (`web/src/lib.rs`).
+const ROOM_BYTE: u8 = 0x5A;
+
+/// An error when the main module still holds `SPLIT_ROOM`'s bytes: the split gives
+/// them to no module when it moves `.rodata`, so finding them means it kept all of
+/// `.rodata` in the first load (chunks may still carry other data, so
+/// [`check_moved`] alone does not see it).
+pub fn check_room_dropped(main: &[u8]) -> Result<()> {
+    for payload in wasmparser::Parser::new(0).parse_all(main) {
+        if let wasmparser::Payload::DataSection(reader) =
+            payload.map_err(|e| format!("wasm split: unreadable main module: {e}"))?
+        {
+            for data in reader {
+                let data = data.map_err(|e| format!("wasm split: unreadable data: {e}"))?;
+                if has_run(data.data, ROOM_BYTE, ROOM_RUN) {
+                    return Err("wasm split: the main module kept all of .rodata, so every \
+                         chunk's strings load first (the split's new .rodata layout \
+                         did not fit in the old one): raise SPLIT_ROOM in web/src/lib.rs"
+                        .to_owned());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `bytes` holds `len` consecutive copies of `b`.
+fn has_run(bytes: &[u8], b: u8, len: usize) -> bool {
+    let mut run = 0;
+    for &x in bytes {
+        run = if x == b { run + 1 } else { 0 };
+        if run >= len {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 #[allow(
     clippy::unwrap_used,
@@ -70,6 +112,32 @@ mod tests {
         assert_eq!(data_bytes(&module_with_data(42)).unwrap(), 42);
         assert_eq!(data_bytes(b"\0asm\x01\0\0\0").unwrap(), 0);
         assert!(data_bytes(b"not wasm").is_err());
+    }
+
+    #[test]
+    fn the_rooms_bytes_in_the_main_module_fail_the_build() {
+        let mut m = b"\0asm\x01\0\0\0".to_vec();
+        m.extend_from_slice(&[5, 3, 1, 0, 1]);
+        // One segment of 5,000 bytes of the room's fill, then the same with a gap.
+        for gap in [false, true] {
+            let mut seg = vec![ROOM_BYTE; 5000];
+            if gap {
+                seg[2500] = 0;
+            }
+            let mut body = vec![1, 0, 0x41, 0, 0x0b, 0x88, 0x27];
+            body.extend_from_slice(&seg);
+            let mut module = m.clone();
+            module.push(11);
+            module.extend_from_slice(&[0x8f, 0x27]);
+            module.extend_from_slice(&body);
+            assert_eq!(body.len(), 5007, "the section size above is 5007 in LEB128");
+            let checked = check_room_dropped(&module);
+            if gap {
+                assert!(checked.is_ok(), "{checked:?}");
+            } else {
+                assert!(checked.unwrap_err().contains("SPLIT_ROOM"));
+            }
+        }
     }
 
     #[test]
