@@ -9,7 +9,7 @@
 //! revalidated on every load, so a new build is seen at once.
 //!
 //! Every file goes with the page's defences (issue 26): its Content-Security-Policy
-//! (the one `web/index.html` carries as a `<meta>`, plus `frame-ancestors 'none'`,
+//! (the one `index.html` carries as a `<meta>`, plus `frame-ancestors 'none'`,
 //! which only a header can carry: no other site may frame the page and steer the
 //! learner's clicks), `Referrer-Policy: no-referrer` (the page's address may hold
 //! the bridge's token until it reads it) and `X-Content-Type-Options: nosniff`.
@@ -33,7 +33,7 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// For everything else: use the cache only after asking whether it changed.
 const REVALIDATE: &str = "no-cache";
 
-/// The page's policy, as `web/index.html`'s `<meta>` has it (a test keeps the two
+/// The page's policy, as `index.html`'s `<meta>` has it (a test keeps the two
 /// the same), and `frame-ancestors`, which a `<meta>` cannot carry.
 const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
 img-src 'self' data:; media-src 'self' data:; connect-src 'self' http: https: ws: wss:; \
@@ -123,7 +123,7 @@ mod tests {
                 .map(str::to_owned)
         };
         for page in [
-            include_str!("../../../web/index.html"),
+            include_str!("../../../index.html"),
             include_str!("../../../web/oauth-callback.html"),
         ] {
             let meta = meta_of(page).expect("the page carries its policy");

@@ -7,7 +7,7 @@
 
 /// Adds `css` to the page once, as a constructed stylesheet adopted by the
 /// document (after its own sheets, as a `<style>` at the end of `<head>` would be).
-/// Not a `<style>` element: the page's Content-Security-Policy (web/index.html)
+/// Not a `<style>` element: the page's Content-Security-Policy (index.html)
 /// allows stylesheets from files only, and constructed sheets are not inline
 /// styles to it (issue 26).
 fn add(id: &'static str, css: &str) {

@@ -2,7 +2,7 @@
 //!
 //! cargo builds `mcpg-web` for wasm32, `wasm-bindgen --target web` writes the JS
 //! glue, binaryen's `wasm-opt` shrinks the modules; the files get
-//! content-hashed names, `web/index.html` (a template) becomes `index.html` with
+//! content-hashed names, `index.html` at the top (a template) becomes `index.html` with
 //! relative URLs only, and every compressible file gets `.gz` and `.br` siblings.
 //! The build prints each file's raw/gzip/brotli size, writes them to
 //! `build-info.json`, and fails when the brotli bytes loaded before the first
@@ -222,14 +222,15 @@ fn assemble(
     for (name, bytes) in &renamed.chunks {
         write(&out.join(name), bytes)?;
     }
-    // `{{file:PATH}}`: web/PATH copied under a hashed name; index.html loads it.
+    // `{{file:web/PATH}}`: web/PATH copied to dist/PATH under a hashed name;
+    // index.html loads it.
     let web = root.join("web");
     let copy = |path: &str| -> Result<String> {
-        let rel = copy_hashed(&web, out, path)?;
+        let rel = copy_hashed(&web, out, page::check_file_path(path)?)?;
         first_load.push(rel.clone());
         Ok(rel)
     };
-    let html = page::render(&read_text(&web.join("index.html"))?, &assets, copy)?;
+    let html = page::render(&read_text(&root.join("index.html"))?, &assets, copy)?;
     write(&out.join("index.html"), html.as_bytes())?;
     // The glue imports its snippets statically, so they load with it.
     let snippets = stage.join("snippets");
@@ -266,7 +267,6 @@ fn assemble(
 /// Copies `web/PATH` into `out` under its hashed name (same folder); returns
 /// that name relative to `out`.
 fn copy_hashed(web: &Path, out: &Path, path: &str) -> Result<String> {
-    page::check_file_path(path)?;
     let bytes = fs::read(web.join(path)).map_err(|e| format!("web/{path}: {e}"))?;
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
     let (stem, ext) = name

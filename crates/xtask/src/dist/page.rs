@@ -55,8 +55,9 @@ pub fn boot_module(js: &str, wasm: &str) -> Result<String> {
 }
 
 /// Fills the template's placeholders: `{{js}}`, `{{wasm}}` and `{{boot}}` (all
-/// required) with `assets`, `{{lazy}}` with what the lazy chunks need (see `Assets::lazy`), and `{{file:PATH}}` with `file(PATH)`, the hashed name of
-/// `web/PATH` once copied (stylesheets, images: any number). Anything else in
+/// required) with `assets`, `{{lazy}}` with what the lazy chunks need (see
+/// `Assets::lazy`), and `{{file:web/PATH}}` with `file("web/PATH")`, the hashed name
+/// of that file once copied (stylesheets, images: any number). Anything else in
 /// double braces, or a URL that is not relative, is an error: a page that works
 /// on one host and not under a path prefix must not build. The template's HTML
 /// comments are for its readers and are left out (index.html comes before every
@@ -68,7 +69,7 @@ pub fn render(
 ) -> Result<String> {
     for key in ["js", "wasm", "boot"] {
         if !template.contains(&format!("{{{{{key}}}}}")) {
-            return Err(format!("web/index.html has no {{{{{key}}}}} placeholder"));
+            return Err(format!("index.html has no {{{{{key}}}}} placeholder"));
         }
     }
     let template = &without_comments(template)?;
@@ -77,9 +78,7 @@ pub fn render(
     while let Some(at) = rest.find("{{") {
         html.push_str(&rest[..at]);
         let after = &rest[at + 2..];
-        let end = after
-            .find("}}")
-            .ok_or("web/index.html: a {{ is never closed")?;
+        let end = after.find("}}").ok_or("index.html: a {{ is never closed")?;
         let key = &after[..end];
         match key {
             "js" => html.push_str(&assets.js),
@@ -88,7 +87,7 @@ pub fn render(
             "lazy" => html.push_str(&assets.lazy()),
             _ => match key.strip_prefix("file:") {
                 Some(path) => html.push_str(&file(path)?),
-                None => return Err(format!("web/index.html: unknown placeholder {{{{{key}}}}}")),
+                None => return Err(format!("index.html: unknown placeholder {{{{{key}}}}}")),
             },
         }
         rest = &after[end + 2..];
@@ -105,7 +104,7 @@ fn without_comments(html: &str) -> Result<String> {
     while let Some(at) = rest.find("<!--") {
         let end = rest[at..]
             .find("-->")
-            .ok_or("web/index.html: a <!-- is never closed")?;
+            .ok_or("index.html: a <!-- is never closed")?;
         let before = &rest[..at];
         // A comment alone on its lines leaves no blank line behind.
         let kept = before.trim_end_matches([' ', '\t']);
@@ -122,16 +121,20 @@ fn without_comments(html: &str) -> Result<String> {
     Ok(out)
 }
 
-/// A `{{file:PATH}}` path must stay inside `web/`.
-pub fn check_file_path(path: &str) -> Result<()> {
-    let inside = !path.is_empty()
-        && !path.starts_with('/')
-        && path.split('/').all(|part| !part.is_empty() && part != "..");
+/// A `{{file:PATH}}` path: relative to the template (the repository's top level)
+/// and inside `web/`; returns the part under `web/`, which is the file's place in
+/// `dist/`.
+pub fn check_file_path(path: &str) -> Result<&str> {
+    let inner = path.strip_prefix("web/").unwrap_or("");
+    let inside = !inner.is_empty()
+        && inner
+            .split('/')
+            .all(|part| !part.is_empty() && part != "..");
     if inside {
-        Ok(())
+        Ok(inner)
     } else {
         Err(format!(
-            "web/index.html: {{{{file:{path}}}}} must name a file inside web/"
+            "index.html: {{{{file:{path}}}}} must name a file inside web/ (web/NAME)"
         ))
     }
 }
@@ -147,7 +150,7 @@ fn check_relative(html: &str) -> Result<()> {
             if !ok {
                 let shown: String = url.chars().take(40).collect();
                 return Err(format!(
-                    "web/index.html: `{attr}{shown}` is not a relative URL (start it with ./)"
+                    "index.html: `{attr}{shown}` is not a relative URL (start it with ./)"
                 ));
             }
         }
@@ -173,26 +176,27 @@ mod tests {
         }
     }
 
-    /// Names `web/PATH` as the build would, recording what was asked for.
+    /// Names `web/PATH` as the build would (its place under `web/`, hashed),
+    /// recording what was asked for.
     fn files(asked: &mut Vec<String>) -> impl FnMut(&str) -> Result<String> + '_ {
         |path| {
-            check_file_path(path)?;
+            let inner = check_file_path(path)?;
             asked.push(path.to_owned());
-            Ok(path.replace(".css", "-1.css"))
+            Ok(inner.replace(".css", "-1.css"))
         }
     }
 
     #[test]
     fn the_real_template_renders_with_relative_urls_only() {
-        let template = include_str!("../../../../web/index.html");
+        let template = include_str!("../../../../index.html");
         let mut asked = Vec::new();
         let html = render(template, &assets(), files(&mut asked)).unwrap();
         // Every file the template links is one of web/'s own, and the stylesheet is one.
-        assert!(asked.iter().any(|f| f == "style.css"), "{asked:?}");
-        let web = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web");
+        assert!(asked.iter().any(|f| f == "web/style.css"), "{asked:?}");
+        let top = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
         for f in &asked {
             assert!(
-                std::path::Path::new(web).join(f).is_file(),
+                f.starts_with("web/") && std::path::Path::new(top).join(f).is_file(),
                 "{f} is not in web/"
             );
         }
@@ -245,13 +249,13 @@ mod tests {
     #[test]
     fn placeholders_must_be_known_and_js_and_wasm_there() {
         let mut asked = Vec::new();
-        let all = "./{{js}} ./{{wasm}} ./{{boot}} ./{{file:a.css}} ./{{file:b/c.css}}";
+        let all = "./{{js}} ./{{wasm}} ./{{boot}} ./{{file:web/a.css}} ./{{file:web/b/c.css}}";
         let html = render(all, &assets(), files(&mut asked)).unwrap();
         assert_eq!(
             html,
             "./mcpg-web-2.js ./mcpg-web-3.wasm ./boot-4.js ./a-1.css ./b/c-1.css"
         );
-        assert_eq!(asked, ["a.css", "b/c.css"]);
+        assert_eq!(asked, ["web/a.css", "web/b/c.css"]);
         let none = Assets {
             link: None,
             ..assets()
@@ -275,7 +279,17 @@ mod tests {
         assert!(err.unwrap_err().contains("unknown placeholder"));
         let err = render(&format!("{all} {{{{js"), &assets(), files(&mut asked));
         assert!(err.unwrap_err().contains("never closed"));
-        for bad in ["../Cargo.toml", "/etc/passwd", "a//b.css", ""] {
+        for bad in [
+            "../Cargo.toml",
+            "/etc/passwd",
+            "a//b.css",
+            "",
+            "style.css",
+            "web/",
+            "web/../Cargo.toml",
+            "web//b.css",
+            "crates/x.css",
+        ] {
             let t = format!("./{{{{js}}}} ./{{{{wasm}}}} ./{{{{boot}}}} ./{{{{file:{bad}}}}}");
             let err = render(&t, &assets(), files(&mut asked)).unwrap_err();
             assert!(err.contains("inside web/"), "{bad}: {err}");
@@ -288,7 +302,7 @@ mod tests {
         let mut asked = Vec::new();
         assert!(render(base, &assets(), files(&mut asked)).is_ok());
         for bad in [
-            "<link href=\"/{{file:a.css}}\">",
+            "<link href=\"/{{file:web/a.css}}\">",
             "<script src=\"https://cdn.example/x.js\"></script>",
             "import x from '/{{js}}';",
         ] {
