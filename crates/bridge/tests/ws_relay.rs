@@ -228,42 +228,39 @@ async fn the_child_limit_answers_503_until_a_slot_frees_up() {
     assert_eq!(second.recv().await, "{}");
 }
 
-#[tokio::test]
-async fn a_message_over_the_limit_is_refused_with_a_clear_close() {
+/// Sends `sizes` (bytes) to an echo server behind a 1,024-byte limit, each but the
+/// last echoed back; the last must close the socket with 1009 naming the limit.
+async fn refused_with_a_clear_close(session: &str, sizes: &[usize]) {
     let config = format!(
         "[limits]\nmax_message_bytes = 1024\n{}",
         sh_server("echo", ECHO)
     );
     let live = Live::start(&config).await;
-    let mut events = live.events("big").await;
-    let mut ws = live.ws("echo", "big").await.unwrap();
+    let mut events = live.events(session).await;
+    let mut ws = live.ws("echo", session).await.unwrap();
     let pid = pid_of(&events.of_type("spawned").await);
-    ws.send(&"x".repeat(1024)).await;
-    assert_eq!(ws.recv().await.len(), 1024, "a message at the limit passes");
-    ws.send(&"x".repeat(1500)).await;
+    let (last, passing) = sizes.split_last().unwrap();
+    for &n in passing {
+        ws.send(&"x".repeat(n)).await;
+        assert_eq!(ws.recv().await.len(), n, "a message of {n} bytes passes");
+    }
+    ws.send(&"x".repeat(*last)).await;
     let closed = ws.closed().await;
     assert_eq!(closed.code, 1009);
     assert!(closed.reason.contains("limit is 1024 bytes"), "{closed:?}");
     wait_gone(pid).await;
 }
 
+#[tokio::test]
+async fn a_message_over_the_limit_is_refused_with_a_clear_close() {
+    refused_with_a_clear_close("big", &[1024, 1500]).await;
+}
+
 /// Past tungstenite's own cap (twice the limit) the read itself fails: the bridge
 /// tells that failure by its type and still closes with 1009 and the limit.
 #[tokio::test]
 async fn a_message_past_the_backstop_is_refused_with_a_clear_close() {
-    let config = format!(
-        "[limits]\nmax_message_bytes = 1024\n{}",
-        sh_server("echo", ECHO)
-    );
-    let live = Live::start(&config).await;
-    let mut events = live.events("huge").await;
-    let mut ws = live.ws("echo", "huge").await.unwrap();
-    let pid = pid_of(&events.of_type("spawned").await);
-    ws.send(&"x".repeat(5000)).await;
-    let closed = ws.closed().await;
-    assert_eq!(closed.code, 1009);
-    assert!(closed.reason.contains("limit is 1024 bytes"), "{closed:?}");
-    wait_gone(pid).await;
+    refused_with_a_clear_close("huge", &[5000]).await;
 }
 
 #[tokio::test]
