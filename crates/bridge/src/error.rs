@@ -44,7 +44,7 @@ pub enum BridgeError {
     /// `--page-origin` with a bridge that is not on loopback: the hosted page only
     /// ever uses a bridge on this machine, so its link would be refused.
     #[error("--page-origin needs the bridge on loopback (127.0.0.1, ::1): {0}")]
-    HostedLink(#[source] mcpg_wire::BridgeLinkError),
+    HostedLink(#[source] mcpg_bridge_api::BridgeLinkError),
     /// The random token could not be made.
     #[error("could not get random bytes for the token: {0}")]
     Random(String),

@@ -13,7 +13,7 @@
 use std::fmt;
 use std::net::SocketAddr;
 
-use mcpg_wire::BridgeLink;
+use mcpg_bridge_api::BridgeLink;
 use reqwest::Url;
 
 use crate::config::Config;

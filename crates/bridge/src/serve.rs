@@ -4,7 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use mcpg_wire::BridgeLink;
+use mcpg_bridge_api::BridgeLink;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 

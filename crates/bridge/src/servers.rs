@@ -4,7 +4,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use mcpg_wire::{RemoteEntry, ServerEntry, ServerList};
+use mcpg_bridge_api::{RemoteEntry, ServerEntry, ServerList};
 use serde_json::Value;
 
 use crate::state::AppState;

@@ -100,7 +100,8 @@ fn the_example_suite_with_the_mock_passes_all_but_the_case_made_to_fail() {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(saved.len(), 1, "{saved:?}");
-    let session = mcpg_session::decode_file(&std::fs::read_to_string(&saved[0]).unwrap()).unwrap();
+    let session =
+        mcpg_recording::decode_file(&std::fs::read_to_string(&saved[0]).unwrap()).unwrap();
     assert_eq!(
         session.messages,
         ["Is it going to rain in London tomorrow?"]

@@ -90,10 +90,10 @@ fn json_prints_one_object_per_step_and_the_share_link_decodes() {
     assert_eq!(lines[0]["side"], "mcp");
     assert_eq!(lines[1]["side"], "host");
     let link = lines.last().unwrap()["share"].as_str().unwrap();
-    let session = mcpg_session::decode_link(link).unwrap();
+    let session = mcpg_recording::decode_link(link).unwrap();
     assert_eq!(
         session.connection,
-        mcpg_session::Connection::Bridge {
+        mcpg_recording::Connection::Bridge {
             server: "demo".into()
         }
     );
@@ -141,7 +141,7 @@ fn the_fake_provider_answers_in_all_five_formats_and_no_key_is_printed() {
             .lines()
             .find_map(|l| l.strip_prefix("share: "))
             .unwrap();
-        let session = mcpg_session::decode_link(link).unwrap();
+        let session = mcpg_recording::decode_link(link).unwrap();
         assert!(
             !serde_json::to_string(&session.to_json())
                 .unwrap()

@@ -8,14 +8,14 @@ use std::process::Command;
 use mcpg_core::Timestamp;
 use mcpg_core::client::{CallOptions, Client, ClientConfig, Event};
 use mcpg_demo::DemoServer;
-use mcpg_session::{Connection, Direction, Session, WireRecord, encode_file, encode_link};
+use mcpg_recording::{Connection, Direction, Recording, WireRecord, encode_file, encode_link};
 use serde_json::json;
 
 /// Records the walkthrough (every page of tools/list, then get_weather twice) as the page would.
-fn record() -> Session {
+fn record() -> Recording {
     let mut client = Client::new(ClientConfig::default());
     let mut server = DemoServer::new();
-    let mut s = Session::new(Connection::Embedded);
+    let mut s = Recording::new(Connection::Embedded);
     s.messages.push("What's the weather in Austin?".into());
     let now = Timestamp::ZERO;
     client.connect(now);

@@ -16,7 +16,7 @@ use std::time::Duration;
 use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event, GenerationMode};
 use mcpg_core::jsonrpc::{RequestId, RpcError};
 use mcpg_core::model::JsonObject;
-use mcpg_core::server::{ASK_TIMEOUT, AskError, AskOutcome, ServerConfig, ServerEvent};
+use mcpg_core::server::{ASK_TIMEOUT, AskOutcome, CannotAsk, ServerConfig, ServerEvent};
 use mcpg_core::version::ProtocolVersion;
 use serde_json::{Value, json};
 use support::{Behaviour, Pair, tool};
@@ -193,13 +193,13 @@ fn the_server_does_not_ask_what_it_may_not() {
         json!({"mode": "url", "message": "m", "url": "https://example.com", "elicitationId": "e"});
     assert_eq!(
         p.server.ask(p.now, "sampling/createMessage", json!({})),
-        Err(AskError::NotDeclared {
+        Err(CannotAsk::NotDeclared {
             capability: "sampling"
         })
     );
     assert_eq!(
         p.server.ask(p.now, "elicitation/create", url.clone()),
-        Err(AskError::NotDeclared {
+        Err(CannotAsk::NotDeclared {
             capability: "elicitation.url"
         }),
         "a bare elicitation object is form mode only"
@@ -215,14 +215,14 @@ fn the_server_does_not_ask_what_it_may_not() {
     );
     assert!(matches!(
         p.server.ask(p.now, "tools/list", json!({})),
-        Err(AskError::UnknownMethod(_))
+        Err(CannotAsk::UnknownMethod(_))
     ));
 
     let old = vec![ProtocolVersion::V2024_11_05];
     let mut p = pair(GenerationMode::Initialize, all_caps(), old);
     assert!(matches!(
         p.server.ask(p.now, "elicitation/create", json!({})),
-        Err(AskError::NotInRevision {
+        Err(CannotAsk::NotInRevision {
             version: ProtocolVersion::V2024_11_05,
             ..
         })
@@ -230,7 +230,7 @@ fn the_server_does_not_ask_what_it_may_not() {
     let mut p = stateless();
     assert!(matches!(
         p.server.ask(p.now, "roots/list", json!({})),
-        Err(AskError::NoSession { .. })
+        Err(CannotAsk::NoSession { .. })
     ));
     assert_eq!(p.server.poll_timeout(), None);
 }

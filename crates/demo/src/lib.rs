@@ -158,7 +158,7 @@ impl DemoServer {
     }
 
     /// One exchange of a recorded session being regenerated (the callback of
-    /// `mcpg_session::rehydrate_with`): delivers `sent` at `at_ms`, or with `None` only
+    /// `mcpg_recording::rehydrate_with`): delivers `sent` at `at_ms`, or with `None` only
     /// lets time pass to `at_ms`, and returns the text of every frame the server sends
     /// in answer. Its events are dropped: nobody watches a regenerated run.
     pub fn exchange(&mut self, at_ms: u64, sent: Option<&str>) -> Vec<String> {

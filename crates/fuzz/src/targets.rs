@@ -11,8 +11,8 @@ use mcpg_core::jsonrpc::{Message, decode_frame};
 use mcpg_core::server::template::matches;
 use mcpg_core::validate::{check_uri_template, expand_uri_template, template_variables};
 use mcpg_http::sse::{SseError, SseEvent, SseParser};
-use mcpg_session::{
-    Session, decode_file, decode_json, decode_link, encode_file, encode_link, link_from_deflated,
+use mcpg_recording::{
+    Recording, decode_file, decode_json, decode_link, encode_file, encode_link, link_from_deflated,
 };
 
 /// JSON-RPC frames as a stdio server writes them: one frame per line (a trailing
@@ -134,7 +134,7 @@ pub fn session(data: &[u8]) {
     }
 }
 
-fn round_trip(mut s: Session) {
+fn round_trip(mut s: Recording) {
     s.redact();
     let link = encode_link(&s);
     let back = decode_link(&link).unwrap_or_else(|e| panic!("an encoded link decodes: {e:?}"));

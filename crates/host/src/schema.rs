@@ -6,26 +6,8 @@
 //! as JSON Schema says. A full validator crate would cost the page far more wasm
 //! than the page itself.
 
+pub use mcpg_loop_data::SchemaError;
 use serde_json::{Map, Value};
-
-/// One way the instance does not fit the schema.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemaError {
-    /// Where, as a JSON Pointer into the instance (`""` is the whole value).
-    pub path: String,
-    /// What is wrong, in words.
-    pub message: String,
-}
-
-impl std::fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
-    }
-}
 
 /// Guards against self-referencing `$ref` chains.
 const MAX_DEPTH: usize = 64;

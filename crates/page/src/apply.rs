@@ -37,7 +37,9 @@ impl PageDriver {
                     None => LogRow::Stderr {
                         seq,
                         line: match event {
-                            crate::BridgeEvent::Side(mcpg_wire::SideEvent::Stderr { line }) => line,
+                            crate::BridgeEvent::Side(mcpg_bridge_api::SideEvent::Stderr {
+                                line,
+                            }) => line,
                             _ => String::new(),
                         },
                     },

@@ -1,8 +1,8 @@
 //! The bridge's side channel (`/api/events`): what the server process did, kept apart
-//! from the MCP stream. The events are `mcpg_wire::SideEvent`, the type the bridge
+//! from the MCP stream. The events are `mcpg_bridge_api::SideEvent`, the type the bridge
 //! writes; text the page cannot read as one is kept, verbatim, as `Unreadable`.
 
-use mcpg_wire::SideEvent;
+use mcpg_bridge_api::SideEvent;
 
 /// One side-channel event, as the driver receives it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -88,7 +88,7 @@ pub enum Command {
     /// Replay a shared session (decoded from a link or a file by the shell).
     OpenShared {
         /// The session.
-        session: Box<mcpg_session::Session>,
+        session: Box<mcpg_recording::Recording>,
         /// "link" or "file", for messages.
         from: String,
     },

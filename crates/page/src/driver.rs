@@ -72,7 +72,7 @@ pub struct PageDriver {
     pub(crate) model: ModelChoice,
     pub(crate) llm: Vec<LlmSettings>,
     pub(crate) key_hints: Vec<Option<String>>,
-    pub(crate) replay: Option<mcpg_session::Session>,
+    pub(crate) replay: Option<mcpg_recording::Recording>,
     pub(crate) recorder: Recorder,
     pub(crate) log: WireLog,
     pub(crate) shown: Shown,

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use mcpg_demo::{DemoServer, Handlers};
 use mcpg_host::provider::{ModelTurn, Turn};
-use mcpg_session::{
-    Connection, Direction, SeedRole, SeedTurn, Session, WireRecord, rehydrate_with,
+use mcpg_recording::{
+    Connection, Direction, Recording, SeedRole, SeedTurn, WireRecord, rehydrate_with,
 };
 
 use crate::view::{Source, Unrecorded};
@@ -182,7 +182,7 @@ pub(crate) fn demo_exchange(
 
 /// The session a link carries: the embedded demo's answers are left out when
 /// re-running the demo reproduces them exactly (checked here, before sharing).
-pub fn link_session(session: &Session) -> Session {
+pub fn link_session(session: &Recording) -> Recording {
     if session.connection == Connection::Embedded {
         let mut short = session.clone();
         short.elide_received(|_, _| true);

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use mcpg_core::jsonrpc::{Body, Message, RequestId, RpcError};
-use mcpg_session::{Direction, Session};
+use mcpg_recording::{Direction, Recording};
 use serde_json::Value;
 
 /// The recording and how far the page has got through it.
@@ -22,7 +22,7 @@ pub struct ReplayLink {
 impl ReplayLink {
     /// A replay of `session`, whose received frames must all have their text (an
     /// elided link is rehydrated first); frames without text are skipped.
-    pub fn new(session: &Session) -> Self {
+    pub fn new(session: &Recording) -> Self {
         let wire = session
             .wire
             .iter()
@@ -118,7 +118,7 @@ impl ReplayLink {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use mcpg_session::{Connection, WireRecord};
+    use mcpg_recording::{Connection, WireRecord};
 
     fn rec(sent: bool, text: &str) -> WireRecord {
         WireRecord {
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn answers_each_sent_frame_with_what_followed_it() {
-        let mut s = Session::new(Connection::Embedded);
+        let mut s = Recording::new(Connection::Embedded);
         s.wire = vec![
             rec(true, "a"),
             rec(false, "ra"),
@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn the_requests_before_the_next_loop_are_the_panels_own() {
-        let mut s = Session::new(Connection::Embedded);
+        let mut s = Recording::new(Connection::Embedded);
         let req = |id: u32, m: &str| {
             format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{m}","params":{{"n":{id}}}}}"#)
         };

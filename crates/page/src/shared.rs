@@ -1,9 +1,9 @@
 //! Sharing: opening a shared session as a replay (no network), "Run it live", and
-//! recording the page into a session document (never a key or a token).
+//! recording the page into a recording (never a key or a token).
 
 use mcpg_host::provider::Provider;
 use mcpg_host::script::Script;
-use mcpg_session::{Connection, Session, rehydrate_with};
+use mcpg_recording::{Connection, Recording, rehydrate_with};
 
 use crate::driver::PageDriver;
 use crate::links::Link;
@@ -16,7 +16,7 @@ impl PageDriver {
     /// Replays `session` with no network: the recording answers for the server (the
     /// embedded demo's elided answers are regenerated first) and its script for the
     /// model. A session that cannot be replayed gives one notice and nothing else.
-    pub(crate) fn open_shared(&mut self, mut session: Session, from: &str) {
+    pub(crate) fn open_shared(&mut self, mut session: Recording, from: &str) {
         // An embedded session waited for the engine (`waiting.rs`), which brings
         // the demo's code that regenerates its answers.
         let handlers = self.engine.map(|e| e.0.demo_handlers());
@@ -109,10 +109,10 @@ impl PageDriver {
         }
     }
 
-    /// The page as a session document: connection, model choice (non-secret settings
+    /// The page as a recording: connection, model choice (non-secret settings
     /// only), messages, script, every wire frame, the steps of the current loop.
-    pub fn record(&self) -> Session {
-        let mut s = Session::new(connection(&self.source));
+    pub fn record(&self) -> Recording {
+        let mut s = Recording::new(connection(&self.source));
         s.model = self.model_choice();
         let mut script = self.recorder.played.clone();
         if let Some(run) = &self.run {
@@ -144,9 +144,9 @@ impl PageDriver {
     }
 
     /// Who answered for the model, with a real model's non-secret settings.
-    fn model_choice(&self) -> mcpg_session::ModelChoice {
+    fn model_choice(&self) -> mcpg_recording::ModelChoice {
         let provider = self.provider;
-        let mut m = mcpg_session::ModelChoice {
+        let mut m = mcpg_recording::ModelChoice {
             kind: match self.model {
                 ModelChoice::Mock => "mock".into(),
                 ModelChoice::Play => "player".into(),

@@ -15,7 +15,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use mcpg_core::ProtocolVersion;
 use mcpg_host::asks::{ElicitAction, Reply, Sampled};
 use mcpg_page::{AskCommand, AskState, Command, Pin};
-use mcpg_session::{decode_link, encode_link};
+use mcpg_recording::{decode_link, encode_link};
 use support::Shell;
 
 /// The demo, pinned to `pin`, runs `prompt` until the server asks, the learner

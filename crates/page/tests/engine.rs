@@ -230,7 +230,7 @@ fn a_shared_session_of_any_server_waits_for_the_engine_and_replays_once_it_is_in
     let mut peer = Peer::default();
     let live = peer_without_engine(&mut peer);
     let recorded = live.d.record();
-    assert_ne!(recorded.connection, mcpg_session::Connection::Embedded);
+    assert_ne!(recorded.connection, mcpg_recording::Connection::Embedded);
     let mut s = demo_without_engine();
     s.cmd(Command::OpenShared {
         session: Box::new(recorded),

@@ -13,7 +13,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::ProtocolVersion;
 use mcpg_page::{Command, Pin, Source, WireLog};
-use mcpg_session::{decode_link, encode_link};
+use mcpg_recording::{decode_link, encode_link};
 use support::Shell;
 
 #[test]

@@ -13,7 +13,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use mcpg_core::model::JsonObject;
 use mcpg_page::{Command, FeatureCommand};
-use mcpg_session::{SeedRole, decode_link, encode_link};
+use mcpg_recording::{SeedRole, decode_link, encode_link};
 use serde_json::json;
 use support::Shell;
 

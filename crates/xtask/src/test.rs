@@ -13,7 +13,7 @@ pub const WASM_PACKAGES: &[&str] = &[
     "mcpg-core",
     "mcpg-demo",
     "mcpg-host",
-    "mcpg-session",
+    "mcpg-recording",
     "mcpg-http",
     "mcpg-page",
     "mcpg-lessons",

@@ -123,7 +123,7 @@ fn server_panel() -> Loaded {
 }
 
 /// The wire log (lazy).
-#[wasm_split(mcpg_wire_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
+#[wasm_split(mcpg_bridge_api_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn wire_panel() -> Loaded {
     crate::effects::stylesheet::add_later();
     Ok(view! { <WireLog/> }.into_any())

@@ -97,7 +97,7 @@ pub fn ToolForm() -> impl IntoView {
             NameMap::build(
                 p.iter()
                     .flat_map(|p| p.tools.iter().map(|t| t.name.as_str())),
-                provider.name_rules(),
+                mcpg_host::provider::name_rules(provider),
             )
         });
         let turn = ModelTurn::ToolCalls {

@@ -12,7 +12,7 @@
 //!
 //! The token leaves this module only towards the bridge's own URLs.
 
-use mcpg_wire::BridgeLink;
+use mcpg_bridge_api::BridgeLink;
 use wasm_bindgen::JsValue;
 use web_sys::UrlSearchParams;
 

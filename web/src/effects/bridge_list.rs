@@ -126,7 +126,7 @@ async fn fetch_servers(root: &str, token: &str) -> Result<Lists, ListError> {
     let unreadable = |e: String| ListError::Unreadable(e);
     let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
-    let list = mcpg_wire::ServerList::from_json(&v).map_err(|e| unreadable(e.to_string()))?;
+    let list = mcpg_bridge_api::ServerList::from_json(&v).map_err(|e| unreadable(e.to_string()))?;
     let servers = list.servers.into_iter().map(|s| s.name).collect();
     let remotes = list.remotes.into_iter().map(|r| (r.name, r.url)).collect();
     Ok((servers, remotes))

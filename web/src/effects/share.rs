@@ -1,4 +1,4 @@
-//! Sharing a session: recording the page into a [`mcpg_session::Session`], the link
+//! Sharing a session: recording the page into a [`mcpg_recording::Recording`], the link
 //! (`#s1.` fragment, which never reaches a server), export and import as a file, and
 //! replaying a shared session with no network until the learner asks to run it live.
 //!
@@ -9,8 +9,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 use mcpg_page::{Command, Source, link_session};
-use mcpg_session::{
-    Imported, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, Session, decode_json, encode_file,
+use mcpg_recording::{
+    Imported, LinkError, MAX_INFLATED_BYTES, MAX_LINK_CHARS, Recording, decode_json, encode_file,
     link_body, link_from_deflated, link_payload, read_imported,
 };
 use wasm_bindgen::JsCast as _;
@@ -22,10 +22,10 @@ use leptos::wasm_split::{SplitLoaderError, wasm_split};
 use super::inbox::{command, read};
 use crate::state::AppState;
 
-/// The page as a session document (the driver records it; no key, no token).
-fn record() -> Session {
+/// The page as a recording (the driver records it; no key, no token).
+fn record() -> Recording {
     read(mcpg_page::PageDriver::record)
-        .unwrap_or_else(|| Session::new(mcpg_session::Connection::Embedded))
+        .unwrap_or_else(|| Recording::new(mcpg_recording::Connection::Embedded))
 }
 
 /// Runs `bytes` through the browser's own `CompressionStream` or
@@ -67,9 +67,9 @@ async fn deflate_stream(class: &str, bytes: &[u8], limit: usize) -> Result<Optio
     }
 }
 
-/// Decodes a link fragment as `mcpg_session::decode_link` does, with the browser's
+/// Decodes a link fragment as `mcpg_recording::decode_link` does, with the browser's
 /// `atob` and `DecompressionStream`.
-async fn decode_link_in_browser(fragment: &str) -> Result<Session, LinkError> {
+async fn decode_link_in_browser(fragment: &str) -> Result<Recording, LinkError> {
     let body = link_body(fragment)?;
     let b64 = body.replace('-', "+").replace('_', "/");
     let binary = web_sys::window()
@@ -84,8 +84,8 @@ async fn decode_link_in_browser(fragment: &str) -> Result<Session, LinkError> {
     }
 }
 
-/// Decodes a session file, or a pasted link, as `mcpg_session::decode_file` does.
-async fn decode_file_in_browser(text: &str) -> Result<Session, LinkError> {
+/// Decodes a session file, or a pasted link, as `mcpg_recording::decode_file` does.
+async fn decode_file_in_browser(text: &str) -> Result<Recording, LinkError> {
     match read_imported(text)? {
         Imported::File(s) => Ok(*s),
         Imported::Link(fragment) => decode_link_in_browser(fragment).await,
@@ -260,7 +260,7 @@ pub fn import_file(file: web_sys::File) {
 
 /// Replays `session` with no network (the driver checks it first: a bad one is
 /// only a notice). `from` says "link" or "file", for messages.
-fn start_replay(session: Session, from: &str) {
+fn start_replay(session: Recording, from: &str) {
     command(Command::OpenShared {
         session: Box::new(session),
         from: from.to_owned(),

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 pub use log::{Channel, Reader};
-pub use mcpg_wire::SideEvent;
+pub use mcpg_bridge_api::SideEvent;
 
 /// Most events kept per channel.
 pub const CHANNEL_CAPACITY: usize = 512;

@@ -209,7 +209,7 @@ impl Events {
                     if let Some(data) = line.strip_prefix("data:") {
                         let v: Value = serde_json::from_str(data.trim()).unwrap();
                         // Every event must be exactly one of the documented shapes.
-                        let ev = mcpg_wire::SideEvent::from_json(&v).unwrap();
+                        let ev = mcpg_bridge_api::SideEvent::from_json(&v).unwrap();
                         assert_eq!(ev.to_json(), v, "a documented shape, nothing more");
                         self.seen.push(v);
                     }

@@ -92,7 +92,7 @@ impl Cache {
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .take(60)
             .collect();
-        let hash = mcpg_session::fingerprint(url);
+        let hash = mcpg_recording::fingerprint(url);
         self.dir.join(format!("{slug}-{hash}.json"))
     }
 

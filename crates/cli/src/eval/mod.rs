@@ -145,7 +145,7 @@ async fn one(
     case: &Case,
     model: &Model,
     retry: Retry,
-) -> (RunRecord, Option<mcpg_session::Session>) {
+) -> (RunRecord, Option<mcpg_recording::Recording>) {
     let start = match (&case.message, &case.prompt) {
         (_, Some(p)) => Start::Prompt {
             name: p.name.clone(),
@@ -204,7 +204,7 @@ fn save(
     case: &Case,
     model: &Model,
     repeat: u32,
-    session: &mcpg_session::Session,
+    session: &mcpg_recording::Recording,
 ) -> Option<PathBuf> {
     std::fs::create_dir_all(dir).ok()?;
     let name = format!(
@@ -213,7 +213,7 @@ fn save(
         slug(&model.spec().label())
     );
     let path = dir.join(name);
-    std::fs::write(&path, mcpg_session::encode_file(session)).ok()?;
+    std::fs::write(&path, mcpg_recording::encode_file(session)).ok()?;
     Some(path)
 }
 

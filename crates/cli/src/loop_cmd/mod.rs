@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use mcpg_host::ToolLoop;
 use mcpg_host::provider::{RequestOptions, Turn};
-use mcpg_session::{SeedTurn, Session};
+use mcpg_recording::{Recording, SeedTurn};
 use mcpg_transport::Driver;
 
 use crate::args::{Connection, LoopArgs};
@@ -49,8 +49,8 @@ pub struct Outcome {
     pub stopped: Option<Stopped>,
     /// How long it took, connection included.
     pub elapsed: Duration,
-    /// The run as a session document.
-    pub session: Session,
+    /// The run as a recording.
+    pub session: Recording,
 }
 
 /// Connects, lists tools as the page does on connecting, runs one loop and closes.
@@ -192,11 +192,11 @@ pub async fn run(args: &LoopArgs) -> Result<(), Failure> {
     )
     .await?;
     if let Some(path) = &args.save {
-        std::fs::write(path, mcpg_session::encode_file(&out.session))
+        std::fs::write(path, mcpg_recording::encode_file(&out.session))
             .map_err(|e| Failure::usage(format!("could not write {}: {e}", path.display())))?;
     }
     if args.share {
-        let link = format!("#{}", mcpg_session::encode_link(&out.session));
+        let link = format!("#{}", mcpg_recording::encode_link(&out.session));
         if json {
             println!("{}", serde_json::json!({ "share": link }));
         } else {

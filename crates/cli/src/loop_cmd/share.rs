@@ -1,4 +1,4 @@
-//! A finished loop as a session document (`crates/session`): the same format the
+//! A finished loop as a recording (`crates/recording`): the same format the
 //! page records and opens as a replay. The page replays by sending its own frames
 //! and finding each one in the recording, so the run must have sent what the page
 //! sends: the page lists tools for its Tools panel as soon as it is connected, and
@@ -6,7 +6,7 @@
 
 use mcpg_core::client::Direction;
 use mcpg_host::ToolLoop;
-use mcpg_session::{Connection, ModelChoice, Session, WireRecord};
+use mcpg_recording::{Connection, ModelChoice, Recording, WireRecord};
 use serde_json::json;
 
 use super::model::ModelSpec;
@@ -19,8 +19,8 @@ pub fn session(
     prompt: &str,
     run: &ToolLoop,
     tap: &Tap,
-) -> Session {
-    let mut s = Session::new(connection);
+) -> Recording {
+    let mut s = Recording::new(connection);
     let provider = spec.provider();
     let mut model = ModelChoice {
         kind: match spec {
@@ -44,8 +44,8 @@ pub fn session(
         .iter()
         .map(|w| WireRecord {
             direction: match w.direction {
-                Direction::Sent => mcpg_session::Direction::Sent,
-                Direction::Received => mcpg_session::Direction::Received,
+                Direction::Sent => mcpg_recording::Direction::Sent,
+                Direction::Received => mcpg_recording::Direction::Received,
             },
             at_ms: w.at.as_millis().saturating_sub(start),
             text: Some(w.raw.to_string()),
@@ -65,13 +65,13 @@ pub fn session(
 /// `session` with every copy of each of `secrets` masked (a server may echo a
 /// header it was sent, and the wire records keep what it said). Should the masked
 /// document not read back, the wire texts go instead: a link never carries a secret.
-pub fn hide(session: Session, secrets: &[String]) -> Session {
+pub fn hide(session: Recording, secrets: &[String]) -> Recording {
     let text = session.to_json().to_string();
     if !secrets.iter().any(|s| text.contains(s.as_str())) {
         return session;
     }
     let masked = crate::headers::scrub(&text, secrets);
-    match serde_json::from_str(&masked).map(|v| Session::from_json(&v)) {
+    match serde_json::from_str(&masked).map(|v| Recording::from_json(&v)) {
         Ok(Ok(s)) => s,
         _ => {
             let mut s = session;

@@ -8,7 +8,7 @@ mod recorded;
 
 use mcpg_core::client::CallOutcome;
 use mcpg_demo::DemoServer;
-use mcpg_session::{Connection as Recorded, Session, decode_file, rehydrate_with};
+use mcpg_recording::{Connection as Recorded, Recording, decode_file, rehydrate_with};
 use mcpg_transport::Driver;
 use serde_json::Value;
 
@@ -22,7 +22,7 @@ use recorded::{Answer, Step};
 const MAX_DIFFS: usize = 20;
 
 /// Loads a session from a file path, a link or a bare fragment.
-fn load(source: &str) -> Result<Session, Failure> {
+fn load(source: &str) -> Result<Recording, Failure> {
     let text = match std::fs::read_to_string(source) {
         Ok(t) => t,
         Err(_) if source.contains("s1.") => source.to_owned(),

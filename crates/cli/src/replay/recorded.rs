@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_core::model::JsonObject;
-use mcpg_session::{Direction, Session};
+use mcpg_recording::{Direction, Recording};
 use serde_json::Value;
 
 /// What the server answered, as recorded.
@@ -41,7 +41,7 @@ pub enum Step {
 }
 
 /// Reads the steps out of `session`'s wire log (every message must have its text).
-pub fn steps(session: &Session) -> Result<Vec<Step>, String> {
+pub fn steps(session: &Recording) -> Result<Vec<Step>, String> {
     let mut requests: Vec<(RequestId, String, Option<Value>)> = Vec::new();
     let mut answers: HashMap<RequestId, Answer> = HashMap::new();
     for (i, w) in session.wire.iter().enumerate() {

@@ -16,7 +16,7 @@ pub fn cache_file(config: &Path, url: &str) -> PathBuf {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .take(60)
         .collect();
-    let hash = mcpg_session::fingerprint(url);
+    let hash = mcpg_recording::fingerprint(url);
     config.join("tokens").join(format!("{slug}-{hash}.json"))
 }
 

@@ -26,7 +26,7 @@ pub fn shared_and_saved(run: &Run, saved: &std::path::Path) -> (String, String) 
         .lines()
         .find_map(|l| l.strip_prefix("share: "))
         .unwrap_or_else(|| panic!("no share link: {run:?}"));
-    let shared = mcpg_session::decode_link(link)
+    let shared = mcpg_recording::decode_link(link)
         .unwrap()
         .to_json()
         .to_string();

@@ -32,7 +32,7 @@ impl Client {
     /// A request or notification of the server, as [`AnswerReaders::ALL`] reads it.
     ///
     /// [`AnswerReaders::ALL`]: super::AnswerReaders::ALL
-    pub(super) fn read_unasked(&mut self, now: Timestamp, msg: Message) {
+    pub(super) fn read_inbound(&mut self, now: Timestamp, msg: Message) {
         match msg.body() {
             Body::Request { id, method, params } => {
                 self.on_server_request(now, id.clone(), method.clone(), params.clone(), &msg)

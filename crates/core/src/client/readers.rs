@@ -26,7 +26,7 @@ type AnswerReader = fn(&mut Client, &Pending, &Ask, &Message, &Value);
 /// A `tools/call` result's reader (the tool's name for its output schema).
 type CallReader = fn(&mut Client, &Pending, &str, &Message, &Value);
 /// The reader of what the server sends unasked: its requests and notifications.
-type UnaskedReader = fn(&mut Client, Timestamp, Message);
+type InboundReader = fn(&mut Client, Timestamp, Message);
 /// A raw request's result's reader ([`Client::request`]: its input-required
 /// `prompts/get` and `resources/read` results are continued as tool calls are).
 type RawReader = fn(&mut Client, &Pending, &Message, &Value);
@@ -39,7 +39,7 @@ pub struct AnswerReaders {
     pub(super) catalog_page: CatalogPage,
     pub(super) answer: AnswerReader,
     pub(super) call: CallReader,
-    pub(super) unasked: UnaskedReader,
+    pub(super) inbound: InboundReader,
     pub(super) raw: RawReader,
 }
 
@@ -49,7 +49,7 @@ impl AnswerReaders {
         catalog_page: Client::on_catalog_page,
         answer: Client::on_answer,
         call: Client::on_call_result,
-        unasked: Client::read_unasked,
+        inbound: Client::read_inbound,
         raw: Client::on_raw_result,
     };
 }
@@ -78,7 +78,7 @@ impl Client {
     pub fn set_answer_readers(&mut self, readers: AnswerReaders) {
         self.readers = Some(readers);
         for (at, msg) in std::mem::take(&mut self.held) {
-            (readers.unasked)(self, at, msg);
+            (readers.inbound)(self, at, msg);
         }
     }
 
@@ -91,7 +91,7 @@ impl Client {
         {
             // The listen stream's own bookkeeping, read at once like a response (the
             // embedded demo sends it at connect, before any reader is in); still
-            // surfaced as a plain notification, as `read_unasked` does.
+            // surfaced as a plain notification, as `read_inbound` does.
             let (method, params) = (method.clone(), params.clone());
             self.on_acknowledged(params.as_ref(), &msg);
             self.events
@@ -99,7 +99,7 @@ impl Client {
             return;
         }
         match self.readers {
-            Some(r) => (r.unasked)(self, now, msg),
+            Some(r) => (r.inbound)(self, now, msg),
             None => self.held.push((now, msg)),
         }
     }

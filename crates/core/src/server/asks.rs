@@ -37,7 +37,7 @@ pub struct CallContext {
 
 /// Why [`Server::ask`] sent nothing.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum AskError {
+pub enum CannotAsk {
     /// No initialized `initialize` session to ask on: not yet, or the client
     /// speaks 2026-07-28, where a server asks through `input_required` instead.
     #[error(
@@ -90,7 +90,7 @@ pub(super) struct Asked {
 fn requirement(
     method: &str,
     params: Option<&Value>,
-) -> Result<(&'static str, ProtocolVersion), AskError> {
+) -> Result<(&'static str, ProtocolVersion), CannotAsk> {
     match method {
         "sampling/createMessage" => Ok(("sampling", ProtocolVersion::V2024_11_05)),
         "roots/list" => Ok(("roots", ProtocolVersion::V2024_11_05)),
@@ -102,7 +102,7 @@ fn requirement(
                 Ok(("elicitation", ProtocolVersion::V2025_06_18))
             }
         }
-        other => Err(AskError::UnknownMethod(other.to_owned())),
+        other => Err(CannotAsk::UnknownMethod(other.to_owned())),
     }
 }
 
@@ -126,15 +126,15 @@ impl Server {
         now: Timestamp,
         method: &str,
         params: Value,
-    ) -> Result<RequestId, AskError> {
+    ) -> Result<RequestId, CannotAsk> {
         let Some(version) = self.session.filter(|_| self.initialized) else {
-            return Err(AskError::NoSession {
+            return Err(CannotAsk::NoSession {
                 method: method.to_owned(),
             });
         };
         let (capability, since) = requirement(method, Some(&params))?;
         if version < since {
-            return Err(AskError::NotInRevision {
+            return Err(CannotAsk::NotInRevision {
                 what: if capability == "elicitation.url" {
                     "URL elicitation"
                 } else {
@@ -144,7 +144,7 @@ impl Server {
             });
         }
         if !declares(&self.client_caps, capability) {
-            return Err(AskError::NotDeclared { capability });
+            return Err(CannotAsk::NotDeclared { capability });
         }
         self.next_ask += 1;
         // A prefix of its own, so the ids never look like the client's.

@@ -26,7 +26,7 @@ mod resources;
 mod respond;
 pub mod template;
 
-pub use asks::{ASK_TIMEOUT, AskError, AskOutcome, CallContext, declares};
+pub use asks::{ASK_TIMEOUT, AskOutcome, CallContext, CannotAsk, declares};
 pub use config::{PromptFeatures, ResourceFeatures, ServerConfig};
 pub use event::{CompletionTarget, ServerEvent};
 pub use handlers::RequestHandlers;

@@ -193,7 +193,7 @@ pub fn sampled_from_reply(
 ) -> Result<Sampled, SampleError> {
     let names = NameMap::build(
         ask.tools.iter().map(|t| t.name.as_str()),
-        provider.name_rules(),
+        crate::provider::name_rules(provider),
     );
     let turn = provider::parse_reply(provider, reply, &names)?;
     let (content, stop) = match turn {

@@ -3,7 +3,7 @@
 
 use mcpg_core::model::{ContentBlock, ResourceContents};
 
-use super::types::ResultView;
+use mcpg_loop_data::ResultView;
 
 /// Image MIME types the providers accept in tool results.
 const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];

@@ -9,87 +9,30 @@
 mod anthropic;
 mod content;
 mod endpoint;
+mod error;
 mod gemini;
 mod names;
 mod ollama;
 mod openai_chat;
 mod openai_responses;
 mod schema;
-mod types;
 
 pub use endpoint::{
     Endpoint, default_base, default_model, endpoint, key_header, mask_key, needs_key, shown_request,
 };
+pub use error::HostError;
+pub use mcpg_loop_data::{ModelTurn, Provider, ResultView, ToolCall, ToolOutput, Turn};
 pub use names::{NameChange, NameMap, NameRules};
 pub use schema::{SchemaChange, adapt_schema};
-pub use types::{HostError, ModelTurn, ResultView, ToolCall, ToolOutput, Turn};
 
 use mcpg_core::model::Tool;
 use serde_json::Value;
 
-/// An LLM API whose tool format the host can speak.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Provider {
-    /// Anthropic Messages API (`/v1/messages`).
-    Anthropic,
-    /// OpenAI Chat Completions (`/v1/chat/completions`); also OpenAI-compatible servers.
-    OpenAiChat,
-    /// OpenAI Responses (`/v1/responses`).
-    OpenAiResponses,
-    /// Google Gemini (`generateContent`).
-    Gemini,
-    /// Ollama's native `/api/chat`.
-    Ollama,
-}
-
-impl Provider {
-    /// Every provider, in the order the page lists them.
-    pub const ALL: [Provider; 5] = [
-        Provider::Anthropic,
-        Provider::OpenAiChat,
-        Provider::OpenAiResponses,
-        Provider::Gemini,
-        Provider::Ollama,
-    ];
-
-    /// A stable identifier (`anthropic`, `openai-chat`…), used in links and settings.
-    pub fn id(self) -> &'static str {
-        match self {
-            Provider::Anthropic => "anthropic",
-            Provider::OpenAiChat => "openai-chat",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Gemini => "gemini",
-            Provider::Ollama => "ollama",
-        }
-    }
-
-    /// Parses [`Provider::id`].
-    pub fn from_id(id: &str) -> Option<Provider> {
-        Provider::ALL.into_iter().find(|p| p.id() == id)
-    }
-
-    /// A name for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            Provider::Anthropic => "Anthropic Messages",
-            Provider::OpenAiChat => "OpenAI Chat Completions",
-            Provider::OpenAiResponses => "OpenAI Responses",
-            Provider::Gemini => "Google Gemini",
-            Provider::Ollama => "Ollama /api/chat",
-        }
-    }
-
-    /// The tool-name rules of this provider.
-    pub fn name_rules(self) -> NameRules {
-        match self {
-            Provider::Gemini => NameRules::GEMINI,
-            _ => NameRules::OPENAI_ANTHROPIC,
-        }
-    }
-
-    /// Whether several tool calls may come in one reply.
-    pub fn parallel_calls(self) -> bool {
-        true
+/// The tool-name rules of `provider`.
+pub fn name_rules(provider: Provider) -> NameRules {
+    match provider {
+        Provider::Gemini => NameRules::GEMINI,
+        _ => NameRules::OPENAI_ANTHROPIC,
     }
 }
 
@@ -130,7 +73,7 @@ pub struct ShapedTools {
 
 /// Reshapes MCP tools for `provider`.
 pub fn shape_tools(provider: Provider, tools: &[Tool], strict: bool) -> ShapedTools {
-    let names = NameMap::build(tools.iter().map(|t| t.name.as_str()), provider.name_rules());
+    let names = NameMap::build(tools.iter().map(|t| t.name.as_str()), name_rules(provider));
     let mut schema_changes = Vec::new();
     let mut shaped = Vec::with_capacity(tools.len());
     for t in tools {

@@ -8,7 +8,7 @@ use mcpg_core::jsonrpc::Message;
 use serde_json::Value;
 
 use super::{Phase, Step, ToolLoop};
-use crate::tool_loop::step::{BlockKind, JsonBlock, StepStatus};
+use mcpg_loop_data::{BlockKind, JsonBlock, StepStatus};
 
 /// The methods a server may send the host while a call waits.
 pub const ASK_METHODS: [&str; 3] = ["sampling/createMessage", "elicitation/create", "roots/list"];

@@ -14,12 +14,11 @@
 mod asked;
 mod explain;
 mod seed;
-mod step;
 
 pub use asked::{ASK_METHODS, asked_label, is_answer, is_asked};
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
+pub use mcpg_loop_data::{BlockKind, JsonBlock, PageRecord, Progress, Step, StepStatus, TITLES};
 pub use seed::{SeedError, prompt_turns};
-pub use step::{BlockKind, JsonBlock, Step, StepStatus, TITLES};
 
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
 use mcpg_core::jsonrpc::Message;
@@ -51,28 +50,6 @@ pub enum Action {
     Wait,
     /// The loop is over.
     Done,
-}
-
-/// One page of `tools/list`, as received.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PageRecord {
-    /// Page number, from 1.
-    pub page: u32,
-    /// Its tools.
-    pub tools: Vec<Tool>,
-    /// Its cursor for the next page.
-    pub next_cursor: Option<String>,
-}
-
-/// The latest progress of the call in flight.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Progress {
-    /// Progress so far.
-    pub progress: f64,
-    /// Total, when known.
-    pub total: Option<f64>,
-    /// The server's message.
-    pub message: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

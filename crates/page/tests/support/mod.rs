@@ -193,7 +193,7 @@ impl Shell {
 
     /// A fresh shell (its prompt changed, so the replay must set it) that opened
     /// `session` from a link, with no notice.
-    pub fn replaying(session: mcpg_session::Session) -> Shell {
+    pub fn replaying(session: mcpg_recording::Recording) -> Shell {
         let mut replay = Shell::new();
         replay.cmd(Command::SetPrompt("something else".into()));
         replay.cmd(Command::OpenShared {

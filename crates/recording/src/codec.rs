@@ -6,7 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::Value;
 
-use crate::doc::Session;
+use crate::doc::Recording;
 use crate::validate::{LinkError, check, migrate};
 
 /// What a session fragment starts with (`s` + the link encoding's version + `.`).
@@ -19,7 +19,7 @@ pub const MAX_LINK_CHARS: usize = 64 * 1024;
 pub const MAX_INFLATED_BYTES: usize = 4 * 1024 * 1024;
 
 /// Encodes `session` as a URL fragment (without the `#`). Secrets are stripped first.
-pub fn encode_link(session: &Session) -> String {
+pub fn encode_link(session: &Recording) -> String {
     link_from_deflated(&miniz_oxide::deflate::compress_to_vec(
         &link_payload(session),
         9,
@@ -29,7 +29,7 @@ pub fn encode_link(session: &Session) -> String {
 /// What a link compresses: the session, secrets stripped, as compact JSON. With
 /// [`link_from_deflated`], lets a page deflate with the browser's own
 /// `CompressionStream("deflate-raw")` instead of carrying a compressor.
-pub fn link_payload(session: &Session) -> Vec<u8> {
+pub fn link_payload(session: &Recording) -> Vec<u8> {
     let mut s = session.clone();
     s.redact();
     serde_json::to_vec(&s.to_json()).unwrap_or_default()
@@ -41,7 +41,7 @@ pub fn link_from_deflated(packed: &[u8]) -> String {
 }
 
 /// Decodes a URL fragment (with or without `#`, with or without a `s=` key).
-pub fn decode_link(fragment: &str) -> Result<Session, LinkError> {
+pub fn decode_link(fragment: &str) -> Result<Recording, LinkError> {
     let body = link_body(fragment)?;
     let packed = URL_SAFE_NO_PAD
         .decode(body)
@@ -81,7 +81,7 @@ pub fn link_body(fragment: &str) -> Result<&str, LinkError> {
 }
 
 /// Encodes `session` as a file (pretty JSON). Secrets are stripped first.
-pub fn encode_file(session: &Session) -> String {
+pub fn encode_file(session: &Recording) -> String {
     let mut s = session.clone();
     s.redact();
     serde_json::to_string_pretty(&s.to_json()).unwrap_or_default()
@@ -91,7 +91,7 @@ pub fn encode_file(session: &Session) -> String {
 #[derive(Debug)]
 pub enum Imported<'a> {
     /// A session file, decoded.
-    File(Box<Session>),
+    File(Box<Recording>),
     /// A link's fragment (after `#`, or the whole text), still to decode.
     Link(&'a str),
 }
@@ -110,7 +110,7 @@ pub fn read_imported(text: &str) -> Result<Imported<'_>, LinkError> {
 }
 
 /// Decodes a session file (or a pasted link: both are accepted).
-pub fn decode_file(text: &str) -> Result<Session, LinkError> {
+pub fn decode_file(text: &str) -> Result<Recording, LinkError> {
     match read_imported(text)? {
         Imported::File(s) => Ok(*s),
         Imported::Link(fragment) => decode_link(fragment),
@@ -119,7 +119,7 @@ pub fn decode_file(text: &str) -> Result<Session, LinkError> {
 
 /// Reads a session from the JSON a link unpacks to or a file holds: migrated from an
 /// older version, refused when newer, every field validated.
-pub fn decode_json(bytes: &[u8]) -> Result<Session, LinkError> {
+pub fn decode_json(bytes: &[u8]) -> Result<Recording, LinkError> {
     let text = std::str::from_utf8(bytes)
         .map_err(|_| LinkError::Malformed("the session is not UTF-8 text".into()))?;
     // `from_str`, not `from_slice`: the page already carries that parser.
@@ -128,7 +128,7 @@ pub fn decode_json(bytes: &[u8]) -> Result<Session, LinkError> {
         return Err(LinkError::NotASession);
     }
     let doc = migrate(doc)?;
-    let s = Session::from_json(&doc).map_err(LinkError::Malformed)?;
+    let s = Recording::from_json(&doc).map_err(LinkError::Malformed)?;
     check(&s)?;
     Ok(s)
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::doc::{Connection, Session};
+use crate::doc::{Connection, Recording};
 use crate::secret::is_secret_key;
 use crate::seed::check_seeds;
 
@@ -48,7 +48,7 @@ const MAX_ITEMS: usize = 10_000;
 const MAX_NAME: usize = 128;
 
 /// Checks every field of a decoded session.
-pub(crate) fn check(s: &Session) -> Result<(), LinkError> {
+pub(crate) fn check(s: &Recording) -> Result<(), LinkError> {
     let bad = |m: String| Err(LinkError::Invalid(m));
     match &s.connection {
         Connection::Embedded => {}

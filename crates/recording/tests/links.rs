@@ -1,4 +1,4 @@
-//! Session links: round trips, the walkthrough's link length, and bad links.
+//! Recording links: round trips, the walkthrough's link length, and bad links.
 //! Runs natively and in headless Chromium.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -15,8 +15,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcpg_core::Timestamp;
 use mcpg_core::client::{CallOptions, Client, ClientConfig, Event};
 use mcpg_demo::DemoServer;
-use mcpg_session::{
-    Connection, Direction, LinkError, Session, WireRecord, decode_file, decode_link, encode_file,
+use mcpg_recording::{
+    Connection, Direction, LinkError, Recording, WireRecord, decode_file, decode_link, encode_file,
     encode_link, fingerprint, rehydrate_with,
 };
 use serde_json::json;
@@ -24,10 +24,10 @@ use support::pack;
 
 /// The classic walkthrough against the embedded demo: list every page, call
 /// get_weather(Austin), as the page records it.
-fn walkthrough() -> Session {
+fn walkthrough() -> Recording {
     let mut client = Client::new(ClientConfig::default());
     let mut server = DemoServer::new();
-    let mut s = Session::new(Connection::Embedded);
+    let mut s = Recording::new(Connection::Embedded);
     s.model.kind = "mock".into();
     s.model.format = Some("anthropic".into());
     s.model.settings.insert("model".into(), json!("mock-1"));
@@ -121,11 +121,11 @@ fn a_link_can_be_deflated_elsewhere() {
     s.model
         .settings
         .insert("api_key".into(), json!("sk-test-SECRET"));
-    let payload = mcpg_session::link_payload(&s);
+    let payload = mcpg_recording::link_payload(&s);
     assert!(!String::from_utf8_lossy(&payload).contains("sk-test-SECRET"));
     // Any raw-deflate compressor will do (a browser's uses another level).
     let other = miniz_oxide::deflate::compress_to_vec(&payload, 1);
-    let link = mcpg_session::link_from_deflated(&other);
+    let link = mcpg_recording::link_from_deflated(&other);
     assert_ne!(link, encode_link(&s));
     s.redact();
     assert_eq!(decode_link(&link).unwrap(), s);
@@ -237,7 +237,7 @@ fn bad_links_get_one_clear_error() {
         e,
         LinkError::FutureVersion {
             found: 99,
-            supported: mcpg_session::SCHEMA_VERSION
+            supported: mcpg_recording::SCHEMA_VERSION
         }
     );
     assert!(e.to_string().contains("newer playground"));
@@ -290,15 +290,15 @@ fn the_hand_written_reader_refuses_what_serde_refuses() {
     for (k, v) in bad {
         let mut d = base.clone();
         d[k] = v.clone();
-        assert!(Session::from_json(&d).is_err(), "{k}: {v}");
+        assert!(Recording::from_json(&d).is_err(), "{k}: {v}");
         assert!(
-            serde_json::from_value::<Session>(d).is_err(),
+            serde_json::from_value::<Recording>(d).is_err(),
             "serde too: {k}: {v}"
         );
     }
     let mut d = base.clone();
     d["unknown"] = json!(1);
-    assert_eq!(Session::from_json(&d).unwrap(), walkthrough());
+    assert_eq!(Recording::from_json(&d).unwrap(), walkthrough());
 }
 
 #[test]
@@ -348,7 +348,7 @@ mod props {
                 2 => Connection::Relay { remote: server },
                 _ => Connection::Url { url: format!("https://example.com/{server}") },
             };
-            let mut s = Session::new(connection);
+            let mut s = Recording::new(connection);
             s.model.kind = "mock".into();
             if which == 0 {
                 s.model.format = Some("gemini".into());
@@ -365,8 +365,8 @@ mod props {
             // The hand-written JSON (small in wasm) is the serde format, both ways.
             let derived = serde_json::to_value(&s).unwrap();
             prop_assert_eq!(&s.to_json(), &derived);
-            prop_assert_eq!(Session::from_json(&derived).unwrap(), s.clone());
-            prop_assert_eq!(serde_json::from_value::<Session>(s.to_json()).unwrap(), s.clone());
+            prop_assert_eq!(Recording::from_json(&derived).unwrap(), s.clone());
+            prop_assert_eq!(serde_json::from_value::<Recording>(s.to_json()).unwrap(), s.clone());
             prop_assert_eq!(decode_link(&encode_link(&s)).unwrap(), s.clone());
             prop_assert_eq!(decode_file(&encode_file(&s)).unwrap(), s);
         }

@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use mcpg_wire::{BridgeLink, BridgeLinkError as E};
+use mcpg_bridge_api::{BridgeLink, BridgeLinkError as E};
 use proptest::prelude::*;
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";

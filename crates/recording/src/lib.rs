@@ -1,4 +1,4 @@
-//! The session document: everything needed to replay a playground session exactly,
+//! A recording: everything needed to replay a playground session exactly,
 //! and nothing secret. Shared in a link (compressed, base64url, in the URL fragment,
 //! which never reaches a server) or as a file.
 //!
@@ -20,7 +20,7 @@ pub use codec::{
     read_imported,
 };
 pub use doc::{
-    Connection, Direction, ModelChoice, SCHEMA_VERSION, Session, WireRecord, fingerprint,
+    Connection, Direction, ModelChoice, Recording, SCHEMA_VERSION, WireRecord, fingerprint,
 };
 pub use rehydrate::rehydrate_with;
 pub use secret::SECRET_KEYS;

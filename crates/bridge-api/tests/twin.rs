@@ -1,7 +1,7 @@
 //! The hand-written JSON of this crate against a serde-derived twin of the same
 //! types (what the bridge used to derive): the same JSON out, the same values in.
 
-use mcpg_wire::{RemoteEntry, ServerEntry, ServerList, SideEvent, WireError};
+use mcpg_bridge_api::{RemoteEntry, ServerEntry, ServerList, SideEvent, WireError};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -5,10 +5,10 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::doc::{Connection, Direction, ModelChoice, Session, WireRecord};
+use crate::doc::{Connection, Direction, ModelChoice, Recording, WireRecord};
 use crate::seed::{seeds_from_json, seeds_to_json};
 
-impl Session {
+impl Recording {
     /// The session as JSON, exactly as its serde `Serialize` writes it.
     pub fn to_json(&self) -> Value {
         let mut o = Map::new();
@@ -63,7 +63,7 @@ impl Session {
 
     /// Reads a session from JSON, as its serde `Deserialize` would (missing lists
     /// are empty, unknown members are ignored); the error names the bad field.
-    pub fn from_json(doc: &Value) -> Result<Session, String> {
+    pub fn from_json(doc: &Value) -> Result<Recording, String> {
         let o = doc.as_object().ok_or("a session is a JSON object")?;
         let v = u32::try_from(uint(o, "v")?.ok_or("missing field `v`")?)
             .map_err(|_| "field `v` is too large")?;
@@ -113,7 +113,7 @@ impl Session {
             .enumerate()
             .map(|(i, w)| record(w).map_err(|e| format!("wire message {i}: {e}")))
             .collect::<Result<_, _>>()?;
-        Ok(Session {
+        Ok(Recording {
             v,
             connection,
             model,

@@ -1,7 +1,7 @@
-//! Filling in server messages that a link left out (see [`crate::Session::elide_received`]),
+//! Filling in server messages that a link left out (see [`crate::Recording::elide_received`]),
 //! by running the same deterministic server again and checking each fingerprint.
 
-use crate::doc::{Direction, Session, fingerprint};
+use crate::doc::{Direction, Recording, fingerprint};
 use crate::validate::LinkError;
 
 /// Re-runs a deterministic server to restore elided received messages.
@@ -13,7 +13,7 @@ use crate::validate::LinkError;
 /// whose fingerprint must match; stored records must match too, so the regenerated
 /// run is known to be the recorded one.
 pub fn rehydrate_with(
-    session: &mut Session,
+    session: &mut Recording,
     mut server: impl FnMut(u64, Option<&str>) -> Vec<String>,
 ) -> Result<(), LinkError> {
     let mut queue: std::collections::VecDeque<String> = Default::default();

@@ -7,7 +7,7 @@ use crate::seed::SeedTurn;
 
 /// The current schema version. Older documents are migrated on decode; newer ones
 /// are refused with a message asking for a newer playground. Version 2 added
-/// [`Session::seeds`]: a version-1 playground would replay a prompt-seeded loop from
+/// [`Recording::seeds`]: a version-1 playground would replay a prompt-seeded loop from
 /// its last message alone, so it must refuse such a document rather than misread it.
 pub const SCHEMA_VERSION: u32 = 2;
 
@@ -46,7 +46,7 @@ pub struct ModelChoice {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// Non-secret settings (model name, base URL, strict mode…). Keys that look like
-    /// secrets are refused by validation and stripped by [`Session::redact`].
+    /// secrets are refused by validation and stripped by [`Recording::redact`].
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub settings: Map<String, Value>,
 }
@@ -83,7 +83,7 @@ pub struct WireRecord {
 
 /// A recorded playground session.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Session {
+pub struct Recording {
     /// Schema version ([`SCHEMA_VERSION`] when written by this build).
     pub v: u32,
     /// Where the server was.
@@ -113,10 +113,10 @@ pub struct Session {
     pub cursor: usize,
 }
 
-impl Session {
+impl Recording {
     /// An empty session on `connection`.
-    pub fn new(connection: Connection) -> Session {
-        Session {
+    pub fn new(connection: Connection) -> Recording {
+        Recording {
             v: SCHEMA_VERSION,
             connection,
             model: ModelChoice::default(),

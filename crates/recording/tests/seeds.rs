@@ -11,8 +11,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod support;
 
-use mcpg_session::{
-    Connection, LinkError, SCHEMA_VERSION, SeedRole, SeedTurn, Session, decode_file, decode_link,
+use mcpg_recording::{
+    Connection, LinkError, Recording, SCHEMA_VERSION, SeedRole, SeedTurn, decode_file, decode_link,
     encode_file, encode_link,
 };
 use serde_json::{Value, json};
@@ -26,8 +26,8 @@ fn turn(role: SeedRole, text: &str) -> SeedTurn {
 }
 
 /// Two loops: the first from a message, the second seeded by a prompt.
-fn seeded() -> Session {
-    let mut s = Session::new(Connection::Embedded);
+fn seeded() -> Recording {
+    let mut s = Recording::new(Connection::Embedded);
     s.model.kind = "mock".into();
     s.messages = vec!["What's the weather in Austin?".into(), "Plan it".into()];
     s.seeds = vec![
@@ -52,11 +52,11 @@ fn seeds_round_trip_in_links_and_files_and_match_serde() {
         doc["seeds"][1][1],
         json!({"role": "model", "text": "Happy to help."})
     );
-    assert_eq!(Session::from_json(&doc).unwrap(), s);
+    assert_eq!(Recording::from_json(&doc).unwrap(), s);
     assert_eq!(decode_link(&encode_link(&s)).unwrap(), s);
     assert_eq!(decode_file(&encode_file(&s)).unwrap(), s);
     // A session without seeds writes no `seeds` member at all.
-    let plain = Session::new(Connection::Embedded).to_json();
+    let plain = Recording::new(Connection::Embedded).to_json();
     assert!(plain.get("seeds").is_none());
 }
 
@@ -78,9 +78,9 @@ fn bad_seeds_are_refused_with_a_reason() {
             matches!(decode_link(&pack(&d)), Err(LinkError::Malformed(_))),
             "{seeds}"
         );
-        assert!(Session::from_json(&d).is_err(), "{seeds}");
+        assert!(Recording::from_json(&d).is_err(), "{seeds}");
         assert!(
-            serde_json::from_value::<Session>(d).is_err(),
+            serde_json::from_value::<Recording>(d).is_err(),
             "serde too: {seeds}"
         );
     }

@@ -1,0 +1,25 @@
+//! The tool loop as plain data: what the page shows and records of it, without the
+//! host's code (`mcpg-host`) that makes it. The page's first screen may name these
+//! types; only what loads later may run the loop.
+//!
+//! - [`Step`], [`JsonBlock`], [`BlockKind`], [`StepStatus`]: the six steps as they
+//!   happened.
+//! - [`PageRecord`], [`Progress`]: the server's tool pages, a call's progress.
+//! - [`Turn`], [`ModelTurn`], [`ToolCall`], [`ToolOutput`], [`ResultView`]: the
+//!   neutral conversation every provider format renders from.
+//! - [`Provider`]: the five LLM APIs, by name.
+//! - [`SchemaError`], [`Root`].
+
+mod provider;
+mod root;
+mod schema_error;
+mod step;
+mod tools;
+mod turn;
+
+pub use provider::Provider;
+pub use root::Root;
+pub use schema_error::SchemaError;
+pub use step::{BlockKind, JsonBlock, Step, StepStatus, TITLES};
+pub use tools::{PageRecord, Progress};
+pub use turn::{ModelTurn, ResultView, ToolCall, ToolOutput, Turn};
