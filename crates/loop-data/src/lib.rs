@@ -10,6 +10,7 @@
 //! - [`Provider`]: the five LLM APIs, by name.
 //! - [`SchemaError`], [`Root`].
 
+mod capabilities;
 mod provider;
 mod root;
 mod schema_error;
@@ -17,9 +18,10 @@ mod step;
 mod tools;
 mod turn;
 
-pub use provider::Provider;
+pub use capabilities::client_capabilities;
+pub use provider::{Provider, default_base, default_model, needs_key};
 pub use root::Root;
 pub use schema_error::SchemaError;
-pub use step::{BlockKind, JsonBlock, Step, StepStatus, TITLES};
+pub use step::{BlockKind, JsonBlock, Step, StepStatus, TITLES, is_answer, is_asked};
 pub use tools::{PageRecord, Progress};
 pub use turn::{ModelTurn, ResultView, ToolCall, ToolOutput, Turn};

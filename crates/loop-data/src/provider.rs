@@ -58,3 +58,28 @@ impl Provider {
         true
     }
 }
+
+/// The provider's public API base URL (what the page prefills).
+pub fn default_base(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Anthropic => "https://api.anthropic.com",
+        Provider::OpenAiChat | Provider::OpenAiResponses => "https://api.openai.com",
+        Provider::Gemini => "https://generativelanguage.googleapis.com",
+        Provider::Ollama => "http://localhost:11434",
+    }
+}
+
+/// A model name to prefill for each provider.
+pub fn default_model(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Anthropic => "claude-sonnet-4-5",
+        Provider::OpenAiChat | Provider::OpenAiResponses => "gpt-4.1-mini",
+        Provider::Gemini => "gemini-2.5-flash",
+        Provider::Ollama => "llama3.2",
+    }
+}
+
+/// Whether the provider needs a key (Ollama runs locally without one).
+pub fn needs_key(provider: Provider) -> bool {
+    provider != Provider::Ollama
+}

@@ -145,3 +145,13 @@ impl Step {
         }
     }
 }
+
+/// Whether a step block is a question from the server ([`BlockKind::Asked`]).
+pub fn is_asked(block: &JsonBlock) -> bool {
+    matches!(block.kind, BlockKind::Asked(_))
+}
+
+/// Whether a step block is the host's answer to a question from the server.
+pub fn is_answer(block: &JsonBlock) -> bool {
+    block.kind == BlockKind::Answer
+}

@@ -3,7 +3,7 @@
 //! [`Reply`] as the page. There is no second filler.
 
 use mcpg_core::model::JsonObject;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Ask, ElicitAction, ElicitMode, Reply, Root, Sampled, elicit_defaults, mock_sample};
 
@@ -40,20 +40,7 @@ pub enum SamplePolicy {
     Text(String),
 }
 
-/// The client capabilities a host that answers every ask declares: `sampling`,
-/// `elicitation` with `form` and `url`, and `roots` with `listChanged`. The page
-/// declares exactly these, and `mcpg loop` too, so its runs replay in the page.
-pub fn client_capabilities() -> JsonObject {
-    let caps = json!({
-        "sampling": {},
-        "elicitation": {"form": {}, "url": {}},
-        "roots": {"listChanged": true},
-    });
-    match caps {
-        Value::Object(o) => o,
-        _ => JsonObject::new(),
-    }
-}
+pub use mcpg_loop_data::client_capabilities;
 
 impl Policy {
     /// The client capabilities this policy answers: [`client_capabilities`].

@@ -3,6 +3,7 @@
 //! the key itself is only ever placed by [`key_header`] and shown through [`mask_key`].
 
 use super::Provider;
+pub use mcpg_loop_data::{default_base, default_model, needs_key};
 
 /// The HTTP side of one model request, without the key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,31 +12,6 @@ pub struct Endpoint {
     pub url: String,
     /// Headers that carry no secret (content type, API version, browser access).
     pub headers: Vec<(&'static str, String)>,
-}
-
-/// The provider's public API base URL (what the page prefills).
-pub fn default_base(provider: Provider) -> &'static str {
-    match provider {
-        Provider::Anthropic => "https://api.anthropic.com",
-        Provider::OpenAiChat | Provider::OpenAiResponses => "https://api.openai.com",
-        Provider::Gemini => "https://generativelanguage.googleapis.com",
-        Provider::Ollama => "http://localhost:11434",
-    }
-}
-
-/// A model name to prefill for each provider.
-pub fn default_model(provider: Provider) -> &'static str {
-    match provider {
-        Provider::Anthropic => "claude-sonnet-4-5",
-        Provider::OpenAiChat | Provider::OpenAiResponses => "gpt-4.1-mini",
-        Provider::Gemini => "gemini-2.5-flash",
-        Provider::Ollama => "llama3.2",
-    }
-}
-
-/// Whether the provider needs a key (Ollama runs locally without one).
-pub fn needs_key(provider: Provider) -> bool {
-    provider != Provider::Ollama
 }
 
 /// The URL and non-secret headers for a request to `provider` at `base` with `model`.

@@ -8,7 +8,7 @@ use mcpg_core::jsonrpc::Message;
 use serde_json::Value;
 
 use super::{Phase, Step, ToolLoop};
-use mcpg_loop_data::{BlockKind, JsonBlock, StepStatus};
+use mcpg_loop_data::{BlockKind, JsonBlock, StepStatus, is_asked};
 
 /// The methods a server may send the host while a call waits.
 pub const ASK_METHODS: [&str; 3] = ["sampling/createMessage", "elicitation/create", "roots/list"];
@@ -17,16 +17,6 @@ pub const ASK_METHODS: [&str; 3] = ["sampling/createMessage", "elicitation/creat
 /// always starts with "← " and names `what`.
 pub fn asked_label(what: &str) -> String {
     format!("← {what}: the server asks the host (received)")
-}
-
-/// Whether a step block is a question from the server ([`BlockKind::Asked`]).
-pub fn is_asked(block: &JsonBlock) -> bool {
-    matches!(block.kind, BlockKind::Asked(_))
-}
-
-/// Whether a step block is the host's answer to a question from the server.
-pub fn is_answer(block: &JsonBlock) -> bool {
-    block.kind == BlockKind::Answer
 }
 
 impl ToolLoop {

@@ -15,9 +15,10 @@ mod asked;
 mod explain;
 mod seed;
 
-pub use asked::{ASK_METHODS, asked_label, is_answer, is_asked};
+pub use asked::{ASK_METHODS, asked_label};
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
 pub use mcpg_loop_data::{BlockKind, JsonBlock, PageRecord, Progress, Step, StepStatus, TITLES};
+pub use mcpg_loop_data::{is_answer, is_asked};
 pub use seed::{SeedError, prompt_turns};
 
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
