@@ -12,6 +12,7 @@
 
 mod capabilities;
 mod provider;
+mod reply;
 mod root;
 mod schema_error;
 mod step;
@@ -20,6 +21,7 @@ mod turn;
 
 pub use capabilities::client_capabilities;
 pub use provider::{Provider, default_base, default_model, needs_key};
+pub use reply::{ElicitAction, Reply, SAMPLING_REJECTED, Sampled};
 pub use root::Root;
 pub use schema_error::SchemaError;
 pub use step::{BlockKind, JsonBlock, Step, StepStatus, TITLES, is_answer, is_asked};

@@ -16,20 +16,19 @@ mod formats;
 mod model;
 mod mrtr;
 mod policy;
-mod reply;
 mod sampling;
 
 pub use edit::edited_params;
 pub use elicit::{Domain, ElicitAsk, ElicitMode, url_domain, url_elicitations};
 pub use form::{check_content, elicit_content, elicit_defaults, elicit_fields};
 pub use mcpg_loop_data::Root;
+pub use mcpg_loop_data::{ElicitAction, Reply, SAMPLING_REJECTED, Sampled};
 /// The one URL rule a URL elicitation must pass to be offered, in words.
 pub use mcpg_safe_url::RULE as URL_RULE;
 pub use model::{SampleError, sampled_from_reply, sampling_request};
 pub use mrtr::{input_requests, input_responses};
 pub use policy::{ElicitPolicy, Policy, SamplePolicy, client_capabilities};
-pub use reply::{ElicitAction, Reply};
-pub use sampling::{MOCK_MODEL, Sampled, SamplingAsk, SamplingMessage, TYPED_MODEL, mock_sample};
+pub use sampling::{MOCK_MODEL, SamplingAsk, SamplingMessage, TYPED_MODEL, mock_sample};
 
 use serde_json::Value;
 

@@ -3,7 +3,8 @@
 //! any model.
 
 use mcpg_core::model::Tool;
-use serde_json::{Value, json};
+use mcpg_loop_data::Sampled;
+use serde_json::Value;
 
 use super::{AskError, opt_str, params_object};
 
@@ -70,40 +71,6 @@ impl SamplingAsk {
             .find(|m| m.role == "user")
             .map(SamplingMessage::text)
             .unwrap_or_default()
-    }
-}
-
-/// The sampled message the host sends back (`CreateMessageResult`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sampled {
-    /// Always `"assistant"` for what a model wrote.
-    pub role: String,
-    /// One content block (a list of blocks when a model asked for several tools).
-    pub content: Value,
-    /// The model that wrote it.
-    pub model: String,
-    /// `stopReason` (`endTurn`, `maxTokens`, `stopSequence`, `toolUse`…).
-    pub stop_reason: Option<String>,
-}
-
-impl Sampled {
-    /// A text answer from `model`.
-    pub fn text(text: impl Into<String>, model: impl Into<String>) -> Sampled {
-        Sampled {
-            role: "assistant".into(),
-            content: json!({"type": "text", "text": text.into()}),
-            model: model.into(),
-            stop_reason: Some("endTurn".into()),
-        }
-    }
-
-    /// The `CreateMessageResult` JSON.
-    pub fn to_json(&self) -> Value {
-        let mut r = json!({"role": self.role, "content": self.content, "model": self.model});
-        if let Some(s) = &self.stop_reason {
-            r["stopReason"] = Value::from(s.as_str());
-        }
-        r
     }
 }
 

@@ -4,14 +4,12 @@ use mcpg_core::jsonrpc::RpcError;
 use mcpg_core::model::JsonObject;
 use serde_json::{Value, json};
 
-use mcpg_loop_data::Root;
-
-use super::Sampled;
+use crate::Root;
 
 /// The code and message the spec gives for a sampling request the user rejected.
 pub const SAMPLING_REJECTED: (i64, &str) = (-1, "User rejected sampling request");
 
-/// The host's answer to an [`super::Ask`].
+/// The host's answer to a server's question (`mcpg_host::asks::Ask`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
     /// A sampled message (`CreateMessageResult`).
@@ -57,5 +55,39 @@ impl Reply {
                 Ok(json!({"roots": roots.iter().map(Root::to_json).collect::<Vec<_>>()}))
             }
         }
+    }
+}
+
+/// The sampled message the host sends back (`CreateMessageResult`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sampled {
+    /// Always `"assistant"` for what a model wrote.
+    pub role: String,
+    /// One content block (a list of blocks when a model asked for several tools).
+    pub content: Value,
+    /// The model that wrote it.
+    pub model: String,
+    /// `stopReason` (`endTurn`, `maxTokens`, `stopSequence`, `toolUse`…).
+    pub stop_reason: Option<String>,
+}
+
+impl Sampled {
+    /// A text answer from `model`.
+    pub fn text(text: impl Into<String>, model: impl Into<String>) -> Sampled {
+        Sampled {
+            role: "assistant".into(),
+            content: json!({"type": "text", "text": text.into()}),
+            model: model.into(),
+            stop_reason: Some("endTurn".into()),
+        }
+    }
+
+    /// The `CreateMessageResult` JSON.
+    pub fn to_json(&self) -> Value {
+        let mut r = json!({"role": self.role, "content": self.content, "model": self.model});
+        if let Some(s) = &self.stop_reason {
+            r["stopReason"] = Value::from(s.as_str());
+        }
+        r
     }
 }
