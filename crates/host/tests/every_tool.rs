@@ -179,7 +179,7 @@ fn several_calls_in_one_turn_are_run_in_order_and_fed_back_together() {
 /// Drives a loop to step 3 (the model's turn), with the mock's tools listed.
 fn at_step_3(p: Provider) -> Driver {
     let mut d = Driver::new("What's the weather in Austin?", p, Model::Http);
-    while d.run.next() != Action::AskModel {
+    while d.run.next() != Action::ModelTurn {
         assert!(d.step());
     }
     d
@@ -206,7 +206,7 @@ fn an_http_error_is_a_failed_step_3_and_the_loop_can_ask_again() {
             .any(|b| b.json.contains("authentication_error"))
     );
     // Nothing lost: the model is asked again and the loop completes.
-    assert_eq!(d.run.next(), Action::AskModel);
+    assert_eq!(d.run.next(), Action::ModelTurn);
     d.finish();
     assert_eq!(d.numbers(), [1, 2, 3, 3, 4, 5, 6]);
     assert!(d.run.answer().unwrap().contains("Austin: 91F"));
@@ -222,7 +222,7 @@ fn an_http_error_is_a_failed_step_3_and_the_loop_can_ask_again() {
     assert!(d.step_n(3).explanation.contains("<html>Bad gateway</html>"));
     d.run.model_http_reply(200, "not json", &head);
     assert!(d.step_n(3).explanation.contains("the body is not JSON"));
-    assert_eq!(d.run.next(), Action::AskModel);
+    assert_eq!(d.run.next(), Action::ModelTurn);
 }
 
 #[test]
@@ -246,7 +246,7 @@ fn a_malformed_arguments_string_and_an_unknown_tool_are_host_errors() {
             s3.explanation
         );
         assert!(s3.explanation.contains("no tools/call was sent"));
-        assert_eq!(d.run.next(), Action::AskModel, "{}", p.id());
+        assert_eq!(d.run.next(), Action::ModelTurn, "{}", p.id());
     }
     let mut d = at_step_3(Provider::Anthropic);
     let head = d.head();
@@ -272,7 +272,7 @@ fn an_unreachable_server_says_cors_or_down_and_ollama_origins() {
         s3.explanation
             .contains("OLLAMA_ORIGINS=http://127.0.0.1:8080 ollama serve")
     );
-    assert_eq!(d.run.next(), Action::AskModel);
+    assert_eq!(d.run.next(), Action::ModelTurn);
 }
 
 #[test]

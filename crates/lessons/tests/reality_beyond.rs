@@ -36,7 +36,7 @@ struct Page {
 impl Page {
     fn demo() -> Page {
         let mut p = Page {
-            d: PageDriver::default().with_engine(mcpg_page::host_engine()),
+            d: PageDriver::default().with_later(mcpg_page_later::later_kit()),
             now: Timestamp::from_millis(1_000),
             steps: Vec::new(),
             read: None,

@@ -14,8 +14,8 @@ impl PageDriver {
         let now = self.now;
         match input {
             Input::Command(c) => self.command_when_ready(c),
-            Input::Engine(e) => self.engine_ready(e),
-            Input::EngineFailed(why) => self.engine_failed(&why),
+            Input::Later(kit) => self.later_ready(kit),
+            Input::LaterFailed(why) => self.later_failed(&why),
             Input::Frame { conn, .. }
             | Input::LinkOpened { conn }
             | Input::LinkClosed { conn, .. }
@@ -47,10 +47,10 @@ impl PageDriver {
                 });
             }
             Input::ModelReply { loop_id, reply } => {
-                self.through_engine(Later::ModelReply { loop_id, reply });
+                self.queue_later(Later::ModelReply { loop_id, reply });
             }
             Input::SampleReply { ask, reply } => {
-                self.through_engine(Later::SampleReply { ask, reply })
+                self.queue_later(Later::SampleReply { ask, reply })
             }
             Input::Timer => self.timer(),
         }
@@ -65,12 +65,6 @@ impl PageDriver {
         }
         self.http_timeout();
         self.client.handle_timeout(now);
-        self.expire_asks();
-        if self.pace_due.is_some_and(|t| t <= now) {
-            self.pace_due = None;
-            if self.running {
-                self.through_engine(Later::Pace);
-            }
-        }
+        self.tell_later(Later::Timer);
     }
 }

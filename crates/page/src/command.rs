@@ -1,9 +1,9 @@
 //! What the learner and the shell ask of the driver ([`Command`]), and the names
-//! and replies that go with it, apart from [`crate::Input`] so that the engine's
-//! interface can name them without naming the engine's own input.
+//! and replies that go with it, apart from [`crate::Input`] so that the later
+//! parts' work ([`crate::Later`]) can name them without naming the driver's input.
 
 use mcpg_core::model::JsonObject;
-use mcpg_host::provider::Provider;
+use mcpg_loop_data::Provider;
 use serde_json::Value;
 
 use crate::settings::{LlmSettings, ModelChoice, Pin};

@@ -1,5 +1,6 @@
 //! The driver itself: its state, the one entry point for inputs, the pump that moves
-//! frames and events until nothing moves, and the one deadline.
+//! frames and events until nothing moves, the queue of work for the later parts, and
+//! the one deadline.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::Duration;
@@ -7,22 +8,17 @@ use std::time::Duration;
 use mcpg_core::Timestamp;
 use mcpg_core::client::{Client, ClientConfig, OpId};
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_host::ToolLoop;
-use mcpg_host::provider::Provider;
-use mcpg_host::script::Script;
-use mcpg_host::tool_loop::PageRecord;
+use mcpg_loop_data::{PageRecord, Provider};
 use serde_json::Value;
 
-use crate::engine::EngineRef;
-use crate::input::{Command, ConnId, Input, LoopId};
-use crate::later::Later;
+use crate::input::{Command, ConnId, Input};
+use crate::later::{Later, LaterKit, LaterParts, LaterTools};
 use crate::links::Link;
 use crate::log::WireLog;
 use crate::output::Output;
 use crate::record::Recorder;
 use crate::settings::Pin;
 use crate::settings::{LlmSettings, ModelChoice};
-use crate::shown::Shown;
 use crate::view::{Notice, Source, ViewChange};
 
 /// Pause between steps in run mode, so each step can be seen arriving.
@@ -31,68 +27,62 @@ pub const RUN_PACE: Duration = Duration::from_millis(300);
 /// Bound on one pump, in case a misbehaving peer keeps the queues busy forever.
 const PUMP_ROUNDS: usize = 100_000;
 
-/// A turn the learner wrote as the model, waiting for step 3 or 6.
-#[derive(Clone, Debug)]
-pub(crate) enum Manual {
-    /// A tool call, from the generated form.
-    Call(mcpg_host::provider::ToolCall),
-    /// A final answer in words.
-    Answer(String),
-}
-
-/// The page without its browser: see the crate documentation.
+/// The page without its browser: see the crate documentation. The fields the later
+/// parts work on are public to them (`mcpg-page-later`); the shell uses the methods.
 #[derive(Debug)]
 pub struct PageDriver {
-    pub(crate) now: Timestamp,
-    pub(crate) conn: ConnId,
-    pub(crate) source: Source,
+    /// The time of the input being handled.
+    pub now: Timestamp,
+    /// The current connection's number.
+    pub conn: ConnId,
+    /// What the current connection is to.
+    pub source: Source,
     pub(crate) link: Link,
-    pub(crate) client: Client,
-    pub(crate) started: Timestamp,
+    /// The core's client session of the current connection.
+    pub client: Client,
+    /// When the current connection started (times in the log count from it).
+    pub started: Timestamp,
     pub(crate) pin: Pin,
-    pub(crate) run: Option<ToolLoop>,
-    /// Whether the loop's listing has been shown in the Tools panel (once: a later
-    /// listing, e.g. after list_changed, must not be overwritten by it).
-    pub(crate) run_pages_shown: bool,
-    pub(crate) manual: Option<Manual>,
-    pub(crate) loop_id: LoopId,
-    pub(crate) model_pending: bool,
-    /// The request line and headers of the model request in flight, as shown.
-    pub(crate) pending_head: Option<Value>,
-    pub(crate) running: bool,
-    pub(crate) pace_due: Option<Timestamp>,
     pub(crate) list_op: Option<OpId>,
-    pub(crate) pages: Vec<PageRecord>,
+    /// The Tools panel's pages.
+    pub pages: Vec<PageRecord>,
     pub(crate) methods: HashMap<RequestId, String>,
-    /// Model turns still to play (reloaded from `script_values` when played through).
-    pub(crate) script: Script,
-    pub(crate) prompt: String,
-    pub(crate) script_values: Vec<Value>,
-    pub(crate) provider: Provider,
-    pub(crate) model: ModelChoice,
-    pub(crate) llm: Vec<LlmSettings>,
-    pub(crate) key_hints: Vec<Option<String>>,
-    pub(crate) replay: Option<mcpg_recording::Recording>,
-    pub(crate) recorder: Recorder,
+    /// The loop's prompt.
+    pub prompt: String,
+    /// The model script as set (validated by the later parts when a loop starts).
+    pub script_values: Vec<Value>,
+    /// The provider format chosen.
+    pub provider: Provider,
+    /// Who answers for the model.
+    pub model: ModelChoice,
+    /// Each provider's real model settings (no key).
+    pub llm: Vec<LlmSettings>,
+    /// Each provider's key, as its masked hint only.
+    pub key_hints: Vec<Option<String>>,
+    /// The recording being replayed, if any.
+    pub replay: Option<mcpg_recording::Recording>,
+    /// What a shared session records.
+    pub recorder: Recorder,
     pub(crate) log: WireLog,
-    pub(crate) shown: Shown,
     pub(crate) first_list_done: bool,
     /// The Tools panel's pages changed during this input (told once, at its end).
-    pub(crate) pages_dirty: bool,
+    pub pages_dirty: bool,
     /// HTTP links replaced or closed, kept until their DELETE is answered.
     pub(crate) closing: BTreeMap<ConnId, Box<dyn crate::http_port::HttpPort>>,
-    /// The Resources, Prompts and Logs panels.
-    pub(crate) features: crate::features::state::Features,
-    /// What the server asked the host, and the learner's roots.
-    pub(crate) asks: crate::asks::Asks,
-    /// The loop's code, once the shell handed it in ([`crate::engine`]).
-    pub(crate) engine: Option<EngineRef>,
-    /// Commands waiting for the engine, in order (`Some` while it is being loaded).
+    /// The later parts, once the shell handed them in (taken out while they work).
+    later: Option<Box<dyn LaterParts>>,
+    /// The kit's stateless tools (kept while the parts are out).
+    pub(crate) tools: Option<LaterTools>,
+    /// Work for the later parts, in order.
+    for_later: VecDeque<Later>,
+    /// The later parts are at work (their work's queue runs after they return).
+    in_later: bool,
+    /// Commands waiting for the later parts, in order (`Some` while they load).
     pub(crate) waiting: Option<Vec<Command>>,
-    /// The engine was asked for because the client holds a server's request or
-    /// notification (asked once: after a failed fetch, the next command that needs
-    /// the engine asks again).
-    pub(crate) engine_for_held: bool,
+    /// The later parts were asked for because the client holds a server's request
+    /// or notification (asked once: after a failed fetch, the next command that
+    /// needs them asks again).
+    pub(crate) later_for_held: bool,
     pub(crate) inbox: VecDeque<Input>,
     pub(crate) outputs: VecDeque<Output>,
     busy: bool,
@@ -118,22 +108,13 @@ impl PageDriver {
             conn: 0,
             source: Source::Demo,
             link: Link::None,
-            // Readers from the engine (`readers.rs` in the core's client).
+            // Readers from the later parts (`readers.rs` in the core's client).
             client: Client::without_answer_readers(ClientConfig::default()),
             started: Timestamp::ZERO,
             pin: Pin::Auto,
-            run: None,
-            run_pages_shown: false,
-            manual: None,
-            loop_id: 0,
-            model_pending: false,
-            pending_head: None,
-            running: false,
-            pace_due: None,
             list_op: None,
             pages: Vec::new(),
             methods: HashMap::new(),
-            script: Script::default(),
             prompt: "What's the weather in Austin?".to_owned(),
             script_values: Vec::new(),
             provider: Provider::Anthropic,
@@ -143,15 +124,15 @@ impl PageDriver {
             replay: None,
             recorder: Recorder::default(),
             log,
-            shown: Shown::default(),
             first_list_done: false,
             pages_dirty: false,
             closing: BTreeMap::new(),
-            features: crate::features::state::Features::default(),
-            asks: crate::asks::Asks::default(),
-            engine: None,
+            later: None,
+            tools: None,
+            for_later: VecDeque::new(),
+            in_later: false,
             waiting: None,
-            engine_for_held: false,
+            later_for_held: false,
             inbox: VecDeque::new(),
             outputs: VecDeque::new(),
             busy: false,
@@ -159,12 +140,31 @@ impl PageDriver {
         }
     }
 
-    /// This driver with its engine already in (natively, where nothing is split off:
-    /// tests and tools then never see [`Output::LoadEngine`]).
-    pub fn with_engine(mut self, engine: EngineRef) -> PageDriver {
-        self.engine = Some(engine);
-        self.client.set_answer_readers(engine.0.answer_readers());
+    /// This driver with its later parts already in (natively, where nothing is split
+    /// off: tests and tools then never see [`Output::LoadLater`]).
+    pub fn with_later(mut self, kit: LaterKit) -> PageDriver {
+        self.take_kit(kit);
         self
+    }
+
+    /// Keeps `kit`: its parts, its tools, the client's readers.
+    pub(crate) fn take_kit(&mut self, kit: LaterKit) {
+        let tools = LaterTools {
+            http: kit.http,
+            demo_handlers: kit.demo_handlers,
+            answer_readers: kit.answer_readers,
+        };
+        self.client.set_answer_readers(tools.answer_readers);
+        if let Link::Memory(m) = &mut self.link {
+            m.set_handlers(tools.demo_handlers);
+        }
+        self.tools = Some(tools);
+        self.later = Some(kit.parts);
+    }
+
+    /// Whether the later parts are in.
+    pub fn later_in(&self) -> bool {
+        self.tools.is_some()
     }
 
     /// Hands in one input at `now`. Inputs are queued and handled in order, so one
@@ -211,7 +211,7 @@ impl PageDriver {
             self.client.poll_timeout(),
             memory,
             self.http_deadline(),
-            self.pace_due,
+            self.later.as_ref().and_then(|l| l.poll_timeout()),
         ]
         .into_iter()
         .flatten()
@@ -228,21 +228,6 @@ impl PageDriver {
         self.conn
     }
 
-    /// The current loop's id.
-    pub fn loop_id(&self) -> LoopId {
-        self.loop_id
-    }
-
-    /// Whether run mode is on.
-    pub fn is_running(&self) -> bool {
-        self.running
-    }
-
-    /// The current loop, if any (read-only: for tests and the shell's queries).
-    pub fn tool_loop(&self) -> Option<&ToolLoop> {
-        self.run.as_ref()
-    }
-
     /// The source of the current connection.
     pub fn source(&self) -> &Source {
         &self.source
@@ -253,25 +238,68 @@ impl PageDriver {
         self.pin
     }
 
-    pub(crate) fn emit(&mut self, change: ViewChange) {
+    /// Shows `change`.
+    pub fn emit(&mut self, change: ViewChange) {
         self.outputs.push_back(Output::View(change));
     }
 
-    pub(crate) fn output(&mut self, out: Output) {
+    /// Asks the shell to do `out`.
+    pub fn output(&mut self, out: Output) {
         self.outputs.push_back(out);
     }
 
-    pub(crate) fn note(&mut self, text: impl Into<String>) {
+    /// A line in the wire log.
+    pub fn note(&mut self, text: impl Into<String>) {
         self.log.note(text.into());
     }
 
-    pub(crate) fn notice(&mut self, text: impl Into<String>) {
+    /// A notice over the page.
+    pub fn notice(&mut self, text: impl Into<String>) {
         self.emit(ViewChange::Notice(Some(Notice::text(text))));
     }
 
-    /// Moves frames and events until nothing moves, then updates the view and the
-    /// run-mode pace.
-    pub(crate) fn pump(&mut self) {
+    /// Queues `work` for the later parts (without them, the log says it was not done).
+    pub(crate) fn queue_later(&mut self, work: Later) {
+        self.for_later.push_back(work);
+    }
+
+    /// Queues `work` for the later parts if they are in (housekeeping: without them
+    /// there is nothing to keep).
+    pub(crate) fn tell_later(&mut self, work: Later) {
+        if self.later_in() {
+            self.for_later.push_back(work);
+        }
+    }
+
+    /// Runs the later parts' queue; whether anything ran. Inside their own work it
+    /// waits: the outer run takes what they queue next.
+    pub(crate) fn run_later(&mut self) -> bool {
+        if self.in_later {
+            return false;
+        }
+        let mut ran = false;
+        while let Some(work) = self.for_later.pop_front() {
+            ran = true;
+            match self.later.take() {
+                Some(mut parts) => {
+                    self.in_later = true;
+                    parts.handle(self, work);
+                    self.in_later = false;
+                    self.later = Some(parts);
+                }
+                None => self.note(format!(
+                    "not done: {} needed the tool loop's code, which is not loaded",
+                    work.label()
+                )),
+            }
+        }
+        ran
+    }
+
+    /// Moves frames and events until nothing moves (the later parts' work included),
+    /// then lets the later parts update the loop's view and its pace. Inside the
+    /// later parts' work it moves frames and events only (their work waits).
+    pub fn pump(&mut self) {
         for _ in 0..PUMP_ROUNDS {
             let mut moved = false;
             while let Some(out) = self.client.poll_transmit() {
@@ -287,17 +315,17 @@ impl PageDriver {
                 self.on_event(ev);
                 moved = true;
             }
+            moved |= self.run_later();
             if !moved {
                 break;
             }
         }
-        self.ask_engine_for_held();
-        if self.run.is_some() {
-            self.through_engine(Later::SyncLoop);
+        if self.in_later {
+            return;
         }
-        if self.running && self.actionable() && self.pace_due.is_none() {
-            self.pace_due = Some(self.now.after(RUN_PACE));
-        }
+        self.ask_later_for_held();
+        self.tell_later(Later::Pumped);
+        self.run_later();
     }
 
     fn next_incoming(&mut self) -> Option<String> {

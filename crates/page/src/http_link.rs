@@ -5,7 +5,7 @@
 //! A replaced connection's machine lives on until its DELETE is answered, so that
 //! answer is not mistaken for a stray input of the new connection.
 
-use mcpg_http::{HttpEvent, NetEvent, NetFailure};
+use mcpg_net::{HttpEvent, NetEvent, NetFailure};
 
 use crate::driver::PageDriver;
 use crate::input::ConnId;

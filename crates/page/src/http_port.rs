@@ -1,13 +1,13 @@
 //! What the driver asks of a Streamable HTTP machine, as a trait object: the
-//! machine (`mcpg_http::HttpMachine`) is made by the [`crate::Engine`], so in the
-//! page its code arrives with the loop's chunk and leaves the first load (the
+//! machine (`mcpg_http::HttpMachine`) comes with the later parts ([`crate::LaterKit`]),
+//! so in the page its code arrives with their chunk and leaves the first load (the
 //! embedded demo needs none of it).
 
 use std::fmt;
 
 use mcpg_core::Timestamp;
 use mcpg_core::client::Outgoing;
-use mcpg_http::{HttpEvent, HttpMachine, HttpRequest, NetEvent, ReqId};
+use mcpg_net::{HttpEvent, HttpRequest, NetEvent, ReqId};
 
 /// One HTTP link's machine, as the driver moves it (see `mcpg_http::HttpMachine`).
 pub trait HttpPort: fmt::Debug {
@@ -31,46 +31,4 @@ pub trait HttpPort: fmt::Debug {
     fn resume(&mut self, now: Timestamp);
     /// Fails what waits for authorization with `reason`.
     fn give_up(&mut self, now: Timestamp, reason: String);
-}
-
-impl HttpPort for HttpMachine {
-    fn send(&mut self, now: Timestamp, out: Outgoing) {
-        HttpMachine::send(self, now, out);
-    }
-
-    fn handle_net(&mut self, now: Timestamp, event: NetEvent) {
-        HttpMachine::handle_net(self, now, event);
-    }
-
-    fn close(&mut self, now: Timestamp) {
-        HttpMachine::close(self, now);
-    }
-
-    fn handle_timeout(&mut self, now: Timestamp) {
-        HttpMachine::handle_timeout(self, now);
-    }
-
-    fn poll_timeout(&self) -> Option<Timestamp> {
-        HttpMachine::poll_timeout(self)
-    }
-
-    fn poll_request(&mut self) -> Option<HttpRequest> {
-        HttpMachine::poll_request(self)
-    }
-
-    fn poll_abort(&mut self) -> Option<ReqId> {
-        HttpMachine::poll_abort(self)
-    }
-
-    fn poll_event(&mut self) -> Option<HttpEvent> {
-        HttpMachine::poll_event(self)
-    }
-
-    fn resume(&mut self, now: Timestamp) {
-        HttpMachine::resume(self, now);
-    }
-
-    fn give_up(&mut self, now: Timestamp, reason: String) {
-        HttpMachine::give_up(self, now, reason);
-    }
 }

@@ -1,14 +1,14 @@
 //! Everything that can happen to the page, as one closed enum.
 
-use mcpg_http::NetEvent;
+use mcpg_net::NetEvent;
 
 pub use crate::command::{Command, ConnId, LoopId, ModelReply};
 
 use crate::bridge_event::BridgeEvent;
-use crate::engine::EngineRef;
+use crate::later::LaterKit;
 
 /// One thing that happened, handed to [`crate::PageDriver::handle`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub enum Input {
     /// The learner did something.
     Command(Command),
@@ -33,7 +33,7 @@ pub enum Input {
     },
     /// What the network did with a request of HTTP link `conn` (its head, body
     /// bytes, end, or a failure below HTTP: a `TypeError` from `fetch` is
-    /// [`mcpg_http::NetFailure::Unreachable`], down or blocked by CORS).
+    /// [`mcpg_net::NetFailure::Unreachable`], down or blocked by CORS).
     Http {
         /// The connection.
         conn: ConnId,
@@ -64,8 +64,8 @@ pub enum Input {
     },
     /// The deadline of [`crate::PageDriver::poll_timeout`] passed.
     Timer,
-    /// The loop's code, as [`crate::Output::LoadEngine`] asked (waiting commands run).
-    Engine(EngineRef),
-    /// The loop's code could not be loaded (why, in words).
-    EngineFailed(String),
+    /// The later parts, as [`crate::Output::LoadLater`] asked (waiting commands run).
+    Later(LaterKit),
+    /// The later parts could not be loaded (why, in words).
+    LaterFailed(String),
 }

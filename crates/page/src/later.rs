@@ -1,32 +1,85 @@
-//! The driver's work that happens only once the engine is in, run through it.
+//! The boundary between the first screen and what loads after it.
 //!
-//! Running the loop, its view, a real model's replies, the server's questions and
-//! the Resources, Prompts and Logs panels all need the engine ([`crate::engine`]).
-//! Their code is the driver's (`later_ops.rs`), but the driver reaches it only
-//! through [`crate::Engine::later`], whose one implementation calls it: in the page,
-//! code reached only from the engine's vtable comes with the engine's split chunk,
-//! so none of this weighs on the first load. This module holds only the work's
-//! type, which the engine's interface names.
+//! This crate is the first screen: the client, the links (the embedded demo, the
+//! bridge, a replay, Streamable HTTP's plumbing), the Tools panel's list, the wire
+//! log and the recorder. It does not depend on the host's code (`mcpg-host`) or the
+//! HTTP machine (`mcpg-http`), so nothing here can run the tool loop; a test in
+//! `mcpg-page-later` checks that with `cargo tree`.
 //!
-//! The driver hands over only what cannot come before the engine: the commands
-//! that wait for it (`waiting.rs`), the pace timer of a running loop, replies to
-//! the model requests the loop sent, and the core events the client delivers only
-//! once the engine's answer readers are in (the server's requests and
-//! notifications, the panels' answers, a tool call's outcome). Should one come
-//! without it all the same, the log says what was not done.
+//! Everything else (the loop, a real model's replies, the server's questions, the
+//! Resources, Prompts and Logs panels) is `mcpg-page-later`'s, which owns its own
+//! state behind [`LaterParts`]. The shell hands it in as a [`LaterKit`]
+//! ([`crate::Input::Later`]) when the driver asks ([`crate::Output::LoadLater`]);
+//! in the browser it comes from a split wasm chunk, so its code is not part of the
+//! first load.
+//!
+//! The driver never calls the later parts in the middle of its own work: it queues
+//! a [`Later`] and runs the queue when that work is done (`PageDriver::run_later`),
+//! handing the parts the whole driver. Work that needs them while they are not in
+//! is noted in the log as not done, never dropped silently.
 
-use mcpg_core::client::{CallOutcome, Event};
+use std::fmt;
+use std::sync::Arc;
+
+use mcpg_core::Timestamp;
+use mcpg_core::client::{AnswerReaders, CallOutcome, Event};
 use mcpg_core::jsonrpc::code::URL_ELICITATION_REQUIRED;
 
 use crate::command::{Command, LoopId, ModelReply};
+use crate::driver::PageDriver;
+use crate::http_port::HttpPort;
 
-/// Driver work that needs the engine (see the module's doc).
+/// What loads after the first tool list, with its state: the one way the driver
+/// reaches it.
+pub trait LaterParts: fmt::Debug {
+    /// Does `work` on `page` (the whole driver, its later parts taken out meanwhile:
+    /// what this queues runs after it returns).
+    fn handle(&mut self, page: &mut PageDriver, work: Later);
+    /// The parts' next deadline (the running loop's pace), if any.
+    fn poll_timeout(&self) -> Option<Timestamp>;
+}
+
+/// What the shell hands in once the later chunk is loaded.
+pub struct LaterKit {
+    /// The parts and their state.
+    pub parts: Box<dyn LaterParts>,
+    /// Makes the Streamable HTTP machine for a URL.
+    pub http: fn(&str) -> Box<dyn HttpPort>,
+    /// The embedded demo's answers to tool calls, reads, prompts and completions.
+    pub demo_handlers: &'static dyn mcpg_demo::Handlers,
+    /// The client's readers of those answers and of what the server sends unasked.
+    pub answer_readers: AnswerReaders,
+}
+
+impl fmt::Debug for LaterKit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LaterKit")
+            .field("parts", &self.parts)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The kit's stateless tools, kept by the driver (the state is in the parts).
+#[derive(Clone, Copy)]
+pub(crate) struct LaterTools {
+    pub(crate) http: fn(&str) -> Box<dyn HttpPort>,
+    pub(crate) demo_handlers: &'static dyn mcpg_demo::Handlers,
+    pub(crate) answer_readers: AnswerReaders,
+}
+
+impl fmt::Debug for LaterTools {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("LaterTools")
+    }
+}
+
+/// Work for the later parts, queued by the driver.
 #[derive(Debug)]
 pub enum Later {
-    /// A command that waited for the engine.
+    /// A command that needs them (see `waiting.rs`), or one about the loop.
     Command(Command),
-    /// The pace timer of a running loop: its next action.
-    Pace,
+    /// The timer fired (the running loop's pace, the questions' deadlines).
+    Timer,
     /// A real model's reply for loop `loop_id`.
     ModelReply {
         /// The loop the request was sent for.
@@ -41,10 +94,16 @@ pub enum Later {
         /// The reply, or why there was none.
         reply: ModelReply,
     },
-    /// A core event for the loop's asks or the panels ([`for_engine`]).
+    /// A core event: the loop sees each one; those of [`for_later`] are theirs alone.
     Event(Event),
-    /// The loop's state turned into view changes.
-    SyncLoop,
+    /// A `resources/read` request was sent (its raw text, shown with the read).
+    ReadSent(Arc<str>),
+    /// The driver moved everything it could: time to update the loop's view.
+    Pumped,
+    /// A new connection replaces the old one: nothing of the old one stays.
+    NewConnection,
+    /// The model script changed: the next loop takes it afresh.
+    ScriptChanged,
 }
 
 impl Later {
@@ -53,18 +112,20 @@ impl Later {
     pub(crate) fn label(&self) -> &'static str {
         match self {
             Later::Command(c) => c.label(),
-            Later::Pace => "the running loop's next action",
+            Later::Timer => "the running loop's next action",
             Later::ModelReply { .. } => "a model's reply",
             Later::SampleReply { .. } => "a model's reply to the server's sampling request",
-            Later::Event(_) => "a server message",
-            Later::SyncLoop => "the loop's view",
+            Later::Event(_) | Later::ReadSent(_) => "a server message",
+            Later::Pumped => "the loop's view",
+            Later::NewConnection => "clearing the loop for a new connection",
+            Later::ScriptChanged => "the new model script",
         }
     }
 }
 
-/// Whether the driver hands `ev` to the engine: the server's questions, a call's
+/// Whether `ev` is for the later parts alone: the server's questions, a call's
 /// outcome that asks for input, and the panels' events.
-pub(crate) fn for_engine(ev: &Event) -> bool {
+pub fn for_later(ev: &Event) -> bool {
     match ev {
         Event::ServerRequest { answered, .. } => !answered,
         Event::CallFinished {

@@ -51,7 +51,7 @@ pub(crate) enum Link {
 /// A Streamable HTTP link's state inside the driver.
 #[derive(Debug)]
 pub(crate) struct HttpLink {
-    /// The machine for this endpoint and session (made by the engine).
+    /// The machine for this endpoint and session (made by the later parts).
     pub(crate) machine: Box<dyn HttpPort>,
     /// The URL a CORS notice names: direct cross-origin URLs only (the relay and
     /// same-origin paths are not subject to CORS).
@@ -83,10 +83,10 @@ pub(crate) struct Memory {
 impl Memory {
     /// A fresh demo server; it answers tool calls and everything about resources,
     /// prompts, completions, subscriptions and logs once that code (and the
-    /// catalogue) is handed in. It comes with the engine, which every such request
-    /// waits for, so none meets the server's "not loaded yet": a tool is called only
-    /// by the loop, and the Resources, Prompts and Logs panels send their commands
-    /// through the engine (`Command::Feature`). The first screen needs only the
+    /// catalogue) is handed in. It comes with the later parts, which every such
+    /// request waits for, so none meets the server's "not loaded yet": a tool is
+    /// called only by the loop, and the Resources, Prompts and Logs panels' commands
+    /// (`Command::Feature`) are the later parts'. The first screen needs only the
     /// handshake, the tool list and, under 2026-07-28, the listen stream for the
     /// tool list's changes, which the server answers without that code.
     pub(crate) fn new(handlers: Option<&'static dyn Handlers>) -> Memory {

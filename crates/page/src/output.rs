@@ -1,7 +1,7 @@
 //! What the driver asks the shell to do.
 
-use mcpg_host::provider::Provider;
-use mcpg_http::{HttpRequest, ReqId};
+use mcpg_loop_data::Provider;
+use mcpg_net::{HttpRequest, ReqId};
 
 use crate::input::{ConnId, LoopId};
 use crate::links::LinkSpec;
@@ -73,9 +73,9 @@ pub enum Output {
     },
     /// Ask a real model.
     ModelRequest(ModelRequest),
-    /// Load the loop's code and hand it in with [`crate::Input::Engine`] (or
-    /// [`crate::Input::EngineFailed`]); commands wait meanwhile. Asked once per wait.
-    LoadEngine,
+    /// Load the later parts and hand them in with [`crate::Input::Later`] (or
+    /// [`crate::Input::LaterFailed`]); commands wait meanwhile. Asked once per wait.
+    LoadLater,
     /// Open `url` in a new tab (`window.open(url, "_blank", "noopener")`): a URL
     /// elicitation the learner clicked; never without that click.
     OpenUrl {

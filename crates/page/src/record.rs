@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use mcpg_demo::{DemoServer, Handlers};
-use mcpg_host::provider::{ModelTurn, Turn};
+use mcpg_loop_data::{ModelTurn, Turn};
 use mcpg_recording::{
     Connection, Direction, Recording, SeedRole, SeedTurn, WireRecord, rehydrate_with,
 };
@@ -20,14 +20,19 @@ pub const RECORD_CEILING_BYTES: usize = 16 << 20;
 
 /// What a shared session needs from the live connection.
 #[derive(Clone, Debug)]
-pub(crate) struct Recorder {
+pub struct Recorder {
     /// The user's message of every loop, in order.
-    pub(crate) prompts: Vec<String>,
+    pub prompts: Vec<String>,
     /// The seed of every loop (aligned with `prompts`): a prompt's messages, or
     /// `None` for a loop started from one message.
-    pub(crate) seeds: Vec<Option<Vec<SeedTurn>>>,
+    pub seeds: Vec<Option<Vec<SeedTurn>>>,
     /// Model turns of the loops before the current one, as script entries.
-    pub(crate) played: Vec<serde_json::Value>,
+    pub played: Vec<serde_json::Value>,
+    /// The current loop's model turns so far, as script entries (kept by the later
+    /// parts as the loop moves).
+    pub loop_played: Vec<serde_json::Value>,
+    /// The current loop's steps as recorded (`{"n", "status"}`), kept likewise.
+    pub loop_steps: Vec<serde_json::Value>,
     /// Every wire message up to the ceiling: sent by the page, ms since the
     /// connection started, text (each text shared with the log).
     wire: Vec<(bool, u64, Arc<str>)>,
@@ -51,6 +56,8 @@ impl Recorder {
         Recorder {
             prompts: Vec::new(),
             seeds: Vec::new(),
+            loop_played: Vec::new(),
+            loop_steps: Vec::new(),
             played: Vec::new(),
             wire: Vec::new(),
             wire_bytes: 0,
@@ -100,7 +107,7 @@ impl Recorder {
 /// A loop's seed as a session keeps it; `None` when a turn is not words (a seed
 /// holds only user messages and the model's earlier answers: `ToolLoop::from_turns`
 /// refuses anything else).
-pub(crate) fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
+pub fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
     turns
         .iter()
         .map(|t| t.words().map(SeedTurn::from_words))
@@ -108,7 +115,7 @@ pub(crate) fn seed_record(turns: &[Turn]) -> Option<Vec<SeedTurn>> {
 }
 
 /// A recorded seed as the host's conversation.
-pub(crate) fn seed_turns(seed: &[SeedTurn]) -> Vec<Turn> {
+pub fn seed_turns(seed: &[SeedTurn]) -> Vec<Turn> {
     seed.iter()
         .map(|t| match t.role {
             SeedRole::User => Turn::User(t.text.clone()),
@@ -171,8 +178,8 @@ pub fn public_url(url: &str) -> String {
 }
 
 /// A fresh embedded demo server, answering as `rehydrate_with` asks with the code
-/// `handlers` (the driver's comes with the engine).
-pub(crate) fn demo_exchange(
+/// `handlers` (the driver's come with the later parts).
+pub fn demo_exchange(
     handlers: &'static dyn Handlers,
 ) -> impl FnMut(u64, Option<&str>) -> Vec<String> {
     let mut server = DemoServer::without_handlers();

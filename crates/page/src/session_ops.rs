@@ -2,7 +2,6 @@
 //! revision), the links' own inputs, opening a shared session, and recording one.
 
 use mcpg_core::client::{Client, ClientConfig, Outgoing};
-use mcpg_host::script::Script;
 
 use crate::driver::PageDriver;
 use crate::input::Command;
@@ -13,14 +12,13 @@ use crate::record::Recorder;
 use crate::replay::ReplayLink;
 use crate::settings::Pin;
 use crate::settings::slot;
-use crate::shown::Shown;
 use crate::view::{Conn, Source, ViewChange};
 
 impl PageDriver {
     pub(crate) fn command(&mut self, c: Command) {
         match c {
             Command::Connect(source) => self.connect(source),
-            // What needs the engine runs through it (see `later.rs`).
+            // What needs the later parts is theirs (see `later.rs`).
             c @ (Command::Step
             | Command::Run
             | Command::PlayCall { .. }
@@ -29,10 +27,11 @@ impl PageDriver {
             | Command::OpenShared { .. }
             | Command::RunLive
             | Command::Feature(_)
-            | Command::Ask(_)) => self.through_engine(Later::Command(c)),
-            Command::Pause => self.set_running(false),
-            Command::Reset => self.reset(),
-            Command::Cancel => self.cancel(),
+            | Command::Ask(_)) => self.queue_later(Later::Command(c)),
+            // About the loop: nothing to do without it.
+            c @ (Command::Pause | Command::Reset | Command::Cancel) => {
+                self.tell_later(Later::Command(c));
+            }
             Command::ListTools => self.list_tools(),
             // Settings are echoed as view changes: the driver is the one source of
             // truth, and the shell writes its signals only from view changes.
@@ -43,7 +42,7 @@ impl PageDriver {
             Command::SetScript(turns) => {
                 self.script_values.clone_from(&turns);
                 // Taken afresh at the next loop.
-                self.script = Script::default();
+                self.tell_later(Later::ScriptChanged);
                 self.emit(ViewChange::Script(turns));
             }
             Command::SetProvider(p) => {
@@ -88,10 +87,10 @@ impl PageDriver {
 
     /// Replaces the connection with one to `source`, or, given `replay`, with the
     /// recording standing in for the server.
-    pub(crate) fn open(&mut self, source: Source, replay: Option<ReplayLink>) {
+    pub fn open(&mut self, source: Source, replay: Option<ReplayLink>) {
         self.close_link();
-        self.forget_asks();
-        self.asks.list.clear();
+        // The loop, the questions and the panels forget the old connection.
+        self.tell_later(Later::NewConnection);
         self.conn += 1;
         let conn = self.conn;
         self.started = self.now;
@@ -100,7 +99,6 @@ impl PageDriver {
         self.methods.clear();
         self.pages.clear();
         self.list_op = None;
-        self.script = Script::default();
         self.log.clear();
         self.emit(ViewChange::Source(source.clone()));
         self.emit(ViewChange::Conn(Conn::Connecting));
@@ -108,13 +106,11 @@ impl PageDriver {
         self.pages_dirty = true;
         self.emit(ViewChange::Notice(None));
         self.emit(ViewChange::Auth(None));
-        self.reset();
-        self.reset_features();
         self.link = match (replay, &source) {
             (Some(r), _) => Link::Replay(Box::new(r)),
-            (None, Source::Demo) => Link::Memory(Box::new(Memory::new(
-                self.engine.map(|e| e.0.demo_handlers()),
-            ))),
+            (None, Source::Demo) => {
+                Link::Memory(Box::new(Memory::new(self.tools.map(|t| t.demo_handlers))))
+            }
             (None, Source::Bridge(name)) => {
                 self.output(Output::OpenLink {
                     conn,
@@ -145,27 +141,28 @@ impl PageDriver {
             // HTTP it would hold a request open, which some servers refuse. (Decided
             // by the source, so a replay sends what the recorded session sent.)
             listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
-            capabilities: mcpg_host::asks::client_capabilities(),
+            capabilities: mcpg_loop_data::client_capabilities(),
             ..ClientConfig::default()
         };
         if let Pin::Revision(v) = self.pin {
             cfg.pin_version(v);
         }
         // The readers of tool call, resource, prompt and completion answers come
-        // with the engine: only the loop and the panels' commands, which wait for
-        // it, need them.
+        // with the later parts: only the loop and the panels' commands, which wait
+        // for them, need them.
         self.client = Client::without_answer_readers(cfg);
-        if let Some(engine) = self.engine {
-            self.client.set_answer_readers(engine.0.answer_readers());
+        if let Some(tools) = self.tools {
+            self.client.set_answer_readers(tools.answer_readers);
         }
         self.client.connect(self.now);
     }
 
-    /// A Streamable HTTP link to `url`, its machine made by the engine (commands that
-    /// connect over HTTP wait for it; without it the link is none, and says so).
+    /// A Streamable HTTP link to `url`, its machine made by the later parts (commands
+    /// that connect over HTTP wait for them; without them the link is none, and says
+    /// so).
     fn http_link(&mut self, url: &str, direct: bool) -> Link {
-        match self.engine {
-            Some(engine) => Link::Http(Box::new(HttpLink::new(engine.0.http(url), url, direct))),
+        match self.tools {
+            Some(tools) => Link::Http(Box::new(HttpLink::new((tools.http)(url), url, direct))),
             None => {
                 self.emit(ViewChange::Conn(Conn::Closed(NO_HTTP.to_owned())));
                 Link::None
@@ -185,7 +182,7 @@ impl PageDriver {
     }
 
     /// Pins a revision (or auto): a live connection reconnects so the wire shows it.
-    pub(crate) fn set_pin(&mut self, pin: Pin) {
+    pub fn set_pin(&mut self, pin: Pin) {
         if pin == self.pin {
             return;
         }
@@ -237,28 +234,9 @@ impl PageDriver {
         self.note(text);
         self.notice(text);
     }
-
-    /// Forgets the loop and what the loop panels show (a reply for it arriving later
-    /// is recognised by its loop id).
-    pub(crate) fn reset(&mut self) {
-        self.run = None;
-        self.manual = None;
-        self.loop_id += 1;
-        if !self.asks.list.is_empty() {
-            self.show_asks();
-        }
-        self.model_pending = false;
-        self.pending_head = None;
-        self.pace_due = None;
-        self.running = false;
-        self.shown = Shown::default();
-        for change in Shown::default().all() {
-            self.emit(change);
-        }
-    }
 }
 
-/// Why an HTTP link could not be made (its code is the engine's, not loaded).
+/// Why an HTTP link could not be made (its code is the later parts', not loaded).
 const NO_HTTP: &str = "the page's Streamable HTTP code could not be loaded";
 
 /// `name` as one URL path segment (the relay's remote names are plain, but a name

@@ -2,7 +2,7 @@
 //! here: the driver sees at most a masked hint (see [`crate::Command::SetKeyHint`]).
 
 use mcpg_core::ProtocolVersion;
-use mcpg_host::provider::{Provider, default_base, default_model};
+use mcpg_loop_data::{Provider, default_base, default_model};
 
 /// Who answers for the model (steps 3 and 6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

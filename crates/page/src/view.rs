@@ -2,10 +2,7 @@
 
 use mcpg_core::client::CallOutcome;
 use mcpg_core::model::JsonObject;
-use mcpg_host::Step;
-use mcpg_host::provider::{Provider, Turn};
-use mcpg_host::schema::SchemaError;
-use mcpg_host::tool_loop::{PageRecord, Progress};
+use mcpg_loop_data::{PageRecord, Progress, Provider, SchemaError, Step, Turn};
 use serde_json::Value;
 
 use crate::settings::{ModelChoice, Pin};
@@ -216,7 +213,7 @@ pub enum ViewChange {
     /// What the server asked the host on this connection, each with where it stands.
     Asks(Vec<crate::asks::AskView>),
     /// The roots the learner lets the server see.
-    Roots(Vec<mcpg_host::asks::Root>),
+    Roots(Vec<mcpg_loop_data::Root>),
     /// The server wants authorization (`None`: nothing waits for it).
     Auth(Option<crate::auth::AuthNeeded>),
 }

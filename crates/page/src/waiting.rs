@@ -1,16 +1,15 @@
-//! Commands that wait for the loop's code ([`crate::engine`]).
+//! Commands that wait for the later parts ([`crate::later`]).
 //!
-//! The first command that needs the engine before the shell handed it in asks for it
-//! ([`Output::LoadEngine`]) and waits; every command after it waits too, so they are
+//! The first command that needs them before the shell handed them in asks for them
+//! ([`Output::LoadLater`]) and waits; every command after it waits too, so they are
 //! applied in the order they came once it arrives. If it cannot be loaded, the
 //! waiting commands that need it are recorded as not done (a note and a notice) and
 //! the others are applied: nothing is dropped silently, and the next Step asks again.
 
 use crate::driver::PageDriver;
-use crate::engine::EngineRef;
 use crate::features::FeatureCommand;
 use crate::input::{Command, Input};
-use crate::links::Link;
+use crate::later::LaterKit;
 use crate::output::Output;
 use crate::view::Source;
 
@@ -18,30 +17,30 @@ use crate::view::Source;
 const NOT_LOADED: &str = "The tool loop's code could not be loaded (the network may have dropped), so what needed it was not done (the log says what). Everything else keeps working; try again once you are online.";
 
 impl Command {
-    /// Whether the command runs the loop (and so needs the engine).
-    fn needs_engine(&self) -> bool {
+    /// Whether the command needs the later parts (the loop, the panels, HTTP).
+    fn needs_later(&self) -> bool {
         matches!(
             self,
             Command::Step
                 | Command::Run
                 | Command::PlayCall { .. }
                 | Command::PlayAnswer(_)
-                // These may open a Streamable HTTP link, whose machine the engine makes.
+                // These may open a Streamable HTTP link, whose machine the later parts make.
                 | Command::Connect(Source::Url(_) | Source::Relay(_))
                 | Command::RunLive
                 | Command::Pin(_)
-                // The Resources, Prompts and Logs panels' code is in the engine too.
+                // The Resources, Prompts and Logs panels' code is later too.
                 | Command::Feature(_)
                 // Answering the server: its JSON is built by `mcpg_host::asks`.
                 | Command::Ask(_)
                 // Opening one replays it, in the loop (and the embedded demo
-                // regenerates its answers with its code that comes with the engine).
+                // regenerates its answers with its code that comes later).
                 | Command::OpenShared { .. }
         )
     }
 
-    /// A command that needs the engine, in words (for the log).
-    pub(crate) fn label(&self) -> &'static str {
+    /// A command that needs the later parts, in words (for the log).
+    pub fn label(&self) -> &'static str {
         match self {
             Command::Step => "Step",
             Command::Run => "Run",
@@ -60,37 +59,37 @@ impl Command {
 }
 
 impl PageDriver {
-    /// Applies `c` now, or keeps it until the engine is here.
+    /// Applies `c` now, or keeps it until the later parts are here.
     pub(crate) fn command_when_ready(&mut self, c: Command) {
         if let Some(waiting) = &mut self.waiting {
             waiting.push(c);
-        } else if self.engine.is_none() && c.needs_engine() {
+        } else if !self.later_in() && c.needs_later() {
             self.waiting = Some(vec![c]);
-            self.output(Output::LoadEngine);
+            self.output(Output::LoadLater);
         } else {
             self.command(c);
         }
     }
 
-    /// The shell handed the engine in: the waiting commands go next, in order.
-    pub(crate) fn engine_ready(&mut self, engine: EngineRef) {
-        self.engine = Some(engine);
-        self.client.set_answer_readers(engine.0.answer_readers());
-        if let Link::Memory(m) = &mut self.link {
-            m.set_handlers(engine.0.demo_handlers());
+    /// The shell handed the later parts in: the waiting commands go next, in order.
+    pub(crate) fn later_ready(&mut self, kit: LaterKit) {
+        if self.later_in() {
+            self.note("ignored: the tool loop's code was handed in a second time");
+        } else {
+            self.take_kit(kit);
         }
         let waiting = self.waiting.take().unwrap_or_default();
         self.requeue(waiting);
     }
 
-    /// The engine could not be loaded: what needed it is noted as not done, the rest
-    /// goes on.
-    pub(crate) fn engine_failed(&mut self, why: &str) {
+    /// The later parts could not be loaded: what needed them is noted as not done,
+    /// the rest goes on.
+    pub(crate) fn later_failed(&mut self, why: &str) {
         let Some(waiting) = self.waiting.take() else {
             return;
         };
         let (lost, kept): (Vec<Command>, Vec<Command>) =
-            waiting.into_iter().partition(Command::needs_engine);
+            waiting.into_iter().partition(Command::needs_later);
         let any_lost = !lost.is_empty();
         for c in lost {
             self.note(format!(
@@ -110,20 +109,20 @@ impl PageDriver {
         self.requeue(kept);
     }
 
-    /// The client holds what the server sent unasked until the engine brings its
-    /// readers (`mcpg_core::client::AnswerReaders`): ask for the engine, once. (The
+    /// The client holds what the server sent unasked until the later parts bring
+    /// their readers (`mcpg_core::client::AnswerReaders`): ask for them, once. (The
     /// embedded demo sends nothing unasked at connect but the listen stream's
     /// acknowledgement, which the client reads at once: its first tool list needs
     /// no chunk.)
-    pub(crate) fn ask_engine_for_held(&mut self) {
-        if self.engine.is_none()
+    pub(crate) fn ask_later_for_held(&mut self) {
+        if !self.later_in()
             && self.waiting.is_none()
-            && !self.engine_for_held
+            && !self.later_for_held
             && self.client.holds_unasked() > 0
         {
-            self.engine_for_held = true;
+            self.later_for_held = true;
             self.waiting = Some(Vec::new());
-            self.output(Output::LoadEngine);
+            self.output(Output::LoadLater);
         }
     }
 

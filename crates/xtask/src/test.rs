@@ -15,7 +15,7 @@ pub const WASM_PACKAGES: &[&str] = &[
     "mcpg-host",
     "mcpg-recording",
     "mcpg-http",
-    "mcpg-page",
+    "mcpg-page-later",
     "mcpg-lessons",
 ];
 

@@ -23,7 +23,7 @@ pub fn App() -> impl IntoView {
     let presenter = Presenter::new();
     provide_context(presenter);
     start_later();
-    later_parts::register_engine();
+    later_parts::register_later_kit();
     effects::start(st);
     effects::llm::load_keys(st);
     // A hosted page's bridge link (`#bridge=…&token=…`) is read and removed from the

@@ -4,7 +4,7 @@
 //! are SVG text nodes: server text is never markup.
 
 use leptos::prelude::*;
-use mcpg_page::diagram::{Arrow, ROW, Target, WIDTH};
+use mcpg_page_later::diagram::{Arrow, ROW, Target, WIDTH};
 
 /// An arrow, drawn.
 #[component]

@@ -1,20 +1,20 @@
 //! What the page fetches right after the first tool list, as one split chunk: the
-//! tool loop's code and the Streamable HTTP machine (`mcpg_page::host_engine`), the
+//! tool loop's code and the Streamable HTTP machine (`mcpg_page_later::later_kit`), the
 //! loop's controls and steps, the lessons panel, the loop's picture and the share
 //! bar. One split function for all of them, rather than one
 //! each: `wasm_split_cli_support` puts the code two split functions share in a chunk
 //! of its own per combination, so four entry points fetched together made dozens of
 //! small files (and requests) where one makes a few.
 //!
-//! The split function hands back the engine and plain function pointers to the
-//! views: code reached only through them leaves the first load with it.
+//! The split function hands back plain function pointers, to the later parts' kit
+//! and to the views: code reached only through them leaves the first load with it.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use leptos::prelude::*;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
-use mcpg_page::EngineRef;
+use mcpg_page::LaterKit;
 
 use super::lessons_panel::LessonsPanel;
 use super::loop_body::LoopBody;
@@ -27,7 +27,7 @@ use crate::feature_state::FeatureState;
 /// The parts of the first screen that come right after the first tool list.
 #[derive(Clone, Copy)]
 struct Later {
-    engine: EngineRef,
+    later_kit: fn() -> LaterKit,
     loop_body: fn() -> AnyView,
     lessons: fn() -> AnyView,
     diagram: fn() -> AnyView,
@@ -40,7 +40,7 @@ fn parts() -> Result<Later, SplitLoaderError> {
     // The panels' signal writer comes with this chunk too (see effects' feature_sink).
     effects::set_feature_writer(FeatureState::apply);
     Ok(Later {
-        engine: mcpg_page::host_engine(),
+        later_kit: mcpg_page_later::later_kit,
         loop_body: || view! { <LoopBody/> }.into_any(),
         lessons: || view! { <LessonsPanel/> }.into_any(),
         diagram: || view! { <LoopDiagram/> }.into_any(),
@@ -48,14 +48,14 @@ fn parts() -> Result<Later, SplitLoaderError> {
     })
 }
 
-/// Lets the effects load the engine from this chunk (they cannot import the
+/// Lets the effects load the later parts from this chunk (they cannot import the
 /// components, which import them).
-pub fn register_engine() {
-    effects::set_engine_loader(engine);
+pub fn register_later_kit() {
+    effects::set_later_loader(later_kit);
 }
 
-fn engine() -> Pin<Box<dyn Future<Output = Option<EngineRef>>>> {
-    Box::pin(async { parts().await.ok().map(|p| p.engine) })
+fn later_kit() -> Pin<Box<dyn Future<Output = Option<LaterKit>>>> {
+    Box::pin(async { parts().await.ok().map(|p| (p.later_kit)()) })
 }
 
 /// The loop's controls and steps.

@@ -2,7 +2,7 @@
 //! server's questions, the play box, the conversation and the answer.
 //!
 //! It comes with the later chunk (`later_parts`), fetched right after the first
-//! tool list: the loop runs on the engine from that same chunk, so its controls
+//! tool list: the loop runs on the later parts from that same chunk, so its controls
 //! show when they can work, and their code is not in the bytes a learner waits for
 //! before the first tool list.
 

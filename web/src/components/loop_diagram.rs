@@ -1,11 +1,11 @@
 //! The picture of the loop: a live sequence diagram in SVG, drawn from the same
-//! steps the step cards show ([`mcpg_page::diagram`] computes every arrow; this only
+//! steps the step cards show ([`mcpg_page_later::diagram`] computes every arrow; this only
 //! draws them). Clicking an arrow, or Enter on it, jumps to its step's JSON; in
 //! presenter mode it shows that step instead.
 
 use leptos::prelude::*;
 use mcpg_host::provider::Turn;
-use mcpg_page::diagram::{Diagram, DiagramInput, LANE_TOP, Lane, Target, WIDTH, diagram};
+use mcpg_page_later::diagram::{Diagram, DiagramInput, LANE_TOP, Lane, Target, WIDTH, diagram};
 
 use super::diagram_arrow::DiagramArrow;
 use crate::effects::picture;

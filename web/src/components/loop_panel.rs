@@ -25,7 +25,7 @@ pub fn LoopPanel() -> impl IntoView {
             // Only once a server wants authorization (a split chunk: the OAuth flow).
             // In the first load's code: a server may answer 401 before any tool list.
             {once_shown(move || st.auth.with(Option::is_some), oauth_panel)}
-            // The controls and the steps, with the engine that runs them.
+            // The controls and the steps, with the later parts that run them.
             {once_shown(later(), later_parts::loop_body)}
         </section>
     }

@@ -1,6 +1,6 @@
 //! Step 2 in full, split off the first load: it reshapes the tools for the chosen
 //! provider with `mcpg_host::provider::shape_tools`, code that only the loop (in its
-//! own chunk, see `effects/engine.rs`) needs otherwise. It shows once a loop has
+//! own chunk, see `effects/later_kit.rs`) needs otherwise. It shows once a loop has
 //! reached step 2, so its chunk is usually fetched by then.
 
 use leptos::prelude::*;

@@ -59,7 +59,7 @@ pub fn apply(st: AppState, change: ViewChange) {
 /// code and the connections' code are fetched from then on, so the first Step or
 /// the first other connection rarely waits for them.
 fn first_tool_list() {
-    super::engine::load();
+    super::later_kit::load();
     super::link_chunk::prefetch();
     super::clock::mark_body("data-first-tool-list-ms");
 }

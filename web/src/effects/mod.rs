@@ -12,12 +12,12 @@ mod chunk_queue;
 mod clock;
 pub mod conn_headers;
 mod download;
-mod engine;
 mod feature_sink;
 pub mod features;
 mod here;
 mod http;
 mod inbox;
+mod later_kit;
 pub mod lessons;
 mod link_chunk;
 pub mod llm;
@@ -33,7 +33,7 @@ mod ws;
 
 pub use bridge::{cors_advice, load_bridge, source_from_url};
 pub use bridge_addr::take as take_bridge_address;
-pub use engine::set_loader as set_engine_loader;
+pub use later_kit::set_loader as set_later_loader;
 
 use mcpg_core::model::JsonObject;
 use mcpg_host::provider::Provider;

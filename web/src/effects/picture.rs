@@ -3,7 +3,7 @@
 //! while presenting (the stylesheet then shows presenter mode alone).
 
 use leptos::prelude::*;
-use mcpg_page::diagram::Target;
+use mcpg_page_later::diagram::Target;
 use wasm_bindgen::JsCast as _;
 use web_sys::{Element, HtmlDetailsElement, HtmlElement, KeyboardEvent};
 

@@ -38,7 +38,7 @@ fn execute(outs: Vec<Output>) {
     for out in outs {
         match out {
             Output::View(change) => apply(st, change),
-            Output::LoadEngine => super::engine::load(),
+            Output::LoadLater => super::later_kit::load(),
             Output::OpenUrl { url } => super::asks::open_tab(&url),
             // Links and models: their code is a chunk, run in the driver's order.
             link @ (Output::OpenLink { .. }

@@ -87,7 +87,7 @@ fn run(st: AppState, out: Output) {
             }
         }),
         Output::ModelRequest(req) => super::llm::send(st, req),
-        Output::View(_) | Output::LoadEngine | Output::OpenUrl { .. } => {}
+        Output::View(_) | Output::LoadLater | Output::OpenUrl { .. } => {}
     }
 }
 

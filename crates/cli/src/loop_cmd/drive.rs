@@ -87,8 +87,8 @@ pub async fn drive(
         match action {
             Action::ListTools => list(d, tap, run, OpId(ops)).await,
             Action::Reshape => run.reshape(),
-            Action::AskModel if model.is_mock() => model.ask_mock(run),
-            Action::AskModel => {
+            Action::ModelTurn if model.is_mock() => model.mock_turn(run),
+            Action::ModelTurn => {
                 let outcome = ask(model, run, retry, tally).await;
                 each(run);
                 outcome?;

@@ -114,8 +114,8 @@ impl Model {
     }
 
     /// Asks the mock for the loop's next turn (it records the step itself).
-    pub fn ask_mock(&self, run: &mut ToolLoop) {
-        run.ask_mock(&MockModel);
+    pub fn mock_turn(&self, run: &mut ToolLoop) {
+        run.mock_turn(&MockModel);
     }
 
     /// The request line and headers as the step shows them (key masked).

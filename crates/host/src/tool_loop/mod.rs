@@ -3,7 +3,7 @@
 //! The loop never talks to the server or the model itself. [`ToolLoop::next`] says
 //! what the driver should do; the driver does it (with the core's `Client`, or the
 //! model) and reports back: core events through [`ToolLoop::on_event`], the model's
-//! turns through [`ToolLoop::model_replied`] (or [`ToolLoop::ask_mock`]). Every step is recorded as a [`Step`]
+//! turns through [`ToolLoop::model_replied`] (or [`ToolLoop::mock_turn`]). Every step is recorded as a [`Step`]
 //! with the exact JSON and an explanation, which is what the page renders.
 //!
 //! ```text
@@ -42,8 +42,8 @@ pub enum Action {
     /// Call [`ToolLoop::reshape`] (host work, instant).
     Reshape,
     /// Ask the model with [`ToolLoop::model_request`], then report with
-    /// [`ToolLoop::model_replied`]; the mock answers at once through [`ToolLoop::ask_mock`].
-    AskModel,
+    /// [`ToolLoop::model_replied`]; the mock answers at once through [`ToolLoop::mock_turn`].
+    ModelTurn,
     /// Call `Client::call_tool` with this call (progress on), then
     /// [`ToolLoop::call_started`] with its op.
     CallTool(ToolCall),
@@ -130,7 +130,7 @@ impl ToolLoop {
             Phase::Start => Action::ListTools,
             Phase::Listing | Phase::Calling => Action::Wait,
             Phase::Listed => Action::Reshape,
-            Phase::Reshaped | Phase::Returned => Action::AskModel,
+            Phase::Reshaped | Phase::Returned => Action::ModelTurn,
             Phase::ToCall => match self.queue.first() {
                 Some(c) => Action::CallTool(c.clone()),
                 None => Action::Done,
@@ -286,7 +286,7 @@ impl ToolLoop {
     }
 
     /// Asks the mock model and records its turn, in the provider's exact reply shape.
-    pub fn ask_mock(&mut self, mock: &MockModel) {
+    pub fn mock_turn(&mut self, mock: &MockModel) {
         let m = mock.respond(&self.turns, &self.tools);
         let why = match &m.turn {
             ModelTurn::ToolCalls { .. } => format!(
@@ -301,14 +301,14 @@ impl ToolLoop {
 
     /// Plays the script's next turn, or asks the mock when the script has none left.
     /// Returns whether the turn came from the script.
-    pub fn ask_script(&mut self, script: &mut Script, mock: &MockModel) -> bool {
+    pub fn script_turn(&mut self, script: &mut Script, mock: &MockModel) -> bool {
         match script.next_turn() {
             Some(t) => {
                 self.model_replied(t.turn, t.reply, &t.why);
                 true
             }
             None => {
-                self.ask_mock(mock);
+                self.mock_turn(mock);
                 false
             }
         }

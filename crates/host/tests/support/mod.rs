@@ -19,7 +19,7 @@ use serde_json::Value;
 /// How the driver answers for the model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Model {
-    /// `ToolLoop::ask_mock`, as the page's mock.
+    /// `ToolLoop::mock_turn`, as the page's mock.
     Mock,
     /// The mock's turn as the provider's HTTP body, fed through `model_http_reply`.
     Http,
@@ -100,9 +100,9 @@ impl Driver {
 
     fn ask_model(&mut self) {
         if let Some(s) = &mut self.script {
-            self.run.ask_script(s, &MockModel);
+            self.run.script_turn(s, &MockModel);
         } else if self.model == Model::Mock {
-            self.run.ask_mock(&MockModel);
+            self.run.mock_turn(&MockModel);
         } else {
             let (body, head) = (self.http_body(), self.head());
             self.run.model_http_reply(200, &body, &head);
@@ -118,7 +118,7 @@ impl Driver {
                 self.run.listing_started(op);
             }
             Action::Reshape => self.run.reshape(),
-            Action::AskModel => self.ask_model(),
+            Action::ModelTurn => self.ask_model(),
             Action::CallTool(call) => {
                 let opts = CallOptions {
                     progress: true,

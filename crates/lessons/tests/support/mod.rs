@@ -102,7 +102,7 @@ impl Page {
 /// Plays `prompt` with `setup`'s server, model and format, to the loop's end.
 pub fn play(setup: &Setup, prompt: &str) -> Played {
     let mut p = Page {
-        d: PageDriver::default().with_engine(mcpg_page::host_engine()),
+        d: PageDriver::default().with_later(mcpg_page_later::later_kit()),
         now: Timestamp::from_millis(1_000),
         steps: Vec::new(),
         next: Some(1),

@@ -1,21 +1,17 @@
 //! "The server asks": requests the server sends the host while a call waits
 //! (`sampling/createMessage`, `elicitation/create`, `roots/list`) and the
 //! 2026-07-28 `inputRequests` of an `input_required` result, held until the
-//! learner answers each one. The driver keeps them raw (method and params as
-//! sent); the page's split chunk reads them with `mcpg_host::asks` and builds the
-//! answer, so none of that code is in the first load.
+//! learner answers each one. These are the types the view and the commands name;
+//! the later parts (`mcpg-page-later`) keep the questions and read them with
+//! `mcpg_host::asks`, so none of that code is in the first load.
 //!
 //! Nothing here opens a URL or calls a model by itself: a URL goes out as
 //! [`crate::Output::OpenUrl`] only on [`AskCommand::OpenUrl`], the learner's click.
 
-mod ops;
-mod replayed;
-mod sampling;
-
 use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_host::asks::{Reply, Root, Sampled};
+use mcpg_loop_data::{Reply, Root, Sampled};
 use serde_json::Value;
 
 /// Where an answer goes back.
@@ -96,12 +92,12 @@ pub struct AskView {
     /// Where the page shows it (set by the driver each time it shows the list).
     pub place: AskPlace,
     /// The loop (its `LoopId`) and the index of its step 4 whose call it interrupted.
-    pub(crate) call: Option<(u64, usize)>,
+    pub call: Option<(u64, usize)>,
 }
 
 impl AskView {
     /// A question just asked, waiting (the driver numbers it).
-    pub(crate) fn new(method: String, params: Value, key: AskKey) -> AskView {
+    pub fn new(method: String, params: Value, key: AskKey) -> AskView {
         AskView {
             id: 0,
             method,
@@ -127,7 +123,7 @@ pub enum AskCommand {
     /// Send this answer ([`Reply::to_result`]: the exact result, or the spec's
     /// error for a rejected sampling request, code -1). For an MRTR question it is
     /// kept until every question of the call is answered, then the call is retried
-    /// with them ([`mcpg_host::asks::input_responses`]: a rejection is left out).
+    /// with them (`mcpg_host::asks::input_responses`: a rejection is left out).
     Answer {
         /// Which question.
         id: u64,
@@ -145,29 +141,10 @@ pub enum AskCommand {
         /// Which question.
         id: u64,
         /// The request's params as the learner edited them
-        /// ([`mcpg_host::asks::edited_params`]; `None`: as the server sent them).
+        /// (`mcpg_host::asks::edited_params`; `None`: as the server sent them).
         /// The model is asked the edited request; the server's is kept as sent.
         asked: Option<Value>,
     },
     /// The learner's roots changed: the server is told (`notifications/roots/list_changed`).
     SetRoots(Vec<Root>),
-}
-
-/// The questions of this connection and the learner's roots.
-#[derive(Clone, Debug, Default)]
-pub struct Asks {
-    pub(crate) list: Vec<AskView>,
-    pub(crate) roots: Vec<Root>,
-    /// Answers to MRTR questions kept until the call is retried, by op.
-    pub(crate) responses: Vec<(OpId, String, Reply)>,
-    next: u64,
-}
-
-impl Asks {
-    pub(crate) fn push(&mut self, mut view: AskView) -> u64 {
-        self.next += 1;
-        view.id = self.next;
-        self.list.push(view);
-        self.next
-    }
 }

@@ -1,0 +1,282 @@
+//! The picture of the loop: a sequence diagram computed from the loop's steps.
+//!
+//! A pure projection, with no state of its own: the page hands in the steps it
+//! already shows (the same `Vec<Step>` the step cards render) and which one is
+//! current, and gets back every arrow with its lanes, label, kind and coordinates in
+//! a fixed `viewBox` ([`WIDTH`] × [`Diagram::height`]). The page's component only
+//! draws what comes out, so the geometry is tested natively.
+//!
+//! ```text
+//!   User      Model      Host      MCP server
+//!    │──"message"──────────▶│            │
+//!    │          │           │─tools/list▶│  step 1 (one pair, "×N" for N pages)
+//!    │          │           │◀──tools────│
+//!    │          │           │──┐ reshape    step 2 (host action: a self-arrow)
+//!    │          │◀─request──│            │  step 3 (request, then the pick)
+//!    │          │──picks───▶│            │
+//!    │          │         ┌par ×2────────┐ parallel calls of one model turn
+//!    │          │         │ │─tools/call▶│  step 4
+//!    │          │         │ │◀─result────│  step 5 (isError / JSON-RPC error in red)
+//!    │          │         └──────────────┘
+//!    │          │◀─feed back│            │  step 6
+//!    │          │──answers─▶│            │
+//!    │◀─────answer──────────│            │
+//! ```
+
+mod geometry;
+mod read;
+mod rows;
+
+pub use geometry::{HEAD, LANE_TOP, ROW, WIDTH};
+
+use mcpg_loop_data::{Provider, Step};
+
+/// A participant of the loop: one vertical lane of the diagram, left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lane {
+    /// The learner typing the message.
+    User,
+    /// The LLM behind the host.
+    Model,
+    /// The host (this page): the MCP client and the model's caller.
+    Host,
+    /// The MCP server.
+    Server,
+}
+
+impl Lane {
+    /// Every lane, left to right. The model sits between the user and the host so
+    /// that the many host↔model and host↔server arrows are short and only the two
+    /// user arrows cross a lane.
+    pub const ALL: [Lane; 4] = [Lane::User, Lane::Model, Lane::Host, Lane::Server];
+
+    /// The lane's heading.
+    pub fn label(self) -> &'static str {
+        match self {
+            Lane::User => "User",
+            Lane::Model => "Model",
+            Lane::Host => "Host",
+            Lane::Server => "MCP server",
+        }
+    }
+
+    /// The lane as words in a sentence ("the MCP server").
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Lane::User => "the user",
+            Lane::Model => "the model",
+            Lane::Host => "the host",
+            Lane::Server => "the MCP server",
+        }
+    }
+}
+
+/// What an arrow stands for, which is how it is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArrowKind {
+    /// Crosses the wire between host and server (steps 1, 4, 5): the "over MCP" colour.
+    Mcp,
+    /// Host work and the host's talk with the model (steps 2, 3, 6): the "inside the
+    /// host" colour.
+    Host,
+    /// The learner's message and the final answer (the chat, not the loop).
+    User,
+    /// A `CallToolResult` with `isError: true`: the tool failed, the protocol did not.
+    ToolError,
+    /// A JSON-RPC error response: no result at all.
+    ProtocolError,
+    /// Nothing usable came back (timeout, cancel, transport, a model's HTTP error),
+    /// or a request was never sent.
+    Failed,
+    /// "The server asks": a request from the server to the host while a call waits
+    /// (sampling, elicitation, roots, or a 2026-07-28 `input_required`), server →
+    /// host, and the host's answer, host → server.
+    ServerRequest,
+}
+
+impl ArrowKind {
+    /// The CSS class suffix and test hook ("mcp", "host", "tool-error", …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArrowKind::Mcp => "mcp",
+            ArrowKind::Host => "host",
+            ArrowKind::User => "user",
+            ArrowKind::ToolError => "tool-error",
+            ArrowKind::ProtocolError => "protocol-error",
+            ArrowKind::Failed => "failed",
+            ArrowKind::ServerRequest => "server-request",
+        }
+    }
+
+    /// Whether the arrow reports a failure (drawn in red with its label).
+    pub fn is_error(self) -> bool {
+        matches!(
+            self,
+            ArrowKind::ToolError | ArrowKind::ProtocolError | ArrowKind::Failed
+        )
+    }
+
+    /// Where it happens, in words, for screen readers.
+    fn phrase(self) -> &'static str {
+        match self {
+            ArrowKind::Mcp | ArrowKind::ServerRequest => "over MCP",
+            ArrowKind::Host => "inside the host",
+            ArrowKind::User => "in the chat",
+            ArrowKind::ToolError => "over MCP, a tool error (isError)",
+            ArrowKind::ProtocolError => "over MCP, a JSON-RPC error",
+            ArrowKind::Failed => "failed",
+        }
+    }
+}
+
+/// Where clicking an arrow leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The step at this index of the steps handed in (its card and JSON).
+    Step(usize),
+    /// The model's final answer.
+    Answer,
+}
+
+/// Which way an arrow's label is anchored (SVG `text-anchor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// Centred on the arrow.
+    Middle,
+    /// Starting at the point (beside a self-arrow).
+    Start,
+}
+
+impl Anchor {
+    /// The SVG value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Anchor::Middle => "middle",
+            Anchor::Start => "start",
+        }
+    }
+}
+
+/// One arrow, placed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arrow {
+    /// Where it starts.
+    pub from: Lane,
+    /// Where it points (equal to `from` for host work: a self-arrow).
+    pub to: Lane,
+    /// What it stands for.
+    pub kind: ArrowKind,
+    /// The label as drawn (shortened with "…" to fit between its lanes).
+    pub label: String,
+    /// The whole label and what the arrow is, for screen readers and the tooltip:
+    /// "Step 4, over MCP, from the host to the MCP server: tools/call get_weather".
+    pub description: String,
+    /// The step number it belongs to (1 to 6), when it is a step's.
+    pub number: Option<u8>,
+    /// Whether this row shows the step's number (the first row of a step).
+    pub shows_number: bool,
+    /// Where clicking it leads; `None` for the learner's message.
+    pub target: Option<Target>,
+    /// Whether it belongs to the current step.
+    pub current: bool,
+    /// Whether it is still under way (a listing or a call waiting for its answer).
+    pub running: bool,
+    /// The top of the arrow's row (its highlight and click area is the whole row,
+    /// [`ROW`] high and [`WIDTH`] wide), in `viewBox` units.
+    pub top: u32,
+    /// The shaft's y, in `viewBox` units.
+    pub y: u32,
+    /// The shaft, as SVG path data.
+    pub path: String,
+    /// The arrowhead, as SVG polygon points.
+    pub head: String,
+    /// Where the label goes, and how it is anchored.
+    pub label_at: (u32, u32, Anchor),
+}
+
+/// A frame around arrows that happen together: the calls of one model turn (`par`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The frame's tag ("par ×2").
+    pub label: String,
+    /// How many calls it holds.
+    pub calls: usize,
+    /// Top-left corner and size, in `viewBox` units.
+    pub x: u32,
+    /// Top.
+    pub y: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+/// What the diagram is drawn from: the page's own state, nothing more.
+#[derive(Clone, Copy, Debug)]
+pub struct DiagramInput<'a> {
+    /// The loop's steps, as the step cards show them.
+    pub steps: &'a [Step],
+    /// The learner's message of this loop (the first arrow), when the loop started.
+    pub prompt: Option<&'a str>,
+    /// Whether the model's final answer is shown (the last arrow).
+    pub answered: bool,
+    /// The model API format, for step 2's label.
+    pub provider: Provider,
+    /// The step the loop performs next (`PageDriver`'s `next_step`): a model turn
+    /// that is the last step so far "picks a tool" when step 4 comes next.
+    pub next_step: Option<u8>,
+    /// The index in `steps` of the step to highlight.
+    pub current: Option<usize>,
+}
+
+/// The whole picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagram {
+    /// Every arrow, top to bottom.
+    pub arrows: Vec<Arrow>,
+    /// `par` frames around parallel calls.
+    pub frames: Vec<Frame>,
+    /// The `viewBox` height (the width is [`WIDTH`]).
+    pub height: u32,
+    /// The current step in words ("Current: step 4, tools/call get_weather, over
+    /// MCP"), or what to do when nothing happened yet.
+    pub status: String,
+}
+
+impl Diagram {
+    /// The x of a lane's lifeline, in `viewBox` units.
+    pub fn lane_x(lane: Lane) -> u32 {
+        geometry::lane_x(lane)
+    }
+}
+
+/// The diagram of `input`'s steps.
+pub fn diagram(input: &DiagramInput<'_>) -> Diagram {
+    let rows = rows::rows(input);
+    let placed = geometry::place(&rows);
+    let status = status(&placed.arrows, input.steps.is_empty());
+    Diagram {
+        arrows: placed.arrows,
+        frames: placed.frames,
+        height: placed.height,
+        status,
+    }
+}
+
+/// The current step in words, from the highlighted arrows.
+fn status(arrows: &[Arrow], empty: bool) -> String {
+    if empty {
+        return "No loop yet: Step or Run draws it here, one arrow per message.".to_owned();
+    }
+    let current: Vec<&Arrow> = arrows.iter().filter(|a| a.current).collect();
+    if current.is_empty() {
+        return "The loop is drawn above; no step is selected.".to_owned();
+    }
+    let labels: Vec<&str> = current.iter().map(|a| a.description.as_str()).collect();
+    let running = if current.iter().any(|a| a.running) {
+        " (under way)"
+    } else {
+        ""
+    };
+    format!("Current: {}{running}.", labels.join("; "))
+}

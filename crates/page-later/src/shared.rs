@@ -1,0 +1,74 @@
+//! Opening a shared session: a replay with no network.
+
+use mcpg_host::script::Script;
+use mcpg_loop_data::Provider;
+use mcpg_page::{PageDriver, ReplayInfo, ReplayLink, ViewChange, demo_exchange, slot, source_of};
+use mcpg_recording::{Connection, Recording, rehydrate_with};
+
+use crate::parts::LoopParts;
+
+impl LoopParts {
+    /// Replays `session` with no network: the recording answers for the server (the
+    /// embedded demo's elided answers are regenerated first) and its script for the
+    /// model. A session that cannot be replayed gives one notice and nothing else.
+    pub(crate) fn open_shared(
+        &mut self,
+        page: &mut PageDriver,
+        mut session: Recording,
+        from: &str,
+    ) {
+        // The demo's code that regenerates its answers comes with the later parts.
+        let why = if session.connection == Connection::Embedded
+            && let Err(e) = rehydrate_with(&mut session, demo_exchange(mcpg_demo::handlers()))
+        {
+            Some(e.to_string())
+        } else if let Some(i) = session.wire.iter().position(|w| w.text.is_none()) {
+            Some(format!(
+                "message {i} was left out and only the embedded demo server can regenerate it"
+            ))
+        } else if let Err(e) = Script::from_values(&session.script) {
+            Some(format!("its model script is invalid ({e})"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            page.notice(format!(
+                "This session {from} cannot be replayed: {why}. Nothing was loaded or connected."
+            ));
+            return;
+        }
+        if let Some(p) = session.model.format.as_deref().and_then(Provider::from_id) {
+            page.provider = p;
+            page.emit(ViewChange::Provider(p));
+            // The model name only: never the base URL (a hostile link could otherwise
+            // point the learner's key at its own server).
+            let name = session.model.settings.get("model").and_then(|v| v.as_str());
+            if session.model.kind == p.id()
+                && let Some(name) = name
+                && let Some(s) = page.llm.get_mut(slot(p))
+            {
+                name.clone_into(&mut s.model);
+                page.emit(ViewChange::LlmModel {
+                    provider: p,
+                    model: name.to_owned(),
+                });
+            }
+        }
+        if let Some(m) = session.messages.first() {
+            page.prompt = m.clone();
+            page.emit(ViewChange::Prompt(m.clone()));
+        }
+        page.script_values = session.script.clone();
+        page.emit(ViewChange::Script(session.script.clone()));
+        let link = ReplayLink::new(&session);
+        let source = source_of(&session.connection);
+        let info = ReplayInfo {
+            source: source.clone(),
+            wire: session.wire.len(),
+            steps: session.cursor,
+        };
+        page.open(source, Some(link));
+        page.replay = Some(session);
+        page.emit(ViewChange::Replay(Some(info)));
+    }
+}

@@ -1,0 +1,40 @@
+//! What the diagram tests share: the page's way of drawing a shell's steps, and a
+//! loop run to its end on the embedded demo.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use mcpg_host::provider::Provider;
+use mcpg_page::Command;
+use mcpg_page_later::diagram::{ArrowKind, Diagram, DiagramInput, Lane, diagram};
+
+use crate::support::Shell;
+
+/// The diagram of the shell's steps as the page draws it (the last step current).
+pub fn draw(s: &Shell, prompt: &str) -> Diagram {
+    diagram(&DiagramInput {
+        steps: &s.steps,
+        prompt: (!s.steps.is_empty()).then_some(prompt),
+        answered: s.answer.is_some(),
+        provider: Provider::Anthropic,
+        next_step: s.next_step,
+        current: s.steps.len().checked_sub(1),
+    })
+}
+
+/// Each arrow as (from, to, kind, label).
+pub fn arrows(d: &Diagram) -> Vec<(Lane, Lane, ArrowKind, String)> {
+    d.arrows
+        .iter()
+        .map(|a| (a.from, a.to, a.kind, a.label.clone()))
+        .collect()
+}
+
+/// A loop for `prompt`, run to the end.
+pub fn run(prompt: &str) -> Shell {
+    let mut s = Shell::demo();
+    s.cmd(Command::SetPrompt(prompt.into()));
+    s.cmd(Command::Run);
+    s.advance(10_000);
+    assert!(s.answer.is_some(), "the loop ends: {:?}", s.numbers());
+    s
+}
