@@ -84,9 +84,9 @@ impl PageDriver {
                 self.list_tools();
                 self.relist_features();
             }
-            Event::ConnectFailed(why) => {
-                self.note(format!("connection failed: {why}"));
-                self.emit(ViewChange::Conn(Conn::Closed(why)));
+            Event::ConnectFailed(e) => {
+                self.note(format!("connection failed: {e}"));
+                self.emit(ViewChange::Conn(Conn::Closed(e.why)));
             }
             Event::ToolsPage {
                 op,
