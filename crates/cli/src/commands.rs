@@ -46,7 +46,7 @@ pub(crate) async fn with_answerer(
     body: impl AsyncFnOnce(&Driver, Option<&Answerer>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let answerer = asks::from_flags(&conn.asks)?;
-    let driver = open(conn, own_group, answerer.as_ref())?;
+    let (driver, told) = open(conn, own_group, answerer.as_ref())?;
     let answerer = answerer.as_deref();
     let (printer, outcome) = match conn.log_level {
         Some(level) => match logs::start(&driver, level).await {
@@ -67,7 +67,7 @@ pub(crate) async fn with_answerer(
     if let Some(printer) = printer {
         let _ = printer.await;
     }
-    outcome.map_err(|f| crate::auth::explain(conn, f))
+    outcome.map_err(|f| crate::auth::explain(conn, &told, f))
 }
 
 /// `mcpg info`.
@@ -163,10 +163,7 @@ fn print_call(report: CallReport, rounds: usize, tool: &str, json: bool) -> Resu
             }
             if r.failed() {
                 let message = format!("tool `{tool}` reported an error (isError: true)");
-                return Err(Failure {
-                    code: TOOL_ERROR,
-                    message,
-                });
+                return Err(Failure::new(TOOL_ERROR, message));
             }
             Ok(())
         }
@@ -175,10 +172,7 @@ fn print_call(report: CallReport, rounds: usize, tool: &str, json: bool) -> Resu
                 eprintln!("{line}");
             }
             let message = format!("the server answered tools/call with an error: {e}");
-            Err(Failure {
-                code: RPC_ERROR,
-                message,
-            })
+            Err(Failure::new(RPC_ERROR, message))
         }
         CallOutcome::InputRequired(v) => {
             if json {

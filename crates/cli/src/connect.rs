@@ -9,18 +9,20 @@ use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, Stdio
 
 use crate::args::{Connection, Protocol};
 use crate::asks::Answerer;
+use crate::auth::ToldToLogIn;
 use crate::escape;
 use crate::exit::Failure;
 
 /// Starts the transport the flags ask for (nothing is sent yet). `own_group`
 /// starts a stdio server in a process group of its own, for a command that
 /// catches Ctrl-C and closes the server itself. With an `answerer`, the client
-/// declares what it answers and the server's requests go to it.
+/// declares what it answers and the server's requests go to it. Also returns
+/// whether the run told the user to log in, for [`crate::auth::explain`].
 pub fn open(
     conn: &Connection,
     own_group: bool,
     answerer: Option<&Arc<Answerer>>,
-) -> Result<Driver, Failure> {
+) -> Result<(Driver, ToldToLogIn), Failure> {
     open_with(conn, own_group, answerer, None, false)
 }
 
@@ -33,14 +35,14 @@ pub fn open_with(
     answerer: Option<&Arc<Answerer>>,
     extra: Option<Observer>,
     listen: bool,
-) -> Result<Driver, Failure> {
-    build(conn, own_group, answerer, extra, listen, false).map(|(d, _)| d)
+) -> Result<(Driver, ToldToLogIn), Failure> {
+    build(conn, own_group, answerer, extra, listen, false).map(|(d, _, told)| (d, told))
 }
 
 /// For `mcpg auth login`: [`open`] with the cache ignored (a fresh login), and
 /// where the tokens the flow obtains will be.
 pub fn open_for_login(conn: &Connection) -> Result<(Driver, Obtained), Failure> {
-    let (d, obtained) = build(conn, false, None, None, false, true)?;
+    let (d, obtained, _) = build(conn, false, None, None, false, true)?;
     let obtained = obtained.ok_or_else(|| {
         Failure::usage("mcpg auth login needs a URL and no Authorization header of its own")
     })?;
@@ -51,7 +53,7 @@ pub fn open_for_login(conn: &Connection) -> Result<(Driver, Obtained), Failure> 
 pub type Obtained = Arc<std::sync::Mutex<Option<mcpg_auth::Tokens>>>;
 
 /// [`open_with`], `fresh` ignoring cached tokens; also returns where new tokens land
-/// when the connection runs OAuth.
+/// when the connection runs OAuth, and whether the run told the user to log in.
 fn build(
     conn: &Connection,
     own_group: bool,
@@ -59,7 +61,7 @@ fn build(
     extra: Option<Observer>,
     listen: bool,
     fresh: bool,
-) -> Result<(Driver, Option<Obtained>), Failure> {
+) -> Result<(Driver, Option<Obtained>, ToldToLogIn), Failure> {
     if !(conn.timeout.is_finite() && conn.timeout > 0.0) {
         return Err(Failure::usage(format!(
             "--timeout must be a positive number of seconds, not {}",
@@ -98,6 +100,7 @@ fn build(
         handler: answerer.map(Answerer::handler),
     };
     let mut obtained = None;
+    let mut told = ToldToLogIn::default();
     let driver = match (&conn.target.stdio, &conn.target.url) {
         (Some(line), _) => {
             let words = shlex::split(line)
@@ -122,13 +125,14 @@ fn build(
             http.headers = headers;
             if let Some(p) = crate::auth::prepare(conn, url, own, fresh)? {
                 obtained = Some(p.obtained);
+                told = p.told;
                 http.auth = Some(p.options);
             }
             Driver::http(http, cfg)?
         }
         (None, None) => return Err(Failure::usage("one of --stdio and --url is required")),
     };
-    Ok((driver, obtained))
+    Ok((driver, obtained, told))
 }
 
 /// The `--header` and `--bearer-env` headers, for `--url` only (a stdio server

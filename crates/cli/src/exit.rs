@@ -11,30 +11,41 @@ pub const RPC_ERROR: u8 = 3;
 /// No usable answer: the server would not start, died, timed out or sent garbage.
 pub const TRANSPORT: u8 = 4;
 
-/// Why a command failed: an exit status and one line for stderr.
+/// Why a command failed: an exit status and one line for stderr, and what callers
+/// act on typed (never by reading the line).
 #[derive(Debug)]
 pub struct Failure {
     /// The exit status.
     pub code: u8,
     /// What happened, in one line (without the `mcpg: ` prefix).
     pub message: String,
+    /// The HTTP status the server refused with, when that is why the command failed
+    /// (401: it wants authorization; see [`DriverError::refused`]).
+    pub refused: Option<u16>,
+    /// Whether `message` already says to run `mcpg auth login` (then
+    /// [`crate::auth::explain`] adds no hint of its own).
+    pub names_login: bool,
 }
 
 impl Failure {
+    /// A failure with exit status `code`, refused by nobody.
+    pub fn new(code: u8, message: impl Into<String>) -> Self {
+        Failure {
+            code,
+            message: message.into(),
+            refused: None,
+            names_login: false,
+        }
+    }
+
     /// A usage error.
     pub fn usage(message: impl Into<String>) -> Self {
-        Failure {
-            code: USAGE,
-            message: message.into(),
-        }
+        Failure::new(USAGE, message)
     }
 
     /// A transport-level failure.
     pub fn transport(message: impl Into<String>) -> Self {
-        Failure {
-            code: TRANSPORT,
-            message: message.into(),
-        }
+        Failure::new(TRANSPORT, message)
     }
 }
 
@@ -47,6 +58,9 @@ impl From<DriverError> for Failure {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        Failure { code, message }
+        Failure {
+            refused: e.refused(),
+            ..Failure::new(code, message)
+        }
     }
 }

@@ -10,7 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use mcpg_core::client::{ClientConfig, Event, GenerationMode};
+use mcpg_core::client::{ClientConfig, ConnectError, Event, GenerationMode, SendFailure};
 use mcpg_core::diag::Rule;
 use mcpg_core::server::ServerConfig;
 use mcpg_core::{Generation, ProtocolVersion};
@@ -200,7 +200,7 @@ fn server_picks_a_version_we_do_not_speak() {
     );
     assert!(
         ev.iter()
-            .any(|e| matches!(e, Event::ConnectFailed(m) if m.contains("2099-01-01")))
+            .any(|e| matches!(e, Event::ConnectFailed(m) if m.why.contains("2099-01-01")))
     );
     assert!(!s.client.is_ready());
 }
@@ -236,7 +236,7 @@ fn stateless_only_client_reports_an_old_server_plainly() {
     let ev = s.take();
     assert!(
         ev.iter().any(
-            |e| matches!(e, Event::ConnectFailed(m) if m.contains("does not speak 2026-07-28"))
+            |e| matches!(e, Event::ConnectFailed(m) if m.why.contains("does not speak 2026-07-28"))
         ),
         "{ev:#?}"
     );
@@ -437,6 +437,62 @@ fn initialize_refused_by_a_stateless_server_probes_again() {
     assert!(
         s.take()
             .iter()
-            .any(|e| matches!(e, Event::ConnectFailed(m) if m.contains("refused initialize")))
+            .any(|e| matches!(e, Event::ConnectFailed(m) if m.why.contains("refused initialize")))
     );
+}
+
+/// A handshake the server refuses with an HTTP status (no JSON-RPC error in the
+/// body) ends with that status, typed, whichever way the client negotiates; the
+/// words stay those of a transport failure.
+#[test]
+fn a_handshake_refused_with_an_http_status_carries_the_status() {
+    let refuse = |s: &mut Scripted, method: &str| {
+        let (id, _) = s.last_request(method);
+        s.client.handle_send_failed(
+            s.now,
+            &id,
+            SendFailure::Rejected {
+                status: 401,
+                body: String::new(),
+            },
+        );
+        s.drain();
+    };
+    for (mode, refused, why) in [
+        (
+            GenerationMode::Initialize,
+            &["initialize"][..],
+            "initialize failed: transport failed: HTTP 401: ",
+        ),
+        (
+            GenerationMode::Auto,
+            &["server/discover", "initialize"][..],
+            "initialize failed: transport failed: HTTP 401: ",
+        ),
+        (
+            GenerationMode::Stateless,
+            &["server/discover"][..],
+            "the server does not speak 2026-07-28: transport failed: HTTP 401: ",
+        ),
+    ] {
+        let mut s = Scripted::new(ClientConfig {
+            mode,
+            ..Default::default()
+        });
+        s.client.connect(s.now);
+        s.drain();
+        for method in refused {
+            refuse(&mut s, method);
+        }
+        let ev = s.take();
+        let want = ConnectError {
+            why: why.into(),
+            refused: Some(401),
+        };
+        assert!(
+            ev.iter()
+                .any(|e| matches!(e, Event::ConnectFailed(e) if *e == want)),
+            "{mode:?}: {ev:#?}"
+        );
+    }
 }

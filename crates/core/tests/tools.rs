@@ -632,6 +632,45 @@ fn http_rejection_with_a_json_rpc_body_is_a_protocol_error() {
 }
 
 #[test]
+fn http_rejection_without_a_json_rpc_body_keeps_its_status() {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.initialize_ok("2025-11-25");
+    s.take();
+    let op = s.client.call_tool(s.now, "a", None, CallOptions::default());
+    s.drain();
+    let (id, _) = s.last_request("tools/call");
+    s.client.handle_send_failed(
+        s.now,
+        &id,
+        mcpg_core::client::SendFailure::Rejected {
+            status: 401,
+            body: " nope\n".into(),
+        },
+    );
+    s.drain();
+    let ev = s.take();
+    let failed = ev.iter().find_map(|e| match e {
+        Event::CallFinished {
+            op: o,
+            outcome: CallOutcome::Failed(f),
+            ..
+        } if *o == op => Some(f.clone()),
+        _ => None,
+    });
+    let f = failed.expect("the call failed");
+    assert_eq!(
+        f,
+        Failure::Refused {
+            status: 401,
+            reason: "nope".into()
+        }
+    );
+    assert_eq!(f.refused(), Some(401));
+    // The words are those of the transport failure it used to be.
+    assert_eq!(f.to_string(), "transport failed: HTTP 401: nope");
+}
+
+#[test]
 fn stateless_list_changed_arrives_on_a_listen_stream() {
     let ccfg = ClientConfig {
         listen_for_list_changes: true,

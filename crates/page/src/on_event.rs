@@ -81,9 +81,9 @@ impl PageDriver {
                 self.emit(ViewChange::Conn(Conn::Ready));
                 self.list_tools();
             }
-            Event::ConnectFailed(why) => {
-                self.note(format!("connection failed: {why}"));
-                self.emit(ViewChange::Conn(Conn::Closed(why)));
+            Event::ConnectFailed(e) => {
+                self.note(format!("connection failed: {e}"));
+                self.emit(ViewChange::Conn(Conn::Closed(e.why)));
             }
             Event::ToolsPage {
                 op,

@@ -196,6 +196,8 @@ fn open_with(program: &std::ffi::OsStr, url: &str) -> Result<(), mcpg_safe_url::
 pub struct NoLogin {
     /// The server's URL, for the message.
     pub url: String,
+    /// Set when the message (which names `mcpg auth login`) was given.
+    pub told: super::ToldToLogIn,
 }
 
 impl Authorizer for NoLogin {
@@ -204,6 +206,7 @@ impl Authorizer for NoLogin {
             "{} needs a new login: add --login to log in now, or run `mcpg auth login {}`",
             self.url, self.url
         );
+        self.told.tell();
         Box::pin(async move { Err(msg) })
     }
 }
@@ -309,5 +312,18 @@ mod tests {
             e.contains("no browser came back") && e.contains("--login-timeout"),
             "{e}"
         );
+    }
+
+    #[tokio::test]
+    async fn no_login_says_what_to_do_and_records_that_it_did() {
+        let told = super::super::ToldToLogIn::default();
+        let n = NoLogin {
+            url: "http://h/mcp".into(),
+            told: told.clone(),
+        };
+        assert!(!told.told());
+        let e = n.authorize("https://as.example/authorize".into()).await;
+        assert!(e.unwrap_err().contains("`mcpg auth login http://h/mcp`"));
+        assert!(told.told());
     }
 }

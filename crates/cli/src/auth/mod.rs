@@ -12,6 +12,7 @@ mod cache;
 mod commands;
 mod loopback;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -30,6 +31,26 @@ pub struct Prepared {
     pub options: AuthOptions,
     /// The last tokens the flow obtained in this run (`None`: none new).
     pub obtained: Arc<Mutex<Option<Tokens>>>,
+    /// Whether this run already told the user to run `mcpg auth login`.
+    pub told: ToldToLogIn,
+}
+
+/// Set once a run has told the user to run `mcpg auth login` (a new login was
+/// needed and `--login` was not given): the failure's message then says so, and
+/// [`explain`] adds no hint of its own.
+#[derive(Clone, Debug, Default)]
+pub struct ToldToLogIn(Arc<AtomicBool>);
+
+impl ToldToLogIn {
+    /// Records that the user was told.
+    pub fn tell(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the user was told.
+    pub fn told(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
 }
 
 /// The OAuth options for `url`: `None` when the flags bring their own
@@ -54,6 +75,7 @@ pub fn prepare(
         return Ok(None);
     }
     let cache = cache.map_err(|e| Failure::usage(e.to_string()))?;
+    let told = ToldToLogIn::default();
     let (redirect_uri, authorizer): (String, Arc<dyn mcpg_transport::Authorizer>) = if flags.login {
         let wait = Duration::from_secs(flags.login_timeout.max(1));
         let lb = Loopback::bind(!flags.no_browser, wait).map_err(|e| {
@@ -64,7 +86,10 @@ pub fn prepare(
         // Never used: without --login nothing goes to the browser.
         (
             "http://127.0.0.1/callback".into(),
-            Arc::new(NoLogin { url: url.into() }),
+            Arc::new(NoLogin {
+                url: url.into(),
+                told: told.clone(),
+            }),
         )
     };
     let mut config = AuthConfig::new(url, redirect_uri, identity(conn)?);
@@ -96,7 +121,11 @@ pub fn prepare(
         authorizer,
         on_tokens: Some(Arc::new(on_tokens)),
     };
-    Ok(Some(Prepared { options, obtained }))
+    Ok(Some(Prepared {
+        options,
+        obtained,
+        told,
+    }))
 }
 
 /// Who the client is: `--client-id` (and its secret from `--client-secret-env`),
@@ -130,26 +159,32 @@ fn identity(conn: &Connection) -> Result<ClientIdentity, Failure> {
     }
 }
 
-/// `f`, with what to do added when it looks like a refused login on `--url`
-/// without the user's own `Authorization`.
-pub fn explain(conn: &Connection, mut f: Failure) -> Failure {
+/// HTTP 401: the server wants authorization (a login).
+const UNAUTHORIZED: u16 = 401;
+
+/// `f`, with what to do added when the server refused it for want of a login
+/// (HTTP 401) on `--url` without the user's own `Authorization`, unless the run
+/// already said so (`told`). Decided on `f`'s typed fields, never on its words.
+pub fn explain(conn: &Connection, told: &ToldToLogIn, mut f: Failure) -> Failure {
+    f.names_login |= told.told();
     let own = conn.bearer_env.is_some()
         || conn
             .headers
             .iter()
             .any(|h| h.name.eq_ignore_ascii_case("authorization"));
     if let (Some(url), false) = (&conn.target.url, own)
-        && let Some(hint) = login_hint(&f.message, url)
+        && let Some(hint) = login_hint(&f, url)
     {
         f.message = format!("{}; {hint}", f.message);
+        f.names_login = true;
     }
     f
 }
 
-/// The line added to a failure that looks like a refused login.
-fn login_hint(message: &str, url: &str) -> Option<String> {
-    let refused = message.contains("401") || message.contains("authorization required");
-    (refused && !message.contains("mcpg auth login"))
+/// The line added to a failure the server refused with 401, unless its message
+/// already names `mcpg auth login`.
+fn login_hint(f: &Failure, url: &str) -> Option<String> {
+    (f.refused == Some(UNAUTHORIZED) && !f.names_login)
         .then(|| format!("run `mcpg auth login {url}` (or pass --login, --header or --bearer-env)"))
 }
 
@@ -164,14 +199,88 @@ fn unix_now_ms() -> u64 {
 mod tests {
     use super::*;
 
+    /// A transport failure with these words, refused with `status`.
+    fn refused(message: &str, status: Option<u16>) -> Failure {
+        Failure {
+            refused: status,
+            ..Failure::transport(message)
+        }
+    }
+
     #[test]
     fn the_hint_names_the_login_command_once() {
         let u = "http://h/mcp";
         assert!(
-            login_hint("HTTP 401: authorization required", u)
+            login_hint(&refused("HTTP 401: during connect", Some(401)), u)
                 .is_some_and(|h| h.contains("mcpg auth login http://h/mcp"))
         );
-        assert_eq!(login_hint("timed out", u), None);
-        assert_eq!(login_hint("401: run `mcpg auth login x`", u), None);
+        assert_eq!(login_hint(&refused("timed out", None), u), None);
+        let named = Failure {
+            names_login: true,
+            ..refused("HTTP 401: run `mcpg auth login x`", Some(401))
+        };
+        assert_eq!(login_hint(&named, u), None);
+    }
+
+    /// The hint follows the typed refusal, not the words: a 401 whose message never
+    /// says 401 gets it; words that say 401 (or name the login command) without the
+    /// kind decide nothing.
+    #[test]
+    fn the_hint_is_chosen_from_the_kind_not_the_text() {
+        let u = "http://h/mcp";
+        assert!(login_hint(&refused("the server said no", Some(401)), u).is_some());
+        for words in [
+            "HTTP 401: authorization required",
+            "no answer to tools/call within 401 s",
+            "the server answered tools/list with an error: -32001 401 Unauthorized",
+        ] {
+            assert_eq!(login_hint(&refused(words, None), u), None, "{words}");
+        }
+        // Another refusal (403, 500) is no login to offer.
+        assert_eq!(
+            login_hint(&refused("HTTP 403: forbidden", Some(403)), u),
+            None
+        );
+        // Words that mention the command do not stop the hint; the typed mark does.
+        let f = refused("see `mcpg auth login` docs", Some(401));
+        assert!(login_hint(&f, u).is_some());
+    }
+
+    /// `--url url` and nothing else.
+    fn url_connection(url: &str) -> Connection {
+        Connection {
+            target: crate::args::Target {
+                stdio: None,
+                url: Some(url.into()),
+            },
+            timeout: 1.0,
+            verbose: false,
+            protocol: crate::args::Protocol::Auto,
+            protocol_version: None,
+            log_level: None,
+            headers: Vec::new(),
+            bearer_env: None,
+            auth: crate::args::AuthFlags::default(),
+            asks: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_run_that_told_the_user_adds_no_second_hint() {
+        let conn = url_connection("http://h/mcp");
+        let told = ToldToLogIn::default();
+        let f = explain(&conn, &told, refused("said no", Some(401)));
+        assert_eq!(
+            f.message,
+            "said no; run `mcpg auth login http://h/mcp` (or pass --login, --header or --bearer-env)"
+        );
+        assert!(f.names_login);
+        // Explained twice, it is hinted once.
+        let again = explain(&conn, &told, f);
+        assert_eq!(again.message.matches("mcpg auth login").count(), 1);
+        told.tell();
+        let f = explain(&conn, &told, refused("needs a new login", Some(401)));
+        assert_eq!(f.message, "needs a new login");
+        assert!(f.names_login);
     }
 }

@@ -121,15 +121,18 @@ async fn call(
             }
             Ok(())
         }
-        CallOutcome::ToolError(_) => Err(Failure {
-            code: TOOL_ERROR,
-            message: format!("tool `{name}` reported an error (isError: true)"),
-        }),
-        CallOutcome::ProtocolError(e) => Err(Failure {
-            code: RPC_ERROR,
-            message: format!("the server answered tools/call with an error: {e}"),
-        }),
+        CallOutcome::ToolError(_) => Err(Failure::new(
+            TOOL_ERROR,
+            format!("tool `{name}` reported an error (isError: true)"),
+        )),
+        CallOutcome::ProtocolError(e) => Err(Failure::new(
+            RPC_ERROR,
+            format!("the server answered tools/call with an error: {e}"),
+        )),
         CallOutcome::InputRequired(_) => Err(asks::call::still_needs_input(name, rounds)),
-        CallOutcome::Failed(f) => Err(Failure::transport(format!("{f} during tools/call"))),
+        CallOutcome::Failed(f) => Err(Failure {
+            refused: f.refused(),
+            ..Failure::transport(format!("{f} during tools/call"))
+        }),
     }
 }

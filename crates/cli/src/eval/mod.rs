@@ -120,13 +120,13 @@ pub async fn run(args: &EvalArgs) -> Result<(), Failure> {
     if failing == 0 {
         return Ok(());
     }
-    Err(Failure {
-        code: TOOL_ERROR,
-        message: format!(
+    Err(Failure::new(
+        TOOL_ERROR,
+        format!(
             "{failing} of {} case × model pairs did not meet their threshold",
             rows.len()
         ),
-    })
+    ))
 }
 
 /// Which semaphore a model's runs share.

@@ -71,7 +71,7 @@ pub async fn run_once(
     // the server's asks (elicitation, sampling, roots) are answered as the flags say,
     // and declined where no flag says.
     let answerer = crate::asks::like_the_page(&conn.asks)?;
-    let d = open_with(
+    let (d, told) = open_with(
         conn,
         false,
         Some(&answerer),
@@ -92,7 +92,8 @@ pub async fn run_once(
     };
     let result = body.await;
     let _ = d.close().await;
-    let (run, seed, message, tally, stopped) = result.map_err(|f| crate::auth::explain(conn, f))?;
+    let (run, seed, message, tally, stopped) =
+        result.map_err(|f| crate::auth::explain(conn, &told, f))?;
     let connection = share::connection(stdio, conn.target.url.as_deref(), session_name);
     let session = share::session(connection, model.spec(), &message, &run, &tap);
     let mut session = share::hide(session, &crate::connect::header_secrets(conn));

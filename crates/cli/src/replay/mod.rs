@@ -32,17 +32,12 @@ fn load(source: &str) -> Result<Recording, Failure> {
             )));
         }
     };
-    let mut s = decode_file(&text).map_err(|e| Failure {
-        code: USAGE,
-        message: format!("{source}: {e}"),
-    })?;
+    let mut s = decode_file(&text).map_err(|e| Failure::new(USAGE, format!("{source}: {e}")))?;
     if s.connection == Recorded::Embedded && s.wire.iter().any(|w| w.text.is_none()) {
         // Links leave out what the embedded demo said; say it again to get it back.
         let mut server = DemoServer::new();
-        rehydrate_with(&mut s, |at, sent| server.exchange(at, sent)).map_err(|e| Failure {
-            code: USAGE,
-            message: format!("{source}: {e}"),
-        })?;
+        rehydrate_with(&mut s, |at, sent| server.exchange(at, sent))
+            .map_err(|e| Failure::new(USAGE, format!("{source}: {e}")))?;
     }
     Ok(s)
 }
@@ -115,12 +110,12 @@ pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
         }
         println!("{} steps replayed, {differences} differences", steps.len());
         if differences > 0 {
-            return Err(Failure {
-                code: TOOL_ERROR,
-                message: format!(
+            return Err(Failure::new(
+                TOOL_ERROR,
+                format!(
                     "the live server's answers differ from the recording in {differences} places"
                 ),
-            });
+            ));
         }
         Ok(())
     })

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{Client, Pending, Phase, What};
-use super::{Direction, Event, Failure, GenerationMode, OpError, WireEntry};
+use super::{ConnectError, Direction, Event, Failure, GenerationMode, OpError, WireEntry};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
 use crate::time::Timestamp;
@@ -70,9 +70,9 @@ impl Client {
         self.fail_waiting(&Failure::Transport(reason.to_owned()));
         self.suspended.clear();
         if was_connecting {
-            self.events.push_back(Event::ConnectFailed(format!(
-                "the connection closed before the handshake finished: {reason}"
-            )));
+            self.events.push_back(Event::ConnectFailed(
+                format!("the connection closed before the handshake finished: {reason}").into(),
+            ));
         }
         self.incoming.clear();
         // What the server sent unasked and nobody read yet goes with the connection.
@@ -202,7 +202,7 @@ impl Client {
             What::Probe => {
                 let why = format!("the server answered server/discover with an error: {error}");
                 let raw = msg.unwrap_or_else(|| Message::error(None, error.clone()));
-                self.probe_fallback(now, why, &raw);
+                self.probe_fallback(now, why, None, &raw);
             }
             What::Initialize(_) => {
                 // A stateless server that missed (or answered too late) our probe
@@ -225,7 +225,8 @@ impl Client {
                         self.diag(Diagnostic::new(Rule::Negotiation, Severity::Info, format!("initialize was refused by a server that speaks {v}; probing server/discover again")));
                         self.start_probe(now, v);
                     }
-                    _ => self.connect_failed(format!("the server refused initialize: {error}")),
+                    _ => self
+                        .connect_failed(format!("the server refused initialize: {error}").into()),
                 }
             }
             _ => {
@@ -248,9 +249,12 @@ impl Client {
                     other => other.to_string(),
                 };
                 let msg = Message::notification("server/discover", None);
-                self.probe_fallback(now, why, &msg);
+                self.probe_fallback(now, why, f.refused(), &msg);
             }
-            What::Initialize(_) => self.connect_failed(format!("initialize failed: {f}")),
+            What::Initialize(_) => self.connect_failed(ConnectError {
+                why: format!("initialize failed: {f}"),
+                refused: f.refused(),
+            }),
             _ => self.finish(p.op, &p.what, None, Err(OpError::Failed(f))),
         }
     }

@@ -80,9 +80,18 @@ pub enum Failure {
     /// The connection failed or closed.
     #[error("transport failed: {0}")]
     Transport(String),
+    /// The server refused the request with an HTTP status and no JSON-RPC error in
+    /// the body (401: it wants authorization). Reads as the transport failure it is.
+    #[error("transport failed: HTTP {status}: {reason}")]
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// The response body, trimmed and shortened (may be empty).
+        reason: String,
+    },
     /// The session never got connected.
     #[error("not connected: {0}")]
-    NotConnected(String),
+    NotConnected(ConnectError),
     /// The server answered with something unusable.
     #[error("unusable answer: {0}")]
     Malformed(String),
@@ -94,6 +103,42 @@ pub enum Failure {
         /// The transport's limit.
         limit: usize,
     },
+}
+
+impl Failure {
+    /// The HTTP status the server refused with ([`Failure::Refused`], or a
+    /// handshake it refused), for callers that act on it (401: offer a login).
+    pub fn refused(&self) -> Option<u16> {
+        match self {
+            Failure::Refused { status, .. } => Some(*status),
+            Failure::NotConnected(e) => e.refused,
+            _ => None,
+        }
+    }
+}
+
+/// Why negotiation failed: one line for people and, when the server refused the
+/// handshake with an HTTP status, that status for callers that act on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{why}")]
+pub struct ConnectError {
+    /// What happened, in one line.
+    pub why: String,
+    /// The HTTP status the server refused the handshake with and no JSON-RPC error
+    /// in the body (401: it wants authorization); `None` for every other reason.
+    pub refused: Option<u16>,
+}
+
+impl From<String> for ConnectError {
+    fn from(why: String) -> Self {
+        ConnectError { why, refused: None }
+    }
+}
+
+impl From<&str> for ConnectError {
+    fn from(why: &str) -> Self {
+        why.to_owned().into()
+    }
 }
 
 /// How a `tools/call` ended. The first two are answers from the *tool*; a
@@ -136,7 +181,7 @@ pub enum Event {
     /// Negotiation finished; requests flow.
     Connected(Negotiated),
     /// Negotiation failed; the driver should close the transport.
-    ConnectFailed(String),
+    ConnectFailed(ConnectError),
     /// One page of `tools/list` arrived (pages count from 1).
     ToolsPage {
         /// The listing.

@@ -36,7 +36,9 @@ mod version_retry;
 
 pub use answers::{Answer, ListItems, ListKind};
 pub use config::{ClientConfig, GenerationMode};
-pub use event::{CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry};
+pub use event::{
+    CallOutcome, ConnectError, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry,
+};
 pub use outgoing::{Outgoing, SendFailure, TRANSPORT_HEADERS, is_transport_header};
 pub use readers::AnswerReaders;
 

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::{Client, Phase, What};
-use super::{Event, Failure, GenerationMode, Negotiated};
+use super::{ConnectError, Event, Failure, GenerationMode, Negotiated};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Message, RequestId};
 use crate::model::{DiscoverResult, InitializeResult, meta};
@@ -110,6 +110,7 @@ impl Client {
             return self.probe_fallback(
                 now,
                 "its server/discover result could not be read".into(),
+                None,
                 msg,
             );
         };
@@ -148,15 +149,28 @@ impl Client {
                     format!(
                         "it lists no stateless revision we share (supportedVersions: [{listed}])"
                     ),
+                    None,
                     msg,
                 );
             }
         }
     }
 
-    pub(super) fn probe_fallback(&mut self, now: Timestamp, why: String, msg: &Message) {
+    /// The probe did not find a stateless server (`why`; `refused`: the HTTP status
+    /// it was refused with): fall back to `initialize`, or fail when configured for
+    /// 2026-07-28 only.
+    pub(super) fn probe_fallback(
+        &mut self,
+        now: Timestamp,
+        why: String,
+        refused: Option<u16>,
+        msg: &Message,
+    ) {
         if self.cfg.mode == GenerationMode::Stateless {
-            return self.connect_failed(format!("the server does not speak 2026-07-28: {why}"));
+            return self.connect_failed(ConnectError {
+                why: format!("the server does not speak 2026-07-28: {why}"),
+                refused,
+            });
         }
         let d = Diagnostic::new(
             Rule::Negotiation,
@@ -196,10 +210,9 @@ impl Client {
             )
             .with_raw(msg.raw_shared());
             self.diag(d);
-            return self.connect_failed(format!(
-                "unsupported protocol version {:?}",
-                r.protocol_version
-            ));
+            return self.connect_failed(
+                format!("unsupported protocol version {:?}", r.protocol_version).into(),
+            );
         };
         if v != offered {
             self.diag(Diagnostic::new(
@@ -250,9 +263,9 @@ impl Client {
         }
     }
 
-    pub(super) fn connect_failed(&mut self, why: String) {
+    pub(super) fn connect_failed(&mut self, e: ConnectError) {
         self.phase = Phase::Closed;
-        self.fail_waiting(&Failure::NotConnected(why.clone()));
-        self.events.push_back(Event::ConnectFailed(why));
+        self.fail_waiting(&Failure::NotConnected(e.clone()));
+        self.events.push_back(Event::ConnectFailed(e));
     }
 }

@@ -69,9 +69,8 @@ impl Client {
                 match err {
                     Some(e) => self.on_error(now, id.clone(), p, e),
                     None => {
-                        let why =
-                            format!("HTTP {status}: {}", validate::truncate(body.trim(), 200));
-                        self.on_failure(now, p, Failure::Transport(why));
+                        let reason = validate::truncate(body.trim(), 200);
+                        self.on_failure(now, p, Failure::Refused { status, reason });
                     }
                 }
             }

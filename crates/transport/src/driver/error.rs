@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use mcpg_core::client::{Failure, OpError};
+use mcpg_core::client::{ConnectError, Failure, OpError};
 use mcpg_core::jsonrpc::RpcError;
 
 use crate::error::TransportError;
@@ -23,6 +23,19 @@ pub enum DriverError {
         /// Extra context (e.g. junk the server wrote), starting with `"; "`, or empty.
         hint: String,
     },
+    /// The server refused the request with an HTTP status and no JSON-RPC error in
+    /// the body (401: it wants authorization). Reads as the transport failure it is.
+    #[error("HTTP {status}: {reason} during {during}{hint}")]
+    Refused {
+        /// The operation.
+        during: String,
+        /// The HTTP status.
+        status: u16,
+        /// The response body, trimmed and shortened (may be empty).
+        reason: String,
+        /// Extra context (e.g. junk the server wrote), starting with `"; "`, or empty.
+        hint: String,
+    },
     /// No answer in time.
     #[error("no answer to {during} within {} s{hint}", .after.as_secs_f64())]
     Timeout {
@@ -33,9 +46,10 @@ pub enum DriverError {
         /// Extra context (e.g. junk the server wrote), starting with `"; "`, or empty.
         hint: String,
     },
-    /// Negotiation failed.
+    /// Negotiation failed (its `refused`: the HTTP status the server refused the
+    /// handshake with, if that is why).
     #[error("could not connect: {0}")]
-    Connect(String),
+    Connect(ConnectError),
     /// The server answered with a JSON-RPC error.
     #[error("the server answered {during} with an error: {error}")]
     Rpc {
@@ -75,6 +89,17 @@ impl DriverError {
         matches!(self, DriverError::Rpc { .. })
     }
 
+    /// The HTTP status the server refused with, when that is why the operation
+    /// failed ([`DriverError::Refused`], or a handshake it refused): 401 means it
+    /// wants authorization. Branch on this, not on the words.
+    pub fn refused(&self) -> Option<u16> {
+        match self {
+            DriverError::Refused { status, .. } => Some(*status),
+            DriverError::Connect(e) => e.refused,
+            _ => None,
+        }
+    }
+
     /// The error for an operation that ended with `f`.
     pub(crate) fn from_failure(during: &str, f: Failure, hint: &str) -> Self {
         let during = during.to_owned();
@@ -90,7 +115,16 @@ impl DriverError {
                 reason,
                 hint: hint.to_owned(),
             },
-            Failure::NotConnected(reason) => DriverError::Connect(format!("{reason}{hint}")),
+            Failure::Refused { status, reason } => DriverError::Refused {
+                during,
+                status,
+                reason,
+                hint: hint.to_owned(),
+            },
+            Failure::NotConnected(e) => DriverError::Connect(ConnectError {
+                why: format!("{}{hint}", e.why),
+                refused: e.refused,
+            }),
             Failure::Malformed(reason) => DriverError::Malformed { during, reason },
             f @ Failure::TooLarge { .. } => DriverError::Transport {
                 during,
@@ -115,5 +149,40 @@ impl DriverError {
 impl From<TransportError> for DriverError {
     fn from(e: TransportError) -> Self {
         DriverError::Start(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal keeps its status, typed, and the words it always had.
+    #[test]
+    fn a_refusal_keeps_its_status_and_its_words() {
+        let f = Failure::Refused {
+            status: 401,
+            reason: String::new(),
+        };
+        let e = DriverError::from_failure("tools/list", f, "; hint");
+        assert_eq!(e.refused(), Some(401));
+        assert_eq!(e.to_string(), "HTTP 401:  during tools/list; hint");
+        let before = DriverError::Transport {
+            during: "tools/list".into(),
+            reason: "HTTP 401: ".into(),
+            hint: "; hint".into(),
+        };
+        assert_eq!(e.to_string(), before.to_string());
+        assert_eq!(before.refused(), None, "words that say 401 decide nothing");
+
+        let not = Failure::NotConnected(ConnectError {
+            why: "initialize failed: transport failed: HTTP 401: ".into(),
+            refused: Some(401),
+        });
+        let e = DriverError::from_failure("tools/list", not, "");
+        assert_eq!(e.refused(), Some(401));
+        assert_eq!(
+            e.to_string(),
+            "could not connect: initialize failed: transport failed: HTTP 401: "
+        );
     }
 }

@@ -177,7 +177,9 @@ async fn run(
                                 m.resume(now());
                             }
                         }
-                        None => m.give_up(now(), format!("HTTP {status}: authorization required")),
+                        // The status travels typed (`SendFailure::Rejected`, then
+                        // `Failure::Refused`); the words only say why.
+                        None => m.give_up(now(), "authorization required".into()),
                     }
                     continue;
                 }

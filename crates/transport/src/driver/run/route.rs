@@ -1,6 +1,6 @@
 //! The core's events, delivered to the operations waiting for them.
 
-use mcpg_core::client::{CallOutcome, Event};
+use mcpg_core::client::{CallOutcome, ConnectError, Event};
 use mcpg_core::diag::Rule;
 use mcpg_core::jsonrpc::RpcError;
 
@@ -48,7 +48,10 @@ impl Loop {
                         reason: r.reason.clone(),
                         hint: self.junk.hint(),
                     },
-                    _ => DriverError::Connect(format!("{why}{}", self.junk.hint())),
+                    _ => DriverError::Connect(ConnectError {
+                        why: format!("{}{}", why.why, self.junk.hint()),
+                        refused: why.refused,
+                    }),
                 };
                 for r in self.connects.drain(..) {
                     let _ = r.send(Err(err.clone()));
