@@ -145,7 +145,7 @@ fn what_the_server_sends_unasked_waits_for_the_readers_in_order() {
     let came = s.now;
     s.feed(r#"{"jsonrpc": "2.0", "id": "r1", "method": "no/such"}"#);
     s.notify("notifications/tools/list_changed", json!({}));
-    assert_eq!(s.client.holds_unasked(), 2);
+    assert_eq!(s.client.holds_inbound(), 2);
     let ev = s.take();
     assert!(
         !ev.iter()
@@ -154,7 +154,7 @@ fn what_the_server_sends_unasked_waits_for_the_readers_in_order() {
     );
     s.now = s.now.after(std::time::Duration::from_secs(3));
     s.client.set_answer_readers(AnswerReaders::ALL);
-    assert_eq!(s.client.holds_unasked(), 0);
+    assert_eq!(s.client.holds_inbound(), 0);
     s.drain();
     let ev = s.take();
     let request = ev.iter().position(
@@ -171,9 +171,9 @@ fn what_the_server_sends_unasked_waits_for_the_readers_in_order() {
 fn a_closed_connection_drops_what_waited_for_the_readers() {
     let mut s = lean();
     s.notify("notifications/tools/list_changed", json!({}));
-    assert_eq!(s.client.holds_unasked(), 1);
+    assert_eq!(s.client.holds_inbound(), 1);
     s.client.handle_closed(s.now, "gone");
-    assert_eq!(s.client.holds_unasked(), 0);
+    assert_eq!(s.client.holds_inbound(), 0);
     s.client.set_answer_readers(AnswerReaders::ALL);
     s.drain();
     assert!(

@@ -97,7 +97,7 @@ impl PageDriver {
                 c.label()
             ));
         }
-        let held = self.client.holds_unasked();
+        let held = self.client.holds_inbound();
         if held > 0 {
             self.note(format!(
                 "waiting: {held} requests or notifications of the server need the tool loop's code to be read: {why}"
@@ -118,7 +118,7 @@ impl PageDriver {
         if !self.later_in()
             && self.waiting.is_none()
             && !self.later_for_held
-            && self.client.holds_unasked() > 0
+            && self.client.holds_inbound() > 0
         {
             self.later_for_held = true;
             self.waiting = Some(Vec::new());

@@ -26,7 +26,7 @@ use crate::feature_state::FeatureState;
 
 /// The parts of the first screen that come right after the first tool list.
 #[derive(Clone, Copy)]
-struct Later {
+struct LaterChunk {
     later_kit: fn() -> LaterKit,
     loop_body: fn() -> AnyView,
     lessons: fn() -> AnyView,
@@ -35,11 +35,11 @@ struct Later {
 }
 
 #[wasm_split(mcpg_later, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn parts() -> Result<Later, SplitLoaderError> {
+fn parts() -> Result<LaterChunk, SplitLoaderError> {
     crate::effects::stylesheet::add_later();
     // The panels' signal writer comes with this chunk too (see effects' feature_sink).
     effects::set_feature_writer(FeatureState::apply);
-    Ok(Later {
+    Ok(LaterChunk {
         later_kit: mcpg_page_later::later_kit,
         loop_body: || view! { <LoopBody/> }.into_any(),
         lessons: || view! { <LessonsPanel/> }.into_any(),

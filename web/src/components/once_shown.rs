@@ -82,17 +82,17 @@ fn unloaded(attempt: RwSignal<u32>) -> AnyView {
 /// share bar) may load: set a moment after the page started, when the first tool
 /// list is already shown, so their chunks are fetched after it and never delay it.
 #[derive(Clone, Copy)]
-struct Later(RwSignal<bool>);
+struct LaterMayLoad(RwSignal<bool>);
 
 /// Starts the clock for [`later`] (the app root calls it before its children).
 pub fn start_later() {
     let later = RwSignal::new(false);
-    provide_context(Later(later));
+    provide_context(LaterMayLoad(later));
     set_timeout(move || later.set(true), Duration::ZERO);
 }
 
 /// Whether the first screen's later parts may load now (see [`start_later`]).
 pub fn later() -> impl Fn() -> bool + Send + Sync + Copy + 'static {
-    let later = use_context::<Later>().map(|l| l.0);
+    let later = use_context::<LaterMayLoad>().map(|l| l.0);
     move || later.is_none_or(|l| l.get())
 }

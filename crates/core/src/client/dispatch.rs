@@ -105,7 +105,7 @@ impl Client {
                 self.diag(d);
             }
             // Through the readers handed in, or held until they are (`readers.rs`).
-            Body::Request { .. } | Body::Notification { .. } => self.on_unasked(now, msg),
+            Body::Request { .. } | Body::Notification { .. } => self.on_inbound(now, msg),
         }
     }
 

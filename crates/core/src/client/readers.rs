@@ -84,7 +84,7 @@ impl Client {
 
     /// A request or notification of the server: read, or held until the readers
     /// are in (a request's deadline counts from when it came).
-    pub(super) fn on_unasked(&mut self, now: Timestamp, msg: Message) {
+    pub(super) fn on_inbound(&mut self, now: Timestamp, msg: Message) {
         self.check_request_phase(&msg);
         if let crate::jsonrpc::Body::Notification { method, params } = msg.body()
             && method == "notifications/subscriptions/acknowledged"
@@ -105,7 +105,7 @@ impl Client {
     }
 
     /// How many requests and notifications of the server wait for the readers.
-    pub fn holds_unasked(&self) -> usize {
+    pub fn holds_inbound(&self) -> usize {
         self.held.len()
     }
 
