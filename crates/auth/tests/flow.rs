@@ -834,6 +834,8 @@ fn no_dpop_when_only_the_authorization_server_offers_it() {
     );
 }
 
+// DPoP proofs are ES256 JWTs: the `jwt` feature (on for the CLI, off for the page).
+#[cfg(feature = "jwt")]
 #[test]
 fn dpop_proofs_on_token_requests_and_the_nonce_retry() {
     let mut net = with_meta(|meta| meta["dpop_signing_alg_values_supported"] = json!(["ES256"]));
