@@ -1,9 +1,9 @@
 //! The shared table of Streamable HTTP cases. Each [`Case`] is a scripted server
 //! ([`Case::serve`]), what the client does ([`Step`]s) and a check of what happened.
 //! Three runners play the same table: the machine alone under a virtual clock
-//! (`crates/http/tests/cases.rs`), the native reqwest driver against an axum server
-//! (`crates/transport/tests/http_cases.rs`) and the browser `fetch` executor in
-//! headless Chromium (`crates/http/tests/wasm_cases.rs`). Pure data and functions: no
+//! (`crates/http/tests/it/cases.rs`), the native reqwest driver against an axum server
+//! (`crates/transport/tests/it/http_cases.rs`) and the browser `fetch` executor in
+//! headless Chromium (`crates/http/tests/it/wasm_cases.rs`). Pure data and functions: no
 //! I/O, so it builds everywhere.
 
 mod basic;
