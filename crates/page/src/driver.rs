@@ -27,6 +27,15 @@ pub const RUN_PACE: Duration = Duration::from_millis(300);
 /// Bound on one pump, in case a misbehaving peer keeps the queues busy forever.
 const PUMP_ROUNDS: usize = 100_000;
 
+/// The later parts' place in the driver (shown as a word: see [`LaterParts`]).
+struct LaterSlot(Option<Box<dyn LaterParts>>);
+
+impl std::fmt::Debug for LaterSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "in" } else { "not in" })
+    }
+}
+
 /// The page without its browser: see the crate documentation. The fields the later
 /// parts work on are public to them (`mcpg-page-later`); the shell uses the methods.
 #[derive(Debug)]
@@ -70,7 +79,7 @@ pub struct PageDriver {
     /// HTTP links replaced or closed, kept until their DELETE is answered.
     pub(crate) closing: BTreeMap<ConnId, Box<dyn crate::http_port::HttpPort>>,
     /// The later parts, once the shell handed them in (taken out while they work).
-    later: Option<Box<dyn LaterParts>>,
+    later: LaterSlot,
     /// The kit's stateless tools (kept while the parts are out).
     pub(crate) tools: Option<LaterTools>,
     /// Work for the later parts, in order.
@@ -127,7 +136,7 @@ impl PageDriver {
             first_list_done: false,
             pages_dirty: false,
             closing: BTreeMap::new(),
-            later: None,
+            later: LaterSlot(None),
             tools: None,
             for_later: VecDeque::new(),
             in_later: false,
@@ -159,7 +168,7 @@ impl PageDriver {
             m.set_handlers(tools.demo_handlers);
         }
         self.tools = Some(tools);
-        self.later = Some(kit.parts);
+        self.later.0 = Some(kit.parts);
     }
 
     /// Whether the later parts are in.
@@ -211,7 +220,7 @@ impl PageDriver {
             self.client.poll_timeout(),
             memory,
             self.http_deadline(),
-            self.later.as_ref().and_then(|l| l.poll_timeout()),
+            self.later.0.as_ref().and_then(|l| l.poll_timeout()),
         ]
         .into_iter()
         .flatten()
@@ -280,12 +289,12 @@ impl PageDriver {
         let mut ran = false;
         while let Some(work) = self.for_later.pop_front() {
             ran = true;
-            match self.later.take() {
+            match self.later.0.take() {
                 Some(mut parts) => {
                     self.in_later = true;
                     parts.handle(self, work);
                     self.in_later = false;
-                    self.later = Some(parts);
+                    self.later.0 = Some(parts);
                 }
                 None => self.note(format!(
                     "not done: {} needed the tool loop's code, which is not loaded",
