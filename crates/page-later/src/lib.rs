@@ -4,7 +4,7 @@
 //! the Resources, Prompts and Logs panels and the Streamable HTTP machine.
 //!
 //! [`LoopParts`] owns this state; the driver queues work for it and hands it the
-//! whole driver to do it on (`mcpg_page::Later`). The shell gets everything as one
+//! first screen's state (`mcpg_page::Page`) to do it on (`mcpg_page::Later`). The shell gets everything as one
 //! [`later_kit`], in the browser from a split wasm chunk, so none of this code is
 //! in the first load.
 //!

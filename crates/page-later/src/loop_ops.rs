@@ -9,7 +9,7 @@ use mcpg_host::tool_loop::Action;
 use mcpg_host::{MockModel, StepStatus, ToolLoop};
 
 use mcpg_page::{
-    LlmSettings, LoopId, ModelChoice, ModelReply, ModelRequest, Output, PageDriver, ViewChange,
+    LlmSettings, LoopId, ModelChoice, ModelReply, ModelRequest, Output, Page, ViewChange,
     seed_record, seed_turns, slot,
 };
 
@@ -21,13 +21,13 @@ const BUSY: &str = "The loop is already running: pause it (or wait for it to end
 
 impl LoopParts {
     /// Starts a new loop for the current prompt.
-    fn new_loop(&mut self, page: &mut PageDriver) {
+    fn new_loop(&mut self, page: &mut Page) {
         self.begin_loop(page, None);
     }
 
     /// Starts a new loop for the current prompt, or from `seed` (a prompt's
     /// messages, `prompts/get`): then the conversation starts with them.
-    fn begin_loop(&mut self, page: &mut PageDriver, seed: Option<Vec<Turn>>) {
+    fn begin_loop(&mut self, page: &mut Page, seed: Option<Vec<Turn>>) {
         // A replay asks what the recorded session asked, loop by loop, from the
         // conversation its prompt seeded the loop with when there was one.
         let index = page.recorder.prompts.len();
@@ -91,14 +91,14 @@ impl LoopParts {
         }
     }
 
-    fn ensure_loop(&mut self, page: &mut PageDriver) {
+    fn ensure_loop(&mut self, page: &mut Page) {
         if self.run.as_ref().is_none_or(ToolLoop::is_done) {
             self.new_loop(page);
         }
     }
 
     /// Step mode: one command, one step. Refused while run mode is on.
-    pub(crate) fn step(&mut self, page: &mut PageDriver) {
+    pub(crate) fn step(&mut self, page: &mut Page) {
         if self.running {
             page.note(BUSY);
             page.notice(BUSY);
@@ -109,7 +109,7 @@ impl LoopParts {
     }
 
     /// Run mode: the whole loop, paced. Refused while run mode is already on.
-    pub(crate) fn run_all(&mut self, page: &mut PageDriver) {
+    pub(crate) fn run_all(&mut self, page: &mut Page) {
         if self.running {
             page.note(BUSY);
             page.notice(BUSY);
@@ -122,7 +122,7 @@ impl LoopParts {
 
     /// **Use in the loop**: a new loop from a prompt's messages, run to its end.
     /// Refused while run mode is on, like Run.
-    pub(crate) fn run_seeded(&mut self, page: &mut PageDriver, turns: Vec<Turn>) {
+    pub(crate) fn run_seeded(&mut self, page: &mut Page, turns: Vec<Turn>) {
         if self.running {
             page.note(BUSY);
             page.notice(BUSY);
@@ -140,7 +140,7 @@ impl LoopParts {
     }
 
     /// The learner plays the model: this call is step 3.
-    pub(crate) fn play_call(&mut self, page: &mut PageDriver, name: String, arguments: JsonObject) {
+    pub(crate) fn play_call(&mut self, page: &mut Page, name: String, arguments: JsonObject) {
         let round = self.run.as_ref().map_or(0, ToolLoop::rounds);
         self.play(
             page,
@@ -155,7 +155,7 @@ impl LoopParts {
     /// Runs the loop up to the model's next turn and gives it `turn`. A loop waiting
     /// for the model (step 3, or step 6 after results) takes it there; otherwise a new
     /// loop starts and the turn becomes its step 3.
-    pub(crate) fn play(&mut self, page: &mut PageDriver, turn: Manual) {
+    pub(crate) fn play(&mut self, page: &mut Page, turn: Manual) {
         let keeps = self
             .run
             .as_ref()
@@ -170,7 +170,7 @@ impl LoopParts {
     }
 
     /// Cancels the call in flight.
-    pub(crate) fn cancel(&mut self, page: &mut PageDriver) {
+    pub(crate) fn cancel(&mut self, page: &mut Page) {
         if let Some(op) = self.run.as_ref().and_then(ToolLoop::call_in_flight) {
             page.client.cancel(page.now, op, "cancelled by the learner");
         }
@@ -178,12 +178,7 @@ impl LoopParts {
 
     /// A real model's reply (or why there was none) for loop `loop_id`. A reply for
     /// another loop (reset or replaced since) is recorded in the log and not applied.
-    pub(crate) fn model_answered(
-        &mut self,
-        page: &mut PageDriver,
-        loop_id: LoopId,
-        reply: ModelReply,
-    ) {
+    pub(crate) fn model_answered(&mut self, page: &mut Page, loop_id: LoopId, reply: ModelReply) {
         if loop_id != self.loop_id || !self.model_pending {
             page.note(format!(
                 "ignored: a model reply for loop #{loop_id} arrived after that loop was reset or replaced"
@@ -215,7 +210,7 @@ impl LoopParts {
     }
 
     /// The chosen provider and its real model's settings.
-    pub(crate) fn llm_settings(&self, page: &PageDriver) -> (Provider, LlmSettings) {
+    pub(crate) fn llm_settings(&self, page: &Page) -> (Provider, LlmSettings) {
         let provider = page.provider;
         let settings = page
             .llm
@@ -226,7 +221,7 @@ impl LoopParts {
     }
 
     /// Asks the real model for the loop's next turn: one output, without the key.
-    fn request_model(&mut self, page: &mut PageDriver) {
+    fn request_model(&mut self, page: &mut Page) {
         let (provider, settings) = self.llm_settings(page);
         let hint = page.key_hints.get(slot(provider)).cloned().flatten();
         let Some(run) = &mut self.run else {
@@ -248,7 +243,7 @@ impl LoopParts {
     }
 
     /// Performs the loop's next action, if it has one.
-    pub(crate) fn perform(&mut self, page: &mut PageDriver) {
+    pub(crate) fn perform(&mut self, page: &mut Page) {
         let now = page.now;
         let Some(run) = &mut self.run else {
             return;

@@ -3,12 +3,12 @@
 
 use mcpg_core::client::CallOutcome;
 use mcpg_host::Action;
-use mcpg_page::{CallView, PageDriver, ViewChange};
+use mcpg_page::{CallView, Page, ViewChange};
 
 use crate::parts::LoopParts;
 
 impl LoopParts {
-    pub(crate) fn set_running(&mut self, page: &mut PageDriver, on: bool) {
+    pub(crate) fn set_running(&mut self, page: &mut Page, on: bool) {
         self.running = on;
         if !on {
             self.pace_due = None;
@@ -19,7 +19,7 @@ impl LoopParts {
         }
     }
 
-    pub(crate) fn set_model_busy(&mut self, page: &mut PageDriver, on: bool) {
+    pub(crate) fn set_model_busy(&mut self, page: &mut Page, on: bool) {
         if self.shown.model_busy != on {
             self.shown.model_busy = on;
             page.emit(ViewChange::ModelBusy(on));
@@ -34,7 +34,7 @@ impl LoopParts {
     }
 
     /// Turns the loop's state into view changes (only what changed).
-    pub(crate) fn sync_loop(&mut self, page: &mut PageDriver) {
+    pub(crate) fn sync_loop(&mut self, page: &mut Page) {
         let Some(run) = &self.run else { return };
         let mut changes = Vec::new();
         let sh = &mut self.shown;

@@ -4,7 +4,7 @@
 //! unasked until their answer readers come.
 
 use mcpg_host::provider::Turn;
-use mcpg_page::{FeatureCommand, PageDriver};
+use mcpg_page::{FeatureCommand, Page};
 
 use crate::features::FeatureCtx;
 use crate::parts::LoopParts;
@@ -14,7 +14,7 @@ impl LoopParts {
     /// left to seed a new loop.
     pub(crate) fn with_features(
         &mut self,
-        page: &mut PageDriver,
+        page: &mut Page,
         f: impl FnOnce(&mut FeatureCtx<'_>),
     ) -> Option<Vec<Turn>> {
         let mut ctx = FeatureCtx {
@@ -29,7 +29,7 @@ impl LoopParts {
     /// A panel's command (it waited for the later parts: see `waiting.rs` in
     /// mcpg-page); "use in the loop" seeds a new loop with the prompt's turns (only
     /// commands do).
-    pub(crate) fn feature_command(&mut self, page: &mut PageDriver, c: FeatureCommand) {
+    pub(crate) fn feature_command(&mut self, page: &mut Page, c: FeatureCommand) {
         if let Some(turns) = self.with_features(page, |ctx| ctx.feature_command(c)) {
             self.run_seeded(page, turns);
         }

@@ -6,7 +6,7 @@ use mcpg_core::client::{CallOutcome, Event};
 use mcpg_host::ToolLoop;
 use mcpg_host::provider::ToolCall;
 use mcpg_host::script::Script;
-use mcpg_page::{Command, Later, LaterParts, LoopId, PageDriver, for_later};
+use mcpg_page::{Command, Later, LaterParts, LoopId, Page, for_later};
 use serde_json::Value;
 
 use crate::asks::Asks;
@@ -50,7 +50,7 @@ pub struct LoopParts {
 }
 
 impl LaterParts for LoopParts {
-    fn handle(&mut self, page: &mut PageDriver, work: Later) {
+    fn handle(&mut self, page: &mut Page, work: Later) {
         match work {
             Later::Command(c) => self.command(page, c),
             Later::Timer => self.timer(page),
@@ -77,7 +77,7 @@ impl LoopParts {
         self.run.as_ref()
     }
 
-    fn command(&mut self, page: &mut PageDriver, c: Command) {
+    fn command(&mut self, page: &mut Page, c: Command) {
         match c {
             Command::Step => self.step(page),
             Command::Run => self.run_all(page),
@@ -96,7 +96,7 @@ impl LoopParts {
         }
     }
 
-    fn timer(&mut self, page: &mut PageDriver) {
+    fn timer(&mut self, page: &mut Page) {
         self.expire_asks(page);
         if self.pace_due.is_some_and(|t| t <= page.now) {
             self.pace_due = None;
@@ -107,7 +107,7 @@ impl LoopParts {
     }
 
     /// The driver moved everything: the loop's view, and run mode's next pace.
-    fn pumped(&mut self, page: &mut PageDriver) {
+    fn pumped(&mut self, page: &mut Page) {
         if self.run.is_some() {
             self.sync_loop(page);
         }
@@ -116,7 +116,7 @@ impl LoopParts {
         }
     }
 
-    fn event(&mut self, page: &mut PageDriver, ev: Event) {
+    fn event(&mut self, page: &mut Page, ev: Event) {
         if let Some(run) = &mut self.run {
             run.on_event(&ev);
         }
@@ -160,7 +160,7 @@ impl LoopParts {
 
     /// A new connection replaces the old one: its questions can no longer be
     /// answered, the loop and the panels start over.
-    fn new_connection(&mut self, page: &mut PageDriver) {
+    fn new_connection(&mut self, page: &mut Page) {
         self.forget_asks(page);
         self.asks.list.clear();
         self.script = Script::default();
@@ -170,7 +170,7 @@ impl LoopParts {
 
     /// Forgets the loop and what the loop panels show (a reply for it arriving later
     /// is recognised by its loop id).
-    pub(crate) fn reset(&mut self, page: &mut PageDriver) {
+    pub(crate) fn reset(&mut self, page: &mut Page) {
         self.run = None;
         page.recorder.loop_played.clear();
         page.recorder.loop_steps.clear();

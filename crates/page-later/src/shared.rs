@@ -2,7 +2,7 @@
 
 use mcpg_host::script::Script;
 use mcpg_loop_data::Provider;
-use mcpg_page::{PageDriver, ReplayInfo, ReplayLink, ViewChange, demo_exchange, slot, source_of};
+use mcpg_page::{Page, ReplayInfo, ReplayLink, ViewChange, demo_exchange, slot, source_of};
 use mcpg_recording::{Connection, Recording, rehydrate_with};
 
 use crate::parts::LoopParts;
@@ -11,12 +11,7 @@ impl LoopParts {
     /// Replays `session` with no network: the recording answers for the server (the
     /// embedded demo's elided answers are regenerated first) and its script for the
     /// model. A session that cannot be replayed gives one notice and nothing else.
-    pub(crate) fn open_shared(
-        &mut self,
-        page: &mut PageDriver,
-        mut session: Recording,
-        from: &str,
-    ) {
+    pub(crate) fn open_shared(&mut self, page: &mut Page, mut session: Recording, from: &str) {
         // The demo's code that regenerates its answers comes with the later parts.
         let why = if session.connection == Connection::Embedded
             && let Err(e) = rehydrate_with(&mut session, demo_exchange(mcpg_demo::handlers()))

@@ -7,15 +7,26 @@ use crate::input::Input;
 use crate::later::Later;
 use crate::links::Link;
 use crate::log::LogRow;
+use crate::page::Page;
 
 impl PageDriver {
     /// Applies one input (the pump runs after it).
     pub(crate) fn apply(&mut self, input: Input) {
+        match input {
+            Input::Later(kit) => self.later_ready(kit),
+            Input::LaterFailed(why) => self.later_failed(&why),
+            input => self.page_mut().apply(input),
+        }
+    }
+}
+
+impl Page {
+    /// Applies one input that is the first screen's.
+    fn apply(&mut self, input: Input) {
         let now = self.now;
         match input {
             Input::Command(c) => self.command_when_ready(c),
-            Input::Later(kit) => self.later_ready(kit),
-            Input::LaterFailed(why) => self.later_failed(&why),
+            Input::Later(_) | Input::LaterFailed(_) => {}
             Input::Frame { conn, .. }
             | Input::LinkOpened { conn }
             | Input::LinkClosed { conn, .. }

@@ -6,11 +6,11 @@
 //! an API key: the driver only hears "resume" or "give up", never a token.
 
 use crate::auth::{AuthCommand, AuthNeeded};
-use crate::driver::PageDriver;
 use crate::links::{HttpTarget, Link};
+use crate::page::Page;
 use crate::view::{Source, ViewChange};
 
-impl PageDriver {
+impl Page {
     /// The current HTTP link's machine holds requests until authorization.
     pub(crate) fn unauthorized(&mut self, status: u16, www_authenticate: Option<String>) {
         let target = match &self.source {

@@ -1,31 +1,24 @@
-//! The driver itself: its state, the one entry point for inputs, the pump that moves
-//! frames and events until nothing moves, the queue of work for the later parts, and
-//! the one deadline.
+//! The driver itself: the one entry point for inputs, the pump that moves frames and
+//! events until nothing moves, the later parts and their queue of work, and the one
+//! deadline. The state both work on is the [`Page`].
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::VecDeque;
+use std::ops::Deref;
 use std::time::Duration;
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{Client, ClientConfig, OpId};
-use mcpg_core::jsonrpc::RequestId;
-use mcpg_loop_data::{PageRecord, Provider};
-use serde_json::Value;
 
-use crate::input::{Command, ConnId, Input};
-use crate::later::{Later, LaterKit, LaterParts, LaterTools};
+use crate::input::Input;
+use crate::later::LaterTools;
 use crate::links::Link;
 use crate::log::WireLog;
 use crate::output::Output;
-use crate::record::Recorder;
-use crate::settings::Pin;
-use crate::settings::{LlmSettings, ModelChoice};
-use crate::view::{Notice, Source, ViewChange};
+use crate::page::{PUMP_ROUNDS, Page};
+use crate::parts::{LaterKit, LaterParts};
+use crate::view::{LogMeta, ViewChange};
 
 /// Pause between steps in run mode, so each step can be seen arriving.
 pub const RUN_PACE: Duration = Duration::from_millis(300);
-
-/// Bound on one pump, in case a misbehaving peer keeps the queues busy forever.
-const PUMP_ROUNDS: usize = 100_000;
 
 /// The later parts' place in the driver (shown as a word: see [`LaterParts`]).
 struct LaterSlot(Option<Box<dyn LaterParts>>);
@@ -36,71 +29,29 @@ impl std::fmt::Debug for LaterSlot {
     }
 }
 
-/// The page without its browser: see the crate documentation. The fields the later
-/// parts work on are public to them (`mcpg-page-later`); the shell uses the methods.
+/// The page without its browser: see the crate documentation. It reads as its
+/// [`Page`] (`Deref`): the log, the connection, a recording.
 #[derive(Debug)]
 pub struct PageDriver {
-    /// The time of the input being handled.
-    pub now: Timestamp,
-    /// The current connection's number.
-    pub conn: ConnId,
-    /// What the current connection is to.
-    pub source: Source,
-    pub(crate) link: Link,
-    /// The core's client session of the current connection.
-    pub client: Client,
-    /// When the current connection started (times in the log count from it).
-    pub started: Timestamp,
-    pub(crate) pin: Pin,
-    pub(crate) list_op: Option<OpId>,
-    /// The Tools panel's pages.
-    pub pages: Vec<PageRecord>,
-    pub(crate) methods: HashMap<RequestId, String>,
-    /// The loop's prompt.
-    pub prompt: String,
-    /// The model script as set (validated by the later parts when a loop starts).
-    pub script_values: Vec<Value>,
-    /// The provider format chosen.
-    pub provider: Provider,
-    /// Who answers for the model.
-    pub model: ModelChoice,
-    /// Each provider's real model settings (no key).
-    pub llm: Vec<LlmSettings>,
-    /// Each provider's key, as its masked hint only.
-    pub key_hints: Vec<Option<String>>,
-    /// The recording being replayed, if any.
-    pub replay: Option<mcpg_recording::Recording>,
-    /// What a shared session records.
-    pub recorder: Recorder,
-    pub(crate) log: WireLog,
-    pub(crate) first_list_done: bool,
-    /// The Tools panel's pages changed during this input (told once, at its end).
-    pub pages_dirty: bool,
-    /// HTTP links replaced or closed, kept until their DELETE is answered.
-    pub(crate) closing: BTreeMap<ConnId, Box<dyn crate::http_port::HttpPort>>,
-    /// The later parts, once the shell handed them in (taken out while they work).
+    page: Page,
+    /// The later parts, once the shell handed them in.
     later: LaterSlot,
-    /// The kit's stateless tools (kept while the parts are out).
-    pub(crate) tools: Option<LaterTools>,
-    /// Work for the later parts, in order.
-    for_later: VecDeque<Later>,
-    /// The later parts are at work (their work's queue runs after they return).
-    in_later: bool,
-    /// Commands waiting for the later parts, in order (`Some` while they load).
-    pub(crate) waiting: Option<Vec<Command>>,
-    /// The later parts were asked for because the client holds a server's request
-    /// or notification (asked once: after a failed fetch, the next command that
-    /// needs them asks again).
-    pub(crate) later_for_held: bool,
-    pub(crate) inbox: VecDeque<Input>,
-    pub(crate) outputs: VecDeque<Output>,
+    inbox: VecDeque<Input>,
     busy: bool,
-    log_shown: crate::view::LogMeta,
+    log_shown: LogMeta,
 }
 
 impl Default for PageDriver {
     fn default() -> Self {
         PageDriver::new()
+    }
+}
+
+impl Deref for PageDriver {
+    type Target = Page;
+
+    fn deref(&self) -> &Page {
+        &self.page
     }
 }
 
@@ -113,39 +64,11 @@ impl PageDriver {
     /// A driver whose wire log is `log` (e.g. a smaller bound in tests).
     pub fn with_log(log: WireLog) -> PageDriver {
         PageDriver {
-            now: Timestamp::ZERO,
-            conn: 0,
-            source: Source::Demo,
-            link: Link::None,
-            // Readers from the later parts (`readers.rs` in the core's client).
-            client: Client::without_answer_readers(ClientConfig::default()),
-            started: Timestamp::ZERO,
-            pin: Pin::Auto,
-            list_op: None,
-            pages: Vec::new(),
-            methods: HashMap::new(),
-            prompt: "What's the weather in Austin?".to_owned(),
-            script_values: Vec::new(),
-            provider: Provider::Anthropic,
-            model: ModelChoice::Mock,
-            llm: Provider::ALL.map(LlmSettings::default_for).to_vec(),
-            key_hints: vec![None; Provider::ALL.len()],
-            replay: None,
-            recorder: Recorder::default(),
-            log,
-            first_list_done: false,
-            pages_dirty: false,
-            closing: BTreeMap::new(),
+            page: Page::with_log(log),
             later: LaterSlot(None),
-            tools: None,
-            for_later: VecDeque::new(),
-            in_later: false,
-            waiting: None,
-            later_for_held: false,
             inbox: VecDeque::new(),
-            outputs: VecDeque::new(),
             busy: false,
-            log_shown: crate::view::LogMeta::default(),
+            log_shown: LogMeta::default(),
         }
     }
 
@@ -163,17 +86,13 @@ impl PageDriver {
             demo_handlers: kit.demo_handlers,
             answer_readers: kit.answer_readers,
         };
-        self.client.set_answer_readers(tools.answer_readers);
-        if let Link::Memory(m) = &mut self.link {
+        let page = &mut self.page;
+        page.client.set_answer_readers(tools.answer_readers);
+        if let Link::Memory(m) = &mut page.link {
             m.set_handlers(tools.demo_handlers);
         }
-        self.tools = Some(tools);
+        page.tools = Some(tools);
         self.later.0 = Some(kit.parts);
-    }
-
-    /// Whether the later parts are in.
-    pub fn later_in(&self) -> bool {
-        self.tools.is_some()
     }
 
     /// Hands in one input at `now`. Inputs are queued and handled in order, so one
@@ -185,41 +104,43 @@ impl PageDriver {
         }
         self.busy = true;
         while let Some(input) = self.inbox.pop_front() {
-            self.now = now.max(self.now);
+            self.page.now = now.max(self.page.now);
             self.apply(input);
             self.pump();
         }
         self.busy = false;
-        if std::mem::take(&mut self.pages_dirty) {
-            self.emit(ViewChange::Pages(self.pages.clone()));
+        let page = &mut self.page;
+        if std::mem::take(&mut page.pages_dirty) {
+            page.emit(ViewChange::Pages(page.pages.clone()));
         }
         // One log change per input batch, however many rows it appended.
-        let meta = crate::view::LogMeta {
-            unrecorded: self.recorder.unrecorded(),
-            ..self.log.meta()
+        let meta = LogMeta {
+            unrecorded: page.recorder.unrecorded(),
+            ..page.log.meta()
         };
         if meta != self.log_shown {
             self.log_shown = meta;
-            self.emit(ViewChange::Log(meta));
+            page.emit(ViewChange::Log(meta));
         }
     }
 
     /// The next thing for the shell to do.
     pub fn poll_output(&mut self) -> Option<Output> {
-        self.outputs.pop_front()
+        self.page.outputs.pop_front()
     }
 
     /// When the shell must hand in [`Input::Timer`] next (core deadlines, the demo
     /// server's slow jobs, HTTP resumes and deadlines, run-mode pacing), if ever.
     pub fn poll_timeout(&self) -> Option<Timestamp> {
-        let memory = match &self.link {
+        let page = &self.page;
+        let memory = match &page.link {
             Link::Memory(m) => m.poll_timeout(),
             _ => None,
         };
         [
-            self.client.poll_timeout(),
+            page.client.poll_timeout(),
             memory,
-            self.http_deadline(),
+            page.http_deadline(),
             self.later.0.as_ref().and_then(|l| l.poll_timeout()),
         ]
         .into_iter()
@@ -227,76 +148,26 @@ impl PageDriver {
         .min()
     }
 
-    /// The wire log (rows to show, counts, the JSON export).
-    pub fn log(&self) -> &WireLog {
-        &self.log
+    /// The first screen's state, to change (the driver's own inputs' work).
+    pub(crate) fn page_mut(&mut self) -> &mut Page {
+        &mut self.page
     }
 
-    /// The current connection's id.
-    pub fn conn(&self) -> ConnId {
-        self.conn
-    }
-
-    /// The source of the current connection.
-    pub fn source(&self) -> &Source {
-        &self.source
-    }
-
-    /// The pinned revision.
-    pub fn pin(&self) -> Pin {
-        self.pin
-    }
-
-    /// Shows `change`.
-    pub fn emit(&mut self, change: ViewChange) {
-        self.outputs.push_back(Output::View(change));
-    }
-
-    /// Asks the shell to do `out`.
-    pub fn output(&mut self, out: Output) {
-        self.outputs.push_back(out);
-    }
-
-    /// A line in the wire log.
-    pub fn note(&mut self, text: impl Into<String>) {
-        self.log.note(text.into());
-    }
-
-    /// A notice over the page.
-    pub fn notice(&mut self, text: impl Into<String>) {
-        self.emit(ViewChange::Notice(Some(Notice::text(text))));
-    }
-
-    /// Queues `work` for the later parts (without them, the log says it was not done).
-    pub(crate) fn queue_later(&mut self, work: Later) {
-        self.for_later.push_back(work);
-    }
-
-    /// Queues `work` for the later parts if they are in (housekeeping: without them
-    /// there is nothing to keep).
-    pub(crate) fn tell_later(&mut self, work: Later) {
-        if self.later_in() {
-            self.for_later.push_back(work);
+    /// Puts `commands` at the head of the inbox, in order.
+    pub(crate) fn requeue(&mut self, commands: Vec<crate::Command>) {
+        for c in commands.into_iter().rev() {
+            self.inbox.push_front(Input::Command(c));
         }
     }
 
-    /// Runs the later parts' queue; whether anything ran. Inside their own work it
-    /// waits: the outer run takes what they queue next.
-    pub(crate) fn run_later(&mut self) -> bool {
-        if self.in_later {
-            return false;
-        }
+    /// Runs the later parts' queue; whether anything ran.
+    fn run_later(&mut self) -> bool {
         let mut ran = false;
-        while let Some(work) = self.for_later.pop_front() {
+        while let Some(work) = self.page.for_later.pop_front() {
             ran = true;
-            match self.later.0.take() {
-                Some(mut parts) => {
-                    self.in_later = true;
-                    parts.handle(self, work);
-                    self.in_later = false;
-                    self.later.0 = Some(parts);
-                }
-                None => self.note(format!(
+            match &mut self.later.0 {
+                Some(parts) => parts.handle(&mut self.page, work),
+                None => self.page.note(format!(
                     "not done: {} needed the tool loop's code, which is not loaded",
                     work.label()
                 )),
@@ -306,42 +177,16 @@ impl PageDriver {
     }
 
     /// Moves frames and events until nothing moves (the later parts' work included),
-    /// then lets the later parts update the loop's view and its pace. Inside the
-    /// later parts' work it moves frames and events only (their work waits).
-    pub fn pump(&mut self) {
+    /// then lets the later parts update the loop's view and its pace.
+    pub(crate) fn pump(&mut self) {
         for _ in 0..PUMP_ROUNDS {
-            let mut moved = false;
-            while let Some(out) = self.client.poll_transmit() {
-                self.transmit(out);
-                moved = true;
-            }
-            moved |= self.drain_http();
-            while let Some(text) = self.next_incoming() {
-                self.client.handle_text(self.now, &text);
-                moved = true;
-            }
-            while let Some(ev) = self.client.poll_event() {
-                self.on_event(ev);
-                moved = true;
-            }
-            moved |= self.run_later();
-            if !moved {
+            let moved = self.page.move_once();
+            if !(self.run_later() || moved) {
                 break;
             }
         }
-        if self.in_later {
-            return;
-        }
-        self.ask_later_for_held();
-        self.tell_later(Later::Pumped);
+        self.page.ask_later_for_held();
+        self.page.tell_later(crate::Later::Pumped);
         self.run_later();
-    }
-
-    fn next_incoming(&mut self) -> Option<String> {
-        match &mut self.link {
-            Link::Memory(m) => m.pop(),
-            Link::Replay(r) => r.pop(),
-            _ => None,
-        }
     }
 }

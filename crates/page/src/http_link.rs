@@ -7,13 +7,13 @@
 
 use mcpg_net::{HttpEvent, NetEvent, NetFailure};
 
-use crate::driver::PageDriver;
 use crate::input::ConnId;
 use crate::links::{HttpLink, Link};
 use crate::output::Output;
+use crate::page::Page;
 use crate::view::{Notice, ViewChange};
 
-impl PageDriver {
+impl Page {
     /// What the network did for a request of connection `conn` (current or closing).
     pub(crate) fn http_step(&mut self, conn: ConnId, event: NetEvent) {
         let now = self.now;

@@ -5,7 +5,7 @@ use mcpg_net::NetEvent;
 pub use crate::command::{Command, ConnId, LoopId, ModelReply};
 
 use crate::bridge_event::BridgeEvent;
-use crate::later::LaterKit;
+use crate::parts::LaterKit;
 
 /// One thing that happened, handed to [`crate::PageDriver::handle`].
 #[derive(Debug)]

@@ -8,55 +8,25 @@
 //!
 //! Everything else (the loop, a real model's replies, the server's questions, the
 //! Resources, Prompts and Logs panels) is `mcpg-page-later`'s, which owns its own
-//! state behind [`LaterParts`]. The shell hands it in as a [`LaterKit`]
+//! state behind [`crate::LaterParts`]. The shell hands it in as a [`crate::LaterKit`]
 //! ([`crate::Input::Later`]) when the driver asks ([`crate::Output::LoadLater`]);
 //! in the browser it comes from a split wasm chunk, so its code is not part of the
 //! first load.
 //!
 //! The driver never calls the later parts in the middle of its own work: it queues
 //! a [`Later`] and runs the queue when that work is done (`PageDriver::run_later`),
-//! handing the parts the whole driver. Work that needs them while they are not in
+//! handing the parts the first screen's state ([`crate::Page`]; the trait and the
+//! kit are in `parts.rs`). Work that needs them while they are not in
 //! is noted in the log as not done, never dropped silently.
 
 use std::fmt;
 use std::sync::Arc;
 
-use mcpg_core::Timestamp;
 use mcpg_core::client::{AnswerReaders, CallOutcome, Event};
 use mcpg_core::jsonrpc::code::URL_ELICITATION_REQUIRED;
 
 use crate::command::{Command, LoopId, ModelReply};
-use crate::driver::PageDriver;
 use crate::http_port::HttpPort;
-
-/// What loads after the first tool list, with its state: the one way the driver
-/// reaches it. (No `Debug` bound: formatting the loop's whole state would come with
-/// the chunk for nothing.)
-pub trait LaterParts {
-    /// Does `work` on `page` (the whole driver, its later parts taken out meanwhile:
-    /// what this queues runs after it returns).
-    fn handle(&mut self, page: &mut PageDriver, work: Later);
-    /// The parts' next deadline (the running loop's pace), if any.
-    fn poll_timeout(&self) -> Option<Timestamp>;
-}
-
-/// What the shell hands in once the later chunk is loaded.
-pub struct LaterKit {
-    /// The parts and their state.
-    pub parts: Box<dyn LaterParts>,
-    /// Makes the Streamable HTTP machine for a URL.
-    pub http: fn(&str) -> Box<dyn HttpPort>,
-    /// The embedded demo's answers to tool calls, reads, prompts and completions.
-    pub demo_handlers: &'static dyn mcpg_demo::Handlers,
-    /// The client's readers of those answers and of what the server sends unasked.
-    pub answer_readers: AnswerReaders,
-}
-
-impl fmt::Debug for LaterKit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("LaterKit")
-    }
-}
 
 /// The kit's stateless tools, kept by the driver (the state is in the parts).
 #[derive(Clone, Copy)]

@@ -39,6 +39,8 @@ mod log;
 mod mailbox;
 mod on_event;
 mod output;
+mod page;
+mod parts;
 mod record;
 mod replay;
 mod session_ops;
@@ -55,13 +57,15 @@ pub use features::FeatureCommand;
 pub use features::view::FeatureChange;
 pub use http_port::HttpPort;
 pub use input::{Command, ConnId, Input, LoopId, ModelReply};
-pub use later::{Later, LaterKit, LaterParts, for_later};
+pub use later::{Later, for_later};
 pub use links::{HttpTarget, LinkSpec};
 pub use log::{LOG_CAPACITY, LogRow, WireLog};
 pub use mailbox::Mailbox;
 pub use mcpg_bridge_api::SideEvent;
 pub use mcpg_net::{HttpEvent, HttpRequest, Method, NetEvent, NetFailure, ReqId};
 pub use output::{ModelRequest, Output};
+pub use page::Page;
+pub use parts::{LaterKit, LaterParts};
 pub use record::{
     RECORD_CEILING_BYTES, Recorder, connection, demo_exchange, link_session, public_url,
     seed_record, seed_turns, source_of,

@@ -8,9 +8,9 @@ use mcpg_core::client::{Direction, Event, Negotiated};
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_loop_data::PageRecord;
 
-use crate::driver::PageDriver;
 use crate::later::{Later, for_later};
 use crate::log::LogRow;
+use crate::page::Page;
 use crate::view::{Conn, ServerInfo, Source, ViewChange};
 
 fn summary(msg: &Message, methods: &std::collections::HashMap<RequestId, String>) -> String {
@@ -46,7 +46,7 @@ fn server_info(n: &Negotiated) -> ServerInfo {
     }
 }
 
-impl PageDriver {
+impl Page {
     pub(crate) fn on_event(&mut self, ev: Event) {
         if for_later(&ev) {
             self.queue_later(Later::Event(ev));

@@ -3,7 +3,7 @@
 use mcpg_loop_data::Provider;
 use mcpg_net::{HttpRequest, ReqId};
 
-use crate::input::{ConnId, LoopId};
+use crate::command::{ConnId, LoopId};
 use crate::links::LinkSpec;
 use crate::view::ViewChange;
 

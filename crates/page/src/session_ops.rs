@@ -3,18 +3,18 @@
 
 use mcpg_core::client::{Client, ClientConfig, Outgoing};
 
-use crate::driver::PageDriver;
 use crate::input::Command;
 use crate::later::Later;
 use crate::links::{HttpLink, HttpTarget, Link, LinkSpec, Memory};
 use crate::output::Output;
+use crate::page::Page;
 use crate::record::Recorder;
 use crate::replay::ReplayLink;
 use crate::settings::Pin;
 use crate::settings::slot;
 use crate::view::{Conn, Source, ViewChange};
 
-impl PageDriver {
+impl Page {
     pub(crate) fn command(&mut self, c: Command) {
         match c {
             Command::Connect(source) => self.connect(source),
@@ -71,7 +71,7 @@ impl PageDriver {
             Command::ListToolsTimes(n) => {
                 for _ in 0..n {
                     self.list_tools();
-                    self.pump();
+                    self.move_frames();
                 }
             }
         }

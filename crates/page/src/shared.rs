@@ -4,13 +4,13 @@
 
 use mcpg_recording::Recording;
 
-use crate::driver::PageDriver;
 use crate::links::Link;
+use crate::page::Page;
 use crate::record::{connection, public_url, source_of};
 use crate::settings::{ModelChoice, slot};
 use crate::view::ViewChange;
 
-impl PageDriver {
+impl Page {
     /// In a replay, sends again the requests the recording made before its next
     /// loop (see [`crate::replay::ReplayLink::requests_before_loop`]), once the
     /// connection is negotiated: the loop's own requests then carry the ids they
@@ -29,7 +29,7 @@ impl PageDriver {
         }
         // Their answers come in now, before the loop's first request, in the order
         // the recording has them.
-        self.pump();
+        self.move_frames();
     }
 
     /// The link of a replay, if this connection is one.

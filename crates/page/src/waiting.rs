@@ -6,11 +6,12 @@
 //! waiting commands that need it are recorded as not done (a note and a notice) and
 //! the others are applied: nothing is dropped silently, and the next Step asks again.
 
+use crate::command::Command;
 use crate::driver::PageDriver;
 use crate::features::FeatureCommand;
-use crate::input::{Command, Input};
-use crate::later::LaterKit;
 use crate::output::Output;
+use crate::page::Page;
+use crate::parts::LaterKit;
 use crate::view::Source;
 
 /// Said when the loop's code could not be loaded.
@@ -58,7 +59,7 @@ impl Command {
     }
 }
 
-impl PageDriver {
+impl Page {
     /// Applies `c` now, or keeps it until the later parts are here.
     pub(crate) fn command_when_ready(&mut self, c: Command) {
         if let Some(waiting) = &mut self.waiting {
@@ -71,22 +72,51 @@ impl PageDriver {
         }
     }
 
+    /// The client holds what the server sent unasked until the later parts bring
+    /// their readers (`mcpg_core::client::AnswerReaders`): ask for them, once. (The
+    /// embedded demo sends nothing unasked at connect but the listen stream's
+    /// acknowledgement, which the client reads at once: its first tool list needs
+    /// no chunk.)
+    pub(crate) fn ask_later_for_held(&mut self) {
+        if !self.later_in()
+            && self.waiting.is_none()
+            && !self.later_for_held
+            && self.client.holds_inbound() > 0
+        {
+            self.later_for_held = true;
+            self.waiting = Some(Vec::new());
+            self.output(Output::LoadLater);
+        }
+    }
+}
+
+impl PageDriver {
     /// The shell handed the later parts in: the waiting commands go next, in order.
     pub(crate) fn later_ready(&mut self, kit: LaterKit) {
         if self.later_in() {
-            self.note("ignored: the tool loop's code was handed in a second time");
+            self.page_mut()
+                .note("ignored: the tool loop's code was handed in a second time");
         } else {
             self.take_kit(kit);
         }
-        let waiting = self.waiting.take().unwrap_or_default();
+        let waiting = self.page_mut().waiting.take().unwrap_or_default();
         self.requeue(waiting);
     }
 
     /// The later parts could not be loaded: what needed them is noted as not done,
     /// the rest goes on.
     pub(crate) fn later_failed(&mut self, why: &str) {
+        let kept = self.page_mut().not_loaded(why);
+        self.requeue(kept);
+    }
+}
+
+impl Page {
+    /// What waited for the later parts, which could not be loaded: those that need
+    /// them are noted as not done; the others are returned, to run now.
+    fn not_loaded(&mut self, why: &str) -> Vec<Command> {
         let Some(waiting) = self.waiting.take() else {
-            return;
+            return Vec::new();
         };
         let (lost, kept): (Vec<Command>, Vec<Command>) =
             waiting.into_iter().partition(Command::needs_later);
@@ -106,30 +136,6 @@ impl PageDriver {
         if any_lost || held > 0 {
             self.notice(NOT_LOADED);
         }
-        self.requeue(kept);
-    }
-
-    /// The client holds what the server sent unasked until the later parts bring
-    /// their readers (`mcpg_core::client::AnswerReaders`): ask for them, once. (The
-    /// embedded demo sends nothing unasked at connect but the listen stream's
-    /// acknowledgement, which the client reads at once: its first tool list needs
-    /// no chunk.)
-    pub(crate) fn ask_later_for_held(&mut self) {
-        if !self.later_in()
-            && self.waiting.is_none()
-            && !self.later_for_held
-            && self.client.holds_inbound() > 0
-        {
-            self.later_for_held = true;
-            self.waiting = Some(Vec::new());
-            self.output(Output::LoadLater);
-        }
-    }
-
-    /// Puts `commands` at the head of the inbox, in order.
-    fn requeue(&mut self, commands: Vec<Command>) {
-        for c in commands.into_iter().rev() {
-            self.inbox.push_front(Input::Command(c));
-        }
+        kept
     }
 }

@@ -24,8 +24,7 @@ use crate::state::AppState;
 
 /// The page as a recording (the driver records it; no key, no token).
 fn record() -> Recording {
-    read(mcpg_page::PageDriver::record)
-        .unwrap_or_else(|| Recording::new(mcpg_recording::Connection::Embedded))
+    read(|d| d.record()).unwrap_or_else(|| Recording::new(mcpg_recording::Connection::Embedded))
 }
 
 /// Runs `bytes` through the browser's own `CompressionStream` or

@@ -4,7 +4,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::client::OpId;
 use mcpg_core::jsonrpc::RequestId;
 use mcpg_host::asks::{Reply, Root, input_responses, url_domain, url_elicitations};
-use mcpg_page::{AskCommand, AskKey, AskPlace, AskState, AskView, Output, PageDriver, ViewChange};
+use mcpg_page::{AskCommand, AskKey, AskPlace, AskState, AskView, Output, Page, ViewChange};
 use serde_json::{Map, Value};
 
 use crate::parts::LoopParts;
@@ -13,7 +13,7 @@ impl LoopParts {
     /// A server request the core left for the host to answer.
     pub(crate) fn server_asked(
         &mut self,
-        page: &mut PageDriver,
+        page: &mut Page,
         id: RequestId,
         method: String,
         params: Option<Value>,
@@ -36,7 +36,7 @@ impl LoopParts {
 
     /// A 2026-07-28 `input_required` result for call `op`: one question per entry
     /// of `inputRequests`, in key order.
-    pub(crate) fn input_required(&mut self, page: &mut PageDriver, op: OpId, result: &Value) {
+    pub(crate) fn input_required(&mut self, page: &mut Page, op: OpId, result: &Value) {
         let state = result.get("requestState").cloned();
         let requests = result
             .get("inputRequests")
@@ -72,7 +72,7 @@ impl LoopParts {
     /// noted with why.
     pub(crate) fn url_required(
         &mut self,
-        page: &mut PageDriver,
+        page: &mut Page,
         op: OpId,
         error: &mcpg_core::jsonrpc::RpcError,
     ) {
@@ -93,7 +93,7 @@ impl LoopParts {
     }
 
     /// `notifications/elicitation/complete`: the URL elicitation it names is done.
-    pub(crate) fn elicitation_complete(&mut self, page: &mut PageDriver, params: Option<&Value>) {
+    pub(crate) fn elicitation_complete(&mut self, page: &mut Page, params: Option<&Value>) {
         let id = params
             .and_then(|p| p.get("elicitationId"))
             .and_then(Value::as_str);
@@ -110,7 +110,7 @@ impl LoopParts {
     }
 
     /// The learner's answer, click or roots.
-    pub(crate) fn ask_command(&mut self, page: &mut PageDriver, cmd: AskCommand) {
+    pub(crate) fn ask_command(&mut self, page: &mut Page, cmd: AskCommand) {
         match cmd {
             AskCommand::Answer { id, reply } => self.answer_ask(page, id, reply),
             AskCommand::OpenUrl { id } => {
@@ -145,7 +145,7 @@ impl LoopParts {
         }
     }
 
-    fn answer_ask(&mut self, page: &mut PageDriver, id: u64, reply: Reply) {
+    fn answer_ask(&mut self, page: &mut Page, id: u64, reply: Reply) {
         let result = reply.to_result();
         let now = page.now;
         let Some(a) = self
@@ -189,7 +189,7 @@ impl LoopParts {
     }
 
     /// Retries call `op` once every question it asked has an answer.
-    fn retry_when_answered(&mut self, page: &mut PageDriver, op: OpId) {
+    fn retry_when_answered(&mut self, page: &mut Page, op: OpId) {
         let waiting = self.asks.list.iter().any(|a| {
             a.state == AskState::Waiting
                 && matches!(&a.key, AskKey::Input { op: o, .. } if *o == op)
@@ -211,7 +211,7 @@ impl LoopParts {
         }
     }
 
-    fn set_roots(&mut self, page: &mut PageDriver, roots: Vec<Root>) {
+    fn set_roots(&mut self, page: &mut Page, roots: Vec<Root>) {
         if roots == self.asks.roots {
             return;
         }
@@ -224,7 +224,7 @@ impl LoopParts {
     }
 
     /// Questions whose deadline passed were answered by the core with an error.
-    pub(crate) fn expire_asks(&mut self, page: &mut PageDriver) {
+    pub(crate) fn expire_asks(&mut self, page: &mut Page) {
         let now = page.now;
         let mut changed = false;
         for a in &mut self.asks.list {
@@ -239,7 +239,7 @@ impl LoopParts {
     }
 
     /// The connection is gone or replaced: no question can be answered any more.
-    pub(crate) fn forget_asks(&mut self, page: &mut PageDriver) {
+    pub(crate) fn forget_asks(&mut self, page: &mut Page) {
         self.asks.responses.clear();
         let mut changed = false;
         for a in &mut self.asks.list {
@@ -262,7 +262,7 @@ impl LoopParts {
         Some((self.loop_id, index))
     }
 
-    pub(crate) fn show_asks(&mut self, page: &mut PageDriver) {
+    pub(crate) fn show_asks(&mut self, page: &mut Page) {
         let current = self.loop_id;
         for a in &mut self.asks.list {
             a.place = match a.call {

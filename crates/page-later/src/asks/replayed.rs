@@ -8,14 +8,14 @@ use mcpg_core::client::OpId;
 use mcpg_core::jsonrpc::{RequestId, RpcError};
 use serde_json::Value;
 
-use mcpg_page::{AskKey, AskState, PageDriver};
+use mcpg_page::{AskKey, AskState, Page};
 
 use crate::parts::LoopParts;
 
 impl LoopParts {
     /// Answers request `id` as the recording did, when this is a replay and the
     /// recording answered it; `true` when it did.
-    pub(crate) fn answer_as_recorded(&mut self, page: &mut PageDriver, id: &RequestId) -> bool {
+    pub(crate) fn answer_as_recorded(&mut self, page: &mut Page, id: &RequestId) -> bool {
         let Some(result) = page.replay_link().and_then(|r| r.recorded_answer(id)) else {
             return false;
         };
@@ -33,7 +33,7 @@ impl LoopParts {
 
     /// Retries MRTR call `op` with the recorded session's `inputResponses`, when
     /// this is a replay and the recording retried it; `true` when it did.
-    pub(crate) fn retry_as_recorded(&mut self, page: &mut PageDriver, op: OpId) -> bool {
+    pub(crate) fn retry_as_recorded(&mut self, page: &mut Page, op: OpId) -> bool {
         let Some(Value::Object(responses)) = page.replay_link().and_then(|r| r.recorded_retry())
         else {
             return false;

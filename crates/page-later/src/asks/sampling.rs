@@ -2,7 +2,7 @@
 //! only on the learner's click, without the key; its reply becomes a draft that the
 //! learner still approves, edits or rejects.
 
-use mcpg_page::{AskState, ModelReply, ModelRequest, Output, PageDriver};
+use mcpg_page::{AskState, ModelReply, ModelRequest, Output, Page};
 
 use crate::model_http::{sampled, sampling_http};
 use crate::parts::LoopParts;
@@ -12,7 +12,7 @@ impl LoopParts {
     /// with the request as the learner edited it (`asked`) if they did.
     pub(crate) fn sample_with_model(
         &mut self,
-        page: &mut PageDriver,
+        page: &mut Page,
         id: u64,
         asked: Option<serde_json::Value>,
     ) {
@@ -47,7 +47,7 @@ impl LoopParts {
     }
 
     /// The real model's reply to question `ask`: a draft for the learner.
-    pub(crate) fn model_sampled(&mut self, page: &mut PageDriver, ask: u64, reply: &ModelReply) {
+    pub(crate) fn model_sampled(&mut self, page: &mut Page, ask: u64, reply: &ModelReply) {
         let provider = page.provider;
         let Some(a) = self.asks.list.iter_mut().find(|a| a.id == ask) else {
             return;

@@ -222,7 +222,7 @@ pub struct DiagramInput<'a> {
     pub answered: bool,
     /// The model API format, for step 2's label.
     pub provider: Provider,
-    /// The step the loop performs next (`PageDriver`'s `next_step`): a model turn
+    /// The step the loop performs next (`Page`'s `next_step`): a model turn
     /// that is the last step so far "picks a tool" when step 4 comes next.
     pub next_step: Option<u8>,
     /// The index in `steps` of the step to highlight.

@@ -4,14 +4,14 @@ use std::sync::Arc;
 
 use mcpg_host::provider::Turn;
 use mcpg_page::features::view::{FeatureChange, LevelView, ListView};
-use mcpg_page::{PageDriver, ViewChange};
+use mcpg_page::{Page, ViewChange};
 
 use super::state::Features;
 
 /// The Resources, Prompts and Logs panels' state and the driver, for one input.
 pub(crate) struct FeatureCtx<'a> {
     pub(crate) features: &'a mut Features,
-    pub(crate) page: &'a mut PageDriver,
+    pub(crate) page: &'a mut Page,
     /// **Use in the loop**: the turns a new loop starts from (the loop runs it).
     pub(crate) seed: Option<Vec<Turn>>,
 }

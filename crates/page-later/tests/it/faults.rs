@@ -123,7 +123,7 @@ fn side_events_arriving_while_the_driver_is_busy_are_queued_not_dropped() {
         Input::Command(Command::Connect(Source::Bridge("x".into()))),
     );
     assert!(outs.iter().any(|o| matches!(o, Output::OpenLink { .. })));
-    let conn = mailbox.read(PageDriver::conn).expect("free");
+    let conn = mailbox.read(|d| d.conn()).expect("free");
     // A callback fires while the shell is reading the driver: the input waits.
     let during = mailbox
         .read(|_| {
