@@ -3,10 +3,10 @@
 //! playing the model, a real model's request and reply), the server's questions,
 //! the Resources, Prompts and Logs panels and the Streamable HTTP machine.
 //!
-//! [`LoopParts`] owns this state; the driver queues work for it and hands it the
-//! first screen's state (`mcpg_page::Page`) to do it on (`mcpg_page::Later`). The shell gets everything as one
-//! [`later_kit`], in the browser from a split wasm chunk, so none of this code is
-//! in the first load.
+//! [`LoopParts`] owns this state; the driver queues work for it
+//! (`mcpg_page::Later`) and hands it the first screen's state (`mcpg_page::Page`) to
+//! do it on. The shell gets everything as one [`later_kit`], in the browser from a
+//! split wasm chunk, so none of this code is in the first load.
 //!
 //! [`diagram`] is the picture of the loop: a pure projection of the steps into a
 //! sequence diagram's arrows, which the page draws as SVG.
