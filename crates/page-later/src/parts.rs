@@ -72,11 +72,6 @@ impl LaterParts for LoopParts {
 }
 
 impl LoopParts {
-    /// The loop of this moment (read-only: for tests and tools).
-    pub fn tool_loop(&self) -> Option<&ToolLoop> {
-        self.run.as_ref()
-    }
-
     fn command(&mut self, page: &mut Page, c: Command) {
         match c {
             Command::Step => self.step(page),

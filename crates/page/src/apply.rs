@@ -26,6 +26,7 @@ impl Page {
         let now = self.now;
         match input {
             Input::Command(c) => self.command_when_ready(c),
+            // The driver takes these before this (`PageDriver::apply`).
             Input::Later(_) | Input::LaterFailed(_) => {}
             Input::Frame { conn, .. }
             | Input::LinkOpened { conn }
