@@ -74,6 +74,16 @@ impl Check {
         }
     }
 
+    /// The order to show the choices in for lesson `slug` (indices into the
+    /// choices, seeded by the slug: see [`crate::shuffled`]); empty for a short
+    /// answer.
+    pub fn shown_order(&self, slug: &str) -> Vec<usize> {
+        match self {
+            Check::Choice { choices, .. } => crate::shuffled(slug, choices.len()),
+            Check::Short { .. } => Vec::new(),
+        }
+    }
+
     /// Judges choice `index` (a multiple-choice check) or `text` (a short answer).
     /// An index past the choices, or an answer to the other kind of check, is
     /// wrong, with no feedback.

@@ -2,8 +2,9 @@
 //!
 //! The track is data. Each [`Lesson`] names its setup (server, example message,
 //! who answers for the model, the model API format), what to notice (a step 1–6
-//! and a JSON field of what that step shows), and a short [`Check`] the learner
-//! answers in the page. Adding a lesson is adding an entry to [`LESSONS`] (see
+//! and a JSON field of what that step shows), what the learner must make happen
+//! ([`Need`]s the page watches for), and a short [`Check`] the learner answers
+//! in the page once they have. Adding a lesson is adding an entry to [`LESSONS`] (see
 //! `track/`); the tests run every lesson's loop against the embedded demo server
 //! and the host, and fail when a pointer names a field the step does not show.
 //!
@@ -12,12 +13,18 @@
 
 mod check;
 pub mod hash;
+mod need;
+mod order;
+mod path;
 pub mod progress;
 mod track;
 
 pub use check::{Check, Choice, Verdict, normalize};
 pub use mcpg_core::version::ProtocolVersion;
 pub use mcpg_host::provider::Provider;
+pub use need::{Need, Sign, Watch};
+pub use order::shuffled;
+pub use path::at;
 pub use track::LESSONS;
 
 /// Where the lesson's MCP server comes from.
@@ -82,7 +89,10 @@ pub struct Lesson {
     pub task: &'static str,
     /// What to notice, in order.
     pub notice: &'static [Pointer],
-    /// The check the learner answers.
+    /// What the learner makes happen before the question opens: the page watches
+    /// for each (see [`Watch`]).
+    pub needs: &'static [Need],
+    /// The check the learner answers once every need is seen.
     pub check: Check,
 }
 

@@ -2,7 +2,7 @@
 //! and the 2026-07-28 way of asking (`input_required`). Each calls one of the demo's
 //! asking tools; the loop pauses in step 4 while the server waits for the host.
 
-use super::basics::{at, mock};
+use super::basics::{at, mock, on_card, on_wire};
 use crate::{Check, Choice, Lesson, ProtocolVersion, Provider, Setup};
 
 /// The classic lessons pin 2025-11-25, where the server sends requests of its own.
@@ -19,6 +19,19 @@ pub const SAMPLING: Lesson = Lesson {
     goal: "See a server ask the host's model for text mid-call, a person approving the request and the reply.",
     setup: setup("Summarize the note about errors"),
     task: "Run the loop. In step 4 the server asks: read the request, approve it, approve the mock's reply. Run it again and reject.",
+    needs: &[
+        on_card(
+            "Approve twice: step 5 holds the text the host's model wrote",
+            5,
+            "result.content[0].text",
+            None,
+        ),
+        on_wire(
+            "Run it again and reject: the host answers error -1",
+            "error.code",
+            Some("-1"),
+        ),
+    ],
     notice: &[
         at(
             4,
@@ -59,7 +72,12 @@ pub const ELICIT_FORM: Lesson = Lesson {
     title: "Elicitation: the server asks you",
     goal: "Answer a server's question in a form built from its requestedSchema, and see accept, decline and cancel differ.",
     setup: setup("Reserve a table for dinner"),
-    task: "Run the loop and look at the form the server asks for. Accept; run again and decline; then cancel.",
+    task: "Run the loop and look at the form the server asks for. Accept; run again and decline; then once more and cancel.",
+    needs: &[
+        on_wire("Accept the form", "result.action", Some("\"accept\"")),
+        on_wire("Decline it", "result.action", Some("\"decline\"")),
+        on_wire("Cancel it", "result.action", Some("\"cancel\"")),
+    ],
     notice: &[
         at(
             4,
@@ -105,7 +123,12 @@ pub const ELICIT_URL: Lesson = Lesson {
     title: "URL elicitation: never opened without a click",
     goal: "See a server send you to a web page the host opens only when you click.",
     setup: setup("Link my account"),
-    task: "Run the loop, read the URL and its domain, then open it (or decline). The server ends with notifications/elicitation/complete.",
+    task: "Run the loop and read the URL and its domain; open it, then press Done (or decline). The call waits for your Done; the server then sends notifications/elicitation/complete.",
+    needs: &[on_wire(
+        "Open the page and press Done: the server sends notifications/elicitation/complete",
+        "method",
+        Some("\"notifications/elicitation/complete\""),
+    )],
     notice: &[
         at(
             4,
@@ -146,7 +169,20 @@ pub const ROOTS: Lesson = Lesson {
     title: "Roots: what the server may see",
     goal: "See a server ask the client which folders it shares.",
     setup: setup("Show my roots"),
-    task: "Run the loop; the host answers roots/list with its list. Edit the list (file:// URIs) and run again.",
+    task: "Run the loop; when the server asks, send the roots in the box (one file:// URI per line, a name after a space, such as file:///home/learner/project project). Then add a line, press Save and run again.",
+    needs: &[
+        on_card(
+            "Send your roots: step 4 holds the host's answer",
+            4,
+            "result.roots[0].uri",
+            None,
+        ),
+        on_wire(
+            "Change the list and Save: the host tells the server",
+            "method",
+            Some("\"notifications/roots/list_changed\""),
+        ),
+    ],
     notice: &[
         at(
             4,
@@ -187,7 +223,21 @@ pub const MRTR: Lesson = Lesson {
     title: "2026-07-28: input_required and the retry",
     goal: "See 2026-07-28 ask without a request: the call ends input_required and the host retries it with the answers.",
     setup: mock("Reserve a table for dinner", Provider::Anthropic),
-    task: "With the revision on Auto (2026-07-28 with the demo), run the loop, answer the form, and compare the two tools/call requests.",
+    task: "With the revision on auto (2026-07-28 with the demo, as the line under the server bar says), run the loop, answer the form, and compare the two tools/call requests.",
+    needs: &[
+        on_card(
+            "Run the loop: the call ends input_required",
+            4,
+            "result.resultType",
+            Some("\"input_required\""),
+        ),
+        on_card(
+            "Answer the form: the host retries with requestState",
+            4,
+            "params.requestState",
+            None,
+        ),
+    ],
     notice: &[
         at(
             4,

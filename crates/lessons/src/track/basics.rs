@@ -1,7 +1,7 @@
 //! The loop itself: its six steps, paging, the two kinds of failure, reshaping
 //! per provider, and several calls in one turn.
 
-use crate::{Check, Choice, Lesson, Model, Pointer, Provider, Server, Setup};
+use crate::{Check, Choice, Lesson, Model, Need, Pointer, Provider, Server, Setup, Sign};
 
 pub(super) const fn mock(prompt: &'static str, provider: Provider) -> Setup {
     Setup {
@@ -10,6 +10,39 @@ pub(super) const fn mock(prompt: &'static str, provider: Provider) -> Setup {
         model: Model::Mock,
         provider,
         revision: None,
+    }
+}
+
+/// A need seen on a step card: `field` (equal to `value`, JSON text, if given).
+pub(super) const fn on_card(
+    task: &'static str,
+    step: u8,
+    field: &'static str,
+    value: Option<&'static str>,
+) -> Need {
+    Need {
+        task,
+        sign: Sign::Field { step, field, value },
+    }
+}
+
+/// A need seen in the wire log: a message with `field` (equal to `value` if given).
+pub(super) const fn on_wire(
+    task: &'static str,
+    field: &'static str,
+    value: Option<&'static str>,
+) -> Need {
+    Need {
+        task,
+        sign: Sign::Wire { field, value },
+    }
+}
+
+/// A need seen when step `step` has finished.
+pub(super) const fn done(task: &'static str, step: u8) -> Need {
+    Need {
+        task,
+        sign: Sign::Done(step),
     }
 }
 
@@ -28,7 +61,8 @@ pub const SIX_STEPS: Lesson = Lesson {
     title: "The six steps",
     goal: "See the whole tool loop once and tell the steps that cross the wire from the ones inside the host.",
     setup: mock("What's the weather in Austin?", Provider::Anthropic),
-    task: "Press the step button six times (or run the whole loop) and read each card's badge.",
+    task: "Press the step button until the model's answer shows (five presses: steps 4 and 5 arrive together), and read each card's badge: “over MCP” or “inside the host”.",
+    needs: &[done("Walk the loop to step 6, the model's answer", 6)],
     notice: &[
         at(
             1,
@@ -66,7 +100,13 @@ pub const PAGINATION: Lesson = Lesson {
     title: "All pages of tools/list",
     goal: "See why a host must follow nextCursor until it is gone.",
     setup: mock("What's the weather in Austin?", Provider::Anthropic),
-    task: "Do step 1 and open its request and response blocks, page by page.",
+    task: "Do step 1 and open its request and response blocks, page by page, to the last one.",
+    needs: &[on_card(
+        "Do step 1: the host asks for the fifth and last page (cursor \"page-24\")",
+        1,
+        "params.cursor",
+        Some("\"page-24\""),
+    )],
     notice: &[
         at(
             1,
@@ -107,7 +147,21 @@ pub const IS_ERROR: Lesson = Lesson {
     title: "isError vs a JSON-RPC error",
     goal: "Tell a tool that ran and failed from a request the protocol refused.",
     setup: mock("What's the weather in Atlantis?", Provider::Anthropic),
-    task: "Run the loop for Atlantis, then use the second message (an unknown tool) and run it again.",
+    task: "Run the loop for Atlantis; then press “Use the message “call no_such_tool”” below and run the loop again.",
+    needs: &[
+        on_card(
+            "Run the loop for Atlantis: step 5 shows isError true",
+            5,
+            "result.isError",
+            Some("true"),
+        ),
+        on_card(
+            "Run it with “call no_such_tool”: step 5 shows error -32602",
+            5,
+            "error.code",
+            Some("-32602"),
+        ),
+    ],
     notice: &[
         at(
             5,
@@ -149,7 +203,21 @@ pub const RESHAPE: Lesson = Lesson {
     title: "Reshaping per provider",
     goal: "See the host rewrite MCP tools for one model API, names included, and map the name back.",
     setup: mock("square 12", Provider::OpenAiChat),
-    task: "Run the loop in the OpenAI Chat format, then switch the format to Gemini and look at step 2 again.",
+    task: "Run the loop in the OpenAI Chat format; then switch the Model API format to Gemini, run the loop again and look at step 2.",
+    needs: &[
+        on_card(
+            "Run the loop in OpenAI Chat's format: step 2 lists math_square",
+            2,
+            "[20].function.name",
+            Some("\"math_square\""),
+        ),
+        on_card(
+            "Run it again in Gemini's format: step 2 holds functionDeclarations",
+            2,
+            "[0].functionDeclarations[20].name",
+            None,
+        ),
+    ],
     notice: &[
         at(
             2,
@@ -186,6 +254,10 @@ pub const PARALLEL: Lesson = Lesson {
         Provider::Anthropic,
     ),
     task: "Run the loop and count the tools/call cards.",
+    needs: &[Need {
+        task: "Run the loop: two step 4 cards",
+        sign: Sign::Cards { step: 4, count: 2 },
+    }],
     notice: &[
         at(
             3,
@@ -215,6 +287,65 @@ pub const PARALLEL: Lesson = Lesson {
                 text: "None: the model called the tools itself",
                 right: false,
                 feedback: "The model never reaches the server; it only asks, and the host calls.",
+            },
+        ],
+    },
+};
+
+/// The two generations of MCP and the revision the page speaks.
+pub const GENERATIONS: Lesson = Lesson {
+    slug: "generations",
+    title: "Two generations: initialize and server/discover",
+    goal: "Know which protocol revision the page speaks with the demo, and what changed between the two generations of MCP.",
+    setup: mock("What's the weather in Austin?", Provider::Anthropic),
+    task: "Read the line under the server bar. Open the Server tab, set Protocol revision to “2025-11-25 only” and read the first messages of the wire log; then set it back to auto and read them again. Run the loop once and open step 1.",
+    notice: &[
+        at(
+            1,
+            "result.resultType",
+            "2026-07-28 marks every result with resultType: complete here, input_required when the server needs an answer first.",
+        ),
+        at(
+            1,
+            "result.ttlMs",
+            "A list says how long it may be cached (ttlMs, cacheScope): a stateless server has no session to tell you it changed.",
+        ),
+        at(
+            1,
+            "method",
+            "tools/list itself reads the same in both generations.",
+        ),
+    ],
+    needs: &[
+        on_wire(
+            "Pin 2025-11-25: the host opens with initialize",
+            "method",
+            Some("\"initialize\""),
+        ),
+        on_wire(
+            "Back to auto: the host opens with server/discover",
+            "method",
+            Some("\"server/discover\""),
+        ),
+        done("Run the loop in 2026-07-28", 6),
+    ],
+    check: Check::Choice {
+        question: "On auto, with the demo, what is the first message the host sends?",
+        choices: &[
+            Choice {
+                text: "server/discover, and no initialize at all",
+                right: true,
+                feedback: "Right: 2026-07-28 is stateless. The client asks what the server supports, and every request then carries its revision; there is no session to set up.",
+            },
+            Choice {
+                text: "initialize, then notifications/initialized",
+                right: false,
+                feedback: "That is the first generation (2024-11-05 to 2025-11-25): you saw it with the revision pinned to 2025-11-25.",
+            },
+            Choice {
+                text: "tools/list, with no set-up",
+                right: false,
+                feedback: "Look at the wire log's first rows after switching back to auto: one message comes before tools/list.",
             },
         ],
     },

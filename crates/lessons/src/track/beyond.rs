@@ -2,7 +2,7 @@
 //! the loop (so its pointers name what a step shows), and its task sends the
 //! learner to the Resources, Prompts or Logs panel for the rest.
 
-use super::basics::{at, mock};
+use super::basics::{at, mock, on_card, on_wire};
 use crate::{Check, Choice, Lesson, Provider, Setup};
 
 /// Every lesson here: the demo, the mock model, Anthropic's format.
@@ -17,6 +17,19 @@ pub const RESOURCES: Lesson = Lesson {
     goal: "See that resources are data the application chooses to read, while tools are actions the model chooses to call.",
     setup: setup("Read the note about pagination"),
     task: "Run the loop, open the Result panel and press Read it on the resource_link; then open the Resources panel and read a resource of your own choosing.",
+    needs: &[
+        on_card(
+            "Run the loop: step 5 carries a resource_link",
+            5,
+            "result.content[1].type",
+            Some("\"resource_link\""),
+        ),
+        on_wire(
+            "Read a resource: the host sends resources/read",
+            "method",
+            Some("\"resources/read\""),
+        ),
+    ],
     notice: &[
         at(
             5,
@@ -57,7 +70,20 @@ pub const PROMPTS: Lesson = Lesson {
     title: "Prompts: the user picks them",
     goal: "Start the loop from a prompt the server offers instead of a message you type.",
     setup: setup("What's the weather in Tokyo? Tell me what to pack."),
-    task: "Open the Prompts panel, choose plan_trip, fill city with Tokyo, Get the prompt, then press Use in the loop. Compare step 3 with a run of the typed message.",
+    task: "Open the Prompts panel, choose plan_trip, fill city with Tokyo and press Get the prompt; then press Use in the loop, which puts its messages in the loop and runs it. Compare step 3 with a run of the typed message.",
+    needs: &[
+        on_wire(
+            "Get plan_trip: the host sends prompts/get",
+            "params.name",
+            Some("\"plan_trip\""),
+        ),
+        on_card(
+            "Use it in the loop: step 3 starts from the prompt's messages",
+            3,
+            "messages[0].content",
+            None,
+        ),
+    ],
     notice: &[at(
         3,
         "messages[0].content",
@@ -92,6 +118,19 @@ pub const COMPLETIONS: Lesson = Lesson {
     goal: "See the server suggest argument values as you type, for a prompt or a resource template.",
     setup: setup("What's the weather in Reykjavik?"),
     task: "Open the Resources panel, type Re into the city field of weather://{city}/today and pick a suggestion; read it. Then run the loop.",
+    needs: &[
+        on_wire(
+            "Type in the template's city field: the host sends completion/complete",
+            "method",
+            Some("\"completion/complete\""),
+        ),
+        on_card(
+            "Run the loop for Reykjavik",
+            4,
+            "params.arguments.city",
+            Some("\"Reykjavik\""),
+        ),
+    ],
     notice: &[at(
         4,
         "params.arguments.city",
@@ -126,6 +165,19 @@ pub const LOGS: Lesson = Lesson {
     goal: "Ask the server for log messages at a level, and see them arrive beside the loop.",
     setup: setup("What's the weather in Paris?"),
     task: "Open the Logs panel, choose debug, then run the loop. Filter the messages by level; then choose warning and run it again.",
+    needs: &[
+        on_wire(
+            "Choose debug: the host sends logging/setLevel",
+            "params.level",
+            Some("\"debug\""),
+        ),
+        on_wire(
+            "Run the loop: the server sends notifications/message",
+            "method",
+            Some("\"notifications/message\""),
+        ),
+        on_wire("Choose warning", "params.level", Some("\"warning\"")),
+    ],
     notice: &[at(
         5,
         "result.content[0].text",

@@ -1,6 +1,7 @@
 //! What a result can carry and what a session can do besides one call:
 //! structured output, progress and cancel, `list_changed`, and playing the model.
 
+use super::basics::{done, on_card, on_wire};
 use crate::{Check, Choice, Lesson, Model, Pointer, Provider, Server, Setup};
 
 const fn setup(prompt: &'static str, model: Model) -> Setup {
@@ -29,6 +30,12 @@ pub const STRUCTURED: Lesson = Lesson {
     goal: "See a result carry typed JSON checked against the tool's outputSchema, next to text for everyone else.",
     setup: setup("Forecast for Paris for 3 days", Model::Mock),
     task: "Run the loop and open step 5, then the Result panel.",
+    needs: &[on_card(
+        "Run the loop: step 5 carries structuredContent",
+        5,
+        "result.structuredContent",
+        None,
+    )],
     notice: &[
         at(
             5,
@@ -70,6 +77,18 @@ pub const PROGRESS: Lesson = Lesson {
     goal: "See a slow call report progress, and stop one with Cancel.",
     setup: setup("Count slowly to 10", Model::Mock),
     task: "Run the loop and watch the progress bar in the Result panel; run it again and press Cancel while it counts.",
+    needs: &[
+        on_wire(
+            "Run the loop: the server reports notifications/progress",
+            "method",
+            Some("\"notifications/progress\""),
+        ),
+        on_wire(
+            "Run it again and press Cancel: the host sends notifications/cancelled",
+            "method",
+            Some("\"notifications/cancelled\""),
+        ),
+    ],
     notice: &[
         at(
             4,
@@ -111,6 +130,19 @@ pub const LIST_CHANGED: Lesson = Lesson {
     goal: "See a server announce that its tools changed, and the host list them again.",
     setup: setup("Toggle the bonus tool", Model::Mock),
     task: "Run the loop, then look at the wire log and the Tools panel's count. Run it again to take the bonus tool away.",
+    needs: &[
+        on_wire(
+            "Run the loop: the server sends notifications/tools/list_changed",
+            "method",
+            Some("\"notifications/tools/list_changed\""),
+        ),
+        on_card(
+            "Run it again: the second toggle takes secret_recipe away",
+            5,
+            "result.content[0].text",
+            Some("\"Removed secret_recipe; the tool list changed.\""),
+        ),
+    ],
     notice: &[
         at(
             5,
@@ -129,7 +161,7 @@ pub const LIST_CHANGED: Lesson = Lesson {
             Choice {
                 text: "Sent tools/list again and read every page",
                 right: true,
-                feedback: "Right: the notification carries no tools, only the news; the Tools panel now counts 26.",
+                feedback: "Right: the notification carries no tools, only the news; the Tools panel's count follows it (26 with secret_recipe, 25 without).",
             },
             Choice {
                 text: "Nothing until the page is reloaded",
@@ -151,7 +183,16 @@ pub const PLAY_MODEL: Lesson = Lesson {
     title: "Playing the model",
     goal: "Be the model: pick the tool and write the answer yourself, and see what the host does with it.",
     setup: setup("What's the weather in Austin?", Model::Play),
-    task: "Step to step 3, pick get_weather in the box below the steps and call it with city Austin; at step 6 write the answer.",
+    task: "Step until “Your turn as the model” shows below the steps. Press “Or call a tool”, choose get_weather in the Tools panel's form, type Austin as the city and press “Send as the model”. Step on; at step 6, write the answer in the box and press “Answer with this text”.",
+    needs: &[
+        on_card(
+            "Call get_weather as the model: step 3 holds your call",
+            3,
+            "content[0].name",
+            Some("\"get_weather\""),
+        ),
+        done("Write the answer at step 6", 6),
+    ],
     notice: &[
         at(
             3,

@@ -12,6 +12,8 @@ use crate::Lesson;
 /// Every lesson, in the order the page offers them.
 pub static LESSONS: &[&Lesson] = &[
     &basics::SIX_STEPS,
+    &features::PLAY_MODEL,
+    &basics::GENERATIONS,
     &basics::PAGINATION,
     &basics::IS_ERROR,
     &basics::RESHAPE,
@@ -19,7 +21,6 @@ pub static LESSONS: &[&Lesson] = &[
     &features::STRUCTURED,
     &features::PROGRESS,
     &features::LIST_CHANGED,
-    &features::PLAY_MODEL,
     &beyond::RESOURCES,
     &beyond::PROMPTS,
     &beyond::COMPLETIONS,

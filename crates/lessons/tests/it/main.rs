@@ -9,6 +9,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 // Helpers shared by the test modules.
 mod support;
 
+mod needs;
 mod reality;
 mod reality_asks;
 mod reality_beyond;

@@ -99,8 +99,9 @@ impl Page {
     }
 }
 
-/// Plays `prompt` with `setup`'s server, model and format, to the loop's end.
-pub fn play(setup: &Setup, prompt: &str) -> Played {
+/// A page set up as a lesson sets it up: connected, with the message in the box
+/// and no loop yet.
+fn start(setup: &Setup, prompt: &str) -> Page {
     let mut p = Page {
         d: PageDriver::default().with_later(mcpg_page_later::later_kit()),
         now: Timestamp::from_millis(1_000),
@@ -122,6 +123,36 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
     }));
     p.cmd(Command::SetPrompt(prompt.to_owned()));
     p.cmd(Command::Reset);
+    p.settle();
+    p
+}
+
+/// The wire log's JSON-RPC texts.
+fn wire(p: &Page) -> Vec<String> {
+    p.d.log()
+        .iter()
+        .filter_map(|r| match r {
+            mcpg_page::LogRow::Wire { raw, .. } => Some(raw.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What a page set up for a lesson shows before the learner does anything.
+pub fn opened(setup: &Setup) -> Played {
+    let p = start(setup, setup.prompt);
+    Played {
+        wire: wire(&p),
+        steps: p.steps,
+        tools: p.tools,
+        asks: p.asks,
+        opened: p.opened,
+    }
+}
+
+/// Plays `prompt` with `setup`'s server, model and format, to the loop's end.
+pub fn play(setup: &Setup, prompt: &str) -> Played {
+    let mut p = start(setup, prompt);
     for _ in 0..40 {
         match (setup.model, p.next) {
             (_, None) if !p.steps.is_empty() => break,
@@ -144,38 +175,16 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
     }
     assert_eq!(p.next, None, "the loop for {prompt:?} did not end");
     p.settle();
-    let wire =
-        p.d.log()
-            .iter()
-            .filter_map(|r| match r {
-                mcpg_page::LogRow::Wire { raw, .. } => Some(raw.to_string()),
-                _ => None,
-            })
-            .collect();
     Played {
+        wire: wire(&p),
         steps: p.steps,
-        wire,
         tools: p.tools,
         asks: p.asks,
         opened: p.opened,
     }
 }
 
-/// The value at `path` (`a.b[0].c`, `[20].name`) in `v`.
-pub fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
-    let mut cur = v;
-    for part in path.split('.') {
-        let (name, rest) = part.split_once('[').unwrap_or((part, ""));
-        if !name.is_empty() {
-            cur = cur.get(name)?;
-        }
-        for idx in rest.split('[').filter(|s| !s.is_empty()) {
-            let i: usize = idx.strip_suffix(']')?.parse().ok()?;
-            cur = cur.get(i)?;
-        }
-    }
-    Some(cur)
-}
+pub use mcpg_lessons::at;
 
 /// The first value at `path` in any block of any card of step `n`.
 pub fn field(played: &Played, n: u8, path: &str) -> Option<Value> {

@@ -1,0 +1,172 @@
+//! What a learner must make happen before a lesson's question opens, and the page's
+//! watch over it. A [`Need`] names a sign the page can see (a step card's field, a
+//! number of cards, a message in the wire log); [`Watch`] remembers which signs have
+//! been seen since the lesson opened, so a lesson whose task takes two runs (Atlantis,
+//! then an unknown tool) counts both even though the second run replaces the first's
+//! cards.
+
+use mcpg_host::{Step, StepStatus};
+use serde_json::Value;
+
+use crate::Lesson;
+use crate::path::at;
+
+/// Where the page sees that something happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sign {
+    /// A card of step `step` shows `field` (a path as in [`crate::Pointer`]), equal to
+    /// `value` (JSON text) when one is given.
+    Field {
+        /// 1 to 6.
+        step: u8,
+        /// The path.
+        field: &'static str,
+        /// The value it must have, as JSON text (`"true"`, `"\"page-24\""`).
+        value: Option<&'static str>,
+    },
+    /// A card of step `step` finished normally.
+    Done(u8),
+    /// At least `count` cards of step `step` at once.
+    Cards {
+        /// 1 to 6.
+        step: u8,
+        /// How many.
+        count: usize,
+    },
+    /// A JSON-RPC message in the wire log (either way) shows `field`, equal to
+    /// `value` when one is given: `method` = `"resources/read"`, `result.action` =
+    /// `"decline"`.
+    Wire {
+        /// The path.
+        field: &'static str,
+        /// The value it must have, as JSON text.
+        value: Option<&'static str>,
+    },
+}
+
+/// One thing the learner does before the question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Need {
+    /// What to do, as the lesson shows it in its list ("Run the loop for Atlantis").
+    pub task: &'static str,
+    /// How the page knows it was done.
+    pub sign: Sign,
+}
+
+/// Whether `found` is there and, when `value` is given, equal to it.
+fn matches(found: Option<&Value>, value: Option<&str>) -> bool {
+    match (found, value) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(f), Some(text)) => serde_json::from_str::<Value>(text).is_ok_and(|v| *f == v),
+    }
+}
+
+impl Sign {
+    /// Whether `steps` (the cards on screen) show this sign. A wire sign never
+    /// shows in the cards.
+    pub fn in_steps(&self, steps: &[Step]) -> bool {
+        match *self {
+            Sign::Field { step, field, value } => steps
+                .iter()
+                .filter(|s| s.number == step)
+                .flat_map(|s| &s.blocks)
+                .filter_map(|b| serde_json::from_str::<Value>(&b.json).ok())
+                .any(|v| matches(at(&v, field), value)),
+            Sign::Done(step) => steps
+                .iter()
+                .any(|s| s.number == step && s.status == StepStatus::Done),
+            Sign::Cards { step, count } => {
+                steps.iter().filter(|s| s.number == step).count() >= count
+            }
+            Sign::Wire { .. } => false,
+        }
+    }
+
+    /// Whether the wire message `msg` shows this sign. Only a wire sign does.
+    pub fn in_wire(&self, msg: &Value) -> bool {
+        match *self {
+            Sign::Wire { field, value } => matches(at(msg, field), value),
+            Sign::Field { .. } | Sign::Done(_) | Sign::Cards { .. } => false,
+        }
+    }
+}
+
+/// Which of a lesson's needs the page has seen since the lesson opened. Needs are
+/// seen in order: a need counts only once the ones before it are seen (so "pin
+/// 2025-11-25, then back to auto" is not met by a reconnection on auto that came
+/// first). Signs stay seen: a later run that replaces the cards does not undo an
+/// earlier one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Watch {
+    seen: Vec<bool>,
+}
+
+impl Watch {
+    /// Nothing seen yet, for `lesson`'s needs.
+    pub fn new(lesson: &Lesson) -> Self {
+        Watch {
+            seen: vec![false; lesson.needs.len()],
+        }
+    }
+
+    /// Looks at the cards on screen; true when a need was newly seen.
+    pub fn see_steps(&mut self, lesson: &Lesson, steps: &[Step]) -> bool {
+        self.see(lesson, |s| s.in_steps(steps))
+    }
+
+    /// Looks at one wire message (its raw text); true when a need was newly seen.
+    /// The text is parsed only while a wire need is unseen.
+    pub fn see_wire(&mut self, lesson: &Lesson, raw: &str) -> bool {
+        if !self.waits_for_wire(lesson) {
+            return false;
+        }
+        let Ok(msg) = serde_json::from_str::<Value>(raw) else {
+            return false;
+        };
+        self.see(lesson, |s| s.in_wire(&msg))
+    }
+
+    /// Whether the next need is a wire need (the page reads the log only then).
+    pub fn waits_for_wire(&self, lesson: &Lesson) -> bool {
+        self.next(lesson)
+            .is_some_and(|n| matches!(n.sign, Sign::Wire { .. }))
+    }
+
+    /// The first need not seen yet.
+    pub fn next<'l>(&self, lesson: &'l Lesson) -> Option<&'l Need> {
+        lesson
+            .needs
+            .iter()
+            .zip(&self.seen)
+            .find(|(_, seen)| !**seen)
+            .map(|(n, _)| n)
+    }
+
+    /// Marks the next needs seen while they show (several can show at once: the
+    /// same cards hold step 3's call and step 6's answer).
+    fn see(&mut self, lesson: &Lesson, shows: impl Fn(&Sign) -> bool) -> bool {
+        let mut newly = false;
+        for (need, seen) in lesson.needs.iter().zip(self.seen.iter_mut()) {
+            if *seen {
+                continue;
+            }
+            if !shows(&need.sign) {
+                break;
+            }
+            *seen = true;
+            newly = true;
+        }
+        newly
+    }
+
+    /// Whether need `i` has been seen.
+    pub fn seen(&self, i: usize) -> bool {
+        self.seen.get(i).copied().unwrap_or(false)
+    }
+
+    /// Whether every need has been seen: the question may open.
+    pub fn all_seen(&self) -> bool {
+        self.seen.iter().all(|s| *s)
+    }
+}
