@@ -12,7 +12,7 @@ import {
 } from './support.mjs';
 
 const KEY = 'mcpg.lessons.v1';
-const TOTAL = 18;
+const TOTAL = 19;
 const lessonUrl = (slug) => `${baseUrl}#lesson=${slug}`;
 
 async function openLesson(slug) {
@@ -73,28 +73,36 @@ describe('lessons', () => {
       assert.match(await page.textContent(card), /"isError": true/);
       assert.equal(await page.textContent(tid('lesson-step-note')), '');
 
+      // The question is locked until the page has seen both runs the task names.
+      assert.equal(await page.isVisible(tid('lesson-check-locked')), true);
+      const needs = page.locator(tid('lesson-need'));
+      assert.equal(await needs.nth(0).getAttribute('data-seen'), 'true', 'Atlantis ran');
+      assert.equal(await needs.nth(1).getAttribute('data-seen'), 'false');
+      assert.equal(await page.locator(tid('lesson-choice')).count(), 0);
+
+      // The second need's own message: the JSON-RPC error.
+      await page.click(tid('lesson-try'));
+      assert.equal(await page.inputValue(tid('prompt')), 'call no_such_tool');
+      await page.click(tid('run-button'));
+      await page.waitForSelector(tid('answer'));
+      assert.match(await page.textContent(`${tid('step')}[data-step="5"]`), /"code": -32602/);
+      await page.waitForSelector(`${tid('lesson-need')}:nth-child(2)[data-seen="true"]`);
+
       // Wrong first: the feedback says why, and nothing is marked done.
-      const choices = page.locator(tid('lesson-choice'));
-      await choices.nth(1).check();
+      const choice = (text) => page.locator('.lesson-check label.choice', { hasText: text }).locator('input');
+      await choice('The server refused the request').check();
       await page.click(tid('lesson-submit'));
       const fb = tid('lesson-feedback');
       assert.equal(await page.getAttribute(fb, 'data-right'), 'false');
       assert.match(await page.textContent(fb), /^Not quite\. That is a JSON-RPC error/);
       assert.match(await progressText(page), /^0 of/);
       // Then right.
-      await choices.nth(0).check();
+      await choice('The tool ran and reported a failure').check();
       assert.equal(await page.locator(fb).count(), 0, 'a new choice clears the old feedback');
       await page.click(tid('lesson-submit'));
       assert.equal(await page.getAttribute(fb, 'data-right'), 'true');
       assert.match(await page.textContent(fb), /^Right: isError is business logic/);
       assert.match(await progressText(page), new RegExp(`^1 of ${TOTAL} done$`));
-
-      // The second pointer's own message: the JSON-RPC error.
-      await page.click(tid('lesson-try'));
-      assert.equal(await page.inputValue(tid('prompt')), 'call no_such_tool');
-      await page.click(tid('run-button'));
-      await page.waitForSelector(tid('answer'));
-      assert.match(await page.textContent(`${tid('step')}[data-step="5"]`), /"code": -32602/);
 
       await expectNoSeriousA11y(page, 'a lesson with its feedback');
 
@@ -130,6 +138,8 @@ describe('lessons', () => {
         await page.waitForSelector(tid('lesson'));
         assert.match(await progressText(page), new RegExp(`^0 of ${TOTAL} done$`), junk);
       }
+      await page.click(tid('run-button'));
+      await page.waitForSelector(tid('answer'));
       await page.fill(tid('lesson-answer'), 'steps 1, 4 and 5');
       await page.press(tid('lesson-answer'), 'Enter');
       assert.equal(await page.getAttribute(tid('lesson-feedback'), 'data-right'), 'true');
@@ -208,25 +218,85 @@ describe('lessons', () => {
 
       await tabTo(page, 'lesson-next');
       await page.keyboard.press('Enter');
-      await page.waitForSelector(`${tid('lesson')}[data-slug="pagination"]`);
+      await page.waitForSelector(`${tid('lesson')}[data-slug="play-model"]`);
       await page.waitForFunction(() => document.activeElement?.textContent.includes('Lesson 2 of'));
-      // A radio group: Tab in, arrows choose, Space picks.
-      await tabTo(page, 'lesson-choice');
-      await page.keyboard.press('Space');
-      await page.keyboard.press('ArrowDown');
-      await tabTo(page, 'lesson-submit');
+      // From the lesson's title to the loop's controls: a few Tabs and the skip button.
+      let tabs = 0;
+      while ((await focused(page)) !== 'lesson-skip') {
+        await page.keyboard.press('Tab');
+        tabs += 1;
+        assert.ok(tabs <= 8, `the skip button is ${tabs}+ Tabs from the lesson's title`);
+      }
       await page.keyboard.press('Enter');
-      assert.equal(await page.getAttribute(tid('lesson-feedback'), 'data-right'), 'false');
+      assert.equal(await focused(page), 'step-button');
+
+      // A radio group on the pagination lesson: Tab in, arrows choose, Space picks.
+      await page.evaluate(() => { location.hash = '#lesson=pagination'; });
+      await page.waitForSelector(`${tid('lesson')}[data-slug="pagination"]`);
+      await tabTo(page, 'lesson-skip');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+      await stepsSettled(page, 1);
+      await page.waitForSelector(tid('lesson-check'));
       await tabTo(page, 'lesson-choice', { back: true });
-      await page.keyboard.press('ArrowUp');
-      await tabTo(page, 'lesson-submit');
       await page.keyboard.press('Space');
-      assert.equal(await page.getAttribute(tid('lesson-feedback'), 'data-right'), 'true');
+      for (let tries = 0; ; tries++) {
+        await tabTo(page, 'lesson-submit');
+        await page.keyboard.press('Enter');
+        if (await page.getAttribute(tid('lesson-feedback'), 'data-right') === 'true') break;
+        assert.ok(tries < 3, 'one of three choices is right');
+        await tabTo(page, 'lesson-choice', { back: true });
+        await page.keyboard.press('ArrowDown');
+      }
       assert.match(await progressText(page), new RegExp(`^2 of ${TOTAL} done$`));
       assert.equal(await focused(page), 'lesson-submit');
 
       await expectNoSeriousA11y(page, 'a lesson reached by keyboard');
       assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('on a phone, the step bar steps the loop and reaches the picture, the result and the lesson', async () => {
+    const p = await openPage(lessonUrl('six-steps'), { width: 390, height: 844 });
+    const { page } = p;
+    try {
+      await connected(page, 'mcpg-demo');
+      await page.waitForSelector(`${tid('lesson')}[data-slug="six-steps"]`);
+      await page.waitForSelector(tid('step-bar'));
+      const inView = (sel) => page.$eval(sel, (e) => {
+        const r = e.getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight - 64;
+      });
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      assert.ok(height > 3 * 844, `one long column (${height} px): the bar is worth having`);
+      await page.click(tid('bar-step'));
+      await stepsSettled(page, 1);
+      await page.click(tid('bar-picture'));
+      await page.waitForFunction(() => {
+        const r = document.querySelector('[data-testid=diagram]').getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight;
+      });
+      await page.click(tid('bar-result'));
+      await page.waitForFunction(() => !document.querySelector('#panel-result')?.hidden);
+      assert.ok(await inView('#panel-result'), 'the result is on screen');
+      await page.click(tid('bar-lesson'));
+      assert.ok(await inView(tid('lessons')), 'the lesson is on screen');
+      await page.click(tid('bar-steps'));
+      assert.ok(await inView(tid('steps')), 'the steps are on screen');
+      await expectNoSeriousA11y(page, 'a lesson on a phone');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('the step bar is hidden on a wide screen', async () => {
+    const p = await openLesson('six-steps');
+    try {
+      await p.page.waitForSelector(tid('steps'), { state: 'attached' });
+      assert.equal(await p.page.isVisible(tid('step-bar')), false);
     } finally {
       await p.close();
     }
@@ -241,6 +311,10 @@ describe('lessons', () => {
       await page.waitForSelector(tid('answer'));
       assert.match(await page.textContent(tid('name-changes')), /math\.square → math_square/);
       assert.match(await page.textContent(`${tid('step')}[data-step="4"]`), /"name": "math\.square"/);
+      await page.selectOption(tid('provider-select'), 'gemini');
+      await page.click(tid('run-button'));
+      await page.waitForSelector(tid('answer'));
+      await page.waitForSelector(tid('lesson-answer'));
       await page.fill(tid('lesson-answer'), 'math_square');
       await page.click(tid('lesson-submit'));
       assert.equal(await page.getAttribute(tid('lesson-feedback'), 'data-right'), 'false');

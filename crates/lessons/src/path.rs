@@ -5,17 +5,27 @@
 use serde_json::Value;
 
 /// The value at `path` in `v`; `None` when any part is missing. An empty path is
-/// `v` itself.
+/// `v` itself. A member whose name holds a dot is written `["name"]`
+/// (`params._meta["io.modelcontextprotocol/logLevel"]`).
 pub fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
     let mut cur = v;
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (name, rest) = part.split_once('[').unwrap_or((part, ""));
-        if !name.is_empty() {
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("[\"") {
+            let (name, after) = r.split_once("\"]")?;
             cur = cur.get(name)?;
-        }
-        for idx in rest.split('[').filter(|s| !s.is_empty()) {
-            let i: usize = idx.strip_suffix(']')?.parse().ok()?;
-            cur = cur.get(i)?;
+            rest = after;
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let (index, after) = r.split_once(']')?;
+            cur = cur.get(index.parse::<usize>().ok()?)?;
+            rest = after;
+        } else {
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            let (name, after) = rest.split_at(end);
+            cur = cur.get(name)?;
+            rest = after;
         }
     }
     Some(cur)
@@ -37,5 +47,12 @@ mod tests {
         assert_eq!(at(&v, "result.content[x]"), None);
         assert_eq!(at(&json!([1, [2, 3]]), "[1][0]"), Some(&json!(2)));
         assert_eq!(at(&v, ""), Some(&v));
+        let m = json!({"params": {"_meta": {"io.x/logLevel": "warning"}}});
+        assert_eq!(
+            at(&m, "params._meta[\"io.x/logLevel\"]"),
+            Some(&json!("warning"))
+        );
+        assert_eq!(at(&m, "params._meta.io"), None);
+        assert_eq!(at(&m, "params._meta[\"io.x"), None);
     }
 }

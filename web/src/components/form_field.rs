@@ -79,10 +79,17 @@ pub fn FormField(
         }
         FieldKind::Enum(options) => {
             let set = set.clone();
+            // The schema's titles when it gives them ("6 pm"), with the value that
+            // is sent beside it ("18:00"), so the learner sees both.
             let opts = options
                 .iter()
-                .map(|o| {
-                    let label = o.as_str().map_or_else(|| o.to_string(), str::to_owned);
+                .enumerate()
+                .map(|(i, o)| {
+                    let raw = o.as_str().map_or_else(|| o.to_string(), str::to_owned);
+                    let label = match field.titles.get(i) {
+                        Some(t) if *t != raw => format!("{t} ({raw})"),
+                        _ => raw,
+                    };
                     view! { <option value=o.to_string()>{label}</option> }
                 })
                 .collect_view();

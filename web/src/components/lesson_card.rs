@@ -15,11 +15,32 @@ fn setup_text(l: &Lesson) -> String {
         Model::Mock => "the mock model",
         Model::Play => "you play the model",
     };
+    let revision = match l.setup.revision {
+        Some(v) => format!("protocol revision pinned to {}", v.as_str()),
+        None => "protocol revision auto".to_owned(),
+    };
     format!(
-        "Set up: the embedded demo server · message “{}” · {model} · {} format",
+        "Set up: the embedded demo server · {revision} · message “{}” · {model} · {} format",
         l.setup.prompt,
         l.setup.provider.label()
     )
+}
+
+/// Moves the focus to the loop's step button, past everything between: the
+/// lesson's way to the controls it talks about.
+fn go_to_controls() {
+    let button = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("[data-testid=\"step-button\"]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+    if let Some(b) = button {
+        b.scroll_into_view();
+        let _ = b.focus();
+    }
 }
 
 /// One thing to notice.
@@ -96,7 +117,15 @@ pub fn LessonCard(
             <div class="lesson-main">
                 <p class="lesson-goal" data-testid="lesson-goal"><strong>"Goal: "</strong>{lesson.goal}</p>
                 <p class="lesson-setup" data-testid="lesson-setup">{setup_text(lesson)}</p>
+                <Show when=move || ls.reconnected.get()>
+                    <p class="hint" data-testid="lesson-reconnected">
+                        "Opening this lesson reconnected to the demo server with its protocol revision: the wire log started again."
+                    </p>
+                </Show>
                 <p data-testid="lesson-task"><strong>"Do: "</strong>{lesson.task}</p>
+                <button class="quiet" data-testid="lesson-skip" on:click=move |_| go_to_controls()>
+                    "Go to the loop's controls"
+                </button>
                 <h4>"What to notice"</h4>
                 <ul class="lesson-notice">{pointers}</ul>
                 <p class="hint" role="status" data-testid="lesson-step-note">
@@ -112,9 +141,22 @@ pub fn LessonCard(
                     <button data-testid="lesson-close" class="quiet" on:click=move |_| lessons::close(ls)>
                         "Close the lesson"
                     </button>
-                    <button class="primary" data-testid="lesson-next" disabled=next.is_none() on:click=go(next)>
-                        "Next lesson →"
-                    </button>
+                    {match next {
+                        Some(_) => view! {
+                            <button class="primary" data-testid="lesson-next" on:click=go(next)>
+                                "Next lesson →"
+                            </button>
+                        }.into_any(),
+                        None => view! {
+                            <button class="primary" data-testid="lesson-finish"
+                                on:click=move |_| {
+                                    lessons::finish(ls);
+                                    lessons::focus_title();
+                                }>
+                                "Finish the track →"
+                            </button>
+                        }.into_any(),
+                    }}
                 </div>
             </div>
         </article>

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use mcpg_lessons::LESSONS;
 
 use super::lesson_card::LessonCard;
+use super::track_end::TrackEnd;
 use crate::effects::lessons::{self, Lessons};
 use crate::state::use_app;
 
@@ -77,6 +78,9 @@ pub fn LessonsPanel() -> impl IntoView {
             <ol id="lesson-list" class="lesson-list" data-testid="lesson-list"
                 hidden=move || !ls.expanded.get()>{items}</ol>
             {move || ls.current.get().map(|i| view! { <LessonCard index=i ls=ls/> })}
+            <Show when=move || ls.finished.get()>
+                <TrackEnd ls=ls/>
+            </Show>
         </section>
     }
 }

@@ -15,6 +15,7 @@ use super::loop_controls::LoopControls;
 use super::once_shown::{Loaded, once_shown};
 use super::play_box::PlayBox;
 use super::server_asks::ServerAsks;
+use super::step_bar::StepBar;
 use super::step_card::StepCard;
 use crate::effects;
 use crate::model_state::ModelChoice;
@@ -51,6 +52,7 @@ pub fn LoopBody() -> impl IntoView {
         {once_shown(move || st.model.get() == ModelChoice::Play, play_box)}
         <Conversation/>
         <Answer/>
+        <StepBar/>
     }
 }
 

@@ -17,10 +17,11 @@ pub fn LoopPanel() -> impl IntoView {
         <section id="loop" class="panel loop" aria-labelledby="loop-title">
             <h2 id="loop-title">"The tool loop"</h2>
             <p class="legend">
+                "Each step card is marked "
                 <span class="badge mcp">"over MCP"</span>
-                " steps 1, 4, 5 cross the wire between host and server. "
+                " when it crosses the wire between host and server, or "
                 <span class="badge host">"inside the host"</span>
-                " steps 2, 3, 6 never touch MCP."
+                " when it never touches MCP."
             </p>
             // Only once a server wants authorization (a split chunk: the OAuth flow).
             // In the first load's code: a server may answer 401 before any tool list.

@@ -68,6 +68,7 @@ pub fn RootsAsk(
         <div class="roots-ask" data-testid="roots-ask">
             <label for=format!("roots-{id}")>"Your roots: one file:// URI per line, a name after a space"</label>
             <textarea id=format!("roots-{id}") data-testid="roots-edit" rows="3"
+                placeholder="file:///home/learner/project project"
                 prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))></textarea>
             {move || problem.get().map(|p| view! { <p class="error" role="alert">{p}</p> })}

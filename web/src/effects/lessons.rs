@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use mcpg_lessons::hash::{LessonLink, link, parse};
 use mcpg_lessons::progress::{Progress, STORAGE_KEY};
-use mcpg_lessons::{LESSONS, Model, Verdict};
+use mcpg_lessons::{LESSONS, Model, Verdict, Watch};
 use mcpg_page::{ModelChoice, Pin};
 use wasm_bindgen::JsCast as _;
 
@@ -27,6 +27,16 @@ pub struct Lessons {
     pub unknown: RwSignal<Option<String>>,
     /// What pointing at a step found (e.g. the step has not happened yet).
     pub step_note: RwSignal<Option<String>>,
+    /// Which of the open lesson's needs the page has seen since it opened.
+    pub watch: RwSignal<Watch>,
+    /// The last wire row (by row number) the watch has looked at: rows from
+    /// before the lesson opened do not count.
+    wire_seen: RwSignal<u64>,
+    /// The end of the track is shown (after the last lesson's "Finish").
+    pub finished: RwSignal<bool>,
+    /// Opening the lesson reconnected (another server or revision): the wire log
+    /// started again, and the lesson says so.
+    pub reconnected: RwSignal<bool>,
 }
 
 impl Lessons {
@@ -38,6 +48,10 @@ impl Lessons {
             verdict: RwSignal::new(None),
             unknown: RwSignal::new(None),
             step_note: RwSignal::new(None),
+            watch: RwSignal::new(Watch::default()),
+            wire_seen: RwSignal::new(0),
+            finished: RwSignal::new(false),
+            reconnected: RwSignal::new(false),
         }
     }
 }
@@ -87,9 +101,61 @@ pub fn init(st: AppState) -> Lessons {
     provide_context(ls);
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     ls.progress.set(Progress::load_or_new(stored.as_deref()));
+    watch_page(st, ls);
     open_from_hash(st, ls);
     let _ = window_event_listener(leptos::ev::hashchange, move |_| open_from_hash(st, ls));
     ls
+}
+
+/// Follows the cards and the wire log for the open lesson's needs. Only changes
+/// count: the cards on screen when a lesson opens are the last lesson's, so the
+/// effects skip their first run, and the wire rows from before the lesson opened
+/// are skipped by row number.
+fn watch_page(st: AppState, ls: Lessons) {
+    Effect::new(move |first: Option<()>| {
+        st.steps.with(|steps| {
+            if first.is_none() {
+                return;
+            }
+            let Some(lesson) = ls.current.get_untracked().and_then(|i| LESSONS.get(i)) else {
+                return;
+            };
+            let mut w = ls.watch.get_untracked();
+            if w.see_steps(lesson, steps) {
+                ls.watch.set(w);
+            }
+        });
+    });
+    Effect::new(move |first: Option<()>| {
+        let meta = st.log.get();
+        if first.is_none() {
+            return;
+        }
+        let Some(lesson) = ls.current.get_untracked().and_then(|i| LESSONS.get(i)) else {
+            return;
+        };
+        let last = ls.wire_seen.get_untracked();
+        if meta.appended <= last {
+            return;
+        }
+        ls.wire_seen.set(meta.appended);
+        let mut w = ls.watch.get_untracked();
+        if !w.waits_for_wire(lesson) {
+            return;
+        }
+        // The new rows are the last `appended - last` kept ones.
+        let new = usize::try_from(meta.appended - last).unwrap_or(usize::MAX);
+        let rows = super::log_rows(meta.len.saturating_sub(new), meta.len);
+        let mut newly = false;
+        for row in rows {
+            if let mcpg_page::LogRow::Wire { raw, .. } = row {
+                newly |= w.see_wire(lesson, &raw);
+            }
+        }
+        if newly {
+            ls.watch.set(w);
+        }
+    });
 }
 
 fn open_from_hash(st: AppState, ls: Lessons) {
@@ -114,6 +180,11 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
     let Some(lesson) = LESSONS.get(index) else {
         return;
     };
+    // Before the set-up's commands: their wire rows (a reconnection) are the
+    // lesson's, the rows already there are not.
+    ls.wire_seen.set(st.log.with_untracked(|m| m.appended));
+    ls.watch.set(Watch::new(lesson));
+    ls.finished.set(false);
     ls.current.set(Some(index));
     ls.verdict.set(None);
     ls.unknown.set(None);
@@ -126,8 +197,16 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
     let mcpg_lessons::Server::Demo = setup.server;
     // Pinned first, so a new connection starts with it (the driver ignores a pin it
     // already has; a new one reconnects).
-    super::set_pin(setup.revision.map_or(Pin::Auto, Pin::Revision));
-    if st.source.get_untracked() != Source::Demo || st.replay.with_untracked(Option::is_some) {
+    let pin = setup.revision.map_or(Pin::Auto, Pin::Revision);
+    let elsewhere =
+        st.source.get_untracked() != Source::Demo || st.replay.with_untracked(Option::is_some);
+    ls.reconnected.set(
+        elsewhere
+            || (st.pin.get_untracked() != pin
+                && st.conn.with_untracked(|c| *c != mcpg_page::Conn::Idle)),
+    );
+    super::set_pin(pin);
+    if elsewhere {
         super::connect(Source::Demo);
     }
     super::set_provider(setup.provider);
@@ -159,8 +238,16 @@ pub fn use_message(prompt: &str) {
     super::reset();
 }
 
+/// Closes the last lesson and shows the end of the track.
+pub fn finish(ls: Lessons) {
+    close(ls);
+    ls.expanded.set(false);
+    ls.finished.set(true);
+}
+
 /// Closes the open lesson (the list stays).
 pub fn close(ls: Lessons) {
+    ls.finished.set(false);
     ls.current.set(None);
     ls.verdict.set(None);
     ls.step_note.set(None);
@@ -174,6 +261,10 @@ pub fn answer(ls: Lessons, choice: Option<usize>, text: &str) {
         return;
     };
     let Some(lesson) = LESSONS.get(i) else { return };
+    // The question is not shown before: this is the guard behind the view.
+    if !ls.watch.with_untracked(Watch::all_seen) {
+        return;
+    }
     let v = lesson.check.judge(choice, text);
     ls.verdict.set(Some(v));
     if v.right {

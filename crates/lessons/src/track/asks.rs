@@ -18,7 +18,7 @@ pub const SAMPLING: Lesson = Lesson {
     title: "Sampling: the server asks the model",
     goal: "See a server ask the host's model for text mid-call, a person approving the request and the reply.",
     setup: setup("Summarize the note about errors"),
-    task: "Run the loop. In step 4 the server asks: read the request, approve it, approve the mock's reply. Run it again and reject.",
+    task: "Run the loop. In step 4 the server asks: read the request and press “Approve the request”, let “The mock model” write the reply, and press “Send this reply”. Run it again and press “Reject it”.",
     needs: &[
         on_card(
             "Approve twice: step 5 holds the text the host's model wrote",
@@ -72,7 +72,7 @@ pub const ELICIT_FORM: Lesson = Lesson {
     title: "Elicitation: the server asks you",
     goal: "Answer a server's question in a form built from its requestedSchema, and see accept, decline and cancel differ.",
     setup: setup("Reserve a table for dinner"),
-    task: "Run the loop and look at the form the server asks for. Accept; run again and decline; then once more and cancel.",
+    task: "Run the loop and look at the form the server asks for; press “Accept and send”. Run it again and press “Decline”; then once more and press “Cancel”.",
     needs: &[
         on_wire("Accept the form", "result.action", Some("\"accept\"")),
         on_wire("Decline it", "result.action", Some("\"decline\"")),
@@ -123,7 +123,7 @@ pub const ELICIT_URL: Lesson = Lesson {
     title: "URL elicitation: never opened without a click",
     goal: "See a server send you to a web page the host opens only when you click.",
     setup: setup("Link my account"),
-    task: "Run the loop and read the URL and its domain; open it, then press Done (or decline). The call waits for your Done; the server then sends notifications/elicitation/complete.",
+    task: "Run the loop and read the URL and its domain; open it, then press “Done”. The call waits for your Done; the server then sends notifications/elicitation/complete.",
     needs: &[on_wire(
         "Open the page and press Done: the server sends notifications/elicitation/complete",
         "method",
@@ -169,7 +169,7 @@ pub const ROOTS: Lesson = Lesson {
     title: "Roots: what the server may see",
     goal: "See a server ask the client which folders it shares.",
     setup: setup("Show my roots"),
-    task: "Run the loop; when the server asks, send the roots in the box (one file:// URI per line, a name after a space, such as file:///home/learner/project project). Then add a line, press Save and run again.",
+    task: "Run the loop; when the server asks, send the roots in the box (one file:// URI per line, a name after a space, such as file:///home/learner/project project). Then add a line, press “Save” and run again.",
     needs: &[
         on_card(
             "Send your roots: step 4 holds the host's answer",

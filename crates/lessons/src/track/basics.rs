@@ -147,7 +147,7 @@ pub const IS_ERROR: Lesson = Lesson {
     title: "isError vs a JSON-RPC error",
     goal: "Tell a tool that ran and failed from a request the protocol refused.",
     setup: mock("What's the weather in Atlantis?", Provider::Anthropic),
-    task: "Run the loop for Atlantis; then press “Use the message “call no_such_tool”” below and run the loop again.",
+    task: "Run the loop for Atlantis; then press the button below that puts “call no_such_tool” in the message box, and run the loop again.",
     needs: &[
         on_card(
             "Run the loop for Atlantis: step 5 shows isError true",

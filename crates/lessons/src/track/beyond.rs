@@ -16,7 +16,7 @@ pub const RESOURCES: Lesson = Lesson {
     title: "Resources: the application decides",
     goal: "See that resources are data the application chooses to read, while tools are actions the model chooses to call.",
     setup: setup("Read the note about pagination"),
-    task: "Run the loop, open the Result panel and press Read it on the resource_link; then open the Resources panel and read a resource of your own choosing.",
+    task: "Run the loop, open the Result panel and press “Read it” on the resource_link; then open the Resources panel and read a resource of your own choosing.",
     needs: &[
         on_card(
             "Run the loop: step 5 carries a resource_link",
@@ -70,7 +70,7 @@ pub const PROMPTS: Lesson = Lesson {
     title: "Prompts: the user picks them",
     goal: "Start the loop from a prompt the server offers instead of a message you type.",
     setup: setup("What's the weather in Tokyo? Tell me what to pack."),
-    task: "Open the Prompts panel, choose plan_trip, fill city with Tokyo and press Get the prompt; then press Use in the loop, which puts its messages in the loop and runs it. Compare step 3 with a run of the typed message.",
+    task: "Open the Prompts panel, choose plan_trip, fill city with Tokyo and press “Get the prompt”; then press “Use in the loop”, which puts its messages in the loop and runs it. Compare step 3 with a run of the typed message.",
     needs: &[
         on_wire(
             "Get plan_trip: the host sends prompts/get",
@@ -167,16 +167,16 @@ pub const LOGS: Lesson = Lesson {
     task: "Open the Logs panel, choose debug, then run the loop. Filter the messages by level; then choose warning and run it again.",
     needs: &[
         on_wire(
-            "Choose debug: the host sends logging/setLevel",
+            "Choose debug and run the loop: the server sends messages at debug",
             "params.level",
             Some("\"debug\""),
         ),
-        on_wire(
-            "Run the loop: the server sends notifications/message",
-            "method",
-            Some("\"notifications/message\""),
+        on_card(
+            "Choose warning and run it again: step 4's call asks for warning in its _meta (2026-07-28 has no logging/setLevel)",
+            4,
+            "params._meta[\"io.modelcontextprotocol/logLevel\"]",
+            Some("\"warning\""),
         ),
-        on_wire("Choose warning", "params.level", Some("\"warning\"")),
     ],
     notice: &[at(
         5,

@@ -76,7 +76,7 @@ pub const PROGRESS: Lesson = Lesson {
     title: "Progress and cancel",
     goal: "See a slow call report progress, and stop one with Cancel.",
     setup: setup("Count slowly to 10", Model::Mock),
-    task: "Run the loop and watch the progress bar in the Result panel; run it again and press Cancel while it counts.",
+    task: "Run the loop and watch the progress bar in the Result panel; run it again and press “Cancel the call” there while it counts.",
     needs: &[
         on_wire(
             "Run the loop: the server reports notifications/progress",
@@ -183,7 +183,7 @@ pub const PLAY_MODEL: Lesson = Lesson {
     title: "Playing the model",
     goal: "Be the model: pick the tool and write the answer yourself, and see what the host does with it.",
     setup: setup("What's the weather in Austin?", Model::Play),
-    task: "Step until “Your turn as the model” shows below the steps. Press “Or call a tool”, choose get_weather in the Tools panel's form, type Austin as the city and press “Send as the model”. Step on; at step 6, write the answer in the box and press “Answer with this text”.",
+    task: "Step until “Your turn as the model” shows below the steps. Press “Or call a tool”, then “Fill its form” on get_weather in the Tools panel; type Austin as the city and press “Send as the model”. The host runs steps 4 and 5 itself; at step 6, write the answer in the box and press “Answer with this text”.",
     needs: &[
         on_card(
             "Call get_weather as the model: step 3 holds your call",

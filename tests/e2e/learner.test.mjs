@@ -1,0 +1,406 @@
+// The learner: one page walks the whole track from the first lesson's link, as a
+// learner would, by each lesson's own words. For every lesson it checks that the
+// question is locked and no need is ticked before the learner acts; that each need
+// ticks, in order, after the action the task names; that no choice is left picked
+// when the question opens; that the right answer passes; that the set-up line names
+// what the page is set to; and that every “quoted” label in the task was on the page
+// while the learner did it. Then the end of the track. axe-core runs on a lesson with
+// its needs and on the end.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { expectNoSeriousA11y } from './axe.mjs';
+import { baseUrl, closeBrowser, connected, openPage, stepsSettled, tid } from './support.mjs';
+
+const need = (n) => `${tid('lesson-need')}:nth-child(${n + 1})`;
+
+/** Everything the page shows as text now, select options included. */
+const pageText = (page) =>
+  page.evaluate(() => [
+    document.body.innerText,
+    ...[...document.querySelectorAll('option')].map((o) => o.textContent),
+  ].join('\n'));
+
+/** What one lesson's walk keeps: the texts seen, to check the task's quotes. */
+function walker(page) {
+  const seen = [];
+  const w = {
+    async look() {
+      seen.push(await pageText(page));
+    },
+    /** Clicks `sel` after looking at the page (its label counts as seen). */
+    async click(sel) {
+      await page.locator(sel).first().waitFor();
+      await w.look();
+      await page.locator(sel).first().click();
+    },
+    /** Waits until need `n` is ticked. */
+    async tick(n) {
+      await page.waitForSelector(`${need(n)}[data-seen="true"]`);
+    },
+    async run() {
+      await w.click(tid('run-button'));
+      await page.waitForSelector(tid('answer'));
+    },
+    seen,
+  };
+  return w;
+}
+
+const card = (method, state = 'waiting') =>
+  `[data-testid=ask-card][data-method="${method}"][data-state="${state}"]`;
+
+async function openTab(w, page, tab, ready) {
+  await w.click(tid(`tab-${tab}`));
+  await page.waitForSelector(tid(ready));
+}
+
+/** Each lesson in track order: the right answer and what its task says to do. */
+const TRACK = [
+  {
+    slug: 'six-steps',
+    answer: '1, 4, 5',
+    async act(page, w) {
+      // “five presses: steps 4 and 5 arrive together”
+      for (const settled of [1, 2, 3, 5, 6]) {
+        await w.click(tid('step-button'));
+        await stepsSettled(page, settled);
+      }
+      await page.waitForSelector(tid('answer'));
+      await w.tick(0);
+    },
+  },
+  {
+    slug: 'play-model',
+    answer: 'The host, from the call I picked',
+    async act(page, w) {
+      // Steps until the box shows; between presses, waits until the box shows or
+      // the step button can be pressed again.
+      const stepUntilMyTurn = async () => {
+        for (let i = 0; i < 6; i++) {
+          await page.waitForFunction(() => document.querySelector('[data-testid=play-box]')
+            || !document.querySelector('[data-testid=step-button]')?.disabled);
+          if (await page.isVisible(tid('play-box'))) return;
+          await w.click(tid('step-button'));
+        }
+        await page.waitForSelector(tid('play-box'));
+      };
+      await stepUntilMyTurn();
+      await w.click(tid('play-tool'));
+      await w.click('[data-tool="get_weather"] [data-testid=tool-use]');
+      await page.fill('#field-city', 'Austin');
+      await w.click(tid('form-send'));
+      await w.tick(0);
+      // “The host runs steps 4 and 5 itself”
+      await stepsSettled(page, 5);
+      await page.waitForSelector(tid('play-box'));
+      await page.fill(tid('play-answer'), 'It is 91F and sunny in Austin.');
+      await w.click(tid('play-send'));
+      await page.waitForSelector(tid('answer'));
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'generations',
+    answer: 'server/discover, and no initialize at all',
+    async act(page, w) {
+      // “the line under the server bar”
+      assert.match(await page.textContent(tid('revision-line')), /2026-07-28/);
+      await openTab(w, page, 'server', 'server-panel');
+      await w.look();
+      await page.selectOption(tid('revision-select'), '2025-11-25');
+      await connected(page, 'mcpg-demo');
+      await w.tick(0);
+      assert.match(await page.textContent(tid('revision-line')), /2025-11-25/);
+      await page.selectOption(tid('revision-select'), 'auto');
+      await w.tick(1);
+      await connected(page, 'mcpg-demo');
+      await w.run();
+      await w.tick(2);
+    },
+  },
+  {
+    slug: 'pagination',
+    answer: 'Sends tools/list again with params.cursor "page-6"',
+    async act(page, w) {
+      await w.click(tid('step-button'));
+      await stepsSettled(page, 1);
+      await w.tick(0);
+    },
+  },
+  {
+    slug: 'is-error',
+    answer: 'The tool ran and reported a failure',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await w.click(tid('lesson-try'));
+      assert.equal(await page.inputValue(tid('prompt')), 'call no_such_tool');
+      await w.run();
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'reshape',
+    answer: 'math.square',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      assert.equal(await page.locator(`${need(1)}[data-seen="true"]`).count(), 0, 'OpenAI alone is not Gemini');
+      await page.selectOption(tid('provider-select'), 'gemini');
+      await w.run();
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'parallel',
+    answer: 'Two, one per tool',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      assert.equal(await page.locator(`${tid('step')}[data-step="4"]`).count(), 2);
+    },
+  },
+  {
+    slug: 'structured',
+    answer: 'So a client that does not read structuredContent',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+    },
+  },
+  {
+    slug: 'progress',
+    answer: 'It carries the progressToken',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await w.click(tid('reset-button'));
+      await w.click(tid('run-button'));
+      await w.click(tid('tab-result'));
+      await w.click(tid('cancel-button'));
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'list-changed',
+    answer: 'Sent tools/list again and read every page',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await page.waitForFunction(() => /^26 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
+      await w.click(tid('reset-button'));
+      await w.run();
+      await w.tick(1);
+      await page.waitForFunction(() => /^25 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
+    },
+  },
+  {
+    slug: 'resources',
+    answer: 'The application (the host, or the user through it)',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await w.click(tid('tab-result'));
+      await w.click(tid('read-it'));
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'prompts',
+    answer: 'The user, from what the host shows',
+    async act(page, w) {
+      await openTab(w, page, 'prompts', 'prompts-panel');
+      await w.click(`${tid('prompt')}[data-name="plan_trip"] ${tid('prompt-choose')}`);
+      await page.locator(`${tid('prompt-form')} ${tid('argument-input')}[data-name="city"]`).fill('Tokyo');
+      await w.click(tid('prompt-get'));
+      await page.waitForSelector(tid('prompt-message'));
+      await w.tick(0);
+      await w.click(tid('use-in-loop'));
+      await page.waitForSelector(tid('answer'));
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'completions',
+    answer: 'Suggested values for one argument',
+    async act(page, w) {
+      await openTab(w, page, 'resources', 'resources-panel');
+      const template = page.locator(tid('template')).filter({ hasText: 'weather://{city}/today' });
+      await template.locator(tid('argument-input')).fill('Re');
+      await w.tick(0);
+      const option = template.locator(tid('completion-option'), { hasText: 'Reykjavik' });
+      await option.waitFor();
+      await option.click();
+      await template.locator(tid('template-read')).click();
+      await w.run();
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'logs',
+    answer: 'The user and the developer',
+    async act(page, w) {
+      await openTab(w, page, 'logs', 'logs-panel');
+      await page.selectOption(tid('log-level'), 'debug');
+      await w.run();
+      await w.tick(0);
+      await page.selectOption(tid('log-level'), 'warning');
+      await w.run();
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'sampling',
+    answer: 'The host\'s, once a person has approved',
+    async act(page, w) {
+      await w.click(tid('run-button'));
+      const c = card('sampling/createMessage');
+      await w.click(`${c} ${tid('sampling-approve')}`);
+      await w.click(`${c} ${tid('sampling-mock')}`);
+      await w.click(`${c} ${tid('sampling-send')}`);
+      await page.waitForSelector(tid('answer'));
+      await w.tick(0);
+      await w.click(tid('reset-button'));
+      await w.click(tid('run-button'));
+      await w.click(`${card('sampling/createMessage')} ${tid('sampling-reject')}`);
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'elicitation-form',
+    answer: '{"action": "decline"} and no content',
+    async act(page, w) {
+      for (const [n, button] of [[0, 'elicit-accept'], [1, 'elicit-decline'], [2, 'elicit-cancel']]) {
+        await w.click(tid('reset-button'));
+        await w.click(tid('run-button'));
+        if (n === 0) {
+          // “Titled choices”: the form shows each title with the value it sends.
+          const options = await page.locator(`${card('elicitation/create')} select option`).allTextContents();
+          assert.ok(options.includes('7:30 pm (19:30)'), options.join(' | '));
+        }
+        await w.click(`${card('elicitation/create')} ${tid(button)}`);
+        await w.tick(n);
+        await page.waitForSelector(tid('answer'));
+      }
+    },
+  },
+  {
+    slug: 'elicitation-url',
+    answer: 'Only when you click',
+    async act(page, w) {
+      const context = page.context();
+      // example.com is answered here: nothing leaves the machine.
+      await context.route('https://example.com/**', (r) => r.fulfill({ body: 'ok', contentType: 'text/html' }));
+      await w.click(tid('run-button'));
+      const c = card('elicitation/create');
+      const popup = context.waitForEvent('page');
+      await w.click(`${c} ${tid('url-open')}`);
+      await (await popup).close();
+      await w.click(`${c} ${tid('elicit-accept')}`);
+      await w.tick(0);
+      await page.waitForSelector(tid('answer'));
+    },
+  },
+  {
+    slug: 'roots',
+    answer: 'The client (you, through the host\'s list of roots)',
+    async act(page, w) {
+      await w.click(tid('run-button'));
+      const c = card('roots/list');
+      await page.locator(`${c} ${tid('roots-edit')}`).waitFor();
+      // The box shows an example of the format the task names.
+      assert.equal(await page.getAttribute(`${c} ${tid('roots-edit')}`, 'placeholder'), 'file:///home/learner/project project');
+      await page.fill(`${c} ${tid('roots-edit')}`, 'file:///home/learner/project project');
+      await w.click(`${c} ${tid('roots-send')}`);
+      await page.waitForSelector(tid('answer'));
+      await w.tick(0);
+      const answered = card('roots/list', 'answered');
+      await page.fill(`${answered} ${tid('roots-edit')}`, 'file:///home/learner/project project\nfile:///home/learner/notes notes');
+      await w.click(`${answered} ${tid('roots-save')}`);
+      await w.tick(1);
+    },
+  },
+  {
+    slug: 'input-required',
+    answer: 'The requestState the server sent',
+    async act(page, w) {
+      await w.click(tid('run-button'));
+      await w.tick(0);
+      await w.click(`${card('elicitation/create')} ${tid('elicit-accept')}`);
+      await page.waitForSelector(tid('answer'));
+      await w.tick(1);
+    },
+  },
+];
+
+/** The set-up line against the page's controls. */
+async function checkSetup(page) {
+  const setup = await page.textContent(tid('lesson-setup'));
+  const provider = await page.$eval(tid('provider-select'), (s) => s.selectedOptions[0].textContent);
+  assert.ok(setup.includes(`${provider} format`), `${setup} / ${provider}`);
+  const model = await page.inputValue(tid('model-select'));
+  assert.ok(setup.includes(model === 'play' ? 'you play the model' : 'the mock model'), setup);
+  const message = await page.inputValue(tid('prompt'));
+  assert.ok(setup.includes(`message “${message}”`), `${setup} / ${message}`);
+  const line = await page.textContent(tid('revision-line'));
+  const pinned = setup.match(/pinned to (\d{4}-\d\d-\d\d)/);
+  assert.ok(pinned ? line.includes(pinned[1]) : /auto/.test(setup), `${setup} / ${line}`);
+}
+
+describe('the learner', () => {
+  after(closeBrowser);
+
+  it('walks every lesson by its own words: locked before, ticked after, right, and on to the end', async () => {
+    const p = await openPage(`${baseUrl}#lesson=six-steps`);
+    const { page } = p;
+    try {
+      await connected(page, 'mcpg-demo');
+      assert.equal(await page.locator(tid('lesson-item')).count(), TRACK.length, 'the walk covers the whole track');
+      for (const [i, lesson] of TRACK.entries()) {
+        await page.waitForSelector(`${tid('lesson')}[data-slug="${lesson.slug}"]`);
+        const where = `lesson ${i + 1} (${lesson.slug})`;
+        await connected(page, 'mcpg-demo');
+        // Locked: no need ticked, no question to answer.
+        const needs = await page.locator(tid('lesson-need')).count();
+        assert.ok(needs > 0, where);
+        assert.equal(await page.locator(`${tid('lesson-need')}[data-seen="true"]`).count(), 0, where);
+        assert.equal(await page.isVisible(tid('lesson-check-locked')), true, where);
+        assert.equal(await page.locator(`${tid('lesson-choice')}, ${tid('lesson-answer')}`).count(), 0, where);
+        await checkSetup(page);
+        if (i === 4) await expectNoSeriousA11y(page, 'a lesson with its needs');
+
+        const w = walker(page);
+        await w.look();
+        await lesson.act(page, w);
+        assert.equal(await page.locator(`${tid('lesson-need')}[data-seen="false"]`).count(), 0, where);
+
+        // The task's quoted labels were on the page while the learner followed it.
+        const task = await page.textContent(tid('lesson-task'));
+        const everything = w.seen.join('\n');
+        for (const [, quoted] of task.matchAll(/“([^“”]+)”/g)) {
+          assert.ok(everything.includes(quoted), `${where}: the task quotes “${quoted}”, never on the page`);
+        }
+
+        // The question opens with nothing picked; the right answer passes.
+        await page.waitForSelector(tid('lesson-check'));
+        if (await page.locator(tid('lesson-answer')).count()) {
+          await page.fill(tid('lesson-answer'), lesson.answer);
+        } else {
+          assert.equal(await page.locator(`${tid('lesson-choice')}:checked`).count(), 0, `${where}: a pick left over`);
+          await page.locator('.lesson-check label.choice', { hasText: lesson.answer }).locator('input').check();
+        }
+        await page.click(tid('lesson-submit'));
+        assert.equal(await page.getAttribute(tid('lesson-feedback'), 'data-right'), 'true', where);
+        assert.match(await page.textContent(tid('lessons-progress')), new RegExp(`^${i + 1} of ${TRACK.length} done$`));
+        await page.click(tid(i + 1 < TRACK.length ? 'lesson-next' : 'lesson-finish'));
+      }
+      await page.waitForSelector(tid('track-end'));
+      assert.equal(await page.textContent(tid('track-end-count')), `You have done ${TRACK.length} of ${TRACK.length} lessons.`);
+      assert.equal(await page.textContent(tid('track-end-left')), 'None: every lesson is done.');
+      await expectNoSeriousA11y(page, 'the end of the track');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+});
