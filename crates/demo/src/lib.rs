@@ -13,6 +13,7 @@ pub mod content;
 mod handlers;
 mod hook;
 mod serve;
+mod types;
 mod weather;
 
 pub use catalogue::{PAGE_SIZE, initial_tools};

@@ -4,7 +4,7 @@
 //! can leave it out of its first download (see `hook.rs`).
 
 use mcpg_core::Timestamp;
-use mcpg_core::jsonrpc::RequestId;
+use mcpg_core::jsonrpc::{RequestId, RpcError, code};
 use mcpg_core::model::{CallToolResult, JsonObject, LoggingLevel};
 use mcpg_core::server::ServerEvent;
 use serde_json::{Value, json};
@@ -104,6 +104,18 @@ impl DemoServer {
         arguments: &JsonObject,
         progress_token: Option<&Value>,
     ) {
+        let schema = self
+            .server
+            .tools()
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.input_schema.clone());
+        if let Some(why) = schema.and_then(|s| crate::types::wrong_type(name, &s, arguments)) {
+            // A malformed call: the tool never runs, so it is not counted either.
+            self.server
+                .respond_error(now, id, RpcError::new(code::INVALID_PARAMS, why));
+            return;
+        }
         let debug = json!({"tool": name, "arguments": arguments});
         self.log(now, id, LoggingLevel::Debug, debug);
         let reply = match asking::Kind::of(name) {

@@ -9,8 +9,11 @@
 //!   neutral conversation every provider format renders from.
 //! - [`Provider`]: the five LLM APIs, by name.
 //! - [`SchemaError`], [`Root`].
+//! - [`Pitfall`], [`Pitfalls`], [`HostChoice`]: the classic host mistakes a lesson
+//!   switches on (the naive host), and what the host chose at each step.
 
 mod capabilities;
+mod pitfalls;
 mod provider;
 mod reply;
 mod root;
@@ -20,6 +23,7 @@ mod tools;
 mod turn;
 
 pub use capabilities::client_capabilities;
+pub use pitfalls::{HostChoice, Pitfall, Pitfalls};
 pub use provider::{Provider, default_base, default_model, needs_key};
 pub use reply::{ElicitAction, Reply, SAMPLING_REJECTED, Sampled};
 pub use root::Root;

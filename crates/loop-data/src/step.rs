@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use crate::pitfalls::HostChoice;
+
 /// Where a step stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepStatus {
@@ -116,6 +118,11 @@ pub struct Step {
     pub blocks: Vec<JsonBlock>,
     /// One or two sentences: what happened and why it matters.
     pub explanation: String,
+    /// What the host chose here about each pitfall that mattered at this step
+    /// (careful or naive), so a card says whose choice it was. Empty when no
+    /// pitfall was relevant; several when one step concerns more than one (step 6
+    /// may feed back an `isError` result that also has `structuredContent`).
+    pub choices: Vec<HostChoice>,
 }
 
 /// The fixed titles of the six steps.
@@ -142,6 +149,7 @@ impl Step {
             status,
             blocks: Vec::new(),
             explanation: explanation.into(),
+            choices: Vec::new(),
         }
     }
 }

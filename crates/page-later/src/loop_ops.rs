@@ -80,7 +80,10 @@ impl LoopParts {
         self.set_model_busy(page, false);
         let seeded =
             seed.and_then(|turns| ToolLoop::from_turns(turns, page.provider, opts.clone()).ok());
-        self.run = Some(seeded.unwrap_or_else(|| ToolLoop::new(&page.prompt, page.provider, opts)));
+        let run = seeded.unwrap_or_else(|| ToolLoop::new(&page.prompt, page.provider, opts));
+        // The loop keeps the host it started with (see `Page::loop_pitfalls`).
+        self.run = Some(run.with_pitfalls(page.pitfalls));
+        page.loop_pitfalls = Some(page.pitfalls);
         self.shown.clear_call();
         page.emit(ViewChange::Call(None));
         page.emit(ViewChange::Progress(None));
@@ -253,6 +256,12 @@ impl LoopParts {
                 let op = page.client.list_tools(now);
                 run.listing_started(op);
             }
+            Action::ListFirstPage => {
+                // One plain request: the core's list_tools would follow nextCursor.
+                let op = page.client.request(now, "tools/list", None);
+                run.listing_started(op);
+            }
+            Action::RefuseCall(_) => run.refuse_call(),
             Action::Reshape => run.reshape(),
             Action::ModelTurn if self.model_pending => {}
             Action::ModelTurn => match self.manual.take() {

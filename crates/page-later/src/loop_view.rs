@@ -55,6 +55,10 @@ impl LoopParts {
             changes.push(ViewChange::NextStep(next));
         }
         let active = !run.is_done();
+        if !active {
+            // The loop is over: the host acts by the setting again.
+            page.loop_pitfalls = None;
+        }
         if sh.loop_active != active {
             sh.loop_active = active;
             changes.push(ViewChange::LoopActive(active));

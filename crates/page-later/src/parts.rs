@@ -167,6 +167,7 @@ impl LoopParts {
     /// is recognised by its loop id).
     pub(crate) fn reset(&mut self, page: &mut Page) {
         self.run = None;
+        page.loop_pitfalls = None;
         page.recorder.loop_played.clear();
         page.recorder.loop_steps.clear();
         self.manual = None;

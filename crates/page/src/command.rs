@@ -3,7 +3,7 @@
 //! parts' work ([`crate::Later`]) can name them without naming the driver's input.
 
 use mcpg_core::model::JsonObject;
-use mcpg_loop_data::Provider;
+use mcpg_loop_data::{Pitfalls, Provider};
 use serde_json::Value;
 
 use crate::settings::{LlmSettings, ModelChoice, Pin};
@@ -66,6 +66,9 @@ pub enum Command {
     SetScript(Vec<Value>),
     /// The model API format changed.
     SetProvider(Provider),
+    /// The host's mistakes changed (none: the careful host). A loop under way keeps
+    /// the ones it started with; the next loop takes these.
+    SetPitfalls(Pitfalls),
     /// Who answers for the model changed.
     SetModel(ModelChoice),
     /// A real model's base URL and name changed for `provider`.

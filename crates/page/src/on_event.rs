@@ -110,6 +110,13 @@ impl Page {
                 self.list_op = None;
                 self.note(format!("tools/list failed: {error}"));
             }
+            Event::ToolsListChanged
+                if self
+                    .host_pitfalls()
+                    .has(mcpg_loop_data::Pitfall::IgnoreListChanged) =>
+            {
+                self.note("the server says its tool list changed (notifications/tools/list_changed): the naive host ignores it and keeps its stale list");
+            }
             Event::ToolsListChanged => {
                 self.note("the server says its tool list changed (notifications/tools/list_changed): listing again");
                 self.list_tools();

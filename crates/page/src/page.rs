@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use mcpg_core::Timestamp;
 use mcpg_core::client::{Client, ClientConfig, OpId};
 use mcpg_core::jsonrpc::RequestId;
-use mcpg_loop_data::{PageRecord, Provider};
+use mcpg_loop_data::{PageRecord, Pitfalls, Provider};
 use serde_json::Value;
 
 use crate::command::{Command, ConnId};
@@ -52,6 +52,14 @@ pub struct Page {
     pub provider: Provider,
     /// Who answers for the model.
     pub model: ModelChoice,
+    /// The host's mistakes as set (none: the careful host); a loop takes them when
+    /// it starts.
+    pub pitfalls: Pitfalls,
+    /// The mistakes of the loop under way, set by the later parts when it starts
+    /// and cleared when it ends or is forgotten: while a loop runs the host acts as
+    /// that loop's host, even if the setting changed since (so every card of a loop
+    /// was made by one host).
+    pub loop_pitfalls: Option<Pitfalls>,
     /// Each provider's real model settings (no key).
     pub llm: Vec<LlmSettings>,
     /// Each provider's key, as its masked hint only.
@@ -98,6 +106,8 @@ impl Page {
             script_values: Vec::new(),
             provider: Provider::Anthropic,
             model: ModelChoice::Mock,
+            pitfalls: Pitfalls::NONE,
+            loop_pitfalls: None,
             llm: Provider::ALL.map(LlmSettings::default_for).to_vec(),
             key_hints: vec![None; Provider::ALL.len()],
             replay: None,
@@ -137,6 +147,11 @@ impl Page {
     /// The pinned revision.
     pub fn pin(&self) -> Pin {
         self.pin
+    }
+
+    /// The mistakes the host makes now: the running loop's, else the setting's.
+    pub fn host_pitfalls(&self) -> Pitfalls {
+        self.loop_pitfalls.unwrap_or(self.pitfalls)
     }
 
     /// Shows `change`.

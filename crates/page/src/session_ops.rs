@@ -49,6 +49,10 @@ impl Page {
                 self.provider = p;
                 self.emit(ViewChange::Provider(p));
             }
+            Command::SetPitfalls(p) => {
+                self.pitfalls = p;
+                self.emit(ViewChange::Pitfalls(p));
+            }
             Command::SetModel(m) => {
                 self.model = m;
                 self.emit(ViewChange::Model(m));

@@ -2,7 +2,7 @@
 
 use mcpg_core::client::CallOutcome;
 use mcpg_core::model::JsonObject;
-use mcpg_loop_data::{PageRecord, Progress, Provider, SchemaError, Step, Turn};
+use mcpg_loop_data::{PageRecord, Pitfalls, Progress, Provider, SchemaError, Step, Turn};
 use serde_json::Value;
 
 use crate::settings::{ModelChoice, Pin};
@@ -190,6 +190,8 @@ pub enum ViewChange {
     Provider(Provider),
     /// Who answers for the model.
     Model(ModelChoice),
+    /// The host's mistakes as set (none: the careful host).
+    Pitfalls(Pitfalls),
     /// A real model's settings for a provider.
     Llm {
         /// The provider.

@@ -85,7 +85,9 @@ pub async fn drive(
         first = false;
         ops += 1;
         match action {
-            Action::ListTools => list(d, tap, run, OpId(ops)).await,
+            // The CLI's loops are the careful host's (no pitfalls), which never asks
+            // for the naive one-page listing; were it asked, every page is read.
+            Action::ListTools | Action::ListFirstPage => list(d, tap, run, OpId(ops)).await,
             Action::Reshape => run.reshape(),
             Action::ModelTurn if model.is_mock() => model.mock_turn(run),
             Action::ModelTurn => {
@@ -102,6 +104,7 @@ pub async fn drive(
                     .await;
                 call_done(run, OpId(ops), &tap.since(from), r);
             }
+            Action::RefuseCall(_) => run.refuse_call(),
             Action::Wait | Action::Done => {}
         }
         each(run);

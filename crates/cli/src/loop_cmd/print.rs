@@ -30,6 +30,13 @@ pub fn text(step: &Step, width: usize) -> String {
         out.push_str(&line);
         out.push('\n');
     }
+    // Whose choice it was, where a classic host mistake mattered.
+    for c in &step.choices {
+        for line in wrap(&escape::line(&format!("▸ {c}")), width) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
     for b in &step.blocks {
         out.push_str(&format!("  {}\n", escape::line(&b.label)));
         for line in b.json.lines() {
@@ -60,6 +67,7 @@ pub fn json(step: &Step) -> Value {
         "side": if step.over_mcp { "mcp" } else { "host" },
         "status": step.status.as_str(),
         "explanation": step.explanation,
+        "choices": step.choices.iter().map(|c| json!({"pitfall": c.pitfall.id(), "naive": c.naive, "text": c.text})).collect::<Vec<_>>(),
         "blocks": blocks,
     })
 }

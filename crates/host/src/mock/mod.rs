@@ -202,8 +202,10 @@ fn several(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
 }
 
 /// "call nonexistent_tool": the user names a tool; the model obeys, even when the
-/// server has no such tool (real models invent names too; the server then answers
-/// with a JSON-RPC error, which is the lesson).
+/// server has no such tool (real models invent names too; a careful host refuses the
+/// call, a naive one sends it and the server answers with a JSON-RPC error).
+/// `call add_numbers {"a": "two", "b": 3}`: arguments given as a JSON object are
+/// copied as they are, so a learner can make the model send a wrong type.
 fn explicit(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
     let mut it = message.split_whitespace().peekable();
     while let Some(w) = it.next() {
@@ -218,6 +220,17 @@ fn explicit(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
             continue;
         }
         if let Some(tool) = tools.iter().find(|t| t.name == name) {
+            if let Some(arguments) = given_arguments(message) {
+                let why = format!(
+                    "You named the tool {name:?} and gave its arguments as JSON, so the mock model copies them exactly, right or wrong (real models make type mistakes too; the server judges them)."
+                );
+                let call = ToolCall {
+                    id: call_id.to_owned(),
+                    name: tool.name.clone(),
+                    arguments,
+                };
+                return Some(call_turn(call, why));
+            }
             let filled = fill_arguments(tool, message);
             return Some(call_or_ask(tool, filled, call_id, "you named the tool"));
         }
@@ -229,12 +242,23 @@ fn explicit(message: &str, tools: &[Tool], call_id: &str) -> Option<MockTurn> {
                     arguments: JsonObject::new(),
                 },
                 format!(
-                    "You named the tool {name:?}, so the mock model calls it as asked, although the server never listed it (real models invent tool names too; a careful host would refuse, this one lets it through so you can see the server's answer)."
+                    "You named the tool {name:?}, so the mock model calls it as asked, although the server never listed it (real models invent tool names too: whether the call goes out is the host's choice)."
                 ),
             ));
         }
     }
     None
+}
+
+/// The JSON object a message gives as the arguments: from its first `{` to its
+/// last `}`, when that parses as an object.
+fn given_arguments(message: &str) -> Option<JsonObject> {
+    let start = message.find('{')?;
+    let end = message.rfind('}')?;
+    match serde_json::from_str::<serde_json::Value>(message.get(start..=end)?) {
+        Ok(serde_json::Value::Object(o)) => Some(o),
+        _ => None,
+    }
 }
 
 fn call_or_ask(tool: &Tool, filled: Filled, call_id: &str, reason: &str) -> MockTurn {

@@ -87,10 +87,11 @@ pub fn parts(v: &ResultView, images: bool) -> Vec<Part> {
             ContentBlock::Unknown(v) => out.push(Part::Text(format!("[content {v}]"))),
         }
     }
-    // Servers should mirror structuredContent as text; when one does not, the model
-    // would otherwise see nothing, so the host mirrors it.
+    // Servers should mirror structuredContent as text; when one does not (no text
+    // at all, or only a summary), the model would not see the data, so the host
+    // adds it. (A naive host drops structuredContent before this: `Pitfall::DropStructured`.)
     if let Some(sc) = &r.structured_content
-        && !out.iter().any(|p| matches!(p, Part::Text(_)))
+        && !mirrors(&out, sc)
     {
         out.push(Part::Text(sc.to_string()));
     }
@@ -98,6 +99,34 @@ pub fn parts(v: &ResultView, images: bool) -> Vec<Part> {
         out.push(Part::Text(String::new()));
     }
     out
+}
+
+/// Whether one text part already carries `sc` (the same JSON, however printed).
+fn mirrors(parts: &[Part], sc: &serde_json::Value) -> bool {
+    parts.iter().any(|p| match p {
+        Part::Text(t) => serde_json::from_str::<serde_json::Value>(t).is_ok_and(|v| &v == sc),
+        Part::Image { .. } => false,
+    })
+}
+
+/// Whether the result has `structuredContent` that no text block mirrors, so the
+/// host adds it for the model (see [`parts`]).
+pub fn structured_unmirrored(v: &ResultView) -> bool {
+    let ResultView::Result(r) = v else {
+        return false;
+    };
+    let Some(sc) = &r.structured_content else {
+        return false;
+    };
+    let texts: Vec<Part> = r
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::Text(t) => Some(Part::Text(t.text.clone())),
+            _ => None,
+        })
+        .collect();
+    !mirrors(&texts, sc)
 }
 
 /// The outcome as one string (for providers whose tool results are text only).

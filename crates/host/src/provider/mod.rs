@@ -15,14 +15,17 @@ mod names;
 mod ollama;
 mod openai_chat;
 mod openai_responses;
+mod rejection;
 mod schema;
 
+pub(crate) use content::structured_unmirrored;
 pub use endpoint::{
     Endpoint, default_base, default_model, endpoint, key_header, mask_key, needs_key, shown_request,
 };
 pub use error::HostError;
 pub use mcpg_loop_data::{ModelTurn, Provider, ResultView, ToolCall, ToolOutput, Turn};
 pub use names::{NameChange, NameMap, NameRules};
+pub use rejection::{Rejection, refused_names};
 pub use schema::{SchemaChange, adapt_schema};
 
 use mcpg_core::model::Tool;
@@ -74,6 +77,17 @@ pub struct ShapedTools {
 /// Reshapes MCP tools for `provider`.
 pub fn shape_tools(provider: Provider, tools: &[Tool], strict: bool) -> ShapedTools {
     let names = NameMap::build(tools.iter().map(|t| t.name.as_str()), name_rules(provider));
+    shape_with(provider, tools, strict, names)
+}
+
+/// Reshapes MCP tools for `provider` as a naive host does: every name sent as it is,
+/// even one the provider's rules refuse (see [`refused_names`]).
+pub fn shape_tools_unrenamed(provider: Provider, tools: &[Tool], strict: bool) -> ShapedTools {
+    let names = NameMap::unchanged(tools.iter().map(|t| t.name.as_str()));
+    shape_with(provider, tools, strict, names)
+}
+
+fn shape_with(provider: Provider, tools: &[Tool], strict: bool, names: NameMap) -> ShapedTools {
     let mut schema_changes = Vec::new();
     let mut shaped = Vec::with_capacity(tools.len());
     for t in tools {

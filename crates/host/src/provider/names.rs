@@ -33,6 +33,19 @@ impl NameRules {
         b.is_ascii_alphanumeric() || b == b'_' || self.extra.contains(&b)
     }
 
+    /// The rule as the providers' error messages print it (`^[a-zA-Z0-9_-]{1,64}$`).
+    pub fn pattern(&self) -> String {
+        let extra: String = self.extra.iter().map(|b| char::from(*b)).collect();
+        let first = if self.letter_first { "[a-zA-Z_]" } else { "" };
+        let min = usize::from(!self.letter_first);
+        let max = if self.letter_first {
+            self.max_len - 1
+        } else {
+            self.max_len
+        };
+        format!("^{first}[a-zA-Z0-9_{extra}]{{{min},{max}}}$")
+    }
+
     /// Whether `name` is acceptable as it is.
     pub fn accepts(&self, name: &str) -> bool {
         let first_ok = !self.letter_first
@@ -104,6 +117,16 @@ impl NameMap {
                 reason,
             });
             map.insert(name, candidate);
+        }
+        map
+    }
+
+    /// The map a naive host works with: every name as it is, nothing rewritten,
+    /// whatever the provider's rules say.
+    pub fn unchanged<'a>(names: impl IntoIterator<Item = &'a str>) -> NameMap {
+        let mut map = NameMap::default();
+        for name in names {
+            map.insert(name, name.to_owned());
         }
         map
     }

@@ -56,11 +56,18 @@ pub fn reshaped(tools: usize, provider_label: &str, renamed: usize) -> String {
     )
 }
 
-/// Step 3 with a call.
-pub fn chose(why: &str, schema_problems: &[String]) -> String {
+/// Step 3 with a call. `refused`: tools the server never listed, which the
+/// careful host will not call.
+pub fn chose(why: &str, schema_problems: &[String], refused: &[&str]) -> String {
     let mut s = format!(
         "{why} The host gets back a structured call (a name and arguments); nothing has reached the server yet."
     );
+    if !refused.is_empty() {
+        s.push_str(&format!(
+            " Note: the server never listed {}; the host checks the name against the tools it listed and will not send that call.",
+            refused.join(", ")
+        ));
+    }
     if !schema_problems.is_empty() {
         s.push_str(&format!(
             " Note: these arguments do not fit the tool's inputSchema ({}); the host sends them anyway and the server decides.",
@@ -68,6 +75,32 @@ pub fn chose(why: &str, schema_problems: &[String]) -> String {
         ));
     }
     s
+}
+
+/// Step 1, the naive way: one page read, `nextCursor` ignored.
+pub fn first_page_only(tools: usize, next_cursor: Option<&str>) -> String {
+    match next_cursor {
+        Some(c) => format!(
+            "This host read the first page only ({tools} tools) and ignored nextCursor {c:?}. The server has more tools on later pages, and the model will never see them: a common bug."
+        ),
+        None => format!(
+            "The server sent all its tools ({tools}) in one page, with no nextCursor, so reading one page was enough this time."
+        ),
+    }
+}
+
+/// Step 4: the careful host refused a tool the server never listed.
+pub fn refused(name: &str, listed: usize) -> String {
+    format!(
+        "Refused by the host: the model asked for {name:?}, which is not one of the {listed} tools the server listed, so the host sent no tools/call. Above is what it would have sent. The model will be told that the tool does not exist (step 6)."
+    )
+}
+
+/// Step 3 (or 6): the model API refused the naive host's tool names.
+pub fn names_refused(provider_label: &str, status: u16, name: &str, fix: &str) -> String {
+    format!(
+        "The {provider_label} API answered HTTP {status} before any model read the request: the tool name {name:?} breaks its naming rules, and this host sent the MCP names unchanged. The loop ends here: with no model turn there is no tool call and no answer. A careful host rewrites such names in step 2 ({name} → {fix}) and maps them back when the model calls one."
+    )
 }
 
 /// Step 3 without a call.

@@ -13,16 +13,19 @@
 
 mod asked;
 mod explain;
+mod pitfalls;
 mod seed;
 
 pub use asked::{ASK_METHODS, asked_label};
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
 pub use mcpg_loop_data::{BlockKind, JsonBlock, PageRecord, Progress, Step, StepStatus, TITLES};
+pub use mcpg_loop_data::{HostChoice, Pitfall, Pitfalls};
 pub use mcpg_loop_data::{is_answer, is_asked};
+pub use pitfalls::error_marker;
 pub use seed::{SeedError, prompt_turns};
 
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
-use mcpg_core::jsonrpc::Message;
+use mcpg_core::jsonrpc::{Message, RequestId};
 use mcpg_core::model::Tool;
 use serde_json::{Value, json};
 
@@ -39,6 +42,10 @@ use crate::script::{Script, ScriptTurn};
 pub enum Action {
     /// Call `Client::list_tools`, then [`ToolLoop::listing_started`] with its op.
     ListTools,
+    /// The naive host's step 1 ([`Pitfall::FirstPageOnly`]): send one plain
+    /// `tools/list` request (`Client::request`, no cursor followed), then
+    /// [`ToolLoop::listing_started`] with its op.
+    ListFirstPage,
     /// Call [`ToolLoop::reshape`] (host work, instant).
     Reshape,
     /// Ask the model with [`ToolLoop::model_request`], then report with
@@ -47,6 +54,9 @@ pub enum Action {
     /// Call `Client::call_tool` with this call (progress on), then
     /// [`ToolLoop::call_started`] with its op.
     CallTool(ToolCall),
+    /// The careful host refuses this call (its tool was never listed): call
+    /// [`ToolLoop::refuse_call`] (host work, instant; nothing is sent).
+    RefuseCall(ToolCall),
     /// Nothing until the core reports (a listing or a call is in flight).
     Wait,
     /// The loop is over.
@@ -96,6 +106,14 @@ pub struct ToolLoop {
     played: Vec<ScriptTurn>,
     /// Started from a given conversation (a prompt's messages), not one message.
     seeded: bool,
+    /// The mistakes this loop's host makes (none: the careful host).
+    pitfalls: Pitfalls,
+    /// The id of step 1's `tools/list` request, to find its response (naive listing).
+    list_request: Option<RequestId>,
+    /// The naive listing's response text, until its result arrives.
+    first_page_raw: Option<String>,
+    /// What the host chose when it fed this round's results back, for step 6.
+    fed_choices: Vec<HostChoice>,
 }
 
 impl ToolLoop {
@@ -121,17 +139,28 @@ impl ToolLoop {
             rounds: 0,
             played: Vec::new(),
             seeded: false,
+            pitfalls: Pitfalls::NONE,
+            list_request: None,
+            first_page_raw: None,
+            fed_choices: Vec::new(),
         }
     }
 
     /// What the driver should do now.
     pub fn next(&self) -> Action {
         match self.phase {
+            Phase::Start if self.naive(Pitfall::FirstPageOnly) => Action::ListFirstPage,
             Phase::Start => Action::ListTools,
             Phase::Listing | Phase::Calling => Action::Wait,
             Phase::Listed => Action::Reshape,
             Phase::Reshaped | Phase::Returned => Action::ModelTurn,
             Phase::ToCall => match self.queue.first() {
+                Some(c)
+                    if !self.naive(Pitfall::AcceptInventedTool)
+                        && pitfalls::unlisted(&self.tools, c) =>
+                {
+                    Action::RefuseCall(c.clone())
+                }
                 Some(c) => Action::CallTool(c.clone()),
                 None => Action::Done,
             },
@@ -242,13 +271,18 @@ impl ToolLoop {
         if self.phase != Phase::Listed {
             return;
         }
-        let shaped = provider::shape_tools(self.provider, &self.tools, self.opts.strict);
+        let shaped = if self.naive(Pitfall::RawNames) {
+            provider::shape_tools_unrenamed(self.provider, &self.tools, self.opts.strict)
+        } else {
+            provider::shape_tools(self.provider, &self.tools, self.opts.strict)
+        };
         let renamed = shaped.names.changes().len();
         let mut s = Step::new(
             2,
             StepStatus::Done,
             explain::reshaped(self.tools.len(), self.provider.label(), renamed),
         );
+        s.choices.extend(self.names_choice(&shaped.names));
         s.blocks.push(JsonBlock::value(
             BlockKind::Built,
             format!("tools, as the {} API receives them", self.provider.label()),
@@ -286,7 +320,16 @@ impl ToolLoop {
     }
 
     /// Asks the mock model and records its turn, in the provider's exact reply shape.
+    /// A naive host's request with names the provider refuses gets the provider's
+    /// HTTP 400 instead (the mock stands in for the model, not for the API).
     pub fn mock_turn(&mut self, mock: &MockModel) {
+        if !matches!(self.phase, Phase::Reshaped | Phase::Returned) {
+            return;
+        }
+        if let Some(r) = self.provider_refusal() {
+            self.provider_refused(&r);
+            return;
+        }
         let m = mock.respond(&self.turns, &self.tools);
         let why = match &m.turn {
             ModelTurn::ToolCalls { .. } => format!(
@@ -444,11 +487,12 @@ impl ToolLoop {
             s
         } else {
             let outcome = self.outcome.clone();
-            let mut s = Step::new(
-                6,
-                StepStatus::Done,
-                explain::fed_back(outcome.as_ref(), why),
-            );
+            let explanation = match self.fed_how() {
+                Some(how) => format!("{how} {why}"),
+                None => explain::fed_back(outcome.as_ref(), why),
+            };
+            let mut s = Step::new(6, StepStatus::Done, explanation);
+            s.choices = std::mem::take(&mut self.fed_choices);
             if let Some(Turn::Results(outputs)) = self.turns.last() {
                 for m in provider::result_messages(self.provider, outputs, &names) {
                     s.blocks.push(JsonBlock::value(
@@ -481,7 +525,14 @@ impl ToolLoop {
                         .iter()
                         .flat_map(|c| self.argument_problems(c))
                         .collect();
-                    s.explanation = explain::chose(why, &problems);
+                    let refused: Vec<&str> = calls
+                        .iter()
+                        .filter(|c| {
+                            !self.naive(Pitfall::AcceptInventedTool) && !self.listed(&c.name)
+                        })
+                        .map(|c| c.name.as_str())
+                        .collect();
+                    s.explanation = explain::chose(why, &problems, &refused);
                 }
                 self.queue = calls;
                 self.outputs.clear();
@@ -519,9 +570,15 @@ impl ToolLoop {
 
     /// Feeds one event from the core; events of other operations are ignored.
     pub fn on_event(&mut self, event: &Event) {
+        if self.on_pitfall_event(event) {
+            return;
+        }
         match event {
             Event::Wire(w) if w.direction == Direction::Sent => self.on_sent(&w.raw),
-            Event::Wire(w) => self.on_received(&w.raw),
+            Event::Wire(w) => {
+                self.keep_first_page(&w.raw);
+                self.on_received(&w.raw);
+            }
             Event::ToolsPage {
                 op,
                 page,
@@ -536,6 +593,7 @@ impl ToolLoop {
                     s.status = StepStatus::Done;
                     s.explanation = explain::listed(*pages, *tools);
                 }
+                self.listed_choice(*pages, *tools);
                 self.phase = Phase::Listed;
             }
             Event::ToolsListFailed { op, pages, error } if Some(*op) == self.list_op => {
@@ -598,6 +656,9 @@ impl ToolLoop {
         };
         match (self.phase, msg.method()) {
             (Phase::Listing, Some("tools/list")) => {
+                if self.pages.is_empty() {
+                    self.list_request = msg.id().cloned();
+                }
                 let n = self.pages.len() + 1;
                 if let Some(s) = self.step_mut(1) {
                     s.blocks.push(JsonBlock::wire(
@@ -630,9 +691,11 @@ impl ToolLoop {
                     }
                     return;
                 }
-                let mut s4 = Step::new(4, StepStatus::Done, explain::call_sent(&self.call_name()));
+                let name = self.call_name();
+                let mut s4 = Step::new(4, StepStatus::Done, explain::call_sent(&name));
                 s4.blocks
                     .push(JsonBlock::wire(BlockKind::Sent, "→ tools/call (sent)", raw));
+                s4.choices.extend(self.invented_choice(&name));
                 self.steps.push(s4);
                 self.steps.push(Step::new(
                     5,
@@ -684,6 +747,10 @@ impl ToolLoop {
 
     fn argument_problems(&self, call: &ToolCall) -> Vec<String> {
         let Some(tool) = self.tools.iter().find(|t| t.name == call.name) else {
+            if !self.naive(Pitfall::AcceptInventedTool) {
+                // The careful host refuses it (see `explain::chose`).
+                return Vec::new();
+            }
             return vec![format!(
                 "the server never listed a tool named {:?}",
                 call.name
@@ -737,13 +804,7 @@ impl ToolLoop {
             });
         }
         self.outcome = Some(outcome.clone());
-        if self.queue.is_empty() {
-            self.turns
-                .push(Turn::Results(std::mem::take(&mut self.outputs)));
-            self.phase = Phase::Returned;
-        } else {
-            self.phase = Phase::ToCall;
-        }
+        self.end_call();
     }
 
     fn structured_check(&self, outcome: &CallOutcome) -> Option<String> {

@@ -12,7 +12,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use mcpg_core::client::{CallOutcome, Failure};
 use mcpg_host::provider::Provider;
 use mcpg_host::script::Script;
-use mcpg_host::tool_loop::{Action, StepStatus};
+use mcpg_host::tool_loop::{Action, BlockKind, Pitfall, Pitfalls, StepStatus};
 use support::{Driver, Model};
 
 #[test]
@@ -94,7 +94,12 @@ fn an_is_error_result_is_a_tool_failure() {
 
 #[test]
 fn a_json_rpc_error_is_a_protocol_failure() {
+    // The naive host sends a call the server never listed; the server refuses it.
     let mut d = Driver::new("call no_such_tool", Provider::Anthropic, Model::Mock);
+    d.run = d
+        .run
+        .clone()
+        .with_pitfalls(Pitfalls::only(Pitfall::AcceptInventedTool));
     d.run_all();
     assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
     assert!(
@@ -115,6 +120,92 @@ fn a_json_rpc_error_is_a_protocol_failure() {
         Some(CallOutcome::ProtocolError(_))
     ));
     assert!(d.step_n(6).explanation.contains("no CallToolResult"));
+    assert!(d.run.answer().unwrap().contains("refused"));
+    assert!(d.step_n(4).choices[0].naive);
+}
+
+#[test]
+fn the_careful_host_refuses_a_tool_the_server_never_listed() {
+    let mut d = Driver::new("call no_such_tool", Provider::Anthropic, Model::Mock);
+    let mut seen = Vec::new();
+    while d.step() {
+        seen.push(d.run.steps().len());
+    }
+    assert_eq!(
+        seen,
+        [1, 2, 3, 5, 6],
+        "one click refuses: steps 4 and 5 together"
+    );
+    assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
+    assert!(
+        d.step_n(3).explanation.contains("will not send that call"),
+        "{}",
+        d.step_n(3).explanation
+    );
+    let s4 = d.step_n(4);
+    assert_eq!(s4.status, StepStatus::Failed);
+    assert_eq!(s4.blocks[0].kind, BlockKind::Built);
+    assert!(s4.blocks[0].json.contains("\"no_such_tool\""));
+    assert!(
+        s4.explanation.starts_with("Refused by the host"),
+        "{}",
+        s4.explanation
+    );
+    assert!(!s4.choices[0].naive);
+    assert_eq!(d.step_n(5).status, StepStatus::Skipped);
+    let sent = &d.sent;
+    assert!(
+        !sent.iter().any(|w| w.contains("tools/call")),
+        "no tools/call went out: {sent:#?}"
+    );
+    // Step 6 tells the model, in Anthropic's error form.
+    let s6 = d.step_n(6);
+    assert!(
+        s6.blocks[0].json.contains("\"is_error\": true"),
+        "{}",
+        s6.blocks[0].json
+    );
+    assert!(
+        s6.blocks[0].json.contains("no tool named"),
+        "{}",
+        s6.blocks[0].json
+    );
+    assert!(
+        s6.explanation.contains("does not exist"),
+        "{}",
+        s6.explanation
+    );
+    assert!(d.run.answer().unwrap().contains("no tool named"));
+}
+
+#[test]
+fn a_wrong_type_for_a_known_tool_is_a_json_rpc_error_the_careful_host_still_sends() {
+    let mut d = Driver::new(
+        r#"call add_numbers {"a": "two", "b": 3}"#,
+        Provider::Anthropic,
+        Model::Mock,
+    );
+    d.run_all();
+    assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
+    assert!(
+        d.step_n(3)
+            .explanation
+            .contains("do not fit the tool's inputSchema"),
+        "{}",
+        d.step_n(3).explanation
+    );
+    let s5 = d.step_n(5);
+    assert_eq!(s5.status, StepStatus::Failed);
+    assert!(
+        s5.explanation.starts_with("A JSON-RPC error (-32602"),
+        "{}",
+        s5.explanation
+    );
+    assert!(
+        s5.blocks[0].json.contains("\"code\": -32602"),
+        "{}",
+        s5.blocks[0].json
+    );
     assert!(d.run.answer().unwrap().contains("refused"));
 }
 

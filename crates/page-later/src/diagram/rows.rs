@@ -1,7 +1,7 @@
 //! Steps to rows: which arrows a step draws, between which lanes, labelled how, of
 //! which kind. No coordinates here (`geometry` places the rows).
 
-use mcpg_loop_data::{Step, StepStatus, is_answer, is_asked};
+use mcpg_loop_data::{BlockKind, Step, StepStatus, is_answer, is_asked};
 
 use super::read::{
     asked_what, calls_before, count_blocks, result, short_name, starts_run, tool_name,
@@ -170,20 +170,30 @@ impl Rows<'_, '_> {
                         self.in_par = true;
                     }
                 }
-                let (kind, label) = if failed {
-                    (ArrowKind::Failed, "tools/call not sent".to_owned())
+                // The careful host refused the call (its Built block is what it
+                // would have sent): nothing went to the server.
+                let refused = failed && step.blocks.iter().any(|b| b.kind == BlockKind::Built);
+                let (to, kind, label) = if refused {
+                    (
+                        Lane::Host,
+                        ArrowKind::Failed,
+                        "tools/call refused".to_owned(),
+                    )
+                } else if failed {
+                    (
+                        Lane::Server,
+                        ArrowKind::Failed,
+                        "tools/call not sent".to_owned(),
+                    )
                 } else {
-                    (ArrowKind::Mcp, format!("tools/call {}", tool_name(step)))
+                    let label = format!("tools/call {}", tool_name(step));
+                    (Lane::Server, ArrowKind::Mcp, label)
                 };
-                self.push(
-                    i,
-                    Lane::Host,
-                    Lane::Server,
-                    kind,
-                    label.trim_end().to_owned(),
-                );
+                self.push(i, Lane::Host, to, kind, label.trim_end().to_owned());
                 self.asked(i, step);
             }
+            // No call was sent (the host refused it): no result either.
+            5 if step.status == StepStatus::Skipped => {}
             5 => {
                 let (kind, label) = result(step);
                 self.push(i, Lane::Server, Lane::Host, kind, label);

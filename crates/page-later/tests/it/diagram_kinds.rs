@@ -83,7 +83,7 @@ fn is_error_and_json_rpc_errors_are_drawn_as_different_failures() {
     assert!(result.kind.is_error());
     assert_eq!((result.from, result.to), (Server, Host));
 
-    let rpc = run("call no_such_tool");
+    let rpc = run(r#"call add_numbers {"a": "two", "b": 3}"#);
     let d = draw(&rpc, "");
     let result = d.arrows.iter().find(|a| a.number == Some(5)).unwrap();
     assert_eq!(result.kind, ArrowKind::ProtocolError);
@@ -92,6 +92,19 @@ fn is_error_and_json_rpc_errors_are_drawn_as_different_failures() {
     assert_ne!(
         ArrowKind::ToolError.as_str(),
         ArrowKind::ProtocolError.as_str()
+    );
+}
+
+#[test]
+fn a_refused_call_never_reaches_the_server() {
+    let refused = run("call no_such_tool");
+    let d = draw(&refused, "");
+    let s4 = d.arrows.iter().find(|a| a.number == Some(4)).unwrap();
+    assert_eq!((s4.from, s4.to), (Host, Host));
+    assert_eq!(s4.label, "tools/call refused");
+    assert!(
+        !d.arrows.iter().any(|a| a.number == Some(5)),
+        "no result arrow"
     );
 }
 

@@ -21,5 +21,6 @@ mod http_faults;
 mod http_link;
 mod later_parts;
 mod loop_modes;
+mod pitfalls;
 mod replay_log_pin;
 mod seeded_replay;

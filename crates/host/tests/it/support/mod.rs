@@ -34,6 +34,8 @@ pub struct Driver {
     pub model: Model,
     /// Model turns played before `model` answers, when given.
     pub script: Option<Script>,
+    /// Every message the client sent, in order.
+    pub sent: Vec<String>,
 }
 
 /// The request options every test loop uses.
@@ -54,6 +56,7 @@ impl Driver {
             run: ToolLoop::new(prompt, provider, opts()),
             model,
             script: None,
+            sent: Vec::new(),
         };
         d.client.connect(d.now);
         d.pump();
@@ -66,6 +69,7 @@ impl Driver {
         loop {
             let mut moved = false;
             while let Some(o) = self.client.poll_transmit() {
+                self.sent.push(o.message.raw().to_owned());
                 self.server.handle_text(self.now, o.message.raw());
                 moved = true;
             }
@@ -117,6 +121,11 @@ impl Driver {
                 let op = self.client.list_tools(self.now);
                 self.run.listing_started(op);
             }
+            Action::ListFirstPage => {
+                let op = self.client.request(self.now, "tools/list", None);
+                self.run.listing_started(op);
+            }
+            Action::RefuseCall(_) => self.run.refuse_call(),
             Action::Reshape => self.run.reshape(),
             Action::ModelTurn => self.ask_model(),
             Action::CallTool(call) => {

@@ -20,6 +20,8 @@ pub struct Peer {
     pub count: u32,
     /// Stamp `resultType` (2026-07-28).
     pub stateless: bool,
+    /// What `tools/call` returns instead of the usual weather.
+    pub call_result: Option<Value>,
 }
 
 fn capabilities(tools_only: bool) -> Value {
@@ -53,6 +55,7 @@ impl Peer {
                 json!({"tools": [{"name": "get_weather", "description": "Weather for a city",
                 "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]})
             }
+            "tools/call" if self.call_result.is_some() => self.call_result.clone().unwrap(),
             "tools/call" => json!({"content": [{"type": "text", "text": "Austin: 91F, sunny"},
                 {"type": "resource_link", "uri": "counter://visits", "name": "visits"}]}),
             "resources/list" if p["cursor"] == "p2" => {
