@@ -7,6 +7,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{RequestId, RpcError, code};
 use mcpg_core::model::{CallToolResult, JsonObject, LoggingLevel};
 use mcpg_core::server::ServerEvent;
+use mcpg_core::version::ProtocolVersion;
 use serde_json::{Value, json};
 
 use crate::content::{self, CALLS_URI};
@@ -111,9 +112,18 @@ impl DemoServer {
             .find(|t| t.name == name)
             .map(|t| t.input_schema.clone());
         if let Some(why) = schema.and_then(|s| crate::types::wrong_type(name, &s, arguments)) {
-            // A malformed call: the tool never runs, so it is not counted either.
-            self.server
-                .respond_error(now, id, RpcError::new(code::INVALID_PARAMS, why));
+            // The tool never runs, so it is not counted either. Since 2025-11-25
+            // (SEP-1303) an input validation error is a tool error the model can
+            // read and correct; before, the spec listed invalid arguments among the
+            // protocol errors (-32602).
+            let revision = self.server.call_context(id).map(|c| c.version);
+            if revision.is_some_and(|v| v < ProtocolVersion::V2025_11_25) {
+                self.server
+                    .respond_error(now, id, RpcError::new(code::INVALID_PARAMS, why));
+            } else {
+                self.server
+                    .respond(now, id, &CallToolResult::tool_error(why));
+            }
             return;
         }
         let debug = json!({"tool": name, "arguments": arguments});

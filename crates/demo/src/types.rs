@@ -2,12 +2,12 @@
 //! against the type its `inputSchema` declares.
 //!
 //! Why here and not in the tool: a value of the wrong JSON type (a string where the
-//! schema says number) makes the request itself malformed, so the demo answers it
-//! as the protocol error `-32602` (invalid params) and the tool never runs. The
-//! lessons need that example of a protocol error on a tool that exists. A value of
-//! the right type that the tool cannot use (an unknown city, a number out of range)
-//! is still a tool error (`isError`), as 2025-11-25 asks (SEP-1303), so the model
-//! can read it and try again.
+//! schema says number) never reaches the tool. What the client gets depends on the
+//! revision (`serve.rs`): since 2025-11-25 (SEP-1303) an input validation error is
+//! a tool error (`isError`) the model can read and correct; before, it was the
+//! protocol error `-32602` (invalid params). A value of the right type that the
+//! tool cannot use (an unknown city, a number out of range) is a tool error in
+//! every revision.
 
 use mcpg_core::model::JsonObject;
 use serde_json::Value;
@@ -28,7 +28,7 @@ pub fn wrong_type(tool: &str, schema: &Value, args: &JsonObject) -> Option<Strin
             return None;
         }
         Some(format!(
-            "Invalid params: argument {key:?} of {tool} must be {}, got {value}",
+            "Invalid arguments: {key:?} of {tool} must be {}, got {value}",
             names.join(" or ")
         ))
     })
@@ -64,7 +64,7 @@ mod tests {
         let bad = wrong_type("add_numbers", &schema, &args(json!({"a": "two"})));
         assert_eq!(
             bad.as_deref(),
-            Some("Invalid params: argument \"a\" of add_numbers must be number, got \"two\"")
+            Some("Invalid arguments: \"a\" of add_numbers must be number, got \"two\"")
         );
         assert_eq!(
             wrong_type("t", &schema, &args(json!({"a": 2.5, "n": null}))),

@@ -135,6 +135,14 @@ pub const TITLES: [&str; 6] = [
     "The host feeds the result back; the model answers",
 ];
 
+/// Step 5's title when the server answered with a JSON-RPC error: there is no
+/// `CallToolResult` then, so the fixed title would say what did not happen.
+pub const TITLE_RPC_ERROR: &str = "The server answers with a JSON-RPC error, not a CallToolResult";
+
+/// Step 5's title when no response came at all (the connection went, the call
+/// timed out or was cancelled).
+pub const TITLE_NO_RESULT: &str = "The call ends without a response";
+
 impl Step {
     /// A new step `number` (1–6) with its fixed title and side.
     pub fn new(number: u8, status: StepStatus, explanation: impl Into<String>) -> Self {

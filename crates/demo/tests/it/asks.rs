@@ -339,3 +339,30 @@ fn a_retry_without_the_answer_stops_and_a_changed_state_is_refused() {
         .unwrap();
     assert_eq!(fine["content"][0]["text"], "The client shares no roots.");
 }
+
+#[test]
+fn a_wrong_argument_type_is_a_tool_error_since_2025_11_25_and_minus_32602_before() {
+    let wrong = json!({"a": "two", "b": 3});
+    // 2025-11-25 (SEP-1303): the model gets to read the validation error.
+    let mut s = classic();
+    let op = start(&mut s, "add_numbers", wrong.clone());
+    let outcome = finished(&s, op).unwrap();
+    assert!(matches!(outcome, CallOutcome::ToolError(_)), "{outcome:?}");
+    assert!(
+        text_of(&outcome).contains("must be number"),
+        "{}",
+        text_of(&outcome)
+    );
+    // 2025-06-18 listed invalid arguments among the protocol errors.
+    let mut s = Session::with_config(ClientConfig {
+        mode: GenerationMode::Initialize,
+        versions: vec![ProtocolVersion::V2025_06_18],
+        capabilities: caps(),
+        ..Default::default()
+    });
+    let op = start(&mut s, "add_numbers", wrong);
+    match finished(&s, op) {
+        Some(CallOutcome::ProtocolError(e)) => assert_eq!(e.code, -32602),
+        other => panic!("2025-06-18: {other:?}"),
+    }
+}

@@ -20,7 +20,7 @@ pub use asked::{ASK_METHODS, asked_label};
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
 pub use mcpg_loop_data::{BlockKind, JsonBlock, PageRecord, Progress, Step, StepStatus, TITLES};
 pub use mcpg_loop_data::{HostChoice, Pitfall, Pitfalls};
-pub use mcpg_loop_data::{is_answer, is_asked};
+pub use mcpg_loop_data::{TITLE_NO_RESULT, TITLE_RPC_ERROR, is_answer, is_asked};
 pub use pitfalls::error_marker;
 pub use seed::{SeedError, prompt_turns};
 
@@ -784,6 +784,13 @@ impl ToolLoop {
                 StepStatus::Done
             };
             s.explanation = explain::call_finished(outcome, check.as_deref());
+            match outcome {
+                CallOutcome::ProtocolError(_) => s.title = TITLE_RPC_ERROR.to_owned(),
+                CallOutcome::Failed(_) => s.title = TITLE_NO_RESULT.to_owned(),
+                CallOutcome::Success(_)
+                | CallOutcome::ToolError(_)
+                | CallOutcome::InputRequired(_) => {}
+            }
             match message {
                 Some(m) => s.blocks.push(JsonBlock::wire(
                     BlockKind::Received,
