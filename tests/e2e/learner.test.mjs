@@ -37,9 +37,15 @@ function walker(page) {
     async tick(n) {
       await page.waitForSelector(`${need(n)}[data-seen="true"]`);
     },
+    /** Runs the loop and waits until it has ended with the model's answer. */
     async run() {
       await w.click(tid('run-button'));
+      await w.settled();
       await page.waitForSelector(tid('answer'));
+    },
+    /** Waits until run mode is over (the Pause button is disabled again). */
+    async settled() {
+      await page.waitForFunction(() => document.querySelector('[data-testid=pause-button]')?.disabled);
     },
     seen,
   };
@@ -122,9 +128,15 @@ const TRACK = [
     slug: 'pagination',
     answer: 'Sends tools/list again with params.cursor "page-6"',
     async act(page, w) {
+      // “Switch the host to naive and run the loop”
+      await w.click(tid('lesson-host-naive'));
+      await w.run();
+      await w.tick(0);
+      assert.match(await page.textContent(tid('answer')), /None of the 6 tools/);
+      await w.click(tid('lesson-host-careful'));
       await w.click(tid('step-button'));
       await stepsSettled(page, 1);
-      await w.tick(0);
+      await w.tick(1);
     },
   },
   {
@@ -133,10 +145,17 @@ const TRACK = [
     async act(page, w) {
       await w.run();
       await w.tick(0);
+      await w.click(tid('lesson-host-naive'));
+      await w.run();
+      await w.tick(1);
       await w.click(tid('lesson-try'));
       assert.equal(await page.inputValue(tid('prompt')), 'call no_such_tool');
       await w.run();
-      await w.tick(1);
+      await w.tick(2);
+      await w.click(tid('lesson-host-careful'));
+      await w.run();
+      await w.tick(3);
+      assert.equal(await page.locator(`${tid('step')}[data-step="5"][data-status="skipped"]`).count(), 1, 'no tools/call');
     },
   },
   {
@@ -145,10 +164,18 @@ const TRACK = [
     async act(page, w) {
       await w.run();
       await w.tick(0);
-      assert.equal(await page.locator(`${need(1)}[data-seen="true"]`).count(), 0, 'OpenAI alone is not Gemini');
+      await w.click(tid('lesson-host-naive'));
+      // OpenAI refuses the tool list: the loop ends at step 3, with no answer.
+      await w.click(tid('run-button'));
+      await w.tick(1);
+      await page.waitForSelector(`${tid('step')}[data-step="3"][data-status="failed"]`);
+      await w.settled();
+      assert.equal(await page.locator(tid('answer')).count(), 0);
+      assert.equal(await page.locator(`${need(2)}[data-seen="true"]`).count(), 0, 'OpenAI is not Gemini');
+      await w.click(tid('lesson-host-careful'));
       await page.selectOption(tid('provider-select'), 'gemini');
       await w.run();
-      await w.tick(1);
+      await w.tick(2);
     },
   },
   {
@@ -166,6 +193,9 @@ const TRACK = [
     async act(page, w) {
       await w.run();
       await w.tick(0);
+      await w.click(tid('lesson-host-naive'));
+      await w.run();
+      await w.tick(1);
     },
   },
   {
@@ -188,10 +218,14 @@ const TRACK = [
       await w.run();
       await w.tick(0);
       await page.waitForFunction(() => /^26 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
-      await w.click(tid('reset-button'));
       await w.run();
       await w.tick(1);
       await page.waitForFunction(() => /^25 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
+      // The naive host adds secret_recipe again but never lists: the panel stays at 25.
+      await w.click(tid('lesson-host-naive'));
+      await w.run();
+      await w.tick(2);
+      assert.match(await page.textContent(tid('tools-summary')), /^25 tools/);
     },
   },
   {
@@ -244,6 +278,8 @@ const TRACK = [
       await page.selectOption(tid('log-level'), 'debug');
       await w.run();
       await w.tick(0);
+      // “Back in the Logs panel”: running the loop showed the Result panel.
+      await openTab(w, page, 'logs', 'logs-panel');
       await page.selectOption(tid('log-level'), 'warning');
       await w.run();
       await w.tick(1);
@@ -275,6 +311,7 @@ const TRACK = [
         await w.click(tid('run-button'));
         if (n === 0) {
           // “Titled choices”: the form shows each title with the value it sends.
+          await page.locator(`${card('elicitation/create')} select option`).first().waitFor({ state: 'attached' });
           const options = await page.locator(`${card('elicitation/create')} select option`).allTextContents();
           assert.ok(options.includes('7:30 pm (19:30)'), options.join(' | '));
         }

@@ -80,13 +80,22 @@ describe('lessons', () => {
       assert.equal(await needs.nth(1).getAttribute('data-seen'), 'false');
       assert.equal(await page.locator(tid('lesson-choice')).count(), 0);
 
-      // The second need's own message: the JSON-RPC error.
+      // The naive host: Atlantis fed back as a success, then the invented tool
+      // sent, and the server's JSON-RPC error.
+      await page.check(tid('lesson-host-naive'));
+      await page.click(tid('run-button'));
+      await page.waitForSelector(`${tid('lesson-need')}:nth-child(2)[data-seen="true"]`);
       await page.click(tid('lesson-try'));
       assert.equal(await page.inputValue(tid('prompt')), 'call no_such_tool');
       await page.click(tid('run-button'));
-      await page.waitForSelector(tid('answer'));
+      await page.waitForSelector(`${tid('lesson-need')}:nth-child(3)[data-seen="true"]`);
       assert.match(await page.textContent(`${tid('step')}[data-step="5"]`), /"code": -32602/);
-      await page.waitForSelector(`${tid('lesson-need')}:nth-child(2)[data-seen="true"]`);
+      assert.match(await page.textContent(`${tid('step')}[data-step="4"] ${tid('host-choice')}`), /^Naive host: /);
+      // The careful host refuses it: no tools/call, and its card says so.
+      await page.check(tid('lesson-host-careful'));
+      await page.click(tid('run-button'));
+      await page.waitForSelector(`${tid('lesson-need')}:nth-child(4)[data-seen="true"]`);
+      assert.match(await page.textContent(`${tid('step')}[data-step="4"] ${tid('host-choice')}`), /^Careful host: /);
 
       // Wrong first: the feedback says why, and nothing is marked done.
       const choice = (text) => page.locator('.lesson-check label.choice', { hasText: text }).locator('input');

@@ -105,7 +105,14 @@ describe('the tool loop on the embedded demo server', () => {
     assert.match(await page.textContent(tid('answer')), /failed: city not found/);
     await shot(page, 'is-error.png');
 
-    await runLoop(page, 'call no_such_tool');
+    // A careful host never sends a tool the server did not list, and since
+    // 2025-11-25 a wrong argument type is a tool error: 2025-06-18 still answered
+    // it with -32602.
+    await page.click(tid('tab-server'));
+    await page.selectOption(tid('revision-select'), '2025-06-18');
+    await page.waitForSelector(`${tid('server-protocol')}:has-text("2025-06-18")`);
+    await connected(page, 'mcpg-demo');
+    await runLoop(page, 'call add_numbers {"a": "two", "b": 3}');
     await page.click(tid('tab-result'));
     assert.equal(await page.getAttribute(tid('result-kind'), 'data-kind'), 'protocol-error');
     const rpcLabel = await page.textContent(tid('result-kind'));
@@ -116,6 +123,10 @@ describe('the tool loop on the embedded demo server', () => {
     assert.notEqual(toolLine, rpcLine);
     assert.match(await page.textContent('[data-step="5"] [data-testid=step-explanation]'), /A JSON-RPC error \(-32602/);
     await shot(page, 'json-rpc-error.png');
+    await page.click(tid('tab-server'));
+    await page.selectOption(tid('revision-select'), 'auto');
+    await page.waitForSelector(`${tid('server-protocol')}:has-text("2026-07-28")`);
+    await connected(page, 'mcpg-demo');
     assert.deepEqual(p.errors, []);
   });
 

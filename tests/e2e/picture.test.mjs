@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { baseUrl, root, runLoop, shot, suitePage, tid } from './support.mjs';
+import { baseUrl, connected, root, runLoop, shot, suitePage, tid } from './support.mjs';
 
 const AUSTIN = "What's the weather in Austin?";
 
@@ -236,7 +236,14 @@ describe('the picture of the loop', () => {
     assert.match(tool.name, /a tool error \(isError\)/);
     await cleanShot(page, 'diagram-is-error.png');
 
-    await runLoop(page, 'call no_such_tool');
+    // A careful host never sends a tool the server did not list, and since
+    // 2025-11-25 a wrong argument type is a tool error: 2025-06-18 still answered
+    // it with -32602.
+    await page.click(tid('tab-server'));
+    await page.selectOption(tid('revision-select'), '2025-06-18');
+    await page.waitForSelector(`${tid('server-protocol')}:has-text("2025-06-18")`);
+    await connected(page, 'mcpg-demo');
+    await runLoop(page, 'call add_numbers {"a": "two", "b": 3}');
     const rpc = await look();
     assert.equal(rpc.kind, 'protocol-error');
     assert.equal(rpc.label, 'JSON-RPC error -32602');
@@ -244,6 +251,10 @@ describe('the picture of the loop', () => {
     assert.match(rpc.name, /a JSON-RPC error/);
     assert.notEqual(rpc.dash, tool.dash, 'drawn differently, not only labelled differently');
     await cleanShot(page, 'diagram-json-rpc-error.png');
+    await page.click(tid('tab-server'));
+    await page.selectOption(tid('revision-select'), 'auto');
+    await page.waitForSelector(`${tid('server-protocol')}:has-text("2026-07-28")`);
+    await connected(page, 'mcpg-demo');
     assert.deepEqual(p.errors, []);
   });
 });

@@ -92,6 +92,8 @@ pub struct AppState {
     pub notice: RwSignal<Option<Notice>>,
     /// The model API format the host speaks (steps 2, 3 and 6).
     pub provider: RwSignal<mcpg_host::provider::Provider>,
+    /// The mistakes the host makes on purpose (none: the careful host).
+    pub pitfalls: RwSignal<mcpg_loop_data::Pitfalls>,
     /// Who answers for the model: the mock, the learner, or a real LLM.
     pub model: RwSignal<crate::model_state::ModelChoice>,
     /// A real model's base URL and name, per provider (in `Provider::ALL` order).
@@ -147,6 +149,7 @@ impl AppState {
             bridge: RwSignal::new(BridgeInfo::default()),
             notice: RwSignal::new(None),
             provider: RwSignal::new(mcpg_host::provider::Provider::Anthropic),
+            pitfalls: RwSignal::new(mcpg_loop_data::Pitfalls::NONE),
             model: RwSignal::new(crate::model_state::ModelChoice::Mock),
             llm: RwSignal::new(
                 mcpg_host::provider::Provider::ALL

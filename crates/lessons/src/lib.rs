@@ -22,6 +22,7 @@ mod track;
 pub use check::{Check, Choice, Verdict, normalize};
 pub use mcpg_core::version::ProtocolVersion;
 pub use mcpg_host::provider::Provider;
+pub use mcpg_loop_data::Pitfall;
 pub use need::{Need, Sign, Watch};
 pub use order::shuffled;
 pub use path::at;
@@ -89,6 +90,9 @@ pub struct Lesson {
     pub task: &'static str,
     /// What to notice, in order.
     pub notice: &'static [Pointer],
+    /// The mistakes the lesson's host switch turns on (empty: no switch). The
+    /// lesson breaks the loop with them, then fixes it with the careful host.
+    pub pitfalls: &'static [Pitfall],
     /// What the learner makes happen before the question opens: the page watches
     /// for each (see [`Watch`]).
     pub needs: &'static [Need],

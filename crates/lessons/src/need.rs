@@ -6,6 +6,7 @@
 //! cards.
 
 use mcpg_host::{Step, StepStatus};
+use mcpg_loop_data::Pitfall;
 use serde_json::Value;
 
 use crate::Lesson;
@@ -32,6 +33,14 @@ pub enum Sign {
         step: u8,
         /// How many.
         count: usize,
+    },
+    /// A card says the host made a choice about `pitfall`: the naive host's
+    /// mistake (`naive`) or the careful host's way.
+    Choice {
+        /// The mistake at stake.
+        pitfall: Pitfall,
+        /// Whether the naive host made it.
+        naive: bool,
     },
     /// A JSON-RPC message in the wire log (either way) shows `field`, equal to
     /// `value` when one is given: `method` = `"resources/read"`, `result.action` =
@@ -79,6 +88,10 @@ impl Sign {
             Sign::Cards { step, count } => {
                 steps.iter().filter(|s| s.number == step).count() >= count
             }
+            Sign::Choice { pitfall, naive } => steps
+                .iter()
+                .flat_map(|s| &s.choices)
+                .any(|c| c.pitfall == pitfall && c.naive == naive),
             Sign::Wire { .. } => false,
         }
     }
@@ -87,7 +100,7 @@ impl Sign {
     pub fn in_wire(&self, msg: &Value) -> bool {
         match *self {
             Sign::Wire { field, value } => matches(at(msg, field), value),
-            Sign::Field { .. } | Sign::Done(_) | Sign::Cards { .. } => false,
+            Sign::Field { .. } | Sign::Done(_) | Sign::Cards { .. } | Sign::Choice { .. } => false,
         }
     }
 }

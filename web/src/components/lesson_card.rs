@@ -4,8 +4,10 @@
 
 use leptos::prelude::*;
 use mcpg_lessons::{LESSONS, Lesson, Model, Pointer};
+use mcpg_loop_data::Pitfalls;
 
 use super::lesson_check::LessonCheck;
+use crate::effects;
 use crate::effects::lessons::{self, Lessons};
 use crate::state::use_app;
 
@@ -40,6 +42,41 @@ fn go_to_controls() {
     if let Some(b) = button {
         b.scroll_into_view();
         let _ = b.focus();
+    }
+}
+
+/// A lesson's host switch: the careful host, or the naive one that makes the
+/// lesson's mistakes on purpose. It shows the page's setting, which the driver
+/// echoes back.
+#[component]
+fn HostSwitch(
+    /// The lesson.
+    lesson: &'static Lesson,
+) -> impl IntoView {
+    let st = use_app();
+    let naive_set = lesson
+        .pitfalls
+        .iter()
+        .fold(Pitfalls::NONE, |set, p| set.with(*p, true));
+    let labels: Vec<&str> = lesson.pitfalls.iter().map(|p| p.label()).collect();
+    let naive_label = format!("Naive host: {}", labels.join("; "));
+    let is_naive = move || !st.pitfalls.get().is_careful();
+    view! {
+        <fieldset class="lesson-host" data-testid="lesson-host">
+            <legend>"The host"</legend>
+            <label>
+                <input type="radio" name=format!("host-{}", lesson.slug) data-testid="lesson-host-careful"
+                    prop:checked=move || !is_naive()
+                    on:change=move |_| effects::set_pitfalls(Pitfalls::NONE)/>
+                " Careful host"
+            </label>
+            <label>
+                <input type="radio" name=format!("host-{}", lesson.slug) data-testid="lesson-host-naive"
+                    prop:checked=is_naive
+                    on:change=move |_| effects::set_pitfalls(naive_set)/>
+                " "{naive_label}
+            </label>
+        </fieldset>
     }
 }
 
@@ -123,6 +160,7 @@ pub fn LessonCard(
                     </p>
                 </Show>
                 <p data-testid="lesson-task"><strong>"Do: "</strong>{lesson.task}</p>
+                {(!lesson.pitfalls.is_empty()).then(|| view! { <HostSwitch lesson=lesson/> })}
                 <button class="quiet" data-testid="lesson-skip" on:click=move |_| go_to_controls()>
                     "Go to the loop's controls"
                 </button>

@@ -38,7 +38,7 @@ pub fn LoopBody() -> impl IntoView {
         <ol class="steps" data-testid="steps" aria-live="polite">
             <For
                 each=move || st.steps.get().into_iter().enumerate()
-                key=|(i, s)| (*i, s.status as u8, s.blocks.len(), s.explanation.len())
+                key=|(i, s)| (*i, s.status as u8, s.blocks.len(), s.explanation.len(), s.choices.len())
                 let((i, step))
             >
                 <StepCard step=step index=i/>

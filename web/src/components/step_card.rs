@@ -48,6 +48,27 @@ pub fn StepCard(
         "inside the host"
     };
     let status = status_text(step.status);
+    // Whose choice this card shows, where a classic host mistake was at stake.
+    let choices = (!step.choices.is_empty()).then(|| {
+        let items = step
+            .choices
+            .iter()
+            .map(|c| {
+                let class = if c.naive {
+                    "choice naive"
+                } else {
+                    "choice careful"
+                };
+                view! {
+                    <li class=class data-testid="host-choice" data-pitfall=c.pitfall.id()
+                        data-naive=c.naive.to_string()>
+                        <strong>{c.who()}": "</strong>{c.text.clone()}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! { <ul class="host-choices">{items}</ul> }
+    });
     // Large blocks (a whole tool list) start closed, so the steps stay readable.
     // Only the step's last block (the request, the reply, the result) starts open.
     let last = step.blocks.len().saturating_sub(1);
@@ -83,6 +104,7 @@ pub fn StepCard(
                 <span class=format!("state {status}")>{status}</span>
             </div>
             <p class="explain" data-testid="step-explanation">{step.explanation}</p>
+            {choices}
             {reshape}
             {blocks}
             {asks}

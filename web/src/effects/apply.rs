@@ -34,6 +34,7 @@ pub fn apply(st: AppState, change: ViewChange) {
         }
         ViewChange::Script(s) => st.script.set(s),
         ViewChange::Provider(p) => st.provider.set(p),
+        ViewChange::Pitfalls(p) => st.pitfalls.set(p),
         ViewChange::Model(m) => st.model.set(m),
         ViewChange::Llm { provider, settings } => st.llm.update(|l| {
             if let Some(s) = l.get_mut(slot(provider)) {

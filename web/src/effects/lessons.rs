@@ -210,6 +210,8 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
         super::connect(Source::Demo);
     }
     super::set_provider(setup.provider);
+    // Every lesson opens with the careful host; a lesson's switch makes it naive.
+    super::set_pitfalls(mcpg_loop_data::Pitfalls::NONE);
     super::set_model(match setup.model {
         Model::Mock => ModelChoice::Mock,
         Model::Play => ModelChoice::Play,

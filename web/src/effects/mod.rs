@@ -116,6 +116,11 @@ pub fn set_provider(p: Provider) {
     inbox::command(Command::SetProvider(p));
 }
 
+/// The mistakes the host makes on purpose changed (a lesson's host switch).
+pub fn set_pitfalls(p: mcpg_loop_data::Pitfalls) {
+    inbox::command(Command::SetPitfalls(p));
+}
+
 /// Who answers for the model changed.
 pub fn set_model(m: ModelChoice) {
     inbox::command(Command::SetModel(m));

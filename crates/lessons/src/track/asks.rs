@@ -44,6 +44,7 @@ pub const SAMPLING: Lesson = Lesson {
             "Written by the host's model: the server has none, and never sees your API key.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "A server sends sampling/createMessage. Whose model writes the answer?",
         choices: &[
@@ -95,6 +96,7 @@ pub const ELICIT_FORM: Lesson = Lesson {
             "What the tool made of your answer: each of the three reads differently.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "You press Decline. What does the server receive?",
         choices: &[
@@ -141,6 +143,7 @@ pub const ELICIT_URL: Lesson = Lesson {
             "It comes after the completion notice: accepting only meant you would open the page.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "The server sent a URL. When does the host open it?",
         choices: &[
@@ -195,6 +198,7 @@ pub const ROOTS: Lesson = Lesson {
             "The server learns the roots only by asking.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "Who decides which folders a server works in?",
         choices: &[
@@ -255,6 +259,7 @@ pub const MRTR: Lesson = Lesson {
             "The answer to the retry, once the server checked its requestState.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "What must the host send back, unchanged, when it retries the call?",
         choices: &[

@@ -1,7 +1,7 @@
 //! The loop itself: its six steps, paging, the two kinds of failure, reshaping
 //! per provider, and several calls in one turn.
 
-use crate::{Check, Choice, Lesson, Model, Need, Pointer, Provider, Server, Setup, Sign};
+use crate::{Check, Choice, Lesson, Model, Need, Pitfall, Pointer, Provider, Server, Setup, Sign};
 
 pub(super) const fn mock(prompt: &'static str, provider: Provider) -> Setup {
     Setup {
@@ -35,6 +35,15 @@ pub(super) const fn on_wire(
     Need {
         task,
         sign: Sign::Wire { field, value },
+    }
+}
+
+/// A need seen when a card says the host made a choice about `pitfall`, naive or
+/// careful.
+pub(super) const fn chose(task: &'static str, pitfall: Pitfall, naive: bool) -> Need {
+    Need {
+        task,
+        sign: Sign::Choice { pitfall, naive },
     }
 }
 
@@ -85,6 +94,7 @@ pub const SIX_STEPS: Lesson = Lesson {
             "Step 5 is the server's CallToolResult, the text the model will read.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Short {
         question: "Which steps crossed the wire between the host and the MCP server? (numbers)",
         answer: "1, 4, 5",
@@ -99,14 +109,21 @@ pub const PAGINATION: Lesson = Lesson {
     slug: "pagination",
     title: "All pages of tools/list",
     goal: "See why a host must follow nextCursor until it is gone.",
-    setup: mock("What's the weather in Austin?", Provider::Anthropic),
-    task: "Do step 1 and open its request and response blocks, page by page, to the last one.",
-    needs: &[on_card(
-        "Do step 1: the host asks for the fifth and last page (cursor \"page-24\")",
-        1,
-        "params.cursor",
-        Some("\"page-24\""),
-    )],
+    setup: mock("What is the square of 7?", Provider::Anthropic),
+    task: "Switch the host to naive and run the loop: read step 1 and the model's answer. Then switch back to the careful host, do step 1 again and open its request and response blocks, page by page, to the last one.",
+    needs: &[
+        chose(
+            "Naive host, run the loop: it reads page 1 only, and the model never sees math.square",
+            Pitfall::FirstPageOnly,
+            true,
+        ),
+        on_card(
+            "Careful host, do step 1: it asks for the fifth and last page (cursor \"page-24\")",
+            1,
+            "params.cursor",
+            Some("\"page-24\""),
+        ),
+    ],
     notice: &[
         at(
             1,
@@ -119,6 +136,7 @@ pub const PAGINATION: Lesson = Lesson {
             "The host sends the cursor back, unchanged, to get the next page.",
         ),
     ],
+    pitfalls: &[Pitfall::FirstPageOnly],
     check: Check::Choice {
         question: "Page 1 came back with six tools and nextCursor \"page-6\". What does the host do next?",
         choices: &[
@@ -147,7 +165,7 @@ pub const IS_ERROR: Lesson = Lesson {
     title: "isError vs a JSON-RPC error",
     goal: "Tell a tool that ran and failed from a request the protocol refused.",
     setup: mock("What's the weather in Atlantis?", Provider::Anthropic),
-    task: "Run the loop for Atlantis; then press the button below that puts “call no_such_tool” in the message box, and run the loop again.",
+    task: "Run the loop for Atlantis. Switch the host to naive and run it again. Still naive, press the button below that puts “call no_such_tool” in the message box, and run the loop. Then switch back to the careful host and run that message once more.",
     needs: &[
         on_card(
             "Run the loop for Atlantis: step 5 shows isError true",
@@ -155,11 +173,21 @@ pub const IS_ERROR: Lesson = Lesson {
             "result.isError",
             Some("true"),
         ),
+        chose(
+            "Naive host, Atlantis again: step 6 feeds the error back as if it were a success",
+            Pitfall::ErrorAsSuccess,
+            true,
+        ),
         on_card(
-            "Run it with “call no_such_tool”: step 5 shows error -32602",
+            "Naive host, “call no_such_tool”: it sends a tool the server never listed, and step 5 shows error -32602",
             5,
             "error.code",
             Some("-32602"),
+        ),
+        chose(
+            "Careful host, “call no_such_tool” again: it refuses the invented tool itself",
+            Pitfall::AcceptInventedTool,
+            false,
         ),
     ],
     notice: &[
@@ -169,12 +197,13 @@ pub const IS_ERROR: Lesson = Lesson {
             "Atlantis: the tool ran and said it failed. It is still a result, and the model reads it.",
         ),
         Pointer {
-            step: 5,
-            field: "error.code",
-            note: "An unknown tool: no result at all, a JSON-RPC error (-32602). The tool never ran.",
+            step: 4,
+            field: "params.name",
+            note: "A tool the server never listed: the careful host builds the call and does not send it. The naive host sends it, and the server answers with no result at all, a JSON-RPC error (-32602).",
             prompt: Some("call no_such_tool"),
         },
     ],
+    pitfalls: &[Pitfall::ErrorAsSuccess, Pitfall::AcceptInventedTool],
     check: Check::Choice {
         question: "get_weather answered Atlantis with result.isError: true. What happened?",
         choices: &[
@@ -203,7 +232,7 @@ pub const RESHAPE: Lesson = Lesson {
     title: "Reshaping per provider",
     goal: "See the host rewrite MCP tools for one model API, names included, and map the name back.",
     setup: mock("square 12", Provider::OpenAiChat),
-    task: "Run the loop in the OpenAI Chat format; then switch the Model API format to Gemini, run the loop again and look at step 2.",
+    task: "Run the loop in the OpenAI Chat format. Switch the host to naive and run it again. Then switch back to the careful host, switch the Model API format to Gemini, run the loop again and look at step 2.",
     needs: &[
         on_card(
             "Run the loop in OpenAI Chat's format: step 2 lists math_square",
@@ -211,8 +240,13 @@ pub const RESHAPE: Lesson = Lesson {
             "[20].function.name",
             Some("\"math_square\""),
         ),
+        chose(
+            "Naive host: it sends math.square unchanged, and OpenAI answers step 3 with a 400",
+            Pitfall::RawNames,
+            true,
+        ),
         on_card(
-            "Run it again in Gemini's format: step 2 holds functionDeclarations",
+            "Careful host, Gemini's format: step 2 holds functionDeclarations",
             2,
             "[0].functionDeclarations[20].name",
             None,
@@ -235,6 +269,7 @@ pub const RESHAPE: Lesson = Lesson {
             "The host maps it back: tools/call names math.square, the server's own name.",
         ),
     ],
+    pitfalls: &[Pitfall::RawNames],
     check: Check::Short {
         question: "The model called math_square. Which tool name does the host send in tools/call?",
         answer: "math.square",
@@ -270,6 +305,7 @@ pub const PARALLEL: Lesson = Lesson {
             "Both results go back in one message, each tied to its call by id.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "How many tools/call requests crossed the wire in this loop?",
         choices: &[
@@ -329,6 +365,7 @@ pub const GENERATIONS: Lesson = Lesson {
         ),
         done("Run the loop in 2026-07-28", 6),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "On auto, with the demo, what is the first message the host sends?",
         choices: &[

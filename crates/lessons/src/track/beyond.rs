@@ -42,6 +42,7 @@ pub const RESOURCES: Lesson = Lesson {
             "The model is given tools only: no resource from resources/list is in this list.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "Who decides that a resource is read?",
         choices: &[
@@ -89,6 +90,7 @@ pub const PROMPTS: Lesson = Lesson {
         "messages[0].content",
         "The conversation the model is given: with Use in the loop, the prompt's messages are placed here, exactly as if typed.",
     )],
+    pitfalls: &[],
     check: Check::Choice {
         question: "Who chooses which prompt to use?",
         choices: &[
@@ -136,6 +138,7 @@ pub const COMPLETIONS: Lesson = Lesson {
         "params.arguments.city",
         "The same city the template form's completion/complete offered: the server knows its own values.",
     )],
+    pitfalls: &[],
     check: Check::Choice {
         question: "What does completion/complete return?",
         choices: &[
@@ -164,7 +167,7 @@ pub const LOGS: Lesson = Lesson {
     title: "Logs",
     goal: "Ask the server for log messages at a level, and see them arrive beside the loop.",
     setup: setup("What's the weather in Paris?"),
-    task: "Open the Logs panel, choose debug, then run the loop. Filter the messages by level; then choose warning and run it again.",
+    task: "Open the Logs panel, choose debug, then run the loop. Back in the Logs panel, filter the messages by level; then choose warning and run it again.",
     needs: &[
         on_wire(
             "Choose debug and run the loop: the server sends messages at debug",
@@ -183,6 +186,7 @@ pub const LOGS: Lesson = Lesson {
         "result.content[0].text",
         "The result goes back to the model in step 6; the log messages sent during the call do not.",
     )],
+    pitfalls: &[],
     check: Check::Choice {
         question: "Who are the server's log messages for?",
         choices: &[

@@ -1,8 +1,8 @@
 //! What a result can carry and what a session can do besides one call:
 //! structured output, progress and cancel, `list_changed`, and playing the model.
 
-use super::basics::{done, on_card, on_wire};
-use crate::{Check, Choice, Lesson, Model, Pointer, Provider, Server, Setup};
+use super::basics::{chose, done, on_card, on_wire};
+use crate::{Check, Choice, Lesson, Model, Pitfall, Pointer, Provider, Server, Setup};
 
 const fn setup(prompt: &'static str, model: Model) -> Setup {
     Setup {
@@ -29,13 +29,20 @@ pub const STRUCTURED: Lesson = Lesson {
     title: "Structured output",
     goal: "See a result carry typed JSON checked against the tool's outputSchema, next to text for everyone else.",
     setup: setup("Forecast for Paris for 3 days", Model::Mock),
-    task: "Run the loop and open step 5, then the Result panel.",
-    needs: &[on_card(
-        "Run the loop: step 5 carries structuredContent",
-        5,
-        "result.structuredContent",
-        None,
-    )],
+    task: "Run the loop and open step 5, then the Result panel. Then switch the host to naive, run it again and read step 6.",
+    needs: &[
+        on_card(
+            "Run the loop: step 5 carries structuredContent",
+            5,
+            "result.structuredContent",
+            None,
+        ),
+        chose(
+            "Naive host: step 6 drops structuredContent and passes only content",
+            Pitfall::DropStructured,
+            true,
+        ),
+    ],
     notice: &[
         at(
             5,
@@ -48,6 +55,7 @@ pub const STRUCTURED: Lesson = Lesson {
             "The same data as text, for clients and models that read only content.",
         ),
     ],
+    pitfalls: &[Pitfall::DropStructured],
     check: Check::Choice {
         question: "Why does the result also carry the forecast as text in content[0]?",
         choices: &[
@@ -101,6 +109,7 @@ pub const PROGRESS: Lesson = Lesson {
             "Without a cancel, the call ends with a normal result.",
         ),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "How does the host know which call a notifications/progress is about?",
         choices: &[
@@ -129,7 +138,7 @@ pub const LIST_CHANGED: Lesson = Lesson {
     title: "list_changed",
     goal: "See a server announce that its tools changed, and the host list them again.",
     setup: setup("Toggle the bonus tool", Model::Mock),
-    task: "Run the loop, then look at the wire log and the Tools panel's count. Run it again to take the bonus tool away.",
+    task: "Run the loop, then look at the wire log and the Tools panel's count. Run it again to take the bonus tool away. Then switch the host to naive and run it once more: watch the count.",
     needs: &[
         on_wire(
             "Run the loop: the server sends notifications/tools/list_changed",
@@ -141,6 +150,11 @@ pub const LIST_CHANGED: Lesson = Lesson {
             5,
             "result.content[0].text",
             Some("\"Removed secret_recipe; the tool list changed.\""),
+        ),
+        chose(
+            "Naive host, once more: it ignores the notification, and the Tools panel keeps the old list",
+            Pitfall::IgnoreListChanged,
+            true,
         ),
     ],
     notice: &[
@@ -155,8 +169,9 @@ pub const LIST_CHANGED: Lesson = Lesson {
             "Nothing in the call asked for a new list: the notification did.",
         ),
     ],
+    pitfalls: &[Pitfall::IgnoreListChanged],
     check: Check::Choice {
-        question: "What did the host do when notifications/tools/list_changed arrived?",
+        question: "What did the careful host do when notifications/tools/list_changed arrived?",
         choices: &[
             Choice {
                 text: "Sent tools/list again and read every page",
@@ -201,6 +216,7 @@ pub const PLAY_MODEL: Lesson = Lesson {
         ),
         at(4, "params.name", "The host, not you, sends tools/call."),
     ],
+    pitfalls: &[],
     check: Check::Choice {
         question: "Playing the model, who sent tools/call to the server?",
         choices: &[

@@ -10,8 +10,9 @@ use crate::support;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mcpg_lessons::{Check, LESSONS, Lesson, Sign, Watch};
-use support::{Played, opened, play};
+use mcpg_lessons::{Check, LESSONS, Lesson, Pitfall, Sign, Watch};
+use mcpg_loop_data::Pitfalls;
+use support::{Played, opened, play, play_with};
 
 fn watch(lesson: &Lesson, played: &Played) -> Watch {
     let mut w = Watch::new(lesson);
@@ -48,9 +49,15 @@ fn nothing_is_seen_before_the_learner_acts() {
     }
 }
 
-/// Lessons whose first action is not running their own loop: a panel, or the
-/// revision chooser.
-const FIRST_ELSEWHERE: [&str; 4] = ["generations", "prompts", "completions", "logs"];
+/// Lessons whose first action is not running their own loop with the careful
+/// host: a panel, the revision chooser, or the naive host.
+const FIRST_ELSEWHERE: [&str; 5] = [
+    "generations",
+    "pagination",
+    "prompts",
+    "completions",
+    "logs",
+];
 
 #[test]
 fn running_the_loop_meets_the_first_need_of_the_lessons_that_start_with_it() {
@@ -71,17 +78,60 @@ fn running_the_loop_meets_the_first_need_of_the_lessons_that_start_with_it() {
 #[test]
 fn needs_are_met_in_order_and_stay_met() {
     let l = mcpg_lessons::find("is-error").unwrap().1;
-    // The unknown tool first: the second need shows, but the first has not.
-    let mut w = watch(l, &play(&l.setup, "call no_such_tool"));
-    assert!(!w.seen(0) && !w.seen(1));
-    // Atlantis, then the unknown tool: both, though its cards replaced Atlantis's.
+    let naive = Pitfalls::NONE
+        .with(Pitfall::ErrorAsSuccess, true)
+        .with(Pitfall::AcceptInventedTool, true);
+    // The invented tool first: its -32602 shows, but the needs before it have not
+    // been seen, so it does not count.
+    let mut w = watch(l, &play_with(&l.setup, "call no_such_tool", naive));
+    assert!(!w.seen(0) && !w.seen(2));
+    // In the task's order: each run meets its need, though it replaced the cards.
     w.see_steps(l, &play(&l.setup, l.setup.prompt).steps);
     assert!(w.seen(0) && !w.seen(1));
+    w.see_steps(l, &play_with(&l.setup, l.setup.prompt, naive).steps);
+    assert!(w.seen(1) && !w.seen(2));
+    w.see_steps(l, &play_with(&l.setup, "call no_such_tool", naive).steps);
+    assert!(w.seen(2) && !w.seen(3));
     w.see_steps(l, &play(&l.setup, "call no_such_tool").steps);
     assert!(w.all_seen());
     // Back to an empty page: still met.
     w.see_steps(l, &[]);
     assert!(w.all_seen());
+}
+
+#[test]
+fn every_pitfall_lesson_breaks_the_loop_with_its_naive_host() {
+    let mut taught = Vec::new();
+    for l in LESSONS.iter().filter(|l| !l.pitfalls.is_empty()) {
+        let mut naive = Pitfalls::NONE;
+        for p in l.pitfalls {
+            naive.set(*p, true);
+        }
+        for need in l.needs {
+            if let Sign::Choice {
+                pitfall,
+                naive: true,
+            } = need.sign
+            {
+                assert!(l.pitfalls.contains(&pitfall), "{}: {pitfall:?}", l.slug);
+                // The lesson's own message, or the one its pointers offer.
+                let prompts =
+                    std::iter::once(l.setup.prompt).chain(l.notice.iter().filter_map(|p| p.prompt));
+                let shown = prompts.into_iter().any(|prompt| {
+                    need.sign
+                        .in_steps(&play_with(&l.setup, prompt, naive).steps)
+                });
+                assert!(shown, "{}: the naive host never shows {pitfall:?}", l.slug);
+            }
+        }
+        taught.extend_from_slice(l.pitfalls);
+    }
+    for p in Pitfall::ALL {
+        assert!(
+            taught.contains(&p),
+            "no lesson switches on the naive host's {p:?}"
+        );
+    }
 }
 
 #[test]
@@ -92,7 +142,19 @@ fn the_two_runs_of_reshape_are_both_needed() {
     let mut gemini = l.setup;
     gemini.provider = mcpg_lessons::Provider::Gemini;
     w.see_steps(l, &play(&gemini, l.setup.prompt).steps);
-    assert!(w.all_seen(), "then Gemini's step 2");
+    assert!(
+        !w.seen(1),
+        "Gemini before the naive host's run does not count"
+    );
+    w.see_steps(
+        l,
+        &play_with(&l.setup, l.setup.prompt, Pitfalls::only(Pitfall::RawNames)).steps,
+    );
+    w.see_steps(l, &play(&gemini, l.setup.prompt).steps);
+    assert!(
+        w.all_seen(),
+        "then the naive host's 400, then Gemini's step 2"
+    );
 }
 
 #[test]

@@ -80,7 +80,8 @@ fn is_error_and_the_protocol_error_are_what_the_lesson_says() {
     let l = lesson("is-error");
     let played = play(&l.setup, l.setup.prompt);
     assert_eq!(field(&played, 5, "result.isError"), Some(json!(true)));
-    let refused = play(&l.setup, "call no_such_tool");
+    let naive = mcpg_loop_data::Pitfalls::only(mcpg_lessons::Pitfall::AcceptInventedTool);
+    let refused = support::play_with(&l.setup, "call no_such_tool", naive);
     assert_eq!(field(&refused, 5, "error.code"), Some(json!(-32602)));
     assert_eq!(
         field(&refused, 5, "result"),

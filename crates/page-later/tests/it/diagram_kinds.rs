@@ -10,9 +10,10 @@ use crate::support;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use diagram_support::{draw, run};
+use diagram_support::{draw, run, run_naive};
 use mcpg_host::provider::Provider;
 use mcpg_host::{Step, StepStatus};
+use mcpg_loop_data::Pitfall;
 use mcpg_page::Command;
 use mcpg_page_later::diagram::{ArrowKind, Diagram, DiagramInput, Lane, diagram};
 use support::Shell;
@@ -83,7 +84,8 @@ fn is_error_and_json_rpc_errors_are_drawn_as_different_failures() {
     assert!(result.kind.is_error());
     assert_eq!((result.from, result.to), (Server, Host));
 
-    let rpc = run(r#"call add_numbers {"a": "two", "b": 3}"#);
+    // A tool the server never listed, sent by a naive host: the server refuses it.
+    let rpc = run_naive("call no_such_tool", Pitfall::AcceptInventedTool);
     let d = draw(&rpc, "");
     let result = d.arrows.iter().find(|a| a.number == Some(5)).unwrap();
     assert_eq!(result.kind, ArrowKind::ProtocolError);

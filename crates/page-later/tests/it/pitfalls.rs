@@ -333,7 +333,7 @@ fn accept_invented_tool_sends_what_the_careful_host_refuses() {
 }
 
 #[test]
-fn a_wrong_type_for_a_known_tool_gets_minus_32602_from_the_careful_host_too() {
+fn a_wrong_type_for_a_known_tool_is_sent_by_the_careful_host_and_is_a_tool_error() {
     let c = play(
         careful(),
         Provider::Anthropic,
@@ -344,10 +344,10 @@ fn a_wrong_type_for_a_known_tool_gets_minus_32602_from_the_careful_host_too() {
             .iter()
             .any(|w| w.contains("\"name\":\"add_numbers\""))
     );
+    // 2026-07-28 (auto with the demo): SEP-1303's tool error, not -32602.
     let s5 = step(&c, 5);
-    assert_eq!(s5.status, StepStatus::Failed);
     assert!(
-        s5.blocks[0].json.contains("\"code\": -32602"),
+        s5.blocks[0].json.contains("\"isError\": true"),
         "{}",
         s5.blocks[0].json
     );
@@ -355,4 +355,22 @@ fn a_wrong_type_for_a_known_tool_gets_minus_32602_from_the_careful_host_too() {
         step(&c, 4).choices.is_empty(),
         "a listed tool: no choice to note"
     );
+}
+
+#[test]
+fn after_a_run_the_provider_refused_the_next_run_starts_a_new_loop() {
+    let mut s = Shell::demo();
+    s.cmd(Command::SetPitfalls(naive(Pitfall::RawNames)));
+    s.cmd(Command::SetProvider(Provider::OpenAiChat));
+    s.cmd(Command::SetPrompt("What is the square of 7?".into()));
+    s.cmd(Command::Run);
+    s.advance(10_000);
+    assert_eq!(s.numbers(), [1, 2, 3], "the loop ends at step 3");
+    assert!(s.next_step.is_none());
+    // The careful host, run again: a whole new loop, not "busy".
+    s.cmd(Command::SetPitfalls(careful()));
+    s.cmd(Command::Run);
+    s.advance(10_000);
+    assert!(s.all_done(), "{:?}", s.numbers());
+    assert!(s.answer.is_some());
 }

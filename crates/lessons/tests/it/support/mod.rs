@@ -10,6 +10,7 @@ use mcpg_host::asks::{
     Ask, ElicitAction, ElicitMode, ElicitPolicy, Policy, Reply, Root, SamplePolicy,
 };
 use mcpg_lessons::{Model, Setup};
+use mcpg_loop_data::Pitfalls;
 use mcpg_page::{
     AskCommand, AskState, AskView, Command, Input, ModelChoice, Output, PageDriver, Pin, Source,
     ViewChange,
@@ -152,7 +153,13 @@ pub fn opened(setup: &Setup) -> Played {
 
 /// Plays `prompt` with `setup`'s server, model and format, to the loop's end.
 pub fn play(setup: &Setup, prompt: &str) -> Played {
+    play_with(setup, prompt, Pitfalls::NONE)
+}
+
+/// [`play`] with a host that makes the mistakes `pitfalls` (a lesson's switch).
+pub fn play_with(setup: &Setup, prompt: &str, pitfalls: Pitfalls) -> Played {
     let mut p = start(setup, prompt);
+    p.cmd(Command::SetPitfalls(pitfalls));
     for _ in 0..40 {
         match (setup.model, p.next) {
             (_, None) if !p.steps.is_empty() => break,

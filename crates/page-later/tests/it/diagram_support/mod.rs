@@ -4,6 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use mcpg_host::provider::Provider;
+use mcpg_loop_data::{Pitfall, Pitfalls};
 use mcpg_page::Command;
 use mcpg_page_later::diagram::{ArrowKind, Diagram, DiagramInput, Lane, diagram};
 
@@ -27,6 +28,17 @@ pub fn arrows(d: &Diagram) -> Vec<(Lane, Lane, ArrowKind, String)> {
         .iter()
         .map(|a| (a.from, a.to, a.kind, a.label.clone()))
         .collect()
+}
+
+/// Runs `prompt` to its end with a naive host that makes mistake `pitfall`.
+pub fn run_naive(prompt: &str, pitfall: Pitfall) -> Shell {
+    let mut s = Shell::demo();
+    s.cmd(Command::SetPitfalls(Pitfalls::only(pitfall)));
+    s.cmd(Command::SetPrompt(prompt.into()));
+    s.cmd(Command::Run);
+    s.advance(10_000);
+    assert!(s.answer.is_some(), "the loop ends: {:?}", s.numbers());
+    s
 }
 
 /// A loop for `prompt`, run to the end.
