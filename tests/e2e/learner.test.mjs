@@ -148,13 +148,17 @@ const TRACK = [
       await w.click(tid('lesson-host-naive'));
       await w.run();
       await w.tick(1);
+      await w.click(tid('lesson-host-careful'));
+      await w.run();
+      await w.tick(2);
+      await w.click(tid('lesson-host-naive'));
       await w.click(tid('lesson-try'));
       assert.equal(await page.inputValue(tid('prompt')), 'call no_such_tool');
       await w.run();
-      await w.tick(2);
+      await w.tick(3);
       await w.click(tid('lesson-host-careful'));
       await w.run();
-      await w.tick(3);
+      await w.tick(4);
       assert.equal(await page.locator(`${tid('step')}[data-step="5"][data-status="skipped"]`).count(), 1, 'no tools/call');
     },
   },
@@ -196,6 +200,9 @@ const TRACK = [
       await w.click(tid('lesson-host-naive'));
       await w.run();
       await w.tick(1);
+      await w.click(tid('lesson-host-careful'));
+      await w.run();
+      await w.tick(2);
     },
   },
   {
@@ -226,6 +233,10 @@ const TRACK = [
       await w.run();
       await w.tick(2);
       assert.match(await page.textContent(tid('tools-summary')), /^25 tools/);
+      // The careful host takes it away again and lists: still 25, now true.
+      await w.click(tid('lesson-host-careful'));
+      await w.run();
+      await w.tick(3);
     },
   },
   {
@@ -404,7 +415,7 @@ describe('the learner', () => {
         assert.equal(await page.isVisible(tid('lesson-check-locked')), true, where);
         assert.equal(await page.locator(`${tid('lesson-choice')}, ${tid('lesson-answer')}`).count(), 0, where);
         await checkSetup(page);
-        if (i === 4) await expectNoSeriousA11y(page, 'a lesson with its needs');
+        if (i === 4) await expectNoSeriousA11y(page, 'a lesson, locked');
 
         const w = walker(page);
         await w.look();
@@ -428,6 +439,7 @@ describe('the learner', () => {
         }
         await page.click(tid('lesson-submit'));
         assert.equal(await page.getAttribute(tid('lesson-feedback'), 'data-right'), 'true', where);
+        await expectNoSeriousA11y(page, `${where}, answered`);
         assert.match(await page.textContent(tid('lessons-progress')), new RegExp(`^${i + 1} of ${TRACK.length} done$`));
         await page.click(tid(i + 1 < TRACK.length ? 'lesson-next' : 'lesson-finish'));
       }

@@ -165,7 +165,7 @@ pub const IS_ERROR: Lesson = Lesson {
     title: "isError vs a JSON-RPC error",
     goal: "Tell a tool that ran and failed from a request the protocol refused.",
     setup: mock("What's the weather in Atlantis?", Provider::Anthropic),
-    task: "Run the loop for Atlantis. Switch the host to naive and run it again. Still naive, press the button below that puts “call no_such_tool” in the message box, and run the loop. Then switch back to the careful host and run that message once more.",
+    task: "Run the loop for Atlantis. Switch the host to naive and run it again; switch back to the careful host and run it once more. Then switch to naive again, press the button below that puts “call no_such_tool” in the message box, and run the loop; switch back to the careful host and run that message once more.",
     needs: &[
         on_card(
             "Run the loop for Atlantis: step 5 shows isError true",
@@ -177,6 +177,11 @@ pub const IS_ERROR: Lesson = Lesson {
             "Naive host, Atlantis again: step 6 feeds the error back as if it were a success",
             Pitfall::ErrorAsSuccess,
             true,
+        ),
+        chose(
+            "Careful host, Atlantis once more: step 6 tells the model the tool failed",
+            Pitfall::ErrorAsSuccess,
+            false,
         ),
         on_card(
             "Naive host, “call no_such_tool”: it sends a tool the server never listed, and step 5 shows error -32602",

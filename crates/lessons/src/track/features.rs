@@ -29,7 +29,7 @@ pub const STRUCTURED: Lesson = Lesson {
     title: "Structured output",
     goal: "See a result carry typed JSON checked against the tool's outputSchema, next to text for everyone else.",
     setup: setup("Forecast for Paris for 3 days", Model::Mock),
-    task: "Run the loop and open step 5, then the Result panel. Then switch the host to naive, run it again and read step 6.",
+    task: "Run the loop and open step 5, then the Result panel. Then switch the host to naive, run it again and read step 6; switch back to the careful host and run it once more.",
     needs: &[
         on_card(
             "Run the loop: step 5 carries structuredContent",
@@ -41,6 +41,11 @@ pub const STRUCTURED: Lesson = Lesson {
             "Naive host: step 6 drops structuredContent and passes only content",
             Pitfall::DropStructured,
             true,
+        ),
+        chose(
+            "Back to the careful host, run it again: step 6 keeps the data",
+            Pitfall::DropStructured,
+            false,
         ),
     ],
     notice: &[
@@ -138,7 +143,7 @@ pub const LIST_CHANGED: Lesson = Lesson {
     title: "list_changed",
     goal: "See a server announce that its tools changed, and the host list them again.",
     setup: setup("Toggle the bonus tool", Model::Mock),
-    task: "Run the loop, then look at the wire log and the Tools panel's count. Run it again to take the bonus tool away. Then switch the host to naive and run it once more: watch the count.",
+    task: "Run the loop, then look at the wire log and the Tools panel's count. Run it again to take the bonus tool away. Then switch the host to naive and run it once more: watch the count. Switch back to the careful host and run it again.",
     needs: &[
         on_wire(
             "Run the loop: the server sends notifications/tools/list_changed",
@@ -155,6 +160,11 @@ pub const LIST_CHANGED: Lesson = Lesson {
             "Naive host, once more: it ignores the notification, and the Tools panel keeps the old list",
             Pitfall::IgnoreListChanged,
             true,
+        ),
+        chose(
+            "Back to the careful host, run it again: it lists again at once",
+            Pitfall::IgnoreListChanged,
+            false,
         ),
     ],
     notice: &[

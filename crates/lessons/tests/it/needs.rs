@@ -84,14 +84,16 @@ fn needs_are_met_in_order_and_stay_met() {
     // The invented tool first: its -32602 shows, but the needs before it have not
     // been seen, so it does not count.
     let mut w = watch(l, &play_with(&l.setup, "call no_such_tool", naive));
-    assert!(!w.seen(0) && !w.seen(2));
+    assert!(!w.seen(0) && !w.seen(3));
     // In the task's order: each run meets its need, though it replaced the cards.
     w.see_steps(l, &play(&l.setup, l.setup.prompt).steps);
     assert!(w.seen(0) && !w.seen(1));
     w.see_steps(l, &play_with(&l.setup, l.setup.prompt, naive).steps);
     assert!(w.seen(1) && !w.seen(2));
-    w.see_steps(l, &play_with(&l.setup, "call no_such_tool", naive).steps);
+    w.see_steps(l, &play(&l.setup, l.setup.prompt).steps);
     assert!(w.seen(2) && !w.seen(3));
+    w.see_steps(l, &play_with(&l.setup, "call no_such_tool", naive).steps);
+    assert!(w.seen(3) && !w.seen(4));
     w.see_steps(l, &play(&l.setup, "call no_such_tool").steps);
     assert!(w.all_seen());
     // Back to an empty page: still met.
@@ -110,18 +112,22 @@ fn every_pitfall_lesson_breaks_the_loop_with_its_naive_host() {
         for need in l.needs {
             if let Sign::Choice {
                 pitfall,
-                naive: true,
+                naive: is_naive,
             } = need.sign
             {
                 assert!(l.pitfalls.contains(&pitfall), "{}: {pitfall:?}", l.slug);
+                let host = if is_naive { naive } else { Pitfalls::NONE };
                 // The lesson's own message, or the one its pointers offer.
                 let prompts =
                     std::iter::once(l.setup.prompt).chain(l.notice.iter().filter_map(|p| p.prompt));
-                let shown = prompts.into_iter().any(|prompt| {
-                    need.sign
-                        .in_steps(&play_with(&l.setup, prompt, naive).steps)
-                });
-                assert!(shown, "{}: the naive host never shows {pitfall:?}", l.slug);
+                let shown = prompts
+                    .into_iter()
+                    .any(|prompt| need.sign.in_steps(&play_with(&l.setup, prompt, host).steps));
+                assert!(
+                    shown,
+                    "{}: the host ({host:?}) never shows “{}”",
+                    l.slug, need.task
+                );
             }
         }
         taught.extend_from_slice(l.pitfalls);
