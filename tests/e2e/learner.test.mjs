@@ -206,6 +206,17 @@ const TRACK = [
     },
   },
   {
+    slug: 'output-schema',
+    answer: 'The server\'s: a tool that declares an outputSchema',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      assert.match(await page.textContent(`${tid('step')}[data-step="5"] ${tid('step-explanation')}`), /does not fit the tool's outputSchema/);
+      await w.click(tid('tab-result'));
+      assert.match(await page.textContent(tid('structured-check')), /does not fit the tool's outputSchema/);
+    },
+  },
+  {
     slug: 'progress',
     answer: 'It carries the progressToken',
     async act(page, w) {

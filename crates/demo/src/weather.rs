@@ -26,10 +26,22 @@ pub fn today((c, t, sky): (&str, i64, &str)) -> String {
     format!("{c}: {t}F, {sky}")
 }
 
+/// The city whose forecast has a gap: day 2 has no high (`null`), which breaks
+/// the integer `get_forecast`'s outputSchema promises. On purpose: the lesson on
+/// structured output that breaks its schema runs it.
+pub const GAP_CITY: &str = "Reykjavik";
+
 /// The forecast `get_forecast` returns as structured content.
 pub fn forecast((c, t, sky): (&str, i64, &str), days: i64) -> Value {
     let list: Vec<Value> = (1..=days)
-        .map(|d| json!({"day": d, "high": t + (d % 3) - 1, "low": t - 12 + (d % 2), "sky": if d % 2 == 0 { "clear" } else { sky }}))
+        .map(|d| {
+            let high = if c == GAP_CITY && d == 2 {
+                Value::Null
+            } else {
+                Value::from(t + (d % 3) - 1)
+            };
+            json!({"day": d, "high": high, "low": t - 12 + (d % 2), "sky": if d % 2 == 0 { "clear" } else { sky }})
+        })
         .collect();
     json!({"city": c, "days": list})
 }

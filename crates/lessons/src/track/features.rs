@@ -83,6 +83,54 @@ pub const STRUCTURED: Lesson = Lesson {
     },
 };
 
+/// Structured output that breaks its own schema.
+pub const OUTPUT_SCHEMA: Lesson = Lesson {
+    slug: "output-schema",
+    title: "When the output breaks its schema",
+    goal: "See the host check structuredContent against the tool's outputSchema, and catch a server that breaks its own promise.",
+    setup: setup("Forecast for Reykjavik for 3 days", Model::Mock),
+    task: "Run the loop, open step 5 and read its explanation; then open the Result panel and read the check under the structured content.",
+    notice: &[
+        at(
+            5,
+            "result.structuredContent.days[1].high",
+            "null, where the outputSchema the tool listed promises an integer: the server broke its own schema (a missing reading).",
+        ),
+        at(
+            5,
+            "result.content[0].text",
+            "The text twin has the same gap: the model would read it as it is.",
+        ),
+    ],
+    needs: &[on_card(
+        "Run the loop: step 5's structuredContent has a null where a number belongs",
+        5,
+        "result.structuredContent.days[1].high",
+        Some("null"),
+    )],
+    pitfalls: &[],
+    check: Check::Choice {
+        question: "The structuredContent does not fit the tool's outputSchema. Whose mistake is it?",
+        choices: &[
+            Choice {
+                text: "The server's: a tool that declares an outputSchema must return structuredContent that fits it",
+                right: true,
+                feedback: "Right: outputSchema is the server's promise (a MUST for servers); the client should check it (a SHOULD) and not trust data that breaks it as typed.",
+            },
+            Choice {
+                text: "The model's: it asked for the wrong days",
+                right: false,
+                feedback: "The arguments fit the inputSchema (3 days, 1 to 5 allowed); the mismatch is in what the server sent back.",
+            },
+            Choice {
+                text: "Nobody's: outputSchema is only a hint",
+                right: false,
+                feedback: "Annotations are hints; outputSchema is a contract the server must keep.",
+            },
+        ],
+    },
+};
+
 /// Progress and cancel.
 pub const PROGRESS: Lesson = Lesson {
     slug: "progress",

@@ -19,6 +19,7 @@ pub static LESSONS: &[&Lesson] = &[
     &basics::RESHAPE,
     &basics::PARALLEL,
     &features::STRUCTURED,
+    &features::OUTPUT_SCHEMA,
     &features::PROGRESS,
     &features::LIST_CHANGED,
     &beyond::RESOURCES,

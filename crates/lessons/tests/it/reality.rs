@@ -182,3 +182,26 @@ fn playing_the_model_the_host_makes_the_call() {
     assert_eq!(field(&played, 4, "params.name"), Some(json!("get_weather")));
     assert!(played.steps.iter().all(|s| s.status == StepStatus::Done));
 }
+
+#[test]
+fn the_reykjavik_forecast_breaks_its_schema_and_the_host_says_so() {
+    let l = lesson("output-schema");
+    let played = play(&l.setup, l.setup.prompt);
+    let s5 = played.steps.iter().find(|s| s.number == 5).unwrap();
+    assert!(
+        s5.explanation
+            .contains("does not fit the tool's outputSchema"),
+        "{}",
+        s5.explanation
+    );
+    assert_eq!(
+        field(&played, 4, "params.arguments.days"),
+        Some(json!(3)),
+        "the arguments fit: 3 days"
+    );
+    // The structured-output lesson's city has no gap.
+    let fits = lesson("structured");
+    let paris = play(&fits.setup, fits.setup.prompt);
+    let s5 = paris.steps.iter().find(|s| s.number == 5).unwrap();
+    assert!(s5.explanation.contains("fits the tool's outputSchema"));
+}
