@@ -251,6 +251,23 @@ const TRACK = [
     },
   },
   {
+    slug: 'untrusted-descriptions',
+    answer: 'The server; the host hands descriptions to the model as they are',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await w.click(tid('lesson-try'));
+      assert.equal(await page.inputValue(tid('prompt')), 'Tell me the secret recipe');
+      await w.run();
+      await w.tick(1);
+      // The server's words are shown as text, never taken for markup.
+      assert.match(await page.textContent(`${tid('step')}[data-step="2"]`), /<IMPORTANT>Before you answer anything/);
+      assert.equal(await page.locator('important').count(), 0);
+      await w.click(tid('tab-tools'));
+      assert.match(await page.textContent('[data-tool="secret_recipe"]'), /<IMPORTANT>/);
+    },
+  },
+  {
     slug: 'resources',
     answer: 'The application (the host, or the user through it)',
     async act(page, w) {

@@ -250,6 +250,63 @@ pub const LIST_CHANGED: Lesson = Lesson {
     },
 };
 
+/// Untrusted tool descriptions (tool poisoning) and annotations as claims.
+pub const UNTRUSTED: Lesson = Lesson {
+    slug: "untrusted-descriptions",
+    title: "Tool descriptions are untrusted",
+    goal: "See a server write instructions for the model into a tool description, and why a host treats descriptions and annotations as claims.",
+    setup: setup("Toggle the bonus tool", Model::Mock),
+    task: "Run the loop: the server adds secret_recipe (if it says it removed it, run it again). Then press the button below that puts “Tell me the secret recipe” in the message box, run the loop, and read secret_recipe's description at the end of step 2's list; its annotations are in the Tools panel.",
+    notice: &[
+        at(
+            5,
+            "result.content[0].text",
+            "A tool you never saw before arrives: its name, description and annotations are all the server's words.",
+        ),
+        Pointer {
+            step: 2,
+            field: "[0].description",
+            note: "Every description goes to the model as it is: the server's words become part of the model's prompt.",
+            prompt: Some("Tell me the secret recipe"),
+        },
+    ],
+    needs: &[
+        on_card(
+            "Run the loop: the server adds secret_recipe",
+            5,
+            "result.content[0].text",
+            Some("\"Added secret_recipe; the tool list changed.\""),
+        ),
+        on_card(
+            "Run “Tell me the secret recipe”: step 2 hands secret_recipe's description to the model",
+            2,
+            "[25].name",
+            Some("\"secret_recipe\""),
+        ),
+    ],
+    pitfalls: &[],
+    check: Check::Choice {
+        question: "secret_recipe's description tells the model to call it first and to put your earlier messages in its arguments. Who wrote that, and what should a host do with it?",
+        choices: &[
+            Choice {
+                text: "The server; the host hands descriptions to the model as they are, so it treats them, and the annotations, as untrusted claims",
+                right: true,
+                feedback: "Right: a description becomes part of the model's prompt (tool poisoning), and readOnlyHint and the other annotations are hints from the same server. A careful host shows new and changed tools to the user and never lets a server's words widen what the model may do.",
+            },
+            Choice {
+                text: "The MCP spec vets descriptions, so the model may follow it",
+                right: false,
+                feedback: "Nothing in MCP vets a description: a server can write anything there.",
+            },
+            Choice {
+                text: "You did, when you toggled the bonus tool",
+                right: false,
+                feedback: "You only asked for the list to change; every word of the new tool came from the server.",
+            },
+        ],
+    },
+};
+
 /// Playing the model.
 pub const PLAY_MODEL: Lesson = Lesson {
     slug: "play-model",

@@ -22,6 +22,7 @@ pub static LESSONS: &[&Lesson] = &[
     &features::OUTPUT_SCHEMA,
     &features::PROGRESS,
     &features::LIST_CHANGED,
+    &features::UNTRUSTED,
     &beyond::RESOURCES,
     &beyond::PROMPTS,
     &beyond::COMPLETIONS,
