@@ -265,6 +265,17 @@ const TRACK = [
       assert.equal(await page.locator('important').count(), 0);
       await w.click(tid('tab-tools'));
       assert.match(await page.textContent('[data-tool="secret_recipe"]'), /<IMPORTANT>/);
+      // “Hostile HTML”: shown as text; no dialog, no element of the server's.
+      const dialogs = [];
+      page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+      await openTab(w, page, 'resources', 'resources-panel');
+      const row = page.locator(tid('resource')).filter({ has: page.locator('code', { hasText: 'demo://playground/hostile.html' }) });
+      await w.look();
+      await row.locator(tid('resource-read-button')).click();
+      await w.tick(2);
+      await page.waitForFunction(() => /<script>/.test(document.querySelector('[data-testid=resource-text-body]')?.textContent ?? ''));
+      assert.equal(await page.locator('[data-testid=resource-read] script, [data-testid=resource-read] b, [data-testid=resource-read] img[src="x"]').count(), 0);
+      assert.deepEqual(dialogs, []);
     },
   },
   {

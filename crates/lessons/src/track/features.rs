@@ -253,10 +253,10 @@ pub const LIST_CHANGED: Lesson = Lesson {
 /// Untrusted tool descriptions (tool poisoning) and annotations as claims.
 pub const UNTRUSTED: Lesson = Lesson {
     slug: "untrusted-descriptions",
-    title: "Tool descriptions are untrusted",
-    goal: "See a server write instructions for the model into a tool description, and why a host treats descriptions and annotations as claims.",
+    title: "What a server sends is untrusted",
+    goal: "See a server write instructions for the model into a tool description and markup into a resource, and why a host treats all of it, annotations included, as untrusted.",
     setup: setup("Toggle the bonus tool", Model::Mock),
-    task: "Run the loop: the server adds secret_recipe (if it says it removed it, run it again). Then press the button below that puts “Tell me the secret recipe” in the message box, run the loop, and read secret_recipe's description at the end of step 2's list; its annotations are in the Tools panel.",
+    task: "Run the loop: the server adds secret_recipe (if it says it removed it, run it again). Then press the button below that puts “Tell me the secret recipe” in the message box, run the loop, and read secret_recipe's description at the end of step 2's list; its annotations are in the Tools panel. Last, open the Resources panel and read “Hostile HTML”.",
     notice: &[
         at(
             5,
@@ -282,6 +282,11 @@ pub const UNTRUSTED: Lesson = Lesson {
             2,
             "[25].name",
             Some("\"secret_recipe\""),
+        ),
+        on_wire(
+            "Read “Hostile HTML” in the Resources panel: the page shows its markup as text and runs none of it",
+            "params.uri",
+            Some("\"demo://playground/hostile.html\""),
         ),
     ],
     pitfalls: &[],
