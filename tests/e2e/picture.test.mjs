@@ -376,3 +376,28 @@ describe('presenter mode', () => {
     assert.deepEqual(p.errors, []);
   });
 });
+
+describe('presenter mode with the lessons', () => {
+  const p = suitePage(baseUrl, 'mcpg-demo');
+
+  it('a presenter jumps to any lesson without leaving presenter mode', async () => {
+    const { page } = p;
+    await page.waitForSelector(tid('lessons'));
+    await page.click(tid('present-button'));
+    await page.waitForSelector(tid('presenter'));
+    const reshape = await page.$eval(tid('present-lesson'),
+      (s) => [...s.options].find((o) => o.text.includes('Reshaping per provider')).value);
+    await page.selectOption(tid('present-lesson'), reshape);
+    // Set up as for a learner: the lesson's message and format, its task under the bar.
+    await page.waitForFunction(() => document.querySelector('[data-testid=prompt]')?.value === 'square 12');
+    assert.equal(await page.inputValue(tid('provider-select')), 'openai-chat');
+    assert.match(await page.textContent(tid('present-lesson-task')), /OpenAI Chat format/);
+    assert.equal(await page.isVisible(tid('presenter')), true, 'still presenting');
+    await expectNoSeriousA11y(page, 'presenter with a lesson');
+    await page.click(tid('present-run'));
+    await page.waitForSelector(tid('present-answer'));
+    await page.click(tid('present-leave'));
+    await page.waitForSelector(`${tid('lesson')}[data-slug="reshape"]`);
+    assert.deepEqual(p.errors, []);
+  });
+});

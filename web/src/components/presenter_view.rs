@@ -6,12 +6,49 @@
 
 use leptos::prelude::*;
 use mcpg_host::provider::Turn;
+use mcpg_lessons::LESSONS;
 
 use super::loop_diagram::LoopDiagram;
 use super::step_card::StepCard;
+use crate::effects::lessons::{self, Lessons};
 use crate::effects::{self, picture};
 use crate::presenter::use_presenter;
 use crate::state::use_app;
+
+/// The lesson picker: a presenter jumps to any lesson without leaving presenter
+/// mode (the page is set up for it, as when a learner opens it), and its task shows
+/// under the bar. Only once the lessons are in (their panel provides the signals).
+fn lesson_picker() -> impl IntoView {
+    let st = use_app();
+    lessons::loaded().map(|ls: Lessons| {
+        let options = LESSONS
+            .iter()
+            .enumerate()
+            .map(|(i, l)| view! { <option value=i.to_string()>{format!("{}. {}", i + 1, l.title)}</option> })
+            .collect_view();
+        let task = move || {
+            ls.current
+                .get()
+                .and_then(|i| LESSONS.get(i))
+                .map(|l| view! { <p class="present-task" data-testid="present-lesson-task">{l.task}</p> })
+        };
+        view! {
+            <label class="present-lesson">"Lesson "
+                <select data-testid="present-lesson"
+                    prop:value=move || ls.current.get().map(|i| i.to_string()).unwrap_or_default()
+                    on:change=move |ev| {
+                        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                            lessons::open(st, ls, i);
+                        }
+                    }>
+                    <option value="">"(none)"</option>
+                    {options}
+                </select>
+            </label>
+            {task}
+        }
+    })
+}
 
 /// The presenter's screen, shown over the page while presenter mode is on.
 #[component]
@@ -75,6 +112,7 @@ pub fn PresenterView() -> impl IntoView {
                         <button data-testid="present-leave" aria-keyshortcuts="Escape"
                             on:click=move |_| picture::set_presenting(pr, false)>"Leave (Esc)"</button>
                     </div>
+                    {lesson_picker()}
                 </div>
                 {move || prompt().map(|p| view! {
                     <p class="present-prompt"><span class="who">"User: "</span>{p}</p>

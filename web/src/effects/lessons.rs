@@ -56,9 +56,15 @@ impl Lessons {
     }
 }
 
-/// The lesson track's signals, from context.
-pub fn use_lessons() -> Lessons {
-    use_context::<Lessons>().unwrap_or_else(Lessons::new)
+thread_local! {
+    /// The track's signals once the lessons panel made them: parts outside the
+    /// panel's subtree (presenter mode) reach them here, not through context.
+    static TRACK: std::cell::Cell<Option<Lessons>> = const { std::cell::Cell::new(None) };
+}
+
+/// The lesson track's signals, once the lessons panel is in.
+pub fn loaded() -> Option<Lessons> {
+    TRACK.with(std::cell::Cell::get)
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -99,6 +105,7 @@ fn set_hash(fragment: &str) {
 pub fn init(st: AppState) -> Lessons {
     let ls = Lessons::new();
     provide_context(ls);
+    TRACK.with(|t| t.set(Some(ls)));
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     ls.progress.set(Progress::load_or_new(stored.as_deref()));
     watch_page(st, ls);
