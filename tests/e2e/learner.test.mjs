@@ -443,6 +443,7 @@ describe('the learner', () => {
     try {
       await connected(page, 'mcpg-demo');
       assert.equal(await page.locator(tid('lesson-item')).count(), TRACK.length, 'the walk covers the whole track');
+      let previousSetup;
       for (const [i, lesson] of TRACK.entries()) {
         await page.waitForSelector(`${tid('lesson')}[data-slug="${lesson.slug}"]`);
         const where = `lesson ${i + 1} (${lesson.slug})`;
@@ -454,6 +455,11 @@ describe('the learner', () => {
         assert.equal(await page.isVisible(tid('lesson-check-locked')), true, where);
         assert.equal(await page.locator(`${tid('lesson-choice')}, ${tid('lesson-answer')}`).count(), 0, where);
         await checkSetup(page);
+        // A lesson that changed the revision says the wire log started again.
+        const pinned = (l) => /pinned to/.test(l ?? '');
+        const reconnected = i > 0 && pinned(previousSetup) !== pinned(await page.textContent(tid('lesson-setup')));
+        assert.equal(await page.isVisible(tid('lesson-reconnected')), reconnected, `${where}: the reconnection notice`);
+        previousSetup = await page.textContent(tid('lesson-setup'));
         if (i === 4) await expectNoSeriousA11y(page, 'a lesson, locked');
 
         const w = walker(page);
