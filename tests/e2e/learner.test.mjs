@@ -336,6 +336,22 @@ const TRACK = [
     },
   },
   {
+    slug: 'oauth',
+    // The demo behind OAuth: the connection waits for the sign-in.
+    signsIn: true,
+    answer: 'Only to the token endpoint, with the code',
+    async act(page, w) {
+      await page.waitForSelector(tid('auth-needed'));
+      await w.click(tid('sign-in'));
+      await w.tick(0);
+      await w.click(tid('demo-consent-approve'));
+      await w.tick(1);
+      await connected(page, 'mcpg-demo');
+      await w.run();
+      await w.tick(2);
+    },
+  },
+  {
     slug: 'sampling',
     answer: 'The host\'s, once a person has approved',
     async act(page, w) {
@@ -447,7 +463,7 @@ describe('the learner', () => {
       for (const [i, lesson] of TRACK.entries()) {
         await page.waitForSelector(`${tid('lesson')}[data-slug="${lesson.slug}"]`);
         const where = `lesson ${i + 1} (${lesson.slug})`;
-        await connected(page, 'mcpg-demo');
+        if (!lesson.signsIn) await connected(page, 'mcpg-demo');
         // Locked: no need ticked, no question to answer.
         const needs = await page.locator(tid('lesson-need')).count();
         assert.ok(needs > 0, where);
@@ -457,7 +473,9 @@ describe('the learner', () => {
         await checkSetup(page);
         // A lesson that changed the revision says the wire log started again.
         const pinned = (l) => /pinned to/.test(l ?? '');
-        const reconnected = i > 0 && pinned(previousSetup) !== pinned(await page.textContent(tid('lesson-setup')));
+        // So does one that goes to or from the demo behind OAuth (another server).
+        const reconnected = i > 0 && (pinned(previousSetup) !== pinned(await page.textContent(tid('lesson-setup')))
+          || Boolean(lesson.signsIn) || Boolean(TRACK[i - 1].signsIn));
         assert.equal(await page.isVisible(tid('lesson-reconnected')), reconnected, `${where}: the reconnection notice`);
         previousSetup = await page.textContent(tid('lesson-setup'));
         if (i === 4) await expectNoSeriousA11y(page, 'a lesson, locked');

@@ -2,7 +2,8 @@
 // loaded once online; the service worker takes charge of that very page once it
 // has cached the page's files (no second load needed), then the browser goes
 // offline, the page reloads and the loop runs on the embedded server with the mock
-// model. And a new version on the host replaces the cached one on the next online
+// model, and the OAuth lesson signs in to the demo behind OAuth (both servers
+// answered inside the page). And a new version on the host replaces the cached one on the next online
 // load, old files forgotten.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,6 +65,41 @@ describe('offline after one load', () => {
       assert.match(await p.page.textContent(tid('answer')), /Austin: 91F, sunny/);
       assert.equal(host.requests.length, seen, 'the host heard nothing while offline');
       await shot(p.page, 'offline-loop.png');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('offline, the OAuth lesson signs in to the demo behind OAuth: nothing leaves the page', async () => {
+    const p = await openHostPage(host.url);
+    try {
+      await connected(p.page, 'mcpg-demo');
+      await controlled(p.page);
+      await p.context.setOffline(true);
+      const seen = host.requests.length;
+      await p.page.goto(`${host.url}#lesson=oauth`);
+      await p.page.reload();
+      await p.page.waitForSelector(`${tid('lesson')}[data-slug="oauth"]`);
+      // The protected server refused: the sign-in waits for the learner.
+      await p.page.waitForSelector(tid('auth-needed'));
+      assert.match(await p.page.textContent(tid('auth-challenge')), /resource_metadata="https:\/\/mcp\.demo-oauth\.invalid\//);
+      await p.page.click(tid('sign-in'));
+      await p.page.waitForSelector(tid('demo-consent'));
+      assert.equal(await p.page.textContent(tid('demo-consent-scope')), 'weather:read');
+      await p.page.click(tid('demo-consent-approve'));
+      await p.page.waitForFunction(() => /^Signed in/.test(document.querySelector('[data-testid=oauth-status]')?.textContent ?? ''));
+      const cards = await p.page.locator(tid('oauth-card')).count();
+      assert.equal(cards, 5, 'metadata, AS metadata, registration, authorization, token');
+      await connected(p.page, 'mcpg-demo');
+      await runLoop(p.page, "What's the weather in Paris?");
+      assert.deepEqual((await steps(p.page)).map((s) => s.n), [1, 2, 3, 4, 5, 6]);
+      assert.match(await p.page.textContent(tid('answer')), /Paris/);
+      assert.equal(await p.page.locator(`${tid('lesson-need')}[data-seen="true"]`).count(), 3);
+      // Answered inside the page: no request for the demo's hosts, none to the host.
+      assert.deepEqual(p.requests.filter((u) => u.includes('demo-oauth.invalid')), []);
+      assert.equal(host.requests.length, seen, 'the host heard nothing while offline');
+      await shot(p.page, 'offline-oauth.png');
       assert.deepEqual(p.errors, []);
     } finally {
       await p.close();

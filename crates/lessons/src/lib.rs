@@ -20,6 +20,7 @@ pub mod progress;
 mod track;
 
 pub use check::{Check, Choice, Verdict, normalize};
+pub use mcpg_auth::Step as AuthStep;
 pub use mcpg_core::version::ProtocolVersion;
 pub use mcpg_host::provider::Provider;
 pub use mcpg_loop_data::Pitfall;
@@ -33,6 +34,10 @@ pub use track::LESSONS;
 pub enum Server {
     /// The demo server embedded in the page (no bridge, no network).
     Demo,
+    /// The same demo behind OAuth: a protected resource and its authorization
+    /// server, both played inside the page over HTTP (`mcpg_demo_auth`), so the
+    /// sign-in runs with no network.
+    OAuthDemo,
 }
 
 /// Who answers for the model in a lesson.

@@ -5,6 +5,7 @@
 //! then an unknown tool) counts both even though the second run replaces the first's
 //! cards.
 
+use mcpg_auth::Step as AuthStep;
 use mcpg_host::{Step, StepStatus};
 use mcpg_loop_data::Pitfall;
 use serde_json::Value;
@@ -51,6 +52,8 @@ pub enum Sign {
         /// The value it must have, as JSON text.
         value: Option<&'static str>,
     },
+    /// The sign-in panel shows a card of this OAuth exchange.
+    Auth(AuthStep),
 }
 
 /// One thing the learner does before the question.
@@ -92,7 +95,7 @@ impl Sign {
                 .iter()
                 .flat_map(|s| &s.choices)
                 .any(|c| c.pitfall == pitfall && c.naive == naive),
-            Sign::Wire { .. } => false,
+            Sign::Wire { .. } | Sign::Auth(_) => false,
         }
     }
 
@@ -100,7 +103,20 @@ impl Sign {
     pub fn in_wire(&self, msg: &Value) -> bool {
         match *self {
             Sign::Wire { field, value } => matches(at(msg, field), value),
-            Sign::Field { .. } | Sign::Done(_) | Sign::Cards { .. } | Sign::Choice { .. } => false,
+            Sign::Field { .. }
+            | Sign::Done(_)
+            | Sign::Cards { .. }
+            | Sign::Choice { .. }
+            | Sign::Auth(_) => false,
+        }
+    }
+
+    /// Whether the sign-in's cards (their exchanges, in order) show this sign. Only
+    /// an auth sign does.
+    pub fn in_auth(&self, exchanges: &[AuthStep]) -> bool {
+        match *self {
+            Sign::Auth(step) => exchanges.contains(&step),
+            _ => false,
         }
     }
 }
@@ -138,6 +154,12 @@ impl Watch {
             return false;
         };
         self.see(lesson, |s| s.in_wire(&msg))
+    }
+
+    /// Looks at the sign-in panel's cards (their exchanges); true when a need was
+    /// newly seen.
+    pub fn see_auth(&mut self, lesson: &Lesson, exchanges: &[AuthStep]) -> bool {
+        self.see(lesson, |s| s.in_auth(exchanges))
     }
 
     /// Whether the next need is a wire need (the page reads the log only then).

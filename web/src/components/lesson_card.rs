@@ -3,7 +3,7 @@
 //! and next lessons. Every text is a text node.
 
 use leptos::prelude::*;
-use mcpg_lessons::{LESSONS, Lesson, Model, Pointer};
+use mcpg_lessons::{LESSONS, Lesson, Model, Pointer, Server};
 use mcpg_loop_data::Pitfalls;
 
 use super::lesson_check::LessonCheck;
@@ -21,8 +21,14 @@ fn setup_text(l: &Lesson) -> String {
         Some(v) => format!("protocol revision pinned to {}", v.as_str()),
         None => "protocol revision auto".to_owned(),
     };
+    let server = match l.setup.server {
+        Server::Demo => "the embedded demo server",
+        Server::OAuthDemo => {
+            "the demo behind OAuth (a protected server and its authorization server, both in this page)"
+        }
+    };
     format!(
-        "Set up: the embedded demo server · {revision} · message “{}” · {model} · {} format",
+        "Set up: {server} · {revision} · message “{}” · {model} · {} format",
         l.setup.prompt,
         l.setup.provider.label()
     )
@@ -156,7 +162,7 @@ pub fn LessonCard(
                 <p class="lesson-setup" data-testid="lesson-setup">{setup_text(lesson)}</p>
                 <Show when=move || ls.reconnected.get()>
                     <p class="hint" data-testid="lesson-reconnected">
-                        "Opening this lesson reconnected to the demo server with its protocol revision: the wire log started again."
+                        "Opening this lesson reconnected to its server with its protocol revision: the wire log started again."
                     </p>
                 </Show>
                 <p data-testid="lesson-task"><strong>"Do: "</strong>{lesson.task}</p>

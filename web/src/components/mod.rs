@@ -8,6 +8,7 @@ pub mod conn_headers;
 pub mod connect_bar;
 pub mod content_block;
 pub mod conversation;
+pub mod demo_consent;
 pub mod diagram_arrow;
 pub mod elicit_form;
 pub mod elicit_refuse;

@@ -9,9 +9,11 @@ use leptos::wasm_split::wasm_split;
 use mcpg_auth::ClientIdentity;
 use mcpg_page::{AuthNeeded, HttpTarget, Pin};
 
+use super::demo_consent::DemoConsent;
 use super::oauth_card::OAuthCard;
 use super::once_shown::Loaded;
 use crate::effects::conn_headers::key_of;
+use crate::effects::demo_oauth;
 use crate::effects::oauth::{self, OAuthView, Start, Status};
 use crate::state::{AppState, use_app};
 
@@ -102,6 +104,9 @@ fn OAuthPanel() -> impl IntoView {
         match view.status.get() {
         Status::Idle => view! { <p data-testid="oauth-status">"Not signed in."</p> }.into_any(),
         Status::Working => view! { <p data-testid="oauth-status">"Talking to the authorization server…"</p> }.into_any(),
+        Status::Authorize(url) if demo_oauth::is_in_page(&url) => {
+            view! { <DemoConsent url=url view=view/> }.into_any()
+        }
         Status::Authorize(url) => {
             // Only a URL the rule lets through is ever a link (a `javascript:` href
             // would run here on a click).

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use mcpg_lessons::hash::{LessonLink, link, parse};
 use mcpg_lessons::progress::{Progress, STORAGE_KEY};
-use mcpg_lessons::{LESSONS, Model, Verdict, Watch};
+use mcpg_lessons::{AuthStep, LESSONS, Model, Server, Verdict, Watch};
 use mcpg_page::{ModelChoice, Pin};
 use wasm_bindgen::JsCast as _;
 
@@ -165,6 +165,19 @@ fn watch_page(st: AppState, ls: Lessons) {
     });
 }
 
+/// The sign-in panel's cards changed (their exchanges, in order): the open
+/// lesson's watch looks at them.
+pub fn see_auth(exchanges: &[AuthStep]) {
+    let Some(ls) = loaded() else { return };
+    let Some(lesson) = ls.current.get_untracked().and_then(|i| LESSONS.get(i)) else {
+        return;
+    };
+    let mut w = ls.watch.get_untracked();
+    if w.see_auth(lesson, exchanges) {
+        ls.watch.set(w);
+    }
+}
+
 fn open_from_hash(st: AppState, ls: Lessons) {
     match parse(&hash()) {
         LessonLink::None => {}
@@ -199,22 +212,32 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
     ls.expanded.set(false);
     set_hash(&link(lesson.slug));
     let setup = lesson.setup;
-    // The only server a lesson names today: a new kind stops the build here until
-    // the page knows how to set it up.
-    let mcpg_lessons::Server::Demo = setup.server;
+    let (source, signs_in) = match setup.server {
+        Server::Demo => (Source::Demo, false),
+        Server::OAuthDemo => (
+            Source::Url(super::demo_oauth::RESOURCE_URL.to_owned()),
+            true,
+        ),
+    };
     // Pinned first, so a new connection starts with it (the driver ignores a pin it
     // already has; a new one reconnects).
     let pin = setup.revision.map_or(Pin::Auto, Pin::Revision);
     let elsewhere =
-        st.source.get_untracked() != Source::Demo || st.replay.with_untracked(Option::is_some);
+        st.source.get_untracked() != source || st.replay.with_untracked(Option::is_some);
     ls.reconnected.set(
         elsewhere
+            || signs_in
             || (st.pin.get_untracked() != pin
                 && st.conn.with_untracked(|c| *c != mcpg_page::Conn::Idle)),
     );
     super::set_pin(pin);
-    if elsewhere {
-        super::connect(Source::Demo);
+    if signs_in {
+        // The lesson is the sign-in: a token from an earlier visit is forgotten
+        // (not refreshed), so the server refuses again and the learner signs in.
+        super::oauth::forget();
+    }
+    if elsewhere || signs_in {
+        super::connect(source);
     }
     super::set_provider(setup.provider);
     // Every lesson opens with the careful host; a lesson's switch makes it naive.

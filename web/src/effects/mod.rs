@@ -11,6 +11,7 @@ mod bridge_list;
 mod chunk_queue;
 mod clock;
 pub mod conn_headers;
+pub mod demo_oauth;
 mod download;
 mod feature_sink;
 pub mod features;

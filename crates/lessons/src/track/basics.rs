@@ -47,6 +47,14 @@ pub(super) const fn chose(task: &'static str, pitfall: Pitfall, naive: bool) -> 
     }
 }
 
+/// A need seen when the sign-in panel shows a card of `exchange`.
+pub(super) const fn signed(task: &'static str, exchange: crate::AuthStep) -> Need {
+    Need {
+        task,
+        sign: Sign::Auth(exchange),
+    }
+}
+
 /// A need seen when step `step` has finished.
 pub(super) const fn done(task: &'static str, step: u8) -> Need {
     Need {

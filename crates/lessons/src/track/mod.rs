@@ -3,6 +3,7 @@
 //! they play its loop against the embedded demo server and check every pointer.
 
 mod asks;
+mod auth;
 mod basics;
 mod beyond;
 mod features;
@@ -27,6 +28,7 @@ pub static LESSONS: &[&Lesson] = &[
     &beyond::PROMPTS,
     &beyond::COMPLETIONS,
     &beyond::LOGS,
+    &auth::OAUTH,
     &asks::SAMPLING,
     &asks::ELICIT_FORM,
     &asks::ELICIT_URL,

@@ -50,13 +50,14 @@ fn nothing_is_seen_before_the_learner_acts() {
 }
 
 /// Lessons whose first action is not running their own loop with the careful
-/// host: a panel, the revision chooser, or the naive host.
-const FIRST_ELSEWHERE: [&str; 5] = [
+/// host: a panel, the revision chooser, the naive host, or signing in.
+const FIRST_ELSEWHERE: [&str; 6] = [
     "generations",
     "pagination",
     "prompts",
     "completions",
     "logs",
+    "oauth",
 ];
 
 #[test]

@@ -21,8 +21,8 @@ use web_sys::{
     RequestRedirect, Response,
 };
 
-use super::super::bridge_addr;
 use super::super::here::{origin, page_url};
+use super::super::{bridge_addr, demo_oauth};
 use crate::state::AppState;
 
 /// The landing page of the redirect, beside index.html (any path prefix).
@@ -90,6 +90,17 @@ pub fn bridge_fetch(st: AppState) -> Option<BridgeFetch> {
 /// reports what came back. A failure below HTTP to another origin is likely CORS
 /// (the browser cannot tell it from a dead server).
 pub async fn run(req: &AuthRequest, via: Option<&BridgeFetch>) -> AuthResponse {
+    // The demo behind OAuth is answered in the page, never fetched (nor sent to
+    // the bridge): its hosts resolve nowhere.
+    if demo_oauth::is_in_page(&req.url) {
+        let a = demo_oauth::answer(req.method, &req.url, &req.headers, req.body.as_deref());
+        return AuthResponse::Answered {
+            id: req.id,
+            status: a.status,
+            headers: a.headers,
+            body: a.body,
+        };
+    }
     let made = match via {
         Some(bridge) => through_bridge(req, bridge).await,
         None => fetch(req).await,

@@ -13,4 +13,7 @@ mod browser;
 mod runner;
 
 pub use browser::{BridgeFetch, bridge_fetch, redirect_uri, refused};
-pub use runner::{OAuthView, Start, Status, begin, can_refresh, give_up, next, open_sign_in};
+pub use runner::{
+    OAuthView, Start, Status, begin, can_refresh, consent_in_page, forget, give_up, next,
+    open_sign_in,
+};

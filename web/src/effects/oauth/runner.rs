@@ -13,8 +13,8 @@ use mcpg_page::{AuthCommand, Command};
 
 use super::browser;
 use crate::effects::clock::now;
-use crate::effects::conn_headers;
 use crate::effects::inbox;
+use crate::effects::{conn_headers, demo_oauth};
 
 /// Where the sign-in stands, for the panel.
 #[derive(Clone, Debug, PartialEq)]
@@ -211,6 +211,10 @@ fn on_event(view: OAuthView, event: AuthEvent) {
     match event {
         AuthEvent::Exchange(x) => {
             view.cards.update(|c| c.push(x));
+            let steps: Vec<_> = view
+                .cards
+                .with_untracked(|c| c.iter().map(|x| x.step).collect());
+            crate::effects::lessons::see_auth(&steps);
             if view.step_mode.get_untracked() {
                 view.paused.set(true);
             }
@@ -264,6 +268,22 @@ pub fn open_sign_in(view: OAuthView) {
     }
 }
 
+/// The learner's answer on the in-page authorization server's consent screen (the
+/// demo behind OAuth): its redirect goes to the flow as the callback page's would.
+/// A request the server refuses outright stops the sign-in with its reason.
+pub fn consent_in_page(view: OAuthView, approve: bool) {
+    let Status::Authorize(url) = view.status.get_untracked() else {
+        return;
+    };
+    match demo_oauth::consent(&url, approve) {
+        Ok(back) => redirected(back),
+        Err(e) => view.status.set(Status::Failed {
+            text: format!("the authorization server refused the request: {e}"),
+            cors: false,
+        }),
+    }
+}
+
 /// The redirect came back from `oauth-callback.html`.
 fn redirected(url: String) {
     let waiting = with_run(|r| matches!(r.view.status.get_untracked(), Status::Authorize(_)));
@@ -275,6 +295,15 @@ fn redirected(url: String) {
         r.flow.handle_redirect(now(), &url);
     });
     pump();
+}
+
+/// Forgets the sign-in (its flow, its tokens, the bearer it set): the next
+/// refusal starts afresh, with the learner (the OAuth lesson opening).
+pub fn forget() {
+    if let Some(key) = with_run(|r| r.start.key.clone()) {
+        conn_headers::set_bearer(&key, None);
+    }
+    RUN.with(|r| r.borrow_mut().take());
 }
 
 /// The learner stops waiting: the held requests fail, the token is forgotten.

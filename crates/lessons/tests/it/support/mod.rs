@@ -116,6 +116,10 @@ fn start(setup: &Setup, prompt: &str) -> Page {
     p.cmd(Command::Pin(
         setup.revision.map_or(Pin::Auto, Pin::Revision),
     ));
+    // The demo behind OAuth is this same demo server once signed in (the page
+    // reaches it over HTTP with a token; `mcpg-demo-auth`'s tests and the e2e
+    // learner test play that part): its loop's cards are the embedded demo's.
+    let (mcpg_lessons::Server::Demo | mcpg_lessons::Server::OAuthDemo) = setup.server;
     p.cmd(Command::Connect(Source::Demo));
     p.cmd(Command::SetProvider(setup.provider));
     p.cmd(Command::SetModel(match setup.model {
