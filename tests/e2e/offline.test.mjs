@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectNoSeriousA11y } from './axe.mjs';
 import { controlled, openHostPage, startStaticHost } from './static_host.mjs';
 import { closeBrowser, connected, distDir, runLoop, shot, steps, tid } from './support.mjs';
 
@@ -87,6 +88,8 @@ describe('offline after one load', () => {
       await p.page.click(tid('sign-in'));
       await p.page.waitForSelector(tid('demo-consent'));
       assert.equal(await p.page.textContent(tid('demo-consent-scope')), 'weather:read');
+      await expectNoSeriousA11y(p.page, 'the demo authorization server\'s consent screen');
+      await shot(p.page, 'oauth-consent.png');
       await p.page.click(tid('demo-consent-approve'));
       await p.page.waitForFunction(() => /^Signed in/.test(document.querySelector('[data-testid=oauth-status]')?.textContent ?? ''));
       const cards = await p.page.locator(tid('oauth-card')).count();
