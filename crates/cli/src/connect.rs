@@ -86,6 +86,12 @@ fn build(
     if let Some(a) = answerer {
         client.capabilities.extend(a.capabilities().clone());
     }
+    if conn.apps {
+        client.capabilities.insert(
+            "extensions".into(),
+            serde_json::json!({ mcpg_apps::EXTENSION: { "mimeTypes": [mcpg_apps::MIME] } }),
+        );
+    }
     let headers = http_headers(conn)?;
     let secrets = crate::headers::secrets(&headers);
     let observer = match (conn.verbose, answerer) {

@@ -5,6 +5,7 @@
 //! 3 JSON-RPC error from the server; 4 no usable answer (the server would not
 //! start, died, timed out or sent garbage). Every failure prints one line to stderr.
 
+mod apps;
 mod args;
 mod asks;
 mod auth;
@@ -26,10 +27,21 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command, ToolsCommand};
+use args::{AppsCommand, Cli, Command, ToolsCommand};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    // The commands that report views declare MCP Apps support, so that a server
+    // which registers its views only for such a client shows them.
+    if let Command::Apps {
+        command: AppsCommand::Check { conn, .. },
+    }
+    | Command::Tools {
+        command: ToolsCommand::List { conn, .. },
+    } = &mut cli.command
+    {
+        conn.apps = true;
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -59,6 +71,7 @@ fn main() -> ExitCode {
             Command::Resources { command } => catalog::resources(command).await,
             Command::Prompts { command } => catalog::prompts(command).await,
             Command::Complete(c) => catalog::complete(c).await,
+            Command::Apps { command } => apps::run(command).await,
             Command::Auth { command } => auth::run(command).await,
             Command::ConformanceClient { url } => conformance::run(url).await,
             Command::Serve(args) => bridge::serve(args).await,

@@ -49,13 +49,25 @@ pub fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// `name (title): first line of the description`.
+/// `name (title): first line of the description`, then the MCP Apps marks: the
+/// view it links, and whether the model or an app may not call it.
 fn tool_line(tool: &Tool) -> String {
     let title = tool
         .title
         .as_deref()
         .or_else(|| tool.annotations.as_ref().and_then(|a| a.title.as_deref()));
-    item_line(&tool.name, title, tool.description.as_deref())
+    let mut line = item_line(&tool.name, title, tool.description.as_deref());
+    let ui = mcpg_apps::ToolUi::of(tool);
+    if let Some(uri) = &ui.resource_uri {
+        let _ = write!(line, "  [view {}]", escape::line(uri));
+    }
+    match (ui.visibility.model, ui.visibility.app) {
+        (false, true) => line.push_str("  [app only: hidden from the model]"),
+        (true, false) => line.push_str("  [model only: apps may not call it]"),
+        (false, false) => line.push_str("  [visible to nobody]"),
+        (true, true) => {}
+    }
+    line
 }
 
 /// `name (title): first line of the description`, escaped for the terminal; the

@@ -15,8 +15,9 @@ use crate::util::{self, Result, command, format_duration};
 const FALLBACK_WASM_BINDGEN: &str = "0.2.130";
 
 /// The npm folders under `tests/peers`, each with a committed package-lock.json
-/// (`node-auth`: the authorization server, oidc-provider).
-pub const NPM_FOLDERS: [&str; 3] = ["node", "node-conformance-next", "node-auth"];
+/// (`node-auth`: the authorization server, oidc-provider; `node-apps`: the MCP Apps
+/// examples).
+pub const NPM_FOLDERS: [&str; 4] = ["node", "node-conformance-next", "node-auth", "node-apps"];
 
 /// cargo-afl, pinned to the `afl` crate in crates/fuzz/Cargo.toml (the two must
 /// match). Installing it also builds its own AFL++ (4.40c) with gcc and make; no

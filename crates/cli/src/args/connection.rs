@@ -45,6 +45,10 @@ pub struct Connection {
     /// How to answer what the server asks (elicitation, sampling, roots).
     #[command(flatten)]
     pub asks: AskFlags,
+    /// Declare MCP Apps support (`io.modelcontextprotocol/ui`), so that the server
+    /// shows its tools' views: set by the commands that report them, not a flag.
+    #[arg(skip)]
+    pub apps: bool,
 }
 
 /// `--log-level`'s value, one of the 8 syslog levels MCP uses.

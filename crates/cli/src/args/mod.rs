@@ -1,6 +1,7 @@
 //! The command line, as clap reads it: the commands here, their connection
 //! flags in `connection.rs`, resources, prompts and completions in `catalog.rs`.
 
+mod apps;
 mod auth;
 mod catalog;
 mod connection;
@@ -9,6 +10,7 @@ mod loops;
 use clap::{Parser, Subcommand};
 
 use crate::bridge::ServeArgs;
+pub use apps::AppsCommand;
 pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, Protocol, Target};
@@ -53,6 +55,12 @@ pub enum Command {
     },
     /// Ask for completions of a prompt argument or a resource template variable.
     Complete(Complete),
+    /// Check the views a server's tools link (MCP Apps).
+    Apps {
+        /// What to do.
+        #[command(subcommand)]
+        command: AppsCommand,
+    },
     /// Log in to a server behind OAuth, log out, list the cached logins.
     Auth {
         /// What to do.
@@ -90,7 +98,8 @@ pub enum Command {
 /// `mcpg tools …`.
 #[derive(Debug, Subcommand)]
 pub enum ToolsCommand {
-    /// List every tool of every page.
+    /// List every tool of every page. Marks a tool that links a view (MCP Apps, whose support it declares) and one
+    /// hidden from the model.
     List {
         /// The server and connection options.
         #[command(flatten)]

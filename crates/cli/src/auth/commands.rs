@@ -37,6 +37,7 @@ async fn login(args: &LoginArgs) -> Result<(), Failure> {
             ..args.auth.clone()
         },
         asks: Default::default(),
+        apps: false,
     };
     let (driver, obtained) = crate::connect::open_for_login(&conn)?;
     let outcome = async {

@@ -262,6 +262,7 @@ mod tests {
             bearer_env: None,
             auth: crate::args::AuthFlags::default(),
             asks: Default::default(),
+            apps: false,
         }
     }
 

@@ -4,6 +4,7 @@
 mod render;
 mod subscribe;
 
+use mcpg_apps::UiResource;
 use mcpg_core::client::Answer;
 use mcpg_core::jsonrpc::Message;
 use mcpg_core::model::{CompletionReference, JsonObject};
@@ -34,8 +35,14 @@ pub async fn resources(cmd: &ResourcesCommand) -> Result<(), Failure> {
         }
         ResourcesCommand::Read { conn, uri, json } => {
             let read = async |d: &Driver| d.read_resource(uri).await;
-            ask(conn, *json, read, |a| match a {
-                Answer::Read(r) => Some(render::read(r)),
+            // A view (MCP Apps) is told by its size, type and policy: its HTML
+            // (often hundreds of KB) only with --json.
+            ask(conn, *json, read, |a, raw| match a {
+                Answer::Read(r) => Some(
+                    raw.filter(|_| uri.starts_with(mcpg_apps::UI_SCHEME))
+                        .and_then(|raw| UiResource::from_read(uri, raw).ok())
+                        .map_or_else(|| render::read(r), |v| render::view(&v)),
+                ),
                 _ => None,
             })
             .await
@@ -68,7 +75,7 @@ pub async fn prompts(cmd: &PromptsCommand) -> Result<(), Failure> {
         } => {
             let args = strings("--args", args.as_deref())?;
             let get = async |d: &Driver| d.get_prompt(name, args).await;
-            ask(conn, *json, get, |a| match a {
+            ask(conn, *json, get, |a, _| match a {
                 Answer::Prompt(r) => Some(render::prompt(r)),
                 _ => None,
             })
@@ -87,7 +94,7 @@ pub async fn complete(c: &Complete) -> Result<(), Failure> {
     };
     let (name, value) = (c.argument.as_str(), c.value.as_str());
     let complete = async |d: &Driver| d.complete(reference, name, value, context).await;
-    ask(&c.conn, c.json, complete, |a| match a {
+    ask(&c.conn, c.json, complete, |a, _| match a {
         Answer::Completion(r) => Some(render::completion(r)),
         _ => None,
     })
@@ -121,7 +128,7 @@ async fn ask(
     conn: &Connection,
     json: bool,
     send: impl AsyncFnOnce(&Driver) -> Result<AnswerReport, DriverError>,
-    show: impl FnOnce(&Answer) -> Option<String>,
+    show: impl FnOnce(&Answer, Option<&serde_json::Value>) -> Option<String>,
 ) -> Result<(), Failure> {
     with_server(conn, async |d: &Driver| {
         d.connect().await?;
@@ -135,7 +142,7 @@ async fn ask(
             ));
         }
         let raw = report.response.as_ref().and_then(|m| m.result());
-        match (show(&report.answer), raw) {
+        match (show(&report.answer, raw), raw) {
             (Some(_), Some(raw)) if json => println!("{}", pretty(raw)),
             (Some(text), _) => print!("{text}"),
             (None, _) => {

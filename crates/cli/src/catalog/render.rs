@@ -89,6 +89,49 @@ pub fn read(r: &ReadResourceResult) -> String {
     out
 }
 
+/// A view (MCP Apps): its URI, type and size, what it declares it loads, and the
+/// policy a host applies.
+pub fn view(v: &mcpg_apps::UiResource) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "[view <{}> {}, {} bytes of HTML (--json prints it)]",
+        escape::line(&v.uri),
+        mcpg_apps::MIME,
+        v.html.len()
+    );
+    let declared: Vec<String> = [
+        ("connectDomains", &v.csp.connect),
+        ("resourceDomains", &v.csp.resources),
+        ("frameDomains", &v.csp.frames),
+        ("baseUriDomains", &v.csp.base_uris),
+    ]
+    .iter()
+    .filter(|(_, list)| !list.is_empty())
+    .map(|(k, list)| format!("{k} {}", list.join(" ")))
+    .collect();
+    let _ = writeln!(
+        out,
+        "CSP declared: {}",
+        if declared.is_empty() {
+            "nothing (the restrictive default)".to_owned()
+        } else {
+            escape::line(&declared.join("; "))
+        }
+    );
+    for why in &v.csp.refused {
+        let _ = writeln!(out, "CSP source left out: {}", escape::line(why));
+    }
+    let _ = writeln!(out, "policy applied: {}", v.csp.policy());
+    if let Some(b) = v.prefers_border {
+        let _ = writeln!(out, "prefers a border: {b}");
+    }
+    if !v.permissions.is_empty() {
+        let _ = writeln!(out, "asks for: {}", escape::line(&v.permissions.join(", ")));
+    }
+    out
+}
+
 /// The description, then each message under its role.
 pub fn prompt(r: &GetPromptResult) -> String {
     let mut out = String::new();
