@@ -56,6 +56,15 @@ pub fn reshaped(tools: usize, provider_label: &str, renamed: usize) -> String {
     )
 }
 
+/// Step 2, when tools were held back: MCP Apps tools only a view may call.
+pub fn withheld(names: &[&str]) -> String {
+    format!(
+        "Withheld from the model: {} ({}), whose MCP Apps visibility is [\"app\"]: only the server's own view may call them, and the host refuses the model's call.",
+        names.len(),
+        names.join(", ")
+    )
+}
+
 /// Step 3 with a call. `refused`: tools the server never listed, which the
 /// careful host will not call.
 pub fn chose(why: &str, schema_problems: &[String], refused: &[&str]) -> String {
@@ -93,6 +102,13 @@ pub fn first_page_only(tools: usize, next_cursor: Option<&str>) -> String {
 pub fn refused(name: &str, listed: usize) -> String {
     format!(
         "Refused by the host: the model asked for {name:?}, which is not one of the {listed} tools the server listed, so the host sent no tools/call. Above is what it would have sent. The model will be told that the tool does not exist (step 6)."
+    )
+}
+
+/// Step 4: the model asked for a tool only the server's view may call.
+pub fn refused_app_only(name: &str) -> String {
+    format!(
+        "Refused by the host: the model asked for {name:?}, which the server listed for its MCP Apps view only (visibility [\"app\"]), so it was never offered to the model and the host sent no tools/call. Above is what it would have sent."
     )
 }
 

@@ -24,6 +24,7 @@ pub use mcpg_loop_data::{TITLE_NO_RESULT, TITLE_RPC_ERROR, is_answer, is_asked};
 pub use pitfalls::error_marker;
 pub use seed::{SeedError, prompt_turns};
 
+use mcpg_apps::ToolUi;
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
 use mcpg_core::jsonrpc::{Message, RequestId};
 use mcpg_core::model::Tool;
@@ -157,7 +158,7 @@ impl ToolLoop {
             Phase::ToCall => match self.queue.first() {
                 Some(c)
                     if !self.naive(Pitfall::AcceptInventedTool)
-                        && pitfalls::unlisted(&self.tools, c) =>
+                        && pitfalls::unlisted(&self.for_model(), c) =>
                 {
                     Action::RefuseCall(c.clone())
                 }
@@ -217,6 +218,32 @@ impl ToolLoop {
         &self.tools
     }
 
+    /// The tools the model is offered: every tool listed but those whose MCP Apps
+    /// visibility leaves the model out (`_meta.ui.visibility` without `"model"`: a
+    /// host must not put them in the model's list). Borrowed when none is withheld.
+    pub fn for_model(&self) -> std::borrow::Cow<'_, [Tool]> {
+        if self.tools.iter().all(|t| ToolUi::of(t).visibility.model) {
+            std::borrow::Cow::Borrowed(&self.tools)
+        } else {
+            std::borrow::Cow::Owned(
+                self.tools
+                    .iter()
+                    .filter(|t| ToolUi::of(t).visibility.model)
+                    .cloned()
+                    .collect(),
+            )
+        }
+    }
+
+    /// The names of the tools withheld from the model (app-only, MCP Apps).
+    pub fn withheld(&self) -> Vec<&str> {
+        self.tools
+            .iter()
+            .filter(|t| !ToolUi::of(t).visibility.model)
+            .map(|t| t.name.as_str())
+            .collect()
+    }
+
     /// The pages of `tools/list`.
     pub fn pages(&self) -> &[PageRecord] {
         &self.pages
@@ -271,17 +298,20 @@ impl ToolLoop {
         if self.phase != Phase::Listed {
             return;
         }
+        let offered = self.for_model();
         let shaped = if self.naive(Pitfall::RawNames) {
-            provider::shape_tools_unrenamed(self.provider, &self.tools, self.opts.strict)
+            provider::shape_tools_unrenamed(self.provider, &offered, self.opts.strict)
         } else {
-            provider::shape_tools(self.provider, &self.tools, self.opts.strict)
+            provider::shape_tools(self.provider, &offered, self.opts.strict)
         };
         let renamed = shaped.names.changes().len();
-        let mut s = Step::new(
-            2,
-            StepStatus::Done,
-            explain::reshaped(self.tools.len(), self.provider.label(), renamed),
-        );
+        let mut explanation = explain::reshaped(offered.len(), self.provider.label(), renamed);
+        let withheld = self.withheld();
+        if !withheld.is_empty() {
+            explanation.push(' ');
+            explanation.push_str(&explain::withheld(&withheld));
+        }
+        let mut s = Step::new(2, StepStatus::Done, explanation);
         s.choices.extend(self.names_choice(&shaped.names));
         s.blocks.push(JsonBlock::value(
             BlockKind::Built,
@@ -330,7 +360,7 @@ impl ToolLoop {
             self.provider_refused(&r);
             return;
         }
-        let m = mock.respond(&self.turns, &self.tools);
+        let m = mock.respond(&self.turns, &self.for_model());
         let why = match &m.turn {
             ModelTurn::ToolCalls { .. } => format!(
                 "{} In the reply below the host reads the call(s) out of {}.",

@@ -33,9 +33,12 @@ impl ToolLoop {
         self.pitfalls.has(p)
     }
 
-    /// Whether the server listed a tool of this name.
+    /// Whether the model was offered a tool of this name: the server listed it and
+    /// its MCP Apps visibility does not leave the model out.
     pub(super) fn listed(&self, name: &str) -> bool {
-        self.tools.iter().any(|t| t.name == name)
+        self.tools
+            .iter()
+            .any(|t| t.name == name && mcpg_apps::ToolUi::of(t).visibility.model)
     }
 
     /// The careful host refuses the next queued call, whose tool the server never
@@ -51,11 +54,12 @@ impl ToolLoop {
             "method": "tools/call",
             "params": {"name": call.name, "arguments": Value::Object(call.arguments.clone())}
         });
-        let mut s4 = Step::new(
-            4,
-            StepStatus::Failed,
-            explain::refused(&call.name, self.tools.len()),
-        );
+        let why = if self.withheld().contains(&call.name.as_str()) {
+            explain::refused_app_only(&call.name)
+        } else {
+            explain::refused(&call.name, self.tools.len())
+        };
+        let mut s4 = Step::new(4, StepStatus::Failed, why);
         s4.blocks.push(JsonBlock::value(
             BlockKind::Built,
             "not sent: the tools/call the host refused to send",
@@ -272,7 +276,7 @@ impl ToolLoop {
         if !self.naive(Pitfall::RawNames) {
             return None;
         }
-        provider::refused_names(self.provider, &self.tools)
+        provider::refused_names(self.provider, &self.for_model())
     }
 
     /// Records the provider's refusal of the naive host's request as a failed step 3

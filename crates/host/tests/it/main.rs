@@ -12,6 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 // Helpers shared by the test modules.
 mod support;
 
+mod apps_visibility;
 mod asks;
 mod every_tool;
 mod mock;
