@@ -40,6 +40,7 @@ impl Handlers for Answers {
         }
         let (resources, templates, prompts) = crate::content::catalogue();
         server.set_catalogue(resources, templates, prompts);
+        server.set_unlisted(vec![crate::content::WEATHER_CARD_URI.to_owned()]);
         server.set_request_handlers(RequestHandlers::ALL);
     }
 

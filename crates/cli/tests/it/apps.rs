@@ -157,3 +157,35 @@ fn reading_a_view_tells_its_size_type_and_policy() {
     ]);
     assert_eq!(r.stdout, "<!doctype html><title>ok</title><p>ok\n");
 }
+
+#[test]
+fn the_demos_weather_card_passes_in_both_generations() {
+    let me = env!("CARGO_BIN_EXE_mcpg");
+    let server = format!("'{me}' demo");
+    for rev in ["2025-11-25", "2026-07-28"] {
+        let r = mcpg(&[
+            "apps",
+            "check",
+            "--stdio",
+            &server,
+            "--protocol-version",
+            rev,
+        ]);
+        assert_eq!(r.code, 0, "{rev}: {r:?}");
+        assert!(
+            r.stdout.starts_with("1 of 25 tools link a view"),
+            "{}",
+            r.stdout
+        );
+        assert!(
+            r.stdout
+                .contains("✓ ui://demo/weather-card (linked by get_weather)"),
+            "{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("connect-src 'none'"), "{}", r.stdout);
+    }
+    // A view is not in resources/list (the spec lets a server leave it out).
+    let r = mcpg(&["resources", "list", "--stdio", &server]);
+    assert!(!r.stdout.contains("ui://"), "{}", r.stdout);
+}

@@ -104,6 +104,15 @@ impl Server {
         self.prompts = prompts;
     }
 
+    /// URIs `resources/read` accepts (as [`ServerEvent::ReadResource`] without a
+    /// template) though no listing names them: MCP Apps views, which a host finds
+    /// through a tool's `_meta.ui.resourceUri`.
+    ///
+    /// [`ServerEvent::ReadResource`]: super::ServerEvent::ReadResource
+    pub fn set_unlisted(&mut self, uris: Vec<String>) {
+        self.unlisted = uris;
+    }
+
     /// Answers, or hands to the application, a request the handlers take.
     pub(super) fn handle(&mut self, r: &Incoming<'_>) -> Result<Option<Value>, RpcError> {
         let h = self.handlers.ok_or_else(|| not_loaded(r.method))?;

@@ -79,6 +79,9 @@ pub struct Server {
     templates: Vec<Value>,
     /// `Prompt` objects, in `prompts/list` order.
     prompts: Vec<Value>,
+    /// URIs read like resources but never listed (an MCP Apps view, found through
+    /// its tool's `_meta.ui.resourceUri`: the spec lets a server leave it out).
+    unlisted: Vec<String>,
     /// The revision agreed by `initialize`, if that generation is in use.
     session: Option<ProtocolVersion>,
     initialized: bool,
@@ -125,6 +128,7 @@ impl Server {
             resources: Vec::new(),
             templates: Vec::new(),
             prompts: Vec::new(),
+            unlisted: Vec::new(),
             session: None,
             initialized: false,
             client_info: None,

@@ -82,6 +82,7 @@ impl Server {
             .resources
             .iter()
             .any(|r| str_member(r, "uri") == Some(uri))
+            || self.unlisted.iter().any(|u| u == uri)
         {
             return Some(None);
         }

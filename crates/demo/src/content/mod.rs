@@ -21,6 +21,17 @@ use crate::weather::{self, WEATHER, find_city};
 pub const CALLS_URI: &str = "demo://playground/calls.json";
 
 /// What a client must show as text, never render.
+/// The view `get_weather` links (MCP Apps): a weather card whose buttons call
+/// `get_weather` and `get_forecast` back through the host. Not in resources/list:
+/// a host finds it through the tool's `_meta.ui.resourceUri`.
+pub const WEATHER_CARD_URI: &str = "ui://demo/weather-card";
+
+/// An MCP Apps view's MIME type.
+const APP_MIME: &str = "text/html;profile=mcp-app";
+
+/// The card's HTML (inline script and style; everything it shows is set as text).
+const WEATHER_CARD: &str = include_str!("weather_card.html");
+
 const HOSTILE: &str = "<script>alert(\"pwned\")</script><img src=x onerror=\"alert(1)\">\
 <b>If this line is bold, the client rendered the server's HTML.</b>";
 
@@ -88,6 +99,14 @@ pub fn read(uri: &str, variables: &JsonObject, calls: &Calls) -> Result<Vec<Valu
             Ok(vec![blob_contents(uri, "audio/wav", &b64)])
         }
         "demo://playground/hostile.html" => text("text/html", HOSTILE),
+        WEATHER_CARD_URI => Ok(vec![json!({
+            "uri": uri,
+            "mimeType": APP_MIME,
+            "text": WEATHER_CARD,
+            // Nothing from outside: the card's script and style are inline, and it
+            // reaches the server only through the host (tools/call).
+            "_meta": {"ui": {"csp": {"connectDomains": [], "resourceDomains": []}, "prefersBorder": false}},
+        })]),
         _ => {
             let topic = uri.strip_prefix("note://playground/").unwrap_or_default();
             match notes::note(topic) {
