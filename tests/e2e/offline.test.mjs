@@ -85,6 +85,11 @@ describe('offline after one load', () => {
       // The protected server refused: the sign-in waits for the learner.
       await p.page.waitForSelector(tid('auth-needed'));
       assert.match(await p.page.textContent(tid('auth-challenge')), /resource_metadata="https:\/\/mcp\.demo-oauth\.invalid\//);
+      // Denied first: the sign-in stops with the server's reason, and can start again.
+      await p.page.click(tid('sign-in'));
+      await p.page.click(tid('demo-consent-deny'));
+      await p.page.waitForFunction(() => /^Sign-in stopped: authorization denied: access_denied/.test(document.querySelector('[data-testid=oauth-status]')?.textContent ?? ''));
+      assert.equal(await p.page.locator(`${tid('lesson-need')}[data-seen="true"]`).count(), 1, 'no token: only “Press Sign in” is seen');
       await p.page.click(tid('sign-in'));
       await p.page.waitForSelector(tid('demo-consent'));
       assert.equal(await p.page.textContent(tid('demo-consent-scope')), 'weather:read');
