@@ -189,3 +189,56 @@ fn the_demos_weather_card_passes_in_both_generations() {
     let r = mcpg(&["resources", "list", "--stdio", &server]);
     assert!(!r.stdout.contains("ui://"), "{}", r.stdout);
 }
+
+/// An npm example serving Streamable HTTP on a free port; killed when dropped.
+struct HttpExample(std::process::Child);
+
+impl Drop for HttpExample {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_check_runs_over_streamable_http_too() {
+    use std::io::{BufRead as _, BufReader};
+
+    let Some(line) = example("server-basic-vanillajs") else {
+        return;
+    };
+    let js = line
+        .trim_start_matches("node '")
+        .trim_end_matches("' --stdio")
+        .to_owned();
+    let port = peers::free_port();
+    let mut child = std::process::Command::new("node")
+        .arg(&js)
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let server = HttpExample(child);
+    // It prints "MCP server listening on http://localhost:PORT/mcp" once the port is open.
+    let mut ready = String::new();
+    for l in BufReader::new(out).lines() {
+        let l = l.unwrap();
+        if l.contains("listening") {
+            ready = l;
+            break;
+        }
+    }
+    assert!(ready.contains(&port.to_string()), "{ready:?}");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let r = mcpg(&["apps", "check", "--url", &url]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout
+            .contains("✓ ui://get-time/mcp-app.html (linked by get-time)"),
+        "{}",
+        r.stdout
+    );
+    drop(server);
+}
