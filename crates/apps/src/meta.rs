@@ -22,6 +22,25 @@ impl Visibility {
         model: true,
         app: true,
     };
+
+    /// `tool`'s `_meta.ui.visibility`, read leniently and without allocating (the
+    /// host asks on every tool list): both when absent or not an array, unknown
+    /// values ignored. [`ToolUi::of`] names what is wrong with it.
+    pub fn of(tool: &Tool) -> Visibility {
+        let items = tool
+            .meta
+            .as_ref()
+            .and_then(|m| m.get("ui"))
+            .and_then(|u| u.get("visibility"))
+            .and_then(Value::as_array);
+        match items {
+            None => Visibility::BOTH,
+            Some(items) => Visibility {
+                model: items.iter().any(|i| i.as_str() == Some("model")),
+                app: items.iter().any(|i| i.as_str() == Some("app")),
+            },
+        }
+    }
 }
 
 /// What a tool's `_meta.ui` says, read leniently (what is wrong is in `problems`).
@@ -58,33 +77,26 @@ impl ToolUi {
         {
             problems.push(format!("resourceUri {u:?} does not use the ui:// scheme"));
         }
-        let visibility = match ui.and_then(|u| u.get("visibility")) {
-            None => Visibility::BOTH,
+        let visibility = Visibility::of(tool);
+        match ui.and_then(|u| u.get("visibility")) {
             Some(Value::Array(items)) => {
-                let mut v = Visibility {
-                    model: false,
-                    app: false,
-                };
-                for item in items {
-                    match item.as_str() {
-                        Some("model") => v.model = true,
-                        Some("app") => v.app = true,
-                        other => problems.push(format!(
-                            "visibility has {}: only \"model\" and \"app\" are defined",
-                            other.map_or_else(|| item.to_string(), |s| format!("{s:?}"))
-                        )),
-                    }
+                for item in items
+                    .iter()
+                    .filter(|i| !matches!(i.as_str(), Some("model" | "app")))
+                {
+                    problems.push(format!(
+                        "visibility has {}: only \"model\" and \"app\" are defined",
+                        item.as_str()
+                            .map_or_else(|| item.to_string(), |s| format!("{s:?}"))
+                    ));
                 }
-                if !v.model && !v.app {
+                if !visibility.model && !visibility.app {
                     problems.push("visibility is empty: nobody may call the tool".to_owned());
                 }
-                v
             }
-            Some(other) => {
-                problems.push(format!("visibility must be an array, not {other}"));
-                Visibility::BOTH
-            }
-        };
+            Some(other) => problems.push(format!("visibility must be an array, not {other}")),
+            None => {}
+        }
         ToolUi {
             resource_uri: resource_uri.filter(|u| u.starts_with(UI_SCHEME)),
             visibility,
@@ -96,5 +108,5 @@ impl ToolUi {
 /// The tools the model may see: those whose visibility includes the model (the
 /// spec's MUST NOT for app-only tools in the agent's list).
 pub fn for_model(tools: &[Tool]) -> impl Iterator<Item = &Tool> {
-    tools.iter().filter(|t| ToolUi::of(t).visibility.model)
+    tools.iter().filter(|t| Visibility::of(t).model)
 }

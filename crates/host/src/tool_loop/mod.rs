@@ -24,7 +24,7 @@ pub use mcpg_loop_data::{TITLE_NO_RESULT, TITLE_RPC_ERROR, is_answer, is_asked};
 pub use pitfalls::error_marker;
 pub use seed::{SeedError, prompt_turns};
 
-use mcpg_apps::ToolUi;
+use mcpg_apps::Visibility;
 use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
 use mcpg_core::jsonrpc::{Message, RequestId};
 use mcpg_core::model::Tool;
@@ -156,10 +156,7 @@ impl ToolLoop {
             Phase::Listed => Action::Reshape,
             Phase::Reshaped | Phase::Returned => Action::ModelTurn,
             Phase::ToCall => match self.queue.first() {
-                Some(c)
-                    if !self.naive(Pitfall::AcceptInventedTool)
-                        && pitfalls::unlisted(&self.for_model(), c) =>
-                {
+                Some(c) if !self.naive(Pitfall::AcceptInventedTool) && !self.listed(&c.name) => {
                     Action::RefuseCall(c.clone())
                 }
                 Some(c) => Action::CallTool(c.clone()),
@@ -222,13 +219,13 @@ impl ToolLoop {
     /// visibility leaves the model out (`_meta.ui.visibility` without `"model"`: a
     /// host must not put them in the model's list). Borrowed when none is withheld.
     pub fn for_model(&self) -> std::borrow::Cow<'_, [Tool]> {
-        if self.tools.iter().all(|t| ToolUi::of(t).visibility.model) {
+        if self.tools.iter().all(|t| Visibility::of(t).model) {
             std::borrow::Cow::Borrowed(&self.tools)
         } else {
             std::borrow::Cow::Owned(
                 self.tools
                     .iter()
-                    .filter(|t| ToolUi::of(t).visibility.model)
+                    .filter(|t| Visibility::of(t).model)
                     .cloned()
                     .collect(),
             )
@@ -239,7 +236,7 @@ impl ToolLoop {
     pub fn withheld(&self) -> Vec<&str> {
         self.tools
             .iter()
-            .filter(|t| !ToolUi::of(t).visibility.model)
+            .filter(|t| !Visibility::of(t).model)
             .map(|t| t.name.as_str())
             .collect()
     }

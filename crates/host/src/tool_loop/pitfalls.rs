@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::{BlockKind, JsonBlock, Phase, Step, StepStatus, ToolLoop, explain};
 use crate::provider::{
-    self, NameMap, Provider, Rejection, ResultView, ToolCall, ToolOutput, Turn, name_rules,
+    self, NameMap, Provider, Rejection, ResultView, ToolOutput, Turn, name_rules,
 };
 
 impl ToolLoop {
@@ -38,7 +38,7 @@ impl ToolLoop {
     pub(super) fn listed(&self, name: &str) -> bool {
         self.tools
             .iter()
-            .any(|t| t.name == name && mcpg_apps::ToolUi::of(t).visibility.model)
+            .any(|t| t.name == name && mcpg_apps::Visibility::of(t).model)
     }
 
     /// The careful host refuses the next queued call, whose tool the server never
@@ -448,9 +448,4 @@ pub fn error_marker(provider: Provider) -> &'static str {
         Provider::Gemini => "functionResponse.response.error instead of .output",
         Provider::Ollama => "an \"Error: \" prefix in the tool message; Ollama has no error flag",
     }
-}
-
-/// Whether `call` names a tool the server never listed.
-pub(super) fn unlisted(tools: &[Tool], call: &ToolCall) -> bool {
-    !tools.iter().any(|t| t.name == call.name)
 }
