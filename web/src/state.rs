@@ -124,6 +124,8 @@ pub struct AppState {
     pub roots: RwSignal<Vec<mcpg_host::asks::Root>>,
     /// The server wants authorization (issue 15): its requests wait for a sign-in.
     pub auth: RwSignal<Option<mcpg_page::AuthNeeded>>,
+    /// The MCP Apps views hosted now (issue 29).
+    pub apps: RwSignal<Vec<mcpg_page::AppView>>,
 }
 
 impl AppState {
@@ -169,6 +171,7 @@ impl AppState {
             asks: RwSignal::new(Vec::new()),
             roots: RwSignal::new(Vec::new()),
             auth: RwSignal::new(None),
+            apps: RwSignal::new(Vec::new()),
         }
     }
 

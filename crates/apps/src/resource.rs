@@ -188,7 +188,7 @@ impl Csp {
 }
 
 /// One declared source, checked: `https://host[:port]`, `wss://host[:port]`
-/// (or `http`/`ws` to a loopback host), a leading `*.` allowed in the host; no
+/// (or `http`/`ws` to `localhost` or `127.0.0.1`), a leading `*.` allowed in the host; no
 /// path, query, keyword, wildcard alone or character that would end the
 /// directive. Returned as written, lower-cased.
 pub fn source(raw: &str) -> Result<String, String> {
@@ -218,7 +218,8 @@ pub fn source(raw: &str) -> Result<String, String> {
     };
     let host = host.to_ascii_lowercase();
     let bare = host.strip_prefix("*.").unwrap_or(&host);
-    let loopback = matches!(bare, "localhost" | "127.0.0.1" | "[::1]");
+    // A CSP host-source has no IPv6 literal: `[::1]` is not a loopback it can name.
+    let loopback = matches!(bare, "localhost" | "127.0.0.1");
     match scheme.as_str() {
         "https" | "wss" => {}
         "http" | "ws" if loopback => {}
@@ -230,8 +231,7 @@ pub fn source(raw: &str) -> Result<String, String> {
     }
     let label_ok =
         |l: &str| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    let ok = bare == "[::1]"
-        || (bare.contains('.') || bare == "localhost") && bare.split('.').all(label_ok);
+    let ok = (bare.contains('.') || bare == "localhost") && bare.split('.').all(label_ok);
     if !ok || bare.contains('*') {
         return Err(format!("{raw:?} has no usable host"));
     }

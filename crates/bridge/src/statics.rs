@@ -39,6 +39,21 @@ const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; sty
 img-src 'self' data:; media-src 'self' data:; connect-src 'self' http: https: ws: wss:; \
 object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/// The policy of `app-frame.html`, the frame MCP Apps' views run in (issue 29): its
+/// `<meta>` (a test keeps the two the same), the widest a view may get, and
+/// `frame-ancestors 'self'`: the page frames it (sandboxed, with an opaque origin),
+/// no other site may.
+const FRAME_CSP: &str = "default-src 'none'; \
+script-src 'unsafe-inline' https: http://localhost:* http://127.0.0.1:*; \
+style-src 'unsafe-inline' https: http://localhost:* http://127.0.0.1:*; \
+img-src data: https: http://localhost:* http://127.0.0.1:*; \
+font-src https: http://localhost:* http://127.0.0.1:*; \
+media-src data: https: http://localhost:* http://127.0.0.1:*; \
+connect-src https: wss: http://localhost:* http://127.0.0.1:* ws://localhost:* ws://127.0.0.1:*; \
+frame-src https: http://localhost:* http://127.0.0.1:*; object-src 'none'; \
+base-uri 'self' https: http://localhost:* http://127.0.0.1:*; form-action 'none'; \
+frame-ancestors 'self'";
+
 /// Serves a file from the dist folder, precompressed when the client accepts it.
 pub(crate) async fn serve(State(st): State<AppState>, req: Request) -> Response {
     // Checked per request, so building the page while the bridge runs just works.
@@ -52,6 +67,7 @@ pub(crate) async fn serve(State(st): State<AppState>, req: Request) -> Response 
             .into_response();
     }
     let cache = cache_control(req.uri().path());
+    let frame = req.uri().path().ends_with("/app-frame.html");
     let files = ServeDir::new(st.dist())
         .precompressed_br()
         .precompressed_gzip();
@@ -65,15 +81,15 @@ pub(crate) async fn serve(State(st): State<AppState>, req: Request) -> Response 
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     }
-    defend(headers);
+    defend(headers, if frame { FRAME_CSP } else { CSP });
     res
 }
 
 /// Adds the page's defences to a static file's answer (see the module's notes).
-fn defend(headers: &mut axum::http::HeaderMap) {
+fn defend(headers: &mut axum::http::HeaderMap, csp: &'static str) {
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
+        HeaderValue::from_static(csp),
     );
     headers.insert(
         header::REFERRER_POLICY,
@@ -129,8 +145,10 @@ mod tests {
             let meta = meta_of(page).expect("the page carries its policy");
             assert_eq!(format!("{meta}; frame-ancestors 'none'"), CSP);
         }
+        let frame = meta_of(include_str!("../../../web/app-frame.html")).expect("its policy");
+        assert_eq!(format!("{frame}; frame-ancestors 'self'"), FRAME_CSP);
         let mut headers = axum::http::HeaderMap::new();
-        defend(&mut headers);
+        defend(&mut headers, CSP);
         assert_eq!(headers[header::CONTENT_SECURITY_POLICY], CSP);
         assert_eq!(headers[header::REFERRER_POLICY], "no-referrer");
         assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");

@@ -22,7 +22,7 @@ mod step;
 mod tools;
 mod turn;
 
-pub use capabilities::client_capabilities;
+pub use capabilities::{APPS_EXTENSION, APPS_MIME, client_capabilities, page_capabilities};
 pub use pitfalls::{HostChoice, Pitfall, Pitfalls};
 pub use provider::{Provider, default_base, default_model, needs_key};
 pub use reply::{ElicitAction, Reply, SAMPLING_REJECTED, Sampled};

@@ -11,6 +11,7 @@
 //! [`diagram`] is the picture of the loop: a pure projection of the steps into a
 //! sequence diagram's arrows, which the page draws as SVG.
 
+mod apps;
 mod asks;
 pub mod diagram;
 mod features;

@@ -303,6 +303,10 @@ impl LoopParts {
                     .client
                     .call_tool(now, &call.name, Some(call.arguments.clone()), opts);
                 run.call_started(op);
+                if let Some(tool) = run.called_tool() {
+                    self.apps
+                        .call_sent(page, op, tool, &call.arguments, run.tools());
+                }
                 page.emit(ViewChange::ShowResult);
             }
             Action::Wait => {}

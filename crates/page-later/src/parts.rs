@@ -9,6 +9,7 @@ use mcpg_host::script::Script;
 use mcpg_page::{Command, Later, LaterParts, LoopId, Page, for_later};
 use serde_json::Value;
 
+use crate::apps::Apps;
 use crate::asks::Asks;
 use crate::features::state::Features;
 use crate::shown::Shown;
@@ -47,6 +48,8 @@ pub struct LoopParts {
     pub(crate) asks: Asks,
     /// What the loop panels show now.
     pub(crate) shown: Shown,
+    /// The MCP Apps views hosted, and the calls waiting for theirs.
+    pub(crate) apps: Apps,
 }
 
 impl LaterParts for LoopParts {
@@ -67,7 +70,10 @@ impl LaterParts for LoopParts {
     }
 
     fn poll_timeout(&self) -> Option<Timestamp> {
-        self.pace_due
+        match (self.pace_due, self.apps.poll_timeout()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -83,6 +89,7 @@ impl LoopParts {
             Command::RunLive => page.run_live(),
             Command::Feature(c) => self.feature_command(page, c),
             Command::Ask(c) => self.ask_command(page, c),
+            Command::App(c) => self.apps.command(page, c),
             Command::Pause => self.set_running(page, false),
             Command::Reset => self.reset(page),
             Command::Cancel => self.cancel(page),
@@ -93,6 +100,7 @@ impl LoopParts {
 
     fn timer(&mut self, page: &mut Page) {
         self.expire_asks(page);
+        self.apps.timer(page);
         if self.pace_due.is_some_and(|t| t <= page.now) {
             self.pace_due = None;
             if self.running {
@@ -112,8 +120,23 @@ impl LoopParts {
     }
 
     fn event(&mut self, page: &mut Page, ev: Event) {
+        // The host's own requests for its views are not the loop's.
+        if let Event::Response { op, outcome } = &ev
+            && self.apps.on_response(page, *op, outcome)
+        {
+            return;
+        }
         if let Some(run) = &mut self.run {
             run.on_event(&ev);
+        }
+        if let Event::CallFinished {
+            op,
+            outcome,
+            message,
+        } = &ev
+        {
+            self.apps
+                .call_finished(page, *op, outcome, message.as_ref());
         }
         if !for_later(&ev) {
             match ev {
@@ -156,6 +179,8 @@ impl LoopParts {
     /// A new connection replaces the old one: its questions can no longer be
     /// answered, the loop and the panels start over.
     fn new_connection(&mut self, page: &mut Page) {
+        self.apps
+            .teardown(page, "the page connected to another server");
         self.forget_asks(page);
         self.asks.list.clear();
         self.script = Script::default();
@@ -166,6 +191,7 @@ impl LoopParts {
     /// Forgets the loop and what the loop panels show (a reply for it arriving later
     /// is recognised by its loop id).
     pub(crate) fn reset(&mut self, page: &mut Page) {
+        self.apps.teardown(page, "the loop was reset");
         self.run = None;
         page.loop_pitfalls = None;
         page.recorder.loop_played.clear();

@@ -111,4 +111,6 @@ pub enum Command {
     Ask(crate::asks::AskCommand),
     /// Authorization for the HTTP link: resume (the shell has a token) or give up.
     Auth(crate::auth::AuthCommand),
+    /// A hosted MCP App's frame said something, or the learner answered it.
+    App(crate::apps::AppCommand),
 }

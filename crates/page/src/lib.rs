@@ -23,6 +23,7 @@
 //! display).
 
 mod apply;
+mod apps;
 pub mod asks;
 mod auth;
 mod auth_hold;
@@ -49,6 +50,7 @@ mod shared;
 mod view;
 mod waiting;
 
+pub use apps::{AppCommand, AppLink, AppView};
 pub use asks::{AskCommand, AskKey, AskPlace, AskState, AskView};
 pub use auth::{AuthCommand, AuthNeeded};
 pub use bridge_event::{BridgeEvent, parse_bridge_event};

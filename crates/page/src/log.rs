@@ -30,6 +30,22 @@ pub enum LogRow {
         /// The exact text.
         raw: Arc<str>,
     },
+    /// A message between a hosted view and the host (MCP Apps): neither over MCP
+    /// nor inside the host, its own lane.
+    App {
+        /// Row number.
+        seq: u64,
+        /// Sent by the host, to the view (else from it).
+        sent: bool,
+        /// Milliseconds since the connection started.
+        at_ms: u64,
+        /// Bytes.
+        size: usize,
+        /// "ui/initialize", "result of ui/initialize"…
+        summary: String,
+        /// The exact text.
+        raw: Arc<str>,
+    },
     /// A finding of the core.
     Diag {
         /// Row number.
@@ -62,6 +78,7 @@ impl LogRow {
     pub fn seq(&self) -> u64 {
         match self {
             LogRow::Wire { seq, .. }
+            | LogRow::App { seq, .. }
             | LogRow::Diag { seq, .. }
             | LogRow::Stderr { seq, .. }
             | LogRow::Note { seq, .. } => *seq,
@@ -78,8 +95,17 @@ impl LogRow {
                 size,
                 summary,
                 raw,
+            }
+            | LogRow::App {
+                seq,
+                sent,
+                at_ms,
+                size,
+                summary,
+                raw,
             } => json!({
-                "seq": seq, "kind": "wire", "direction": if *sent { "sent" } else { "received" },
+                "seq": seq, "kind": if matches!(self, LogRow::App { .. }) { "app" } else { "wire" },
+                "direction": if *sent { "sent" } else { "received" },
                 "at_ms": at_ms, "size": size, "summary": summary, "text": &**raw,
             }),
             LogRow::Diag {
@@ -140,6 +166,20 @@ impl WireLog {
     pub(crate) fn note(&mut self, text: String) {
         let seq = self.next_seq();
         self.push(LogRow::Note { seq, text });
+    }
+
+    /// Appends a message between a view and the host (its summary worked out by
+    /// the caller).
+    pub(crate) fn app(&mut self, from_view: bool, at_ms: u64, summary: String, raw: Arc<str>) {
+        let seq = self.next_seq();
+        self.push(LogRow::App {
+            seq,
+            sent: !from_view,
+            at_ms,
+            size: raw.len(),
+            summary,
+            raw,
+        });
     }
 
     /// Appends a row, dropping the oldest when full.

@@ -82,6 +82,14 @@ pub enum Output {
         /// The http(s) URL, exactly as the server sent it.
         url: String,
     },
+    /// Post `text` (one JSON-RPC message) to view `view`'s frame, target `*` (the
+    /// frame's origin is opaque).
+    AppPost {
+        /// The view ([`crate::AppView::id`]).
+        view: u64,
+        /// The message.
+        text: String,
+    },
     /// Change what the page shows.
     View(ViewChange),
 }

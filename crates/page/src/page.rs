@@ -169,6 +169,15 @@ impl Page {
         self.log.note(text.into());
     }
 
+    /// A message between a hosted view and the host, in the wire log's app lane.
+    pub fn log_app(&mut self, from_view: bool, summary: String, raw: std::sync::Arc<str>) {
+        let at_ms = self
+            .now
+            .as_millis()
+            .saturating_sub(self.started.as_millis());
+        self.log.app(from_view, at_ms, summary, raw);
+    }
+
     /// A notice over the page.
     pub fn notice(&mut self, text: impl Into<String>) {
         self.emit(ViewChange::Notice(Some(Notice::text(text))));

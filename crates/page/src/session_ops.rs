@@ -27,7 +27,8 @@ impl Page {
             | Command::OpenShared { .. }
             | Command::RunLive
             | Command::Feature(_)
-            | Command::Ask(_)) => self.queue_later(Later::Command(c)),
+            | Command::Ask(_)
+            | Command::App(_)) => self.queue_later(Later::Command(c)),
             // About the loop: nothing to do without it.
             c @ (Command::Pause | Command::Reset | Command::Cancel) => {
                 self.tell_later(Later::Command(c));
@@ -145,7 +146,7 @@ impl Page {
             // HTTP it would hold a request open, which some servers refuse. (Decided
             // by the source, so a replay sends what the recorded session sent.)
             listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
-            capabilities: mcpg_loop_data::client_capabilities(),
+            capabilities: mcpg_loop_data::page_capabilities(),
             ..ClientConfig::default()
         };
         if let Pin::Revision(v) = self.pin {

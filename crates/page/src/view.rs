@@ -218,4 +218,6 @@ pub enum ViewChange {
     Roots(Vec<mcpg_loop_data::Root>),
     /// The server wants authorization (`None`: nothing waits for it).
     Auth(Option<crate::auth::AuthNeeded>),
+    /// The MCP Apps views hosted now.
+    Apps(Vec<crate::apps::AppView>),
 }

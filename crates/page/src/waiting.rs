@@ -37,6 +37,8 @@ impl Command {
                 // Opening one replays it, in the loop (and the embedded demo
                 // regenerates its answers with its code that comes later).
                 | Command::OpenShared { .. }
+                // A view's dialogue runs in the later parts.
+                | Command::App(_)
         )
     }
 
@@ -54,6 +56,7 @@ impl Command {
             Command::Feature(_) => "the Resources, Prompts or Logs panel",
             Command::Ask(_) => "your answer to the server",
             Command::OpenShared { .. } => "opening the shared session",
+            Command::App(_) => "a message of an app's view",
             _ => "a command",
         }
     }

@@ -5,24 +5,42 @@ use leptos::prelude::*;
 use super::json_block::JsonBlock;
 use crate::state::LogRow;
 
-/// A frame, a diagnostic, a stderr line or a note.
+/// A frame, a message between a view and the host, a diagnostic, a stderr line
+/// or a note.
 #[component]
 pub fn LogRowView(
     /// The row.
     row: LogRow,
 ) -> impl IntoView {
     match row {
+        // A message between a view and the host (MCP Apps) is drawn as a frame is,
+        // in its own lane: neither over MCP nor inside the host.
         LogRow::Wire {
             sent,
             at_ms,
             size,
-            summary,
-            raw,
+            ref summary,
+            ref raw,
+            ..
+        }
+        | LogRow::App {
+            sent,
+            at_ms,
+            size,
+            ref summary,
+            ref raw,
             ..
         } => {
+            let app = matches!(row, LogRow::App { .. });
+            let (lane, testid) = if app { ("app", "app-row") } else { ("wire", "wire-row") };
             let dir = if sent { "sent" } else { "received" };
-            let arrow = if sent { "→" } else { "←" };
-            let pretty = serde_json::from_str::<serde_json::Value>(&raw)
+            let arrow = match (app, sent) {
+                (false, true) => "→",
+                (false, false) => "←",
+                (true, true) => "app ↔ host ⇢",
+                (true, false) => "app ↔ host ⇠",
+            };
+            let pretty = serde_json::from_str::<serde_json::Value>(raw)
                 .ok()
                 .and_then(|v| serde_json::to_string_pretty(&v).ok())
                 .unwrap_or_else(|| raw.to_string());
@@ -31,7 +49,7 @@ pub fn LogRowView(
                 at_ms
             );
             view! {
-                <li class=format!("row wire {dir}") data-testid="wire-row" data-dir=dir>
+                <li class=format!("row {lane} {dir}") data-testid=testid data-dir=dir>
                     <JsonBlock label=label json=pretty/>
                 </li>
             }

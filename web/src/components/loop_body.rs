@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
 use super::answer::Answer;
+use super::app_views::AppViews;
 use super::conversation::Conversation;
 use super::loop_controls::LoopControls;
 use super::once_shown::{Loaded, once_shown};
@@ -44,6 +45,7 @@ pub fn LoopBody() -> impl IntoView {
                 <StepCard step=step index=i/>
             </For>
         </ol>
+        <AppViews/>
         // Only once a server asks the host something outside a loop's call (a
         // split chunk); questions asked during a call are nested in its step 4.
         {once_shown(move || st.asks.with(|a| a.iter().any(|a| a.place == AskPlace::Connection)), server_asks)}

@@ -2,6 +2,8 @@
 
 pub mod answer;
 pub mod app;
+pub mod app_view;
+pub mod app_views;
 pub mod ask_card;
 pub mod completing_input;
 pub mod conn_headers;

@@ -16,6 +16,7 @@ pub fn apply(st: AppState, change: ViewChange) {
         ViewChange::FirstToolList => first_tool_list(),
         ViewChange::Log(meta) => st.log.set(meta),
         ViewChange::Steps(s) => st.steps.set(s),
+        ViewChange::Apps(a) => st.apps.set(a),
         ViewChange::NextStep(n) => st.next_step.set(n),
         ViewChange::LoopActive(a) => st.loop_active.set(a),
         ViewChange::Answer(a) => st.answer.set(a),

@@ -51,7 +51,11 @@ thread_local! {
 pub fn run(st: AppState, out: Output) {
     // Every link is opened by the chunk: before it was ever in, a close, a frame or
     // a request can only name a link that is not there.
-    let opens = matches!(out, Output::OpenLink { .. } | Output::ModelRequest(_));
+    // (A view's message, too: it needs the chunk whatever the links.)
+    let opens = matches!(
+        out,
+        Output::OpenLink { .. } | Output::ModelRequest(_) | Output::AppPost { .. }
+    );
     if opens || !idle() {
         submit(Job::Output(st, out));
     }

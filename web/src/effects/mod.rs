@@ -3,6 +3,8 @@
 //! the sans-IO driver ([`mcpg_page::PageDriver`], behind `inbox`): these functions
 //! turn clicks into its commands, and `shell` executes what it asks for.
 
+pub mod app_frames;
+mod app_post;
 mod apply;
 pub mod asks;
 mod bridge;

@@ -46,7 +46,10 @@ fn execute(outs: Vec<Output>) {
             | Output::SendFrame { .. }
             | Output::Http { .. }
             | Output::AbortHttp { .. }
-            | Output::ModelRequest(_)) => link_chunk::run(st, link),
+            | Output::ModelRequest(_)
+            // A view's messages: posted by the chunk's code, in the driver's order
+            // with the view's calls to the server.
+            | Output::AppPost { .. }) => link_chunk::run(st, link),
         }
     }
     arm_timer();

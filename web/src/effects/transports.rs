@@ -87,6 +87,7 @@ fn run(st: AppState, out: Output) {
             }
         }),
         Output::ModelRequest(req) => super::llm::send(st, req),
+        Output::AppPost { view, text } => super::app_post::post(view, &text),
         Output::View(_) | Output::LoadLater | Output::OpenUrl { .. } => {}
     }
 }

@@ -54,6 +54,8 @@ fn a_source_that_would_widen_more_than_an_origin_is_left_out() {
         "data:",
         "https://user@a.example",
         "a.example",
+        // CSP cannot name an IPv6 literal: Chrome drops the whole source.
+        "http://[::1]:3001",
     ] {
         assert!(source(bad).is_err(), "{bad} was accepted");
     }

@@ -13,8 +13,8 @@ use mcpg_page::{Command, RUN_PACE};
 use support::Shell;
 
 /// The `tools/call` frame step 4 sends for "What's the weather in Austin?" (the
-/// page declares sampling, elicitation and roots).
-const CALL: &str = r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Austin"},"_meta":{"progressToken":"mcpg-5","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"mcp-playground","version":"0.1.0"}}}}"#;
+/// page declares sampling, elicitation, roots and the MCP Apps extension).
+const CALL: &str = r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Austin"},"_meta":{"progressToken":"mcpg-5","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}},"io.modelcontextprotocol/clientInfo":{"name":"mcp-playground","version":"0.1.0"}}}}"#;
 
 #[test]
 fn step_mode_performs_one_step_per_command() {
@@ -61,6 +61,11 @@ fn run_mode_is_paced_by_the_virtual_clock() {
     assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6]);
     assert!(s.all_done());
     assert!(!s.running, "run mode ends with the loop");
+    // get_weather links a view: the one deadline left is its handshake's (no
+    // frame answers in this shell), and once it passed nothing is left.
+    assert_eq!(s.apps.len(), 1);
+    s.advance(mcpg_apps::INIT_MS);
+    assert!(s.apps.is_empty());
     assert_eq!(s.d.poll_timeout(), None, "nothing left to wake for");
     assert!(s.wire().iter().any(|w| w.1 == CALL));
 }

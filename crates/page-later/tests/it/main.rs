@@ -10,6 +10,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod diagram_support;
 mod support;
 
+mod apps;
 mod asked_replay;
 mod asks;
 mod auth_hold;

@@ -255,7 +255,9 @@ fn assemble(
     // page's policy runs no inline script, issue 26): the authorization server
     // sends the browser to this fixed name, so neither is hashed; they load only in
     // the sign-in window, never in the first load.
-    for name in ["oauth-callback.html", "oauth-callback.js"] {
+    // The frame MCP Apps' views run in (issue 29), loaded sandboxed, by its fixed
+    // name, only when a tool's view is hosted.
+    for name in ["oauth-callback.html", "oauth-callback.js", "app-frame.html"] {
         let from = root.join("web").join(name);
         if from.is_file() {
             fs::copy(&from, out.join(name)).map_err(|e| format!("web/{name}: {e}"))?;

@@ -30,6 +30,8 @@ pub struct Shell {
     pub asks: Vec<mcpg_page::AskView>,
     /// The server wants authorization.
     pub auth: Option<mcpg_page::AuthNeeded>,
+    /// The MCP Apps views hosted.
+    pub apps: Vec<mcpg_page::AppView>,
 }
 
 impl Shell {
@@ -52,6 +54,7 @@ impl Shell {
             panels: features::Panels::default(),
             asks: Vec::new(),
             auth: None,
+            apps: Vec::new(),
         }
     }
 
@@ -109,6 +112,7 @@ impl Shell {
             ViewChange::Feature(f) => self.panels.apply(f),
             ViewChange::Asks(a) => self.asks = a,
             ViewChange::Auth(a) => self.auth = a,
+            ViewChange::Apps(a) => self.apps = a,
             _ => {}
         }
     }

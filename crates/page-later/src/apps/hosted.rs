@@ -1,0 +1,199 @@
+//! One hosted view: its dialogue, what the page shows of it, and its events turned
+//! into the page's log rows and the view's card.
+
+use std::sync::Arc;
+
+use mcpg_apps::{AppEvent, AppSession, Phase, ServerAsk, Ticket, UiResource};
+use mcpg_page::{AppLink, AppView, Page};
+use serde_json::Value;
+
+use super::summary::Summaries;
+
+/// The most notes a view's card keeps (the oldest go first).
+const MAX_NOTES: usize = 40;
+
+/// One view and its dialogue.
+#[derive(Debug)]
+pub(super) struct Hosted {
+    /// The dialogue (none for a view that cannot be hosted).
+    pub(super) session: Option<AppSession>,
+    pub(super) view: AppView,
+    /// The dialogue is over: the frame goes.
+    pub(super) gone: bool,
+    /// The card changed since the page was last told.
+    pub(super) dirty: bool,
+    summaries: Summaries,
+}
+
+impl Hosted {
+    /// A view about to load.
+    pub(super) fn new(id: u64, tool: &str, res: UiResource, session: Option<AppSession>) -> Hosted {
+        let mut notes = Vec::new();
+        for r in &res.csp.refused {
+            notes.push(format!("Left out of the view's CSP: {r}."));
+        }
+        for p in &res.permissions {
+            notes.push(format!(
+                "The view asks for the {p} permission; the page grants none."
+            ));
+        }
+        Hosted {
+            view: AppView {
+                id,
+                tool: tool.to_owned(),
+                policy: res.csp.policy(),
+                uri: res.uri,
+                html: Arc::from(res.html),
+                status: "loading",
+                height: None,
+                fullscreen: false,
+                border: res.prefers_border.unwrap_or(true),
+                links: Vec::new(),
+                notes,
+            },
+            session,
+            gone: false,
+            dirty: true,
+            summaries: Summaries::default(),
+        }
+    }
+
+    /// A view that cannot be hosted (its card says why; no frame).
+    pub(super) fn failed(id: u64, tool: &str, uri: &str, why: String) -> Hosted {
+        let mut h = Hosted::new(
+            id,
+            tool,
+            UiResource {
+                uri: uri.to_owned(),
+                html: String::new(),
+                csp: mcpg_apps::Csp::default(),
+                prefers_border: None,
+                permissions: Vec::new(),
+            },
+            None,
+        );
+        h.view.status = "not hosted";
+        h.view
+            .notes
+            .push(format!("The view cannot be hosted: {why}."));
+        h
+    }
+
+    fn note(&mut self, text: String) {
+        if self.view.notes.len() == MAX_NOTES {
+            self.view.notes.remove(0);
+        }
+        self.view.notes.push(text);
+        self.dirty = true;
+    }
+
+    /// Moves the session's events to the page; returns what to send the server.
+    pub(super) fn events(&mut self, page: &mut Page) -> Vec<(Ticket, ServerAsk)> {
+        let mut asks = Vec::new();
+        let Some(session) = &mut self.session else {
+            return asks;
+        };
+        let mut events = Vec::new();
+        while let Some(ev) = session.poll_event() {
+            events.push(ev);
+        }
+        let tearing = session.phase() == Phase::TearingDown;
+        for ev in events {
+            match ev {
+                AppEvent::Wire { from_view, raw } => {
+                    let summary = self.summaries.of(from_view, &raw);
+                    page.log_app(from_view, summary, Arc::from(raw));
+                }
+                AppEvent::Ready => self.set_status("ready"),
+                AppEvent::ToServer { ticket, ask } => asks.push((ticket, ask)),
+                AppEvent::OpenLink { ticket, url } => {
+                    self.view.links.push(AppLink {
+                        ticket: ticket.0,
+                        url,
+                    });
+                    self.dirty = true;
+                }
+                AppEvent::Message { role, content } => self.note(format!(
+                    "The view added a {role} message to the conversation: {}",
+                    text_of(&content)
+                )),
+                AppEvent::ModelContext {
+                    content,
+                    structured,
+                } => {
+                    let what = content
+                        .as_ref()
+                        .map(text_of)
+                        .or_else(|| structured.as_ref().map(Value::to_string))
+                        .unwrap_or_default();
+                    self.note(format!(
+                        "The view set what the model sees of it next turn: {what}"
+                    ));
+                }
+                AppEvent::Size { height, .. } => {
+                    if height.is_some() && height != self.view.height {
+                        self.view.height = height;
+                        self.dirty = true;
+                    }
+                }
+                AppEvent::Display(mode) => {
+                    self.view.fullscreen = mode == mcpg_apps::DisplayMode::Fullscreen;
+                    self.dirty = true;
+                }
+                AppEvent::Log { level, data } => {
+                    page.note(format!(
+                        "the view of {} logs ({level}): {data}",
+                        self.view.tool
+                    ));
+                }
+                AppEvent::Refused(r) => {
+                    page.note(format!(
+                        "the host refused the view of {}: {r}",
+                        self.view.tool
+                    ));
+                    self.note(format!("Refused: {r}."));
+                }
+                AppEvent::Failed(f) => {
+                    page.note(format!("the view of {} failed: {f}", self.view.tool));
+                    self.note(format!("Failed: {f}."));
+                    self.set_status("failed");
+                }
+                AppEvent::Gone => {
+                    self.gone = true;
+                    self.dirty = true;
+                }
+            }
+        }
+        if tearing && !self.gone {
+            self.set_status("tearing down");
+        }
+        asks
+    }
+
+    fn set_status(&mut self, status: &'static str) {
+        if self.view.status != status {
+            self.view.status = status;
+            self.dirty = true;
+        }
+    }
+}
+
+/// Content blocks in words: their text, else their JSON.
+fn text_of(content: &Value) -> String {
+    let blocks: Vec<&Value> = match content {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    let texts: Vec<String> = blocks
+        .iter()
+        .map(|b| match b.get("text").and_then(Value::as_str) {
+            Some(t) => t.to_owned(),
+            None => b.to_string(),
+        })
+        .collect();
+    let all = texts.join(" ");
+    match all.char_indices().nth(400) {
+        Some((i, _)) => format!("{}…", &all[..i]),
+        None => all,
+    }
+}

@@ -1,0 +1,286 @@
+//! MCP Apps in the loop, against the embedded demo's weather card: the host reads
+//! the view when step 4 calls `get_weather`, hosts it with step 5's result, keeps
+//! the dialogue's order, passes the view's calls on to the server, refuses what the
+//! view may not do, and tears the view down on reset.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::support;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use mcpg_page::{AppCommand, Command, LogRow, Output};
+use serde_json::{Value, json};
+use support::Shell;
+
+/// A shell whose loop ran to step 5 of "What's the weather in Austin?".
+fn at_step_five() -> Shell {
+    let mut s = Shell::demo();
+    for _ in 0..4 {
+        s.cmd(Command::Step);
+    }
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5]);
+    s
+}
+
+/// What the page posted to view `view` since the last call, parsed.
+fn posted(s: &mut Shell, view: u64) -> Vec<Value> {
+    let mut out = Vec::new();
+    s.effects.retain(|o| match o {
+        Output::AppPost { view: v, text } if *v == view => {
+            out.push(serde_json::from_str(text).unwrap());
+            false
+        }
+        _ => true,
+    });
+    out
+}
+
+fn from_view(s: &mut Shell, view: u64, msg: Value) {
+    s.cmd(Command::App(AppCommand::FromView {
+        view,
+        raw: msg.to_string(),
+    }));
+}
+
+/// The handshake a view makes.
+fn initialize(s: &mut Shell, view: u64) -> Value {
+    from_view(
+        s,
+        view,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "ui/initialize",
+               "params": {"protocolVersion": "2026-01-26", "appInfo": {"name": "t", "version": "1"}, "appCapabilities": {}}}),
+    );
+    let answer = posted(s, view);
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    from_view(
+        s,
+        view,
+        json!({"jsonrpc": "2.0", "method": "ui/notifications/initialized"}),
+    );
+    answer[0].clone()
+}
+
+fn app_rows(s: &Shell) -> Vec<(bool, String)> {
+    s.d.log()
+        .iter()
+        .filter_map(|r| match r {
+            LogRow::App { sent, summary, .. } => Some((!*sent, summary.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_demo_card_is_read_hosted_and_fed_in_order() {
+    let mut s = at_step_five();
+    let sent: Vec<String> = s.wire().into_iter().filter(|w| w.0).map(|w| w.1).collect();
+    assert!(
+        sent.iter()
+            .any(|w| w.contains("resources/read") && w.contains("ui://demo/weather-card")),
+        "the host reads the view over MCP: {sent:#?}"
+    );
+    assert_eq!(s.apps.len(), 1);
+    let v = s.apps[0].clone();
+    assert_eq!(v.tool, "get_weather");
+    assert_eq!(v.uri, "ui://demo/weather-card");
+    assert!(v.html.contains("<"), "the card's HTML");
+    assert!(v.policy.starts_with("default-src 'none'"), "{}", v.policy);
+    assert_eq!(v.status, "loading");
+    // Nothing is posted before the view speaks.
+    assert!(posted(&mut s, v.id).is_empty());
+    let init = initialize(&mut s, v.id);
+    assert_eq!(
+        init["result"]["hostContext"]["toolInfo"]["tool"]["name"],
+        "get_weather"
+    );
+    // Held until initialized: the input, then the result.
+    let after = posted(&mut s, v.id);
+    let methods: Vec<&str> = after.iter().filter_map(|m| m["method"].as_str()).collect();
+    assert_eq!(
+        methods,
+        [
+            "ui/notifications/tool-input",
+            "ui/notifications/tool-result"
+        ]
+    );
+    assert_eq!(after[0]["params"]["arguments"]["city"], "Austin");
+    assert!(
+        after[1]["params"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Austin: 91F")
+    );
+    assert_eq!(s.apps[0].status, "ready");
+    // The app ↔ host lane, with summaries.
+    let rows = app_rows(&s);
+    assert_eq!(rows[0], (true, "ui/initialize".to_owned()));
+    assert_eq!(rows[1], (false, "result of ui/initialize".to_owned()));
+    assert!(rows.contains(&(true, "ui/notifications/initialized".to_owned())));
+}
+
+#[test]
+fn a_view_calls_a_tool_through_the_host() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    posted(&mut s, id);
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+               "params": {"name": "get_forecast", "arguments": {"city": "Paris", "days": 2}}}),
+    );
+    let sent: Vec<String> = s.wire().into_iter().filter(|w| w.0).map(|w| w.1).collect();
+    assert!(
+        sent.iter()
+            .any(|w| w.contains("\"get_forecast\"") && w.contains("Paris")),
+        "the host sent the view's call as its own: {sent:#?}"
+    );
+    let back = posted(&mut s, id);
+    assert_eq!(back.len(), 1, "{back:?}");
+    assert_eq!(back[0]["id"], 7);
+    assert!(back[0]["result"]["content"].is_array(), "{back:?}");
+    // The loop is untouched: still at step 5, its next is 6.
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5]);
+    assert_eq!(s.next_step, Some(6));
+    // And a reset still forgets it.
+    s.cmd(Command::Reset);
+    assert!(s.steps.is_empty(), "{:?}", s.numbers());
+    assert_eq!(posted(&mut s, id)[0]["method"], "ui/resource-teardown");
+}
+
+#[test]
+fn the_host_refuses_what_a_view_may_not_do() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    // Before the handshake.
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_weather"}}),
+    );
+    let early = posted(&mut s, id);
+    assert_eq!(early[0]["error"]["code"], -32000, "{early:?}");
+    initialize(&mut s, id);
+    posted(&mut s, id);
+    // A tool the server did not list, and a link that fails the URL rule.
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "rm_rf"}}),
+    );
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "ui/open-link", "params": {"url": "javascript:alert(1)"}}),
+    );
+    let refused = posted(&mut s, id);
+    assert_eq!(refused.len(), 2, "{refused:?}");
+    assert!(
+        refused.iter().all(|m| m.get("error").is_some()),
+        "{refused:?}"
+    );
+    let notes = &s.apps[0].notes;
+    assert!(notes.iter().any(|n| n.contains("rm_rf")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("javascript")), "{notes:?}");
+    let sent: Vec<String> = s.wire().into_iter().filter(|w| w.0).map(|w| w.1).collect();
+    assert!(
+        !sent.iter().any(|w| w.contains("rm_rf")),
+        "nothing reached the server"
+    );
+}
+
+#[test]
+fn a_link_opens_only_on_the_learners_click() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    posted(&mut s, id);
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "ui/open-link", "params": {"url": "https://example.com/forecast"}}),
+    );
+    assert!(posted(&mut s, id).is_empty(), "no answer before the click");
+    assert!(
+        !s.effects
+            .iter()
+            .any(|o| matches!(o, Output::OpenUrl { .. }))
+    );
+    let link = s.apps[0].links[0].clone();
+    assert_eq!(link.url, "https://example.com/forecast");
+    s.cmd(Command::App(AppCommand::Link {
+        view: id,
+        ticket: link.ticket,
+        open: true,
+    }));
+    assert!(
+        s.effects
+            .iter()
+            .any(|o| matches!(o, Output::OpenUrl { url } if url == "https://example.com/forecast"))
+    );
+    let answer = posted(&mut s, id);
+    assert_eq!(answer[0]["id"], 4);
+    assert!(answer[0].get("result").is_some());
+    assert!(s.apps[0].links.is_empty());
+}
+
+#[test]
+fn reset_tears_the_view_down_then_it_goes() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    posted(&mut s, id);
+    s.cmd(Command::Reset);
+    let down = posted(&mut s, id);
+    assert_eq!(down[0]["method"], "ui/resource-teardown", "{down:?}");
+    assert_eq!(s.apps[0].status, "tearing down");
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": down[0]["id"], "result": {}}),
+    );
+    assert!(s.apps.is_empty(), "the frame goes once the view answered");
+}
+
+#[test]
+fn a_view_that_never_answers_teardown_goes_after_the_deadline() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    s.cmd(Command::Reset);
+    assert_eq!(s.apps.len(), 1);
+    s.advance(mcpg_apps::TEARDOWN_MS + 1);
+    assert!(s.apps.is_empty());
+}
+
+#[test]
+fn a_view_that_never_initializes_fails_and_goes() {
+    let mut s = at_step_five();
+    assert_eq!(s.apps.len(), 1);
+    s.advance(mcpg_apps::INIT_MS + 1);
+    assert!(s.apps.is_empty());
+    assert!(
+        s.notes()
+            .iter()
+            .any(|n| n.contains("did not finish ui/initialize")),
+        "{:?}",
+        s.notes()
+    );
+}
+
+#[test]
+fn the_page_declares_the_extension() {
+    let s = at_step_five();
+    let init = s
+        .wire()
+        .into_iter()
+        .find(|w| w.0 && w.1.contains("\"initialize\"") || w.1.contains("clientCapabilities"))
+        .unwrap();
+    assert!(init.1.contains(mcpg_apps::EXTENSION), "{}", init.1);
+    assert!(init.1.contains("text/html;profile=mcp-app"), "{}", init.1);
+    assert_eq!(mcpg_loop_data::APPS_EXTENSION, mcpg_apps::EXTENSION);
+    assert_eq!(mcpg_loop_data::APPS_MIME, mcpg_apps::MIME);
+}
