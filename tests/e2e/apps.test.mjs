@@ -5,7 +5,7 @@
 // log's app ↔ host lane.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseUrl, shot, stepsSettled, suitePage, tid } from './support.mjs';
+import { baseUrl, runLoop, shot, stepsSettled, suitePage, tid, urlWith } from './support.mjs';
 import { expectNoSeriousA11y } from './axe.mjs';
 
 /** Steps the loop of "What's the weather in Austin?" up to step 5. */
@@ -77,5 +77,111 @@ describe('MCP Apps on the embedded demo', () => {
     const rows = await appRows(page);
     assert.ok(rows.some((r) => r.includes('ui/resource-teardown')), rows.join('\n'));
     assert.ok(rows.some((r) => r.includes('result of ui/resource-teardown')), rows.join('\n'));
+  });
+});
+
+/** Runs the loop for `message` to its end and waits for the view to be ready. */
+async function loopWithView(page, message) {
+  await runLoop(page, message);
+  await page.waitForSelector('[data-testid=app-view][data-status=ready]', { timeout: 20000 });
+}
+
+describe('MCP Apps: the npm basic example (vanilla JS) through the bridge', () => {
+  const p = suitePage(urlWith({ server: 'apps-basic' }), 'Basic MCP App Server');
+
+  it('renders, gets the result, calls get-time back through the host, tears down', async () => {
+    const { page } = p;
+    await loopWithView(page, 'get the time');
+    const view = page.frameLocator(tid('app-frame'));
+    // The SDK's app shows the result's time, then asks the server again on a click.
+    const time = view.locator('#server-time');
+    await time.filter({ hasText: /\d{4}-\d\d-\d\d/ }).waitFor({ timeout: 15000 });
+    const first = await time.textContent();
+    const calls = async () => (await appRows(page)).filter((r) => r.includes('result of tools/call')).length;
+    await page.click(tid('tab-wire'));
+    const before = await calls();
+    await view.locator('#get-time-btn').click();
+    await page.waitForFunction(
+      (n) => [...document.querySelectorAll('[data-testid=app-row] summary')].filter((s) => s.textContent.includes('result of tools/call')).length > n,
+      before,
+    );
+    const rows = (await appRows(page)).join('\n');
+    for (const m of ['ui/initialize', 'ui/notifications/initialized', 'ui/notifications/tool-input', 'ui/notifications/tool-result', 'tools/call']) {
+      assert.ok(rows.includes(m), `${m} in\n${rows}`);
+    }
+    assert.ok(first.length > 0);
+    await resetLoop(page);
+    await page.waitForSelector(tid('app-view'), { state: 'detached', timeout: 5000 });
+    assert.ok((await appRows(page)).some((r) => r.includes('result of ui/resource-teardown')));
+    assert.deepEqual(p.errors, []);
+  });
+});
+
+describe('MCP Apps: the npm system monitor example through the bridge', () => {
+  const p = suitePage(urlWith({ server: 'apps-monitor' }), 'System Monitor Server');
+
+  it('withholds the app-only tool from the model; the view polls it through the host', async () => {
+    const { page } = p;
+    await loopWithView(page, 'get system info');
+    // Step 2 says what the model was not shown.
+    assert.match(await page.textContent('[data-step="2"] [data-testid=step-explanation]'), /poll-system-stats/);
+    const step2 = await page.$eval('[data-step="2"]', (e) => e.textContent);
+    assert.ok(step2.includes('Withheld'), step2.slice(0, 400));
+    // The view asks for the app-only tool, which the host sends on as its own call.
+    await page.click(tid('tab-wire'));
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=app-row] summary')]
+      .some((s) => s.textContent.includes('result of tools/call')), null, { timeout: 20000 });
+    const sentCalls = await page.$$eval('[data-testid=wire-row][data-dir=sent] summary', (s) => s.filter((e) => e.textContent.includes('tools/call')).length);
+    assert.ok(sentCalls >= 2, `the loop's call and the view's, sent by the host: ${sentCalls}`);
+    const rows = (await appRows(page)).join('\n');
+    assert.ok(rows.includes('from-view tools/call') || rows.includes('⇠ tools/call'), rows);
+    await page.$eval(tid('app-view'), (e) => e.scrollIntoView({ block: 'center' }));
+    await shot(page, 'app-view-monitor.png');
+    await expectNoSeriousA11y(page, 'the system monitor view open');
+    await resetLoop(page);
+    await page.waitForSelector(tid('app-view'), { state: 'detached', timeout: 5000 });
+    assert.deepEqual(p.errors, []);
+  });
+});
+
+describe('MCP Apps: a hostile view gets nowhere', () => {
+  const p = suitePage(urlWith({ server: 'hostile-app' }), 'hostile-app');
+
+  it('cannot read or steer the page, call a model-only tool, open a link, or flood the host', async () => {
+    const { page } = p;
+    const context = page.context();
+    await page.evaluate(() => localStorage.setItem('mcpg-probe', 'page secret'));
+    const url = page.url();
+    await loopWithView(page, 'open view');
+    await page.click(tid('tab-wire'));
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=note-row]')]
+      .some((n) => n.textContent.includes('"probe":"done"')), null, { timeout: 20000 });
+    const notes = await page.$$eval(tid('note-row'), (n) => n.map((e) => e.textContent));
+    const probes = Object.fromEntries(notes
+      .filter((n) => n.includes('{"probe":'))
+      .map((n) => JSON.parse(n.slice(n.indexOf('{"probe":'))))
+      .map((d) => [d.probe, d.result]));
+    for (const k of ['parent.document', 'parent.location', 'cookie', 'localStorage', 'sessionStorage', 'top.navigate']) {
+      assert.match(probes[k] ?? '', /^blocked/, `${k}: ${probes[k]} (${JSON.stringify(probes)})`);
+    }
+    assert.equal(probes['window.open'], 'got: null', JSON.stringify(probes));
+    assert.match(probes.fetch ?? '', /^blocked/, JSON.stringify(probes));
+    assert.match(probes.secret_tool ?? '', /^refused: .*visibility/, JSON.stringify(probes));
+    assert.match(probes['open-link'] ?? '', /^refused/, JSON.stringify(probes));
+    // Nothing reached the server, the page or the window.
+    const sentCalls = await page.$$eval('[data-testid=wire-row][data-dir=sent] summary', (s) => s.filter((e) => e.textContent.includes('tools/call')).length);
+    assert.equal(sentCalls, 1, 'only the loop\'s call of open_view went to the server');
+    assert.equal(page.url(), url);
+    assert.equal(context.pages().length, 1, 'no window opened');
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.evaluate(() => localStorage.getItem('mcpg-probe')), 'page secret');
+    // The flood was cut, and said so.
+    const cardNotes = await page.$$eval(tid('app-note'), (n) => n.map((e) => e.textContent));
+    assert.ok(cardNotes.some((n) => n.includes('messages in 1000 ms')), cardNotes.join('\n'));
+    // The page keeps working: the view goes on reset and a new loop runs.
+    await resetLoop(page);
+    await page.waitForSelector(tid('app-view'), { state: 'detached', timeout: 5000 });
+    await page.click(tid('step-button'));
+    await stepsSettled(page, 1);
   });
 });

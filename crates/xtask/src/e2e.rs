@@ -228,10 +228,19 @@ fn test_config(
 ) -> String {
     let q = |p: &Path| format!("{:?}", p.display().to_string());
     let hostile = root.join("tests/e2e/hostile_server.mjs");
+    let hostile_app = root.join("tests/e2e/hostile_app_server.mjs");
+    let example = |name: &str| {
+        q(&root.join(format!(
+            "tests/peers/node-apps/node_modules/@modelcontextprotocol/{name}/dist/index.js"
+        )))
+    };
     format!(
         "# Written by cargo xtask test (e2e stage).\n\
          [[server]]\nname = \"everything\"\ncommand = \"node\"\nargs = [{}, \"stdio\"]\n\n\
          [[server]]\nname = \"hostile\"\ncommand = \"node\"\nargs = [{}]\n\n\
+         [[server]]\nname = \"hostile-app\"\ncommand = \"node\"\nargs = [{}]\n\n\
+         [[server]]\nname = \"apps-basic\"\ncommand = \"node\"\nargs = [{}, \"--stdio\"]\n\n\
+         [[server]]\nname = \"apps-monitor\"\ncommand = \"node\"\nargs = [{}, \"--stdio\"]\n\n\
          [[server]]\nname = \"demo\"\ncommand = {}\nargs = [\"demo\"]\n\n\
          [[server]]\nname = \"python\"\ncommand = {}\nargs = [{}]\n\n\
          [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
@@ -239,6 +248,9 @@ fn test_config(
          [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n",
         q(&everything_js(root)),
         q(&hostile),
+        q(&hostile_app),
+        example("server-basic-vanillajs"),
+        example("server-system-monitor"),
         q(mcpg),
         q(&root.join("tests/peers/python/.venv/bin/python")),
         q(&root.join("tests/peers/python/server.py")),
