@@ -352,6 +352,23 @@ const TRACK = [
     },
   },
   {
+    slug: 'apps',
+    answer: 'The host checked it and sent it as its own request',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      // “shows under step 5”: the view, in its sandboxed frame, after the handshake.
+      await page.waitForSelector('[data-testid=app-view][data-status=ready]');
+      await w.tick(1);
+      await w.look();
+      // The view's own button (inside the frame, so not in the page's text).
+      await page.frameLocator(tid('app-frame')).locator('#forecast').click();
+      await w.tick(2);
+      await w.tick(3);
+      await w.click(tid('tab-wire'));
+    },
+  },
+  {
     slug: 'sampling',
     answer: 'The host\'s, once a person has approved',
     async act(page, w) {

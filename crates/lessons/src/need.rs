@@ -54,6 +54,14 @@ pub enum Sign {
     },
     /// The sign-in panel shows a card of this OAuth exchange.
     Auth(AuthStep),
+    /// A message between a hosted view and the host (the wire log's app ↔ host
+    /// lane, MCP Apps) shows `field`, equal to `value` when one is given.
+    App {
+        /// The path.
+        field: &'static str,
+        /// The value it must have, as JSON text.
+        value: Option<&'static str>,
+    },
 }
 
 /// One thing the learner does before the question.
@@ -95,7 +103,7 @@ impl Sign {
                 .iter()
                 .flat_map(|s| &s.choices)
                 .any(|c| c.pitfall == pitfall && c.naive == naive),
-            Sign::Wire { .. } | Sign::Auth(_) => false,
+            Sign::Wire { .. } | Sign::Auth(_) | Sign::App { .. } => false,
         }
     }
 
@@ -107,7 +115,16 @@ impl Sign {
             | Sign::Done(_)
             | Sign::Cards { .. }
             | Sign::Choice { .. }
-            | Sign::Auth(_) => false,
+            | Sign::Auth(_)
+            | Sign::App { .. } => false,
+        }
+    }
+
+    /// Whether the view ↔ host message `msg` shows this sign. Only an app sign does.
+    pub fn in_app(&self, msg: &Value) -> bool {
+        match *self {
+            Sign::App { field, value } => matches(at(msg, field), value),
+            _ => false,
         }
     }
 
@@ -156,16 +173,29 @@ impl Watch {
         self.see(lesson, |s| s.in_wire(&msg))
     }
 
+    /// Looks at one message between a view and the host (its raw text); true when
+    /// a need was newly seen.
+    pub fn see_app(&mut self, lesson: &Lesson, raw: &str) -> bool {
+        if !self.waits_for_wire(lesson) {
+            return false;
+        }
+        let Ok(msg) = serde_json::from_str::<Value>(raw) else {
+            return false;
+        };
+        self.see(lesson, |s| s.in_app(&msg))
+    }
+
     /// Looks at the sign-in panel's cards (their exchanges); true when a need was
     /// newly seen.
     pub fn see_auth(&mut self, lesson: &Lesson, exchanges: &[AuthStep]) -> bool {
         self.see(lesson, |s| s.in_auth(exchanges))
     }
 
-    /// Whether the next need is a wire need (the page reads the log only then).
+    /// Whether the next need is seen in the wire log, either lane (the page reads
+    /// the log only then).
     pub fn waits_for_wire(&self, lesson: &Lesson) -> bool {
         self.next(lesson)
-            .is_some_and(|n| matches!(n.sign, Sign::Wire { .. }))
+            .is_some_and(|n| matches!(n.sign, Sign::Wire { .. } | Sign::App { .. }))
     }
 
     /// The first need not seen yet.

@@ -155,8 +155,10 @@ fn watch_page(st: AppState, ls: Lessons) {
         let rows = super::log_rows(meta.len.saturating_sub(new), meta.len);
         let mut newly = false;
         for row in rows {
-            if let mcpg_page::LogRow::Wire { raw, .. } = row {
-                newly |= w.see_wire(lesson, &raw);
+            match row {
+                mcpg_page::LogRow::Wire { raw, .. } => newly |= w.see_wire(lesson, &raw),
+                mcpg_page::LogRow::App { raw, .. } => newly |= w.see_app(lesson, &raw),
+                _ => {}
             }
         }
         if newly {

@@ -38,6 +38,19 @@ pub(super) const fn on_wire(
     }
 }
 
+/// A need seen in the wire log's app ↔ host lane: a message with `field` (equal to
+/// `value` if given).
+pub(super) const fn on_app(
+    task: &'static str,
+    field: &'static str,
+    value: Option<&'static str>,
+) -> Need {
+    Need {
+        task,
+        sign: Sign::App { field, value },
+    }
+}
+
 /// A need seen when a card says the host made a choice about `pitfall`, naive or
 /// careful.
 pub(super) const fn chose(task: &'static str, pitfall: Pitfall, naive: bool) -> Need {

@@ -2,6 +2,7 @@
 //! these files (or a new one), add it to [`LESSONS`], and run this crate's tests:
 //! they play its loop against the embedded demo server and check every pointer.
 
+mod apps;
 mod asks;
 mod auth;
 mod basics;
@@ -29,6 +30,7 @@ pub static LESSONS: &[&Lesson] = &[
     &beyond::COMPLETIONS,
     &beyond::LOGS,
     &auth::OAUTH,
+    &apps::APPS,
     &asks::SAMPLING,
     &asks::ELICIT_FORM,
     &asks::ELICIT_URL,

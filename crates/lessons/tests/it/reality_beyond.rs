@@ -194,3 +194,30 @@ fn log_messages_reach_the_panel_and_not_the_model() {
         assert!(!fed_back.contains(&e.data), "{} reached the model", e.data);
     }
 }
+
+#[test]
+fn the_apps_lesson_is_met_by_a_view_that_calls_back_and_only_then() {
+    let l = find("apps").unwrap().1;
+    let see = |rows: &[support::Row]| {
+        let mut w = mcpg_lessons::Watch::new(l);
+        for (app, raw) in rows {
+            if *app {
+                w.see_app(l, raw);
+            } else {
+                w.see_wire(l, raw);
+            }
+        }
+        w
+    };
+    // The loop and the view's handshake: nothing called back yet.
+    let quiet = see(&support::play_view(&l.setup, &[]));
+    assert!(quiet.seen(1) && !quiet.seen(2), "{quiet:?}");
+    // The forecast button's call, sent on by the host.
+    let forecast = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Austin","days":3}}}"#;
+    let w = see(&support::play_view(&l.setup, &[forecast]));
+    assert!(w.all_seen(), "{w:?}");
+    // A view that asks for a tool the server does not list gets no call sent.
+    let unknown = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_forecasts","arguments":{}}}"#;
+    let w = see(&support::play_view(&l.setup, &[unknown]));
+    assert!(w.seen(1) && !w.seen(2), "{w:?}");
+}

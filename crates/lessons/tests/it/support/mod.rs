@@ -207,3 +207,39 @@ pub fn field(played: &Played, n: u8, path: &str) -> Option<Value> {
         .filter_map(|b| serde_json::from_str::<Value>(&b.json).ok())
         .find_map(|v| at(&v, path).cloned())
 }
+
+/// One row of the wire log, either lane: `(app, raw)`, `app` for a message
+/// between a view and the host.
+pub type Row = (bool, String);
+
+/// Runs `setup`'s loop for its prompt to the end, then plays a view of the
+/// called tool: its handshake, then `from_view` (raw JSON-RPC messages), each
+/// answered before the next. Returns the whole log, both lanes, in order.
+pub fn play_view(setup: &Setup, from_view: &[&str]) -> Vec<Row> {
+    let mut p = start(setup, setup.prompt);
+    for _ in 0..10 {
+        if p.next.is_none() && !p.steps.is_empty() {
+            break;
+        }
+        p.cmd(Command::Step);
+    }
+    assert_eq!(p.next, None, "the loop did not end");
+    let handshake = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26","appInfo":{"name":"t","version":"1"},"appCapabilities":{}}}"#,
+        r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#,
+    ];
+    for raw in handshake.iter().chain(from_view) {
+        p.cmd(Command::App(mcpg_page::AppCommand::FromView {
+            view: 1,
+            raw: (*raw).to_owned(),
+        }));
+    }
+    p.d.log()
+        .iter()
+        .filter_map(|r| match r {
+            mcpg_page::LogRow::Wire { raw, .. } => Some((false, raw.to_string())),
+            mcpg_page::LogRow::App { raw, .. } => Some((true, raw.to_string())),
+            _ => None,
+        })
+        .collect()
+}
