@@ -53,6 +53,8 @@ describe('MCP Apps on the embedded demo', () => {
     await card.locator('#days li').first().waitFor();
     assert.equal(await card.locator('#days li').count(), 3);
     await page.click(tid('tab-wire'));
+    // The wire log's code loads when its tab first opens.
+    await page.waitForSelector(tid('app-row'));
     const rows = await appRows(page);
     for (const want of ['from-view', 'to-view']) assert.ok(rows.some((r) => r.startsWith(want)), rows.join('\n'));
     const text = rows.join('\n');

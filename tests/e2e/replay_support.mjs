@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { baseUrl, connected, launch, openPage, stepsSettled, tid } from './support.mjs';
 
 const origin = new URL(baseUrl).origin;
-const STATIC = /^\/($|index\.html$|.*\.(js|wasm|css)$)/;
+// The page's own files, app-frame.html (where an MCP App's view runs) included.
+const STATIC = /^\/($|index\.html$|app-frame\.html$|.*\.(js|wasm|css)$)/;
 
 /** Every step as shown: number, status, explanation and the text of each JSON block. */
 export async function shownSteps(page) {

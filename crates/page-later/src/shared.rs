@@ -1,5 +1,7 @@
 //! Opening a shared session: a replay with no network.
 
+use mcpg_core::client::Client;
+use mcpg_core::model::JsonObject;
 use mcpg_host::script::Script;
 use mcpg_loop_data::Provider;
 use mcpg_page::{Page, ReplayInfo, ReplayLink, ViewChange, demo_exchange, slot, source_of};
@@ -63,7 +65,34 @@ impl LoopParts {
             steps: session.cursor,
         };
         page.open(source, Some(link));
+        if let Some(caps) = recorded_capabilities(&session) {
+            declare(page, caps);
+        }
         page.replay = Some(session);
         page.emit(ViewChange::Replay(Some(info)));
     }
+}
+
+/// Replaces the client `Page::open` just made, before it sent anything, with one
+/// that declares `caps` (here, so the first screen carries none of this).
+fn declare(page: &mut Page, caps: JsonObject) {
+    let mut cfg = page.client.config().clone();
+    cfg.capabilities = caps;
+    page.client = Client::new(cfg);
+    page.client.connect(page.now);
+}
+
+/// The capabilities the recorded session declared (its first request's:
+/// `initialize`'s, or 2026-07-28's in `_meta`): a replay declares the same, so its
+/// frames are the recording's (a link from `mcpg loop` declares no MCP Apps).
+fn recorded_capabilities(session: &Recording) -> Option<JsonObject> {
+    let first = session
+        .wire
+        .iter()
+        .find(|w| w.direction == mcpg_recording::Direction::Sent)?;
+    let v = serde_json::from_str::<serde_json::Value>(first.text.as_deref()?).ok()?;
+    let caps = v
+        .pointer("/params/capabilities")
+        .or_else(|| v.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities"))?;
+    caps.as_object().cloned()
 }

@@ -74,6 +74,18 @@ impl Apps {
         let Some(uri) = ToolUi::of(tool).resource_uri else {
             return;
         };
+        // A connection that did not declare the extension hosts no view (a replay
+        // of a session recorded without it, such as `mcpg loop --share`'s).
+        let declared = page
+            .client
+            .config()
+            .capabilities
+            .get("extensions")
+            .and_then(|e| e.get(mcpg_apps::EXTENSION))
+            .is_some();
+        if !declared {
+            return;
+        }
         page.note(format!(
             "{} links a view ({uri}): the host reads it, to show it with the result",
             tool.name

@@ -284,3 +284,70 @@ fn the_page_declares_the_extension() {
     assert_eq!(mcpg_loop_data::APPS_EXTENSION, mcpg_apps::EXTENSION);
     assert_eq!(mcpg_loop_data::APPS_MIME, mcpg_apps::MIME);
 }
+
+/// A live loop of "What's the weather in Austin?" to its end, and its recording.
+fn recorded_loop() -> mcpg_recording::Recording {
+    let mut live = Shell::demo();
+    live.cmd(Command::Run);
+    live.advance(10 * mcpg_page::RUN_PACE.as_millis() as u64);
+    assert_eq!(live.numbers(), [1, 2, 3, 4, 5, 6]);
+    live.d.record()
+}
+
+#[test]
+fn a_replay_hosts_the_view_from_the_recorded_read() {
+    let mut replay = Shell::replaying(recorded_loop());
+    replay.cmd(Command::Run);
+    replay.advance(10 * mcpg_page::RUN_PACE.as_millis() as u64);
+    assert_eq!(replay.numbers(), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(replay.apps.len(), 1, "{:?}", replay.notes());
+    assert!(replay.apps[0].html.contains("Weather card"));
+}
+
+#[test]
+fn a_replay_declares_what_its_recording_did_and_then_hosts_no_view() {
+    // As `mcpg loop --share` records: a host that declares no MCP Apps, and so
+    // reads no view.
+    let mut session = recorded_loop();
+    let ext = r#","extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}"#;
+    let read_id = session
+        .wire
+        .iter()
+        .filter_map(|w| w.text.as_deref())
+        .filter_map(|t| serde_json::from_str::<Value>(t).ok())
+        .find(|v| v["method"] == "resources/read")
+        .map(|v| v["id"].clone())
+        .expect("the live loop read the view");
+    session.wire.retain(|w| {
+        let v: Value = w
+            .text
+            .as_deref()
+            .and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or(Value::Null);
+        v["id"] != read_id
+    });
+    for w in &mut session.wire {
+        if let Some(t) = &mut w.text {
+            *t = t.replace(ext, "");
+        }
+    }
+    let mut replay = Shell::replaying(session);
+    replay.cmd(Command::Run);
+    replay.advance(10 * mcpg_page::RUN_PACE.as_millis() as u64);
+    assert_eq!(replay.numbers(), [1, 2, 3, 4, 5, 6], "{:?}", replay.notes());
+    assert!(replay.apps.is_empty());
+    let sent: Vec<String> = replay
+        .wire()
+        .into_iter()
+        .filter(|w| w.0)
+        .map(|w| w.1)
+        .collect();
+    assert!(
+        !sent.iter().any(|w| w.contains(mcpg_apps::EXTENSION)),
+        "{sent:#?}"
+    );
+    assert!(
+        !sent.iter().any(|w| w.contains("resources/read")),
+        "{sent:#?}"
+    );
+}
