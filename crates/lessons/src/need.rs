@@ -164,25 +164,29 @@ impl Watch {
     /// Looks at one wire message (its raw text); true when a need was newly seen.
     /// The text is parsed only while a wire need is unseen.
     pub fn see_wire(&mut self, lesson: &Lesson, raw: &str) -> bool {
-        if !self.waits_for_wire(lesson) {
-            return false;
-        }
-        let Ok(msg) = serde_json::from_str::<Value>(raw) else {
-            return false;
-        };
-        self.see(lesson, |s| s.in_wire(&msg))
+        self.see_message(lesson, raw, Sign::in_wire)
     }
 
     /// Looks at one message between a view and the host (its raw text); true when
     /// a need was newly seen.
     pub fn see_app(&mut self, lesson: &Lesson, raw: &str) -> bool {
+        self.see_message(lesson, raw, Sign::in_app)
+    }
+
+    /// A message of either lane of the log, read by `shows`.
+    fn see_message(
+        &mut self,
+        lesson: &Lesson,
+        raw: &str,
+        shows: fn(&Sign, &Value) -> bool,
+    ) -> bool {
         if !self.waits_for_wire(lesson) {
             return false;
         }
         let Ok(msg) = serde_json::from_str::<Value>(raw) else {
             return false;
         };
-        self.see(lesson, |s| s.in_app(&msg))
+        self.see(lesson, |s| shows(s, &msg))
     }
 
     /// Looks at the sign-in panel's cards (their exchanges); true when a need was

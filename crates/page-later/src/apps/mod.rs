@@ -313,12 +313,8 @@ impl Apps {
                 self.asks.insert(op, (h.view.id, ask.0));
             }
         }
-        let before = self.views.len();
+        // A view that went changes the count `show` compares.
         self.views.retain(|h| !h.gone);
-        if self.views.len() != before {
-            // A view went: the page is told even if no other card changed.
-            self.shown = usize::MAX;
-        }
     }
 
     /// Tells the page the views as they are now (only when that changed).
