@@ -84,7 +84,7 @@ describe('the tool loop on the embedded demo server', () => {
     try {
       await page.fill(tid('tools-filter'), 'weather');
       const names = await page.$$eval(tid('tool-name'), (els) => els.map((e) => e.textContent));
-      assert.deepEqual(names, ['get_weather', 'get_weather_icon']);
+      assert.deepEqual(names, ['get_weather', 'get_weather_icon', 'get_weather_details']);
     } finally {
       await page.fill(tid('tools-filter'), '');
     }

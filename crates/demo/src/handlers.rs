@@ -174,20 +174,12 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
             "{} miles",
             num(number_arg(args, "km")? * 0.621_371)
         )),
-        "country_capital" => {
-            let c = string_arg(args, "country")?;
-            let table = [
-                ("France", "Paris"),
-                ("Japan", "Tokyo"),
-                ("Iceland", "Reykjavik"),
-                ("Kenya", "Nairobi"),
-                ("Peru", "Lima"),
-                ("Canada", "Ottawa"),
-            ];
-            match table.iter().find(|(k, _)| k.eq_ignore_ascii_case(c.trim())) {
-                Some((k, v)) => text(format!("The capital of {k} is {v}.")),
-                None => Err(format!("country not found: {c}")),
-            }
+        "get_weather_details" => {
+            let city = string_arg(args, "city")?;
+            Ok(now(match find_city(city) {
+                Some(c) => CallToolResult::text(weather::details(c)),
+                None => CallToolResult::tool_error(format!("city not found: {city}")),
+            }))
         }
         "city_time_zone" => {
             let c = string_arg(args, "city")?;

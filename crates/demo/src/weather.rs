@@ -26,6 +26,18 @@ pub fn today((c, t, sky): (&str, i64, &str)) -> String {
     format!("{c}: {t}F, {sky}")
 }
 
+/// The weather card's details line (`get_weather_details`, app-only): humidity
+/// and wind, derived from the table so they never change.
+pub fn details((c, t, sky): (&str, i64, &str)) -> String {
+    let humidity = match sky {
+        "sunny" => 35,
+        "light rain" | "drizzle" => 85,
+        _ => 60,
+    };
+    let wind = if sky == "windy" { 31 } else { 5 + t % 7 };
+    format!("{c}: humidity {humidity}%, wind {wind} mph")
+}
+
 /// The city whose forecast has a gap: day 2 has no high (`null`), which breaks
 /// the integer `get_forecast`'s outputSchema promises. On purpose: the lesson on
 /// structured output that breaks its schema runs it.

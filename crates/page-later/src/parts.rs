@@ -111,11 +111,34 @@ impl LoopParts {
 
     /// The driver moved everything: the loop's view, and run mode's next pace.
     fn pumped(&mut self, page: &mut Page) {
+        self.take_view_message(page);
         if self.run.is_some() {
             self.sync_loop(page);
         }
         if self.running && self.actionable() && self.pace_due.is_none() {
             self.pace_due = Some(page.now.after(mcpg_page::RUN_PACE));
+        }
+    }
+
+    /// A view's `ui/message` joins the conversation once the loop has answered:
+    /// the loop goes on from step 3, as a host's chat does when the user writes
+    /// again (the learner steps it, or run mode goes on).
+    fn take_view_message(&mut self, page: &mut Page) {
+        let Some(run) = self.run.as_mut().filter(|r| r.is_done()) else {
+            return;
+        };
+        let Some((tool, text)) = self.apps.take_message() else {
+            return;
+        };
+        if run.follow_up(&text) {
+            page.loop_pitfalls = Some(run.pitfalls());
+            page.note(format!(
+                "the view of {tool} added a user message to the conversation: the loop goes on from step 3"
+            ));
+        } else {
+            page.note(format!(
+                "the view of {tool} sent a user message, but this loop never reached the model: it is dropped"
+            ));
         }
     }
 

@@ -173,13 +173,14 @@ fn the_demos_weather_card_passes_in_both_generations() {
         ]);
         assert_eq!(r.code, 0, "{rev}: {r:?}");
         assert!(
-            r.stdout.starts_with("1 of 25 tools link a view"),
+            r.stdout
+                .starts_with("2 of 25 tools link a view; 1 app-only"),
             "{}",
             r.stdout
         );
         assert!(
             r.stdout
-                .contains("✓ ui://demo/weather-card (linked by get_weather)"),
+                .contains("✓ ui://demo/weather-card (linked by get_weather, get_weather_details)"),
             "{}",
             r.stdout
         );

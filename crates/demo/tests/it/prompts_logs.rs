@@ -83,7 +83,7 @@ fn prompts_fill_in_and_complete() {
         let explain_ref = json!({"type": "ref/prompt", "name": "explain_tool"});
         assert_eq!(
             complete(&mut s, explain_ref, "tool", "get_weather", json!({})),
-            json!(["get_weather", "get_weather_icon"])
+            json!(["get_weather", "get_weather_icon", "get_weather_details"])
         );
         assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
     }

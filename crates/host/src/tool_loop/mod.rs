@@ -13,6 +13,7 @@
 
 mod asked;
 mod explain;
+mod follow_up;
 mod pitfalls;
 mod seed;
 

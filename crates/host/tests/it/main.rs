@@ -15,6 +15,7 @@ mod support;
 mod apps_visibility;
 mod asks;
 mod every_tool;
+mod follow_up;
 mod mock;
 mod providers;
 mod schema;

@@ -263,7 +263,7 @@ pub const RESHAPE: Lesson = Lesson {
         on_card(
             "Run the loop in OpenAI Chat's format: step 2 lists math_square",
             2,
-            "[20].function.name",
+            "[19].function.name",
             Some("\"math_square\""),
         ),
         chose(
@@ -274,14 +274,14 @@ pub const RESHAPE: Lesson = Lesson {
         on_card(
             "Careful host, Gemini's format: step 2 holds functionDeclarations",
             2,
-            "[0].functionDeclarations[20].name",
+            "[0].functionDeclarations[19].name",
             None,
         ),
     ],
     notice: &[
         at(
             2,
-            "[20].function.name",
+            "[19].function.name",
             "OpenAI allows no dot in a tool name: math.square becomes math_square (listed under “Names rewritten”).",
         ),
         at(

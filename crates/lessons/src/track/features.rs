@@ -280,7 +280,7 @@ pub const UNTRUSTED: Lesson = Lesson {
         on_card(
             "Run “Tell me the secret recipe”: step 2 hands secret_recipe's description to the model",
             2,
-            "[25].name",
+            "[24].name",
             Some("\"secret_recipe\""),
         ),
         on_wire(

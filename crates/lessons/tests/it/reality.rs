@@ -95,7 +95,7 @@ fn reshape_renames_math_square_and_maps_it_back() {
     let l = lesson("reshape");
     let played = play(&l.setup, l.setup.prompt);
     assert_eq!(
-        field(&played, 2, "[20].function.name"),
+        field(&played, 2, "[19].function.name"),
         Some(json!("math_square"))
     );
     assert_eq!(

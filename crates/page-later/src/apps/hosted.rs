@@ -11,6 +11,14 @@ use super::summary::Summaries;
 
 /// The most notes a view's card keeps (the oldest go first).
 const MAX_NOTES: usize = 40;
+/// How much of a view's message or context a card note quotes.
+const NOTE_CHARS: usize = 400;
+/// How much of a view's message or context goes to the model: a view writes for
+/// the user, not a flood into the conversation.
+const MAX_SAID: usize = 4000;
+/// The most messages a view may have waiting for the loop (more are dropped; the
+/// card still notes them).
+const MAX_HELD: usize = 4;
 
 /// One view and its dialogue.
 #[derive(Debug)]
@@ -22,6 +30,12 @@ pub(super) struct Hosted {
     pub(super) gone: bool,
     /// The card changed since the page was last told.
     pub(super) dirty: bool,
+    /// User messages the view added (`ui/message`), oldest first, until the loop
+    /// has answered and takes them.
+    pub(super) said: Vec<String>,
+    /// What the view last set for the model to see (`ui/update-model-context`),
+    /// sent with the next user message.
+    pub(super) context: Option<String>,
     summaries: Summaries,
 }
 
@@ -54,6 +68,8 @@ impl Hosted {
             session,
             gone: false,
             dirty: true,
+            said: Vec::new(),
+            context: None,
             summaries: Summaries::default(),
         }
     }
@@ -113,22 +129,30 @@ impl Hosted {
                     });
                     self.dirty = true;
                 }
-                AppEvent::Message { role, content } => self.note(format!(
-                    "The view added a {role} message to the conversation: {}",
-                    text_of(&content)
-                )),
+                AppEvent::Message { role, content } => {
+                    let text = text_of(&content, MAX_SAID);
+                    self.note(format!(
+                        "The view sent a {role} message; the host adds it to the conversation once the model has answered: {}",
+                        text_of(&content, NOTE_CHARS)
+                    ));
+                    if self.said.len() < MAX_HELD {
+                        self.said.push(text);
+                    }
+                }
                 AppEvent::ModelContext {
                     content,
                     structured,
                 } => {
                     let what = content
                         .as_ref()
-                        .map(text_of)
+                        .map(|c| text_of(c, MAX_SAID))
                         .or_else(|| structured.as_ref().map(Value::to_string))
                         .unwrap_or_default();
                     self.note(format!(
-                        "The view set what the model sees of it next turn: {what}"
+                        "The view set what the model is told of it; the host sends it with the next user message: {}",
+                        cut(&what, NOTE_CHARS)
                     ));
+                    self.context = (!what.is_empty()).then(|| cut(&what, MAX_SAID));
                 }
                 AppEvent::Size { height, .. } => {
                     if height.is_some() && height != self.view.height {
@@ -178,8 +202,8 @@ impl Hosted {
     }
 }
 
-/// Content blocks in words: their text, else their JSON.
-fn text_of(content: &Value) -> String {
+/// Content blocks in words: their text, else their JSON; at most `chars` characters.
+fn text_of(content: &Value, chars: usize) -> String {
     let blocks: Vec<&Value> = match content {
         Value::Array(a) => a.iter().collect(),
         other => vec![other],
@@ -191,9 +215,13 @@ fn text_of(content: &Value) -> String {
             None => b.to_string(),
         })
         .collect();
-    let all = texts.join(" ");
-    match all.char_indices().nth(400) {
-        Some((i, _)) => format!("{}…", &all[..i]),
-        None => all,
+    cut(&texts.join(" "), chars)
+}
+
+/// `text` cut to `chars` characters, with "…" when it was longer.
+fn cut(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
     }
 }

@@ -279,6 +279,9 @@ impl Apps {
         }
         let now = page.now;
         for h in &mut self.views {
+            // What a view said goes with it: the loop it spoke into is over.
+            h.said.clear();
+            h.context = None;
             match &mut h.session {
                 Some(s) => s.teardown(now, reason),
                 // A card without a frame just goes.
@@ -287,6 +290,22 @@ impl Apps {
         }
         self.drain(page);
         self.show(page);
+    }
+
+    /// The oldest user message a view added (`ui/message`) and not yet taken, as
+    /// the user turn the model gets: its text, then what that view last set for
+    /// the model to see (`ui/update-model-context`), which goes with it once.
+    /// Also the tool whose view it is.
+    pub(crate) fn take_message(&mut self) -> Option<(String, String)> {
+        let h = self.views.iter_mut().find(|h| !h.said.is_empty())?;
+        let said = h.said.remove(0);
+        let text = match h.context.take() {
+            // Worded without the tool's name: the model should read what the
+            // user sees, not be steered back to the tool that drew it.
+            Some(ctx) => format!("{said}\n\n(Context from the app the user sees: {ctx})"),
+            None => said,
+        };
+        Some((h.view.tool.clone(), text))
     }
 
     fn find(&mut self, view: u64) -> Option<&mut Hosted> {

@@ -351,3 +351,100 @@ fn a_replay_declares_what_its_recording_did_and_then_hosts_no_view() {
         "{sent:#?}"
     );
 }
+
+#[test]
+fn a_views_message_and_context_join_the_conversation_once_the_loop_answered() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    posted(&mut s, id);
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "ui/update-model-context",
+               "params": {"content": [{"type": "text", "text": "the card shows Austin at 91F"}]}}),
+    );
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
+               "params": {"role": "user", "content": [{"type": "text", "text": "What's the 3-day forecast for Paris?"}]}}),
+    );
+    let answers = posted(&mut s, id);
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(
+        answers.iter().all(|a| a.get("result").is_some()),
+        "{answers:?}"
+    );
+    // Held while the loop runs: step 6 comes first.
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5]);
+    assert!(
+        s.apps[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("once the model has answered")),
+        "{:?}",
+        s.apps[0].notes
+    );
+    s.cmd(Command::Step);
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6]);
+    // Then the loop goes on from step 3, the view's words as the user's.
+    assert_eq!(s.next_step, Some(3), "{:?}", s.notes());
+    assert!(s.answer.is_none());
+    assert!(
+        s.notes()
+            .iter()
+            .any(|n| n.contains("added a user message to the conversation")),
+        "{:?}",
+        s.notes()
+    );
+    s.cmd(Command::Step);
+    let s3 = s.steps.last().unwrap();
+    assert_eq!(s3.number, 3);
+    let request = &s3.blocks[0].json;
+    assert!(request.contains("3-day forecast for Paris"), "{request}");
+    assert!(
+        request.contains("(Context from the app the user sees: the card shows Austin at 91F)"),
+        "the context goes with the message: {request}"
+    );
+    assert!(
+        s3.explanation.contains("get_forecast"),
+        "{}",
+        s3.explanation
+    );
+    // Step 4's click brings step 5 with the server's answer.
+    for _ in 0..2 {
+        s.cmd(Command::Step);
+    }
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6, 3, 4, 5, 6]);
+    assert!(
+        s.answer.as_deref().is_some_and(|a| a.contains("Paris")),
+        "{:?}",
+        s.answer
+    );
+}
+
+#[test]
+fn a_views_message_goes_with_the_loop_on_reset() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
+               "params": {"role": "user", "content": [{"type": "text", "text": "forecast for Paris"}]}}),
+    );
+    s.cmd(Command::Reset);
+    s.cmd(Command::Step);
+    assert_eq!(
+        s.numbers(),
+        [1],
+        "a new loop, from the prompt, not the view's words"
+    );
+    for _ in 0..4 {
+        s.cmd(Command::Step);
+    }
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(s.next_step, None, "nothing was held for the new loop");
+}

@@ -97,8 +97,10 @@ impl Driver {
     /// The body a provider would send for the mock's next turn.
     pub fn http_body(&self) -> String {
         let p = self.run.provider();
-        let turn = MockModel.respond(self.run.turns(), self.run.tools()).turn;
-        let names = provider::shape_tools(p, self.run.tools(), false).names;
+        // The model sees what step 2 offered it (app-only tools are withheld).
+        let offered = self.run.for_model();
+        let turn = MockModel.respond(self.run.turns(), &offered).turn;
+        let names = provider::shape_tools(p, &offered, false).names;
         provider::reply_for(p, &opts(), &turn, &names).to_string()
     }
 
