@@ -79,6 +79,34 @@ describe('MCP Apps on the embedded demo', () => {
     assert.deepEqual(p.errors, []);
   });
 
+  it('an app-only tool is withheld from the model and called for the view; the view\'s message goes on with the loop', async () => {
+    const { page } = p;
+    await toStepFive(page);
+    // Step 2 says what it withheld, and its tool list (what the model gets) lacks it.
+    assert.match(await page.textContent('[data-step="2"] [data-testid=step-explanation]'), /Withheld from the model: 1 \(get_weather_details\)/);
+    assert.doesNotMatch(await page.textContent('[data-step="2"]'), /"name": "get_weather_details"/);
+    await page.waitForSelector('[data-testid=app-view][data-status=ready]', { timeout: 15000 });
+    const card = page.frameLocator(tid('app-frame'));
+    await card.locator('#details').click();
+    await card.locator('#more').filter({ hasText: 'Austin: humidity 35%, wind 5 mph' }).waitFor();
+    // The view speaks for the user: held until the model has answered (step 6).
+    await card.locator('#ask').click();
+    await card.locator('#status').filter({ hasText: 'Sent to the conversation' }).waitFor();
+    await page.waitForSelector(tid('app-note'));
+    assert.match(await page.textContent(tid('app-view')), /once the model has answered/);
+    await page.click(tid('step-button'));
+    await stepsSettled(page, 6);
+    // Then the loop goes on from step 3, the view's words and its context in the request.
+    // (a new loop would start over at step 1 instead).
+    await page.click(tid('step-button'));
+    await stepsSettled(page, 7);
+    const request = await page.$$eval('[data-testid=step][data-step="3"]', (els) => els.at(-1).textContent);
+    assert.match(request, /What's the 3-day forecast for Austin\?/);
+    assert.match(request, /Context from the app the user sees: The weather card shows Austin: 91F, sunny; Austin: humidity 35%/);
+    assert.match(request, /get_forecast/);
+    assert.deepEqual(p.errors, []);
+  });
+
   it('reset asks the view to tear down, then its frame goes', async () => {
     const { page } = p;
     await toStepFive(page);

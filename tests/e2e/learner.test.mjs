@@ -369,6 +369,20 @@ const TRACK = [
     },
   },
   {
+    slug: 'app-only',
+    answer: "The host left it out of the model's tools: its visibility is the app alone",
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await page.waitForSelector('[data-testid=app-view][data-status=ready]');
+      await w.look();
+      // The view's Details button, inside the frame.
+      await page.frameLocator(tid('app-frame')).locator('#details').click();
+      await w.tick(1);
+      await w.tick(2);
+    },
+  },
+  {
     slug: 'sampling',
     answer: 'The host\'s, once a person has approved',
     async act(page, w) {

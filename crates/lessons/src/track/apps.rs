@@ -1,7 +1,7 @@
 //! MCP Apps: a tool's own view, hosted by the page, and the third conversation it
 //! adds (view ↔ host, beside host ↔ server and host ↔ model).
 
-use super::basics::{at, mock, on_app, on_wire};
+use super::basics::{at, mock, on_app, on_card, on_wire};
 use crate::{Check, Choice, Lesson, Provider};
 
 /// A tool's view, and who talks to whom.
@@ -63,6 +63,59 @@ pub const APPS: Lesson = Lesson {
                 text: "The model called get_forecast for the view",
                 right: false,
                 feedback: "The model took no turn: the conversation still ends with step 6's answer about get_weather. The view asked the host directly.",
+            },
+        ],
+    },
+};
+
+/// An app-only tool: listed, called by the view, never offered to the model.
+pub const APP_ONLY: Lesson = Lesson {
+    slug: "app-only",
+    title: "App-only tools: listed, but never offered to the model",
+    goal: "See a tool the server lists for its view alone: the host keeps get_weather_details out of the model's tools in step 2, and calls it only when the view asks.",
+    setup: mock("What's the weather in Austin?", Provider::Anthropic),
+    task: "Run the loop. Step 1's third page lists get_weather_details with the visibility [\"app\"]; step 2 offers the model every other tool and says which one it withheld. In the view under step 5, press its Details button: the view asks the host for get_weather_details, and the host calls the server.",
+    needs: &[
+        on_card(
+            "Run the loop: step 1's third page lists get_weather_details, for the app only",
+            1,
+            "result.tools[3]._meta.ui.visibility[0]",
+            Some("\"app\""),
+        ),
+        on_app(
+            "Press the view's Details button: the view asks the host to call get_weather_details",
+            "params.name",
+            Some("\"get_weather_details\""),
+        ),
+        on_wire(
+            "The host calls get_weather_details on the server, as its own request",
+            "params.name",
+            Some("\"get_weather_details\""),
+        ),
+    ],
+    notice: &[at(
+        2,
+        "[0].name",
+        "Step 2 offers the model 24 of the 25 tools listed: get_weather_details is not among them, because its visibility leaves the model out.",
+    )],
+    pitfalls: &[],
+    check: Check::Choice {
+        question: "Why did the model never call get_weather_details?",
+        choices: &[
+            Choice {
+                text: "The host left it out of the model's tools: its visibility is the app alone",
+                right: true,
+                feedback: "Right: _meta.ui.visibility [\"app\"] means only the server's own view may call it. The host lists it in step 1 and calls it when the view asks, but must not offer it to the model, and would refuse the model's call if one came anyway.",
+            },
+            Choice {
+                text: "The server hid it from tools/list",
+                right: false,
+                feedback: "Step 1's third page lists it: the server hides nothing. The host decides what the model is offered.",
+            },
+            Choice {
+                text: "The model saw it and preferred get_weather",
+                right: false,
+                feedback: "The model never saw it: step 2's tool list, the exact body sent to the model, has 24 tools and not this one.",
             },
         ],
     },

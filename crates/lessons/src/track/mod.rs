@@ -31,6 +31,7 @@ pub static LESSONS: &[&Lesson] = &[
     &beyond::LOGS,
     &auth::OAUTH,
     &apps::APPS,
+    &apps::APP_ONLY,
     &asks::SAMPLING,
     &asks::ELICIT_FORM,
     &asks::ELICIT_URL,

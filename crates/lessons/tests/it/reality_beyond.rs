@@ -221,3 +221,38 @@ fn the_apps_lesson_is_met_by_a_view_that_calls_back_and_only_then() {
     let w = see(&support::play_view(&l.setup, &[unknown]));
     assert!(w.seen(1) && !w.seen(2), "{w:?}");
 }
+
+#[test]
+fn the_app_only_lesson_is_met_when_the_view_calls_the_withheld_tool() {
+    let l = find("app-only").unwrap().1;
+    // Step 2 really withholds it: the model's tool list has 24 and not that one.
+    let played = support::play(&l.setup, l.setup.prompt);
+    let offered: String = played
+        .steps
+        .iter()
+        .filter(|s| s.number == 2)
+        .flat_map(|s| &s.blocks)
+        .map(|b| b.json.clone())
+        .collect();
+    assert!(!offered.contains("get_weather_details"), "{offered}");
+    assert!(offered.contains("city_time_zone"), "{offered}");
+    let see = |rows: &[support::Row]| {
+        let mut w = mcpg_lessons::Watch::new(l);
+        w.see_steps(l, &played.steps);
+        for (app, raw) in rows {
+            if *app {
+                w.see_app(l, raw);
+            } else {
+                w.see_wire(l, raw);
+            }
+        }
+        w
+    };
+    // The loop alone lists the tool (step 1) but calls nothing app-only.
+    let quiet = see(&support::play_view(&l.setup, &[]));
+    assert!(quiet.seen(0) && !quiet.seen(1), "{quiet:?}");
+    // The Details button's call, sent on by the host.
+    let details = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather_details","arguments":{"city":"Austin"}}}"#;
+    let w = see(&support::play_view(&l.setup, &[details]));
+    assert!(w.all_seen(), "{w:?}");
+}
