@@ -206,7 +206,11 @@ pub fn names(ws: &[Word]) -> Vec<(usize, String)> {
     };
     for w in ws {
         let capital = w.text.chars().next().is_some_and(is_upper);
-        let adjacent = run.last().is_some_and(|p| p.index + 1 == w.index);
+        // Next to each other, with no more than a space (and a dropped apostrophe)
+        // between: a line break or a parenthesis ends a name ("Austin?\n\n(Context").
+        let adjacent = run
+            .last()
+            .is_some_and(|p| p.index + 1 == w.index && w.start <= p.start + p.text.len() + 2);
         if capital && !is_stop_word(&w.lower) {
             if !adjacent {
                 flush(&mut run, &mut out);
@@ -307,6 +311,13 @@ mod tests {
         let ws = words("What is the weather in New York and Austin");
         let n: Vec<String> = names(&ws).into_iter().map(|(_, n)| n).collect();
         assert_eq!(n, ["New York", "Austin"]);
+        // A line break or bracket between two capitalised words ends the name.
+        let ws = words("The forecast for Austin?\n\n(Context from the app: Paris)");
+        let n: Vec<String> = names(&ws).into_iter().map(|(_, n)| n).collect();
+        assert_eq!(n, ["Austin", "Context", "Paris"]);
+        let ws = words("Martha's Vineyard");
+        let n: Vec<String> = names(&ws).into_iter().map(|(_, n)| n).collect();
+        assert_eq!(n, ["Marthas Vineyard"]);
     }
 
     #[test]

@@ -24,7 +24,10 @@ fn a_message_after_the_answer_goes_on_from_step_3_with_the_whole_conversation() 
     assert_eq!(d.numbers(), [1, 2, 3, 4, 5, 6]);
     let before = d.sent.len();
 
-    assert!(d.run.follow_up("What's the 3-day forecast for Paris?"));
+    // As the page words a view's message with the context it set.
+    assert!(d.run.follow_up(
+        "What's the 3-day forecast for Paris?\n\n(Context from the app the user sees: The card shows Austin: 91F, sunny; Austin: humidity 35%, wind 5 mph.)"
+    ));
     assert!(!d.run.is_done());
     assert_eq!(
         d.run.answer(),
