@@ -62,4 +62,10 @@ pub struct AppView {
     /// What the view did that the host must show: messages it added to the
     /// conversation, the model context it set, what was refused (newest last).
     pub notes: Vec<String>,
+    /// The index in the loop's steps of the step 5 whose result the view shows
+    /// (the picture of the loop draws the view's arrows after it).
+    pub step: Option<usize>,
+    /// The tools the view called through the host that the server answered with a
+    /// result, in order (the picture's view ↔ host ↔ server arrows).
+    pub calls: Vec<String>,
 }

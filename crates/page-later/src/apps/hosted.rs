@@ -26,8 +26,14 @@ pub(super) struct Hosted {
 }
 
 impl Hosted {
-    /// A view about to load.
-    pub(super) fn new(id: u64, tool: &str, res: UiResource, session: Option<AppSession>) -> Hosted {
+    /// A view about to load, of `tool`'s call whose step 5 is at `step`.
+    pub(super) fn new(
+        id: u64,
+        tool: &str,
+        step: Option<usize>,
+        res: UiResource,
+        session: Option<AppSession>,
+    ) -> Hosted {
         let mut notes = Vec::new();
         for r in &res.csp.refused {
             notes.push(format!("Left out of the view's CSP: {r}."));
@@ -50,6 +56,8 @@ impl Hosted {
                 border: res.prefers_border.unwrap_or(true),
                 links: Vec::new(),
                 notes,
+                step,
+                calls: Vec::new(),
             },
             session,
             gone: false,
@@ -59,10 +67,17 @@ impl Hosted {
     }
 
     /// A view that cannot be hosted (its card says why; no frame).
-    pub(super) fn failed(id: u64, tool: &str, uri: &str, why: String) -> Hosted {
+    pub(super) fn failed(
+        id: u64,
+        tool: &str,
+        step: Option<usize>,
+        uri: &str,
+        why: String,
+    ) -> Hosted {
         let mut h = Hosted::new(
             id,
             tool,
+            step,
             UiResource {
                 uri: uri.to_owned(),
                 html: String::new(),
