@@ -69,6 +69,10 @@ impl LaterParts for LoopParts {
         }
     }
 
+    fn app_lifelines(&self) -> Vec<mcpg_page::AppLifeline> {
+        self.apps.lifelines()
+    }
+
     fn poll_timeout(&self) -> Option<Timestamp> {
         match (self.pace_due, self.apps.poll_timeout()) {
             (Some(a), Some(b)) => Some(a.min(b)),

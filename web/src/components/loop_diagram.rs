@@ -43,7 +43,9 @@ pub fn LoopDiagram(
         let answered = st.answer.with(Option::is_some);
         let next_step = st.next_step.get();
         let current = current.get();
-        let views = st.apps.with(|a| views_of(a));
+        // Where each view belongs is the driver's to say; `apps` changing is what
+        // tells that it may have changed.
+        let views = st.apps.with(|a| views_of(a, &picture::app_lifelines()));
         st.steps.with(|steps| {
             diagram(&DiagramInput {
                 steps,

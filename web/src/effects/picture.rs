@@ -168,6 +168,12 @@ pub fn can_go_back(st: AppState, pr: Presenter) -> bool {
     pr.shown(st.steps.with(Vec::len)).is_some_and(|i| i > 0)
 }
 
+/// Where each hosted MCP Apps view belongs in the loop, from the driver (read for
+/// the picture only, so the first load carries none of it).
+pub fn app_lifelines() -> Vec<mcpg_page::AppLifeline> {
+    super::inbox::read(mcpg_page::PageDriver::app_lifelines).unwrap_or_default()
+}
+
 /// In presenter mode, an arrow shows its step.
 pub fn show_in_presenter(pr: Presenter, target: Target) {
     match target {

@@ -22,6 +22,10 @@ pub(super) struct Hosted {
     pub(super) gone: bool,
     /// The card changed since the page was last told.
     pub(super) dirty: bool,
+    /// The index in the loop's steps of its call's step 5 (for the picture).
+    pub(super) step: Option<usize>,
+    /// The tools it called through the host that were answered (for the picture).
+    pub(super) calls: Vec<String>,
     summaries: Summaries,
 }
 
@@ -56,12 +60,12 @@ impl Hosted {
                 border: res.prefers_border.unwrap_or(true),
                 links: Vec::new(),
                 notes,
-                step,
-                calls: Vec::new(),
             },
             session,
             gone: false,
             dirty: true,
+            step,
+            calls: Vec::new(),
             summaries: Summaries::default(),
         }
     }

@@ -16,7 +16,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::client::{CallOutcome, OpError, OpId};
 use mcpg_core::jsonrpc::{Message, RequestId, RpcError};
 use mcpg_core::model::{JsonObject, Tool};
-use mcpg_page::{AppCommand, AppView, Output, Page, ViewChange};
+use mcpg_page::{AppCommand, AppLifeline, AppView, Output, Page, ViewChange};
 use serde_json::{Value, json};
 
 use hosted::Hosted;
@@ -142,9 +142,10 @@ impl Apps {
         };
         if let Some(h) = self.find(view) {
             // The picture draws a view's call once its result is back (an error
-            // answer draws nothing it could not name truly).
+            // answer draws nothing it could not name truly). Dirty, though the card
+            // is the same: the page re-reads the lifelines when told of the views.
             if let (Some(name), Ok(_)) = (tool, &answer) {
-                h.view.calls.push(name);
+                h.calls.push(name);
                 h.dirty = true;
             }
             if let Some(s) = h.session.as_mut() {
@@ -303,6 +304,21 @@ impl Apps {
         }
         self.drain(page);
         self.show(page);
+    }
+
+    /// Where each view belongs in the loop, for the picture (a view whose call's
+    /// step 5 is unknown has none).
+    pub(crate) fn lifelines(&self) -> Vec<AppLifeline> {
+        self.views
+            .iter()
+            .filter_map(|h| {
+                Some(AppLifeline {
+                    view: h.view.id,
+                    step: h.step?,
+                    calls: h.calls.clone(),
+                })
+            })
+            .collect()
     }
 
     fn find(&mut self, view: u64) -> Option<&mut Hosted> {

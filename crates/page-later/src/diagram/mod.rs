@@ -42,7 +42,7 @@ mod rows;
 pub use geometry::{HEAD, LANE_TOP, ROW, WIDTH, WIDTH_WITH_VIEW};
 
 use mcpg_loop_data::{Provider, Step};
-use mcpg_page::AppView;
+use mcpg_page::{AppLifeline, AppView};
 
 /// A participant of the loop: one vertical lane of the diagram, left to right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -277,18 +277,21 @@ pub struct DiagramView {
     pub waiting: bool,
 }
 
-/// The views the page hosts, as the picture draws them: one that could not be
-/// hosted (no frame, no dialogue), has no step 5, or is tearing down (its loop was
-/// reset, and its step's index may already name a new loop's step) draws nothing.
-pub fn views_of(apps: &[AppView]) -> Vec<DiagramView> {
-    apps.iter()
-        .filter(|v| !matches!(v.status, "not hosted" | "tearing down"))
-        .filter_map(|v| {
-            Some(DiagramView {
+/// The views the page hosts (`apps`, with where each belongs: `lifelines`), as the
+/// picture draws them: one that could not be hosted (no frame, no dialogue), has no
+/// step 5, or is tearing down (its loop was reset, and its step's index may already
+/// name a new loop's step) draws nothing.
+pub fn views_of(apps: &[AppView], lifelines: &[AppLifeline]) -> Vec<DiagramView> {
+    lifelines
+        .iter()
+        .filter_map(|l| {
+            let v = apps.iter().find(|v| v.id == l.view)?;
+            let drawn = !matches!(v.status, "not hosted" | "tearing down");
+            drawn.then(|| DiagramView {
                 id: v.id,
-                step: v.step?,
+                step: l.step,
                 tool: v.tool.clone(),
-                calls: v.calls.clone(),
+                calls: l.calls.clone(),
                 waiting: v.status == "loading",
             })
         })

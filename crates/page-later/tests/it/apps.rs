@@ -147,8 +147,15 @@ fn a_view_calls_a_tool_through_the_host() {
     assert_eq!(s.next_step, Some(6));
     // The view's card knows its step 5 (index 4) and the call it made, for the
     // picture of the loop.
-    assert_eq!(s.apps[0].step, Some(4));
-    assert_eq!(s.apps[0].calls, ["get_forecast"]);
+    let lifelines = s.d.app_lifelines();
+    assert_eq!(
+        lifelines,
+        [mcpg_page::AppLifeline {
+            view: id,
+            step: 4,
+            calls: vec!["get_forecast".to_owned()],
+        }]
+    );
     // And a reset still forgets it.
     s.cmd(Command::Reset);
     assert!(s.steps.is_empty(), "{:?}", s.numbers());

@@ -13,7 +13,7 @@ use crate::support::Shell;
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use mcpg_host::provider::Provider;
-use mcpg_page::Command;
+use mcpg_page::{AppLifeline, Command};
 use mcpg_page_later::diagram::{
     ArrowKind, Diagram, DiagramInput, DiagramView, Lane, Target, WIDTH, WIDTH_WITH_VIEW, diagram,
     views_of,
@@ -36,6 +36,11 @@ fn draw_with_views(s: &Shell, views: &[DiagramView]) -> Diagram {
         current: s.steps.len().checked_sub(1),
         views,
     })
+}
+
+/// The shell's views as the page hands them to the picture.
+fn views(s: &Shell) -> Vec<DiagramView> {
+    views_of(&s.apps, &s.d.app_lifelines())
 }
 
 /// The view asks the host to call `tool`; the host sends it on and hands back
@@ -94,7 +99,7 @@ fn labels_fit(d: &Diagram) {
 fn a_loop_without_a_view_keeps_its_four_lanes() {
     let s = crate::diagram_support::run("square 12");
     assert!(s.apps.is_empty(), "square links no view");
-    let views = views_of(&s.apps);
+    let views = views(&s);
     assert!(views.is_empty());
     let d = draw_with_views(&s, &views);
     assert_eq!(d.lanes, Lane::LOOP);
@@ -114,17 +119,23 @@ fn a_loop_without_a_view_keeps_its_four_lanes() {
 fn the_driver_records_the_views_step_and_its_answered_calls() {
     let s = austin_with_calls();
     let v = &s.apps[0];
-    assert_eq!(v.step, Some(4), "steps {:?}", s.numbers());
-    assert_eq!(s.steps[4].number, 5);
-    assert_eq!(v.calls, ["get_forecast", "get_forecast", "get_weather"]);
-    let views = views_of(&s.apps);
+    let calls = ["get_forecast", "get_forecast", "get_weather"].map(String::from);
     assert_eq!(
-        views,
+        s.d.app_lifelines(),
+        [AppLifeline {
+            view: v.id,
+            step: 4,
+            calls: calls.to_vec(),
+        }]
+    );
+    assert_eq!(s.steps[4].number, 5);
+    assert_eq!(
+        views(&s),
         [DiagramView {
             id: v.id,
             step: 4,
             tool: "get_weather".into(),
-            calls: v.calls.clone(),
+            calls: calls.to_vec(),
             waiting: false,
         }]
     );
@@ -133,7 +144,7 @@ fn the_driver_records_the_views_step_and_its_answered_calls() {
 #[test]
 fn a_hosted_view_is_a_lane_between_model_and_host_with_its_arrows_after_step_5() {
     let s = austin_with_calls();
-    let views = views_of(&s.apps);
+    let views = views(&s);
     let d = draw_with_views(&s, &views);
     assert_eq!(d.lanes, [User, Model, View, Host, Server]);
     assert_eq!(d.width, WIDTH_WITH_VIEW);
@@ -196,7 +207,7 @@ fn a_hosted_view_is_a_lane_between_model_and_host_with_its_arrows_after_step_5()
 #[test]
 fn the_status_line_says_where_a_views_arrows_go_when_its_step_is_current() {
     let s = austin_with_calls();
-    let views = views_of(&s.apps);
+    let views = views(&s);
     let d = diagram(&DiagramInput {
         steps: &s.steps,
         prompt: None,
@@ -225,7 +236,7 @@ fn the_status_line_says_where_a_views_arrows_go_when_its_step_is_current() {
 #[test]
 fn a_view_still_loading_waits_for_its_result_and_one_without_calls_draws_one_arrow() {
     let s = at_step_five();
-    let views = views_of(&s.apps);
+    let views = views(&s);
     assert!(
         views[0].waiting,
         "no handshake yet: the host holds the result"
@@ -245,11 +256,8 @@ fn a_reset_forgets_the_views_lane_while_the_view_tears_down() {
     initialize(&mut s, id);
     s.cmd(Command::Reset);
     assert_eq!(s.apps.len(), 1, "still tearing down");
-    assert!(
-        views_of(&s.apps).is_empty(),
-        "a view tearing down is not drawn"
-    );
-    let d = draw_with_views(&s, &views_of(&s.apps));
+    assert!(views(&s).is_empty(), "a view tearing down is not drawn");
+    let d = draw_with_views(&s, &views(&s));
     assert_eq!(d.lanes, Lane::LOOP);
     assert!(d.arrows.is_empty());
     // The next loop reaches its step 5 (at the same index) before the old view
@@ -258,7 +266,7 @@ fn a_reset_forgets_the_views_lane_while_the_view_tears_down() {
         s.cmd(Command::Step);
     }
     assert_eq!(s.apps.len(), 2, "the old view still tears down");
-    let views = views_of(&s.apps);
+    let views = views(&s);
     assert_eq!(views.len(), 1);
     assert_ne!(views[0].id, id);
     let d = draw_with_views(&s, &views);
@@ -275,7 +283,7 @@ fn parallel_views_widen_the_par_frame_to_the_views_lane() {
     }
     assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 4, 5], "{:?}", s.numbers());
     assert_eq!(s.apps.len(), 2);
-    let views = views_of(&s.apps);
+    let views = views(&s);
     assert_eq!(views.iter().map(|v| v.step).collect::<Vec<_>>(), [4, 6]);
     let d = draw_with_views(&s, &views);
     let f = &d.frames[0];
