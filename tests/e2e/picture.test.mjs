@@ -1,7 +1,8 @@
 // The picture of the loop (a live sequence diagram in SVG) and presenter mode, on the
 // embedded demo server: the diagram is on the first screen, follows the loop arrow by
-// arrow, leads to each step's JSON, draws parallel calls and both kinds of failure;
-// presenter mode is driven by the keyboard alone. axe-core checks each state.
+// arrow, leads to each step's JSON, draws the weather card's view as a lane of its
+// own, parallel calls and both kinds of failure; presenter mode is driven by the
+// keyboard alone. axe-core checks each state.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -50,6 +51,11 @@ async function labelsFit(page, scope = '.side') {
 }
 
 const labels = (list) => list.map((a) => a.label);
+
+/** The lane headings of the diagram in `scope`, left to right. */
+async function lanes(page, scope = '.side') {
+  return page.$$eval(`${scope} [data-testid=diagram-lane]`, (els) => els.map((e) => e.textContent));
+}
 const current = (list) => list.filter((a) => a.current).map((a) => a.label);
 
 /** Copies a screenshot into docs/ when the README's pictures are being refreshed. */
@@ -81,20 +87,22 @@ describe('the picture of the loop', () => {
     assert.deepEqual(await arrows(page), []);
     assert.match(await page.textContent(`.side ${tid('diagram-status')}`), /Step or Run/);
     await page.fill(tid('prompt'), AUSTIN);
+    // Step 5's result is the weather card's too: the host hands it to the view.
     const expected = [
       [1, ['tools/list ×5', 'tools, 5 pages']],
       [2, ['reshape → Anthropic']],
       [3, ['tools + message', 'picks a tool']],
-      [5, ['result']],
+      [5, ['result', 'tool-result']],
       [6, ['feed back the result', 'answers']],
     ];
     for (const [count, now] of expected) {
       await page.click(tid('step-button'));
       await stepsSettled(page, count);
+      // The view comes once both its read and the result are in.
       await page.waitForFunction(
         (want) => [...document.querySelectorAll('.side [data-testid=diagram-arrow][aria-current=step]')]
-          .map((e) => e.textContent).join('|').includes(want),
-        now[0],
+          .map((e) => e.querySelector('[data-testid=diagram-label]').textContent).join('|') === want,
+        now.join('|'),
       );
       const list = await arrows(page);
       assert.deepEqual(current(list), now, `after ${count} steps: ${JSON.stringify(list)}`);
@@ -105,12 +113,20 @@ describe('the picture of the loop', () => {
     assert.deepEqual(labels(list), [
       `“${AUSTIN}”`, 'tools/list ×5', 'tools, 5 pages', 'reshape → Anthropic',
       'tools + message', 'picks get_weather', 'tools/call get_weather', 'result',
-      'feed back the result', 'answers', 'answer',
+      'tool-result', 'feed back the result', 'answers', 'answer',
     ]);
-    assert.deepEqual(list.map((a) => a.step), [null, 1, 1, 2, 3, 3, 4, 5, 6, 6, null]);
+    assert.deepEqual(list.map((a) => a.step), [null, 1, 1, 2, 3, 3, 4, 5, 5, 6, 6, null]);
     assert.deepEqual(list.map((a) => a.kind), [
-      'user', 'mcp', 'mcp', 'host', 'host', 'host', 'mcp', 'mcp', 'host', 'host', 'user',
+      'user', 'mcp', 'mcp', 'host', 'host', 'host', 'mcp', 'mcp', 'app', 'host', 'host', 'user',
     ]);
+    // The weather card is hosted: the view is a lane of its own, between the model
+    // and the host, and the host → view arrow is drawn in the app ↔ host colour.
+    assert.deepEqual(await lanes(page), ['User', 'Model', 'View', 'Host', 'MCP server']);
+    assert.equal(await page.locator(`.side [data-testid=diagram-arrow][data-kind=app]`).count(), 1);
+    assert.equal(
+      await page.$eval('.side [data-kind=app] .shaft', (e) => getComputedStyle(e).stroke),
+      await page.$eval('[data-testid=app-where]', (e) => getComputedStyle(e).backgroundColor),
+    );
     // Coloured like the badges: the same CSS variables.
     const colours = await page.evaluate(() => {
       const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
@@ -160,6 +176,13 @@ describe('the picture of the loop', () => {
     assert.match(await page.textContent(json5), /Austin: 91F, sunny/);
     assert.ok(await page.evaluate(() => document.activeElement?.closest('[data-step="5"]') !== null));
 
+    // The view's arrow leads to the view's card.
+    await page.click('.side [data-testid=diagram-arrow][data-kind=app]');
+    await page.waitForFunction(() => {
+      const r = document.querySelector('[data-testid=app-view]')?.getBoundingClientRect();
+      return r && r.top >= 0 && r.top < innerHeight;
+    });
+
     // The answer's arrow leads to the answer.
     await page.click('.side [data-testid=diagram-arrow][data-target=answer]');
     await page.waitForFunction(() => {
@@ -169,7 +192,7 @@ describe('the picture of the loop', () => {
     // Every arrow that leads somewhere is in the tab order and named.
     const named = await page.$$eval('.side [data-testid=diagram-arrow][role=button]', (els) =>
       els.map((e) => [e.tabIndex, e.getAttribute('aria-label')]));
-    assert.equal(named.length, 10);
+    assert.equal(named.length, 11);
     assert.ok(named.every(([t, l]) => t === 0 && /^(Step \d|The model's answer)/.test(l)), JSON.stringify(named));
     assert.deepEqual(p.errors, []);
   });
@@ -177,6 +200,9 @@ describe('the picture of the loop', () => {
   it('parallel calls are drawn side by side in a par frame', async () => {
     const { page } = p;
     await runLoop(page, 'weather in Paris and Austin');
+    // Each call's weather card is hosted, its tool-result drawn after its result.
+    await page.waitForFunction(() =>
+      document.querySelectorAll('.side [data-testid=diagram-arrow][data-kind=app]').length === 2);
     const par = page.locator(`.side ${tid('diagram-par')}`);
     assert.equal(await par.count(), 1);
     assert.equal(await par.getAttribute('data-calls'), '2');
@@ -191,7 +217,9 @@ describe('the picture of the loop', () => {
       return { label: e.querySelector('[data-testid=diagram-label]').textContent, y: r.top + r.height / 2 };
     }));
     const inside = boxes.filter((b) => b.y > frame.y && b.y < frame.y + frame.height).map((b) => b.label);
-    assert.deepEqual(inside, ['tools/call get_weather', 'result', 'tools/call get_weather', 'result']);
+    assert.deepEqual(inside, [
+      'tools/call get_weather', 'result', 'tool-result', 'tools/call get_weather', 'result', 'tool-result',
+    ]);
     await labelsFit(page);
     await cleanShot(page, 'diagram-parallel.png');
     assert.deepEqual(p.errors, []);

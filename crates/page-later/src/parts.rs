@@ -69,6 +69,10 @@ impl LaterParts for LoopParts {
         }
     }
 
+    fn app_lifelines(&self) -> Vec<mcpg_page::AppLifeline> {
+        self.apps.lifelines()
+    }
+
     fn poll_timeout(&self) -> Option<Timestamp> {
         match (self.pace_due, self.apps.poll_timeout()) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -158,8 +162,13 @@ impl LoopParts {
             message,
         } = &ev
         {
+            // The run saw this end first: the call's step 5 is its last.
+            let step = self
+                .run
+                .as_ref()
+                .and_then(|r| r.steps().iter().rposition(|s| s.number == 5));
             self.apps
-                .call_finished(page, *op, outcome, message.as_ref());
+                .call_finished(page, *op, outcome, message.as_ref(), step);
         }
         if !for_later(&ev) {
             match ev {

@@ -63,3 +63,18 @@ pub struct AppView {
     /// conversation, the model context it set, what was refused (newest last).
     pub notes: Vec<String>,
 }
+
+/// Where a hosted view belongs in the loop, for the picture of the loop (its lane
+/// and arrows). Not a field of [`AppView`]: only the later parts make it and only
+/// the picture reads it ([`crate::PageDriver::app_lifelines`]), so the first load
+/// carries none of its code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppLifeline {
+    /// The view ([`AppView::id`]).
+    pub view: u64,
+    /// The index in the loop's steps of the step 5 whose result the view shows.
+    pub step: usize,
+    /// The tools the view called through the host that the server answered with a
+    /// result, in order.
+    pub calls: Vec<String>,
+}

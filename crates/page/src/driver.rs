@@ -148,6 +148,17 @@ impl PageDriver {
         .min()
     }
 
+    /// Where each hosted MCP Apps view belongs in the loop, for the picture of the
+    /// loop (none before the later parts are in). Read when
+    /// [`ViewChange::Apps`] says the views changed.
+    pub fn app_lifelines(&self) -> Vec<crate::apps::AppLifeline> {
+        self.later
+            .0
+            .as_ref()
+            .map(|l| l.app_lifelines())
+            .unwrap_or_default()
+    }
+
     /// The first screen's state, to change (the driver's own inputs' work).
     pub(crate) fn page_mut(&mut self) -> &mut Page {
         &mut self.page

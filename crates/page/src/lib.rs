@@ -50,7 +50,7 @@ mod shared;
 mod view;
 mod waiting;
 
-pub use apps::{AppCommand, AppLink, AppView};
+pub use apps::{AppCommand, AppLifeline, AppLink, AppView};
 pub use asks::{AskCommand, AskKey, AskPlace, AskState, AskView};
 pub use auth::{AuthCommand, AuthNeeded};
 pub use bridge_event::{BridgeEvent, parse_bridge_event};

@@ -18,6 +18,8 @@ pub trait LaterParts {
     fn handle(&mut self, page: &mut Page, work: Later);
     /// The parts' next deadline (the running loop's pace), if any.
     fn poll_timeout(&self) -> Option<Timestamp>;
+    /// Where each hosted MCP Apps view belongs in the loop, for the picture.
+    fn app_lifelines(&self) -> Vec<crate::apps::AppLifeline>;
 }
 
 /// What the shell hands in once the later chunk is loaded.

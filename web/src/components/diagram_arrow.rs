@@ -4,7 +4,7 @@
 //! are SVG text nodes: server text is never markup.
 
 use leptos::prelude::*;
-use mcpg_page_later::diagram::{Arrow, ROW, Target, WIDTH};
+use mcpg_page_later::diagram::{Arrow, ROW, Target};
 
 /// An arrow, drawn.
 #[component]
@@ -17,6 +17,8 @@ pub fn DiagramArrow(
     is_current: Signal<bool>,
     /// What a click or Enter does with the arrow's target.
     on_pick: Callback<Target>,
+    /// The diagram's `viewBox` width (the row's highlight spans it).
+    width: u32,
 ) -> impl IntoView {
     let target = arrow.target;
     let pick = move || {
@@ -47,6 +49,7 @@ pub fn DiagramArrow(
             data-target=match target {
                 Some(Target::Step(i)) => i.to_string(),
                 Some(Target::Answer) => "answer".to_owned(),
+                Some(Target::View { id, .. }) => format!("view-{id}"),
                 None => String::new(),
             }
             role=if target.is_some() { "button" } else { "img" }
@@ -61,7 +64,7 @@ pub fn DiagramArrow(
                 }
             }>
             <title>{arrow.description.clone()}</title>
-            <rect class="hit" x=2 y=arrow.top width=WIDTH - 4 height=ROW rx=5/>
+            <rect class="hit" x=2 y=arrow.top width=width - 4 height=ROW rx=5/>
             <path class="shaft" d=arrow.path.clone()/>
             <polygon class="head" points=arrow.head.clone()/>
             <text class="label" x=lx y=ly text-anchor=anchor.as_str()

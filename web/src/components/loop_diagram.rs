@@ -1,11 +1,12 @@
 //! The picture of the loop: a live sequence diagram in SVG, drawn from the same
 //! steps the step cards show ([`mcpg_page_later::diagram`] computes every arrow; this only
-//! draws them). Clicking an arrow, or Enter on it, jumps to its step's JSON; in
-//! presenter mode it shows that step instead.
+//! draws them). Clicking an arrow, or Enter on it, jumps to its step's JSON (or an
+//! MCP Apps view's arrow to the view's card); in presenter mode it shows that step
+//! instead.
 
 use leptos::prelude::*;
 use mcpg_host::provider::Turn;
-use mcpg_page_later::diagram::{Diagram, DiagramInput, LANE_TOP, Lane, Target, WIDTH, diagram};
+use mcpg_page_later::diagram::{Diagram, DiagramInput, LANE_TOP, Target, diagram, views_of};
 
 use super::diagram_arrow::DiagramArrow;
 use crate::effects::picture;
@@ -42,6 +43,9 @@ pub fn LoopDiagram(
         let answered = st.answer.with(Option::is_some);
         let next_step = st.next_step.get();
         let current = current.get();
+        // Where each view belongs is the driver's to say; `apps` changing is what
+        // tells that it may have changed.
+        let views = st.apps.with(|a| views_of(a, &picture::app_lifelines()));
         st.steps.with(|steps| {
             diagram(&DiagramInput {
                 steps,
@@ -50,7 +54,16 @@ pub fn LoopDiagram(
                 provider,
                 next_step,
                 current,
+                views: &views,
             })
+        })
+    });
+    // The lane heads change only when a view's lane comes or goes.
+    let lanes = Memo::new(move |_| {
+        drawn.with(|d| {
+            let heads: Vec<(&'static str, u32)> =
+                d.lanes.iter().map(|l| (l.label(), d.lane_x(*l))).collect();
+            heads
         })
     });
     let id = if presenting {
@@ -81,28 +94,31 @@ pub fn LoopDiagram(
         <figure class="diagram" class:big=presenting data-testid="diagram"
             aria-labelledby=format!("{id}-title")>
             {heading}
-            <svg class="seq" viewBox=move || format!("0 0 {WIDTH} {}", drawn.with(|d| d.height))
+            <svg class="seq" viewBox=move || drawn.with(|d| format!("0 0 {} {}", d.width, d.height))
                 role="group" aria-labelledby=format!("{id}-title")
                 aria-describedby=format!("{id}-desc")>
                 <title id=format!("{id}-title")>"Sequence diagram of the tool loop"</title>
                 <desc id=format!("{id}-desc")>{move || drawn.with(|d| d.status.clone())}</desc>
-                <Lanes height=Signal::derive(move || drawn.with(|d| d.height))/>
+                <Lanes lanes=lanes height=Signal::derive(move || drawn.with(|d| d.height))/>
                 {move || drawn.with(frames)}
+                // The key holds the path and the width: a view's lane coming moves
+                // every lane, and so every arrow.
                 <For
-                    each=move || drawn.with(|d| d.arrows.clone().into_iter().enumerate().collect::<Vec<_>>())
-                    key=|(i, a)| (*i, a.label.clone(), a.kind, a.target, a.top, a.running, a.shows_number)
-                    let((_, arrow))
+                    each=move || drawn.with(|d| d.arrows.iter().cloned().enumerate().map(|(i, a)| (i, d.width, a)).collect::<Vec<_>>())
+                    key=|(i, w, a)| (*i, *w, a.label.clone(), a.path.clone(), a.kind, a.target, a.top, a.running, a.shows_number)
+                    let((_, width, arrow))
                 >
                     <DiagramArrow
                         is_current=Signal::derive({
-                            let target = arrow.target;
-                            move || matches!(target, Some(Target::Step(i)) if current.get() == Some(i))
+                            let step = arrow.target.and_then(Target::step);
+                            move || step.is_some() && current.get() == step
                         })
                         on_pick=Callback::new(pick)
+                        width=width
                         arrow=arrow/>
                 </For>
                 {move || drawn.with(|d| d.arrows.is_empty()).then(|| view! {
-                    <text class="empty-hint" x=WIDTH / 2 y=LANE_TOP + 40 text-anchor="middle">
+                    <text class="empty-hint" x=move || drawn.with(|d| d.width / 2) y=LANE_TOP + 40 text-anchor="middle">
                         "Step or Run draws the loop here"
                     </text>
                 })}
@@ -114,26 +130,31 @@ pub fn LoopDiagram(
     }
 }
 
-/// The four lanes: a heading box and a dashed lifeline down to `height`.
+/// The lanes drawn (four, or five with a view's): a heading box and a dashed
+/// lifeline down to `height`.
 #[component]
 fn Lanes(
+    /// Each lane's heading and x, left to right.
+    lanes: Memo<Vec<(&'static str, u32)>>,
     /// The diagram's height.
     #[prop(into)]
     height: Signal<u32>,
 ) -> impl IntoView {
-    Lane::ALL
-        .into_iter()
-        .map(|lane| {
-            let x = Diagram::lane_x(lane);
-            view! {
-                <g class="lane" aria-hidden="true">
-                    <line class="lifeline" x1=x x2=x y1=28 y2=move || height.get().saturating_sub(4)/>
-                    <rect class="lane-box" x=x - 52 y=4 width=104 height=24 rx=5/>
-                    <text class="lane-label" x=x y=21 text-anchor="middle">{lane.label()}</text>
-                </g>
-            }
-        })
-        .collect_view()
+    move || {
+        lanes
+            .get()
+            .into_iter()
+            .map(|(label, x)| {
+                view! {
+                    <g class="lane" aria-hidden="true" data-testid="diagram-lane">
+                        <line class="lifeline" x1=x x2=x y1=28 y2=move || height.get().saturating_sub(4)/>
+                        <rect class="lane-box" x=x - 52 y=4 width=104 height=24 rx=5/>
+                        <text class="lane-label" x=x y=21 text-anchor="middle">{label}</text>
+                    </g>
+                }
+            })
+            .collect_view()
+    }
 }
 
 /// The `par` frames around parallel calls.

@@ -168,16 +168,23 @@ pub fn can_go_back(st: AppState, pr: Presenter) -> bool {
     pr.shown(st.steps.with(Vec::len)).is_some_and(|i| i > 0)
 }
 
+/// Where each hosted MCP Apps view belongs in the loop, from the driver (read for
+/// the picture only, so the first load carries none of it).
+pub fn app_lifelines() -> Vec<mcpg_page::AppLifeline> {
+    super::inbox::read(mcpg_page::PageDriver::app_lifelines).unwrap_or_default()
+}
+
 /// In presenter mode, an arrow shows its step.
 pub fn show_in_presenter(pr: Presenter, target: Target) {
     match target {
-        Target::Step(i) => pr.cursor.set(Some(i)),
+        // A view's arrows belong to its step 5 (presenter mode shows no views).
+        Target::Step(i) | Target::View { step: i, .. } => pr.cursor.set(Some(i)),
         Target::Answer => pr.cursor.set(None),
     }
 }
 
 /// Brings a target into view: a step's card, scrolled to, its last JSON block opened
-/// and focused; or the model's answer.
+/// and focused; the model's answer; or an MCP Apps view's card.
 pub fn jump_to(target: Target) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
@@ -190,6 +197,10 @@ pub fn jump_to(target: Target) {
             .and_then(|n| n.dyn_into::<Element>().ok()),
         Target::Answer => doc
             .query_selector("#loop [data-testid=answer]")
+            .ok()
+            .flatten(),
+        Target::View { id, .. } => doc
+            .query_selector(&format!("[data-testid=app-view][data-view=\"{id}\"]"))
             .ok()
             .flatten(),
     };

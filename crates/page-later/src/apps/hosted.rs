@@ -36,12 +36,22 @@ pub(super) struct Hosted {
     /// What the view last set for the model to see (`ui/update-model-context`),
     /// sent with the next user message.
     pub(super) context: Option<String>,
+    /// The index in the loop's steps of its call's step 5 (for the picture).
+    pub(super) step: Option<usize>,
+    /// The tools it called through the host that were answered (for the picture).
+    pub(super) calls: Vec<String>,
     summaries: Summaries,
 }
 
 impl Hosted {
-    /// A view about to load.
-    pub(super) fn new(id: u64, tool: &str, res: UiResource, session: Option<AppSession>) -> Hosted {
+    /// A view about to load, of `tool`'s call whose step 5 is at `step`.
+    pub(super) fn new(
+        id: u64,
+        tool: &str,
+        step: Option<usize>,
+        res: UiResource,
+        session: Option<AppSession>,
+    ) -> Hosted {
         let mut notes = Vec::new();
         for r in &res.csp.refused {
             notes.push(format!("Left out of the view's CSP: {r}."));
@@ -70,15 +80,24 @@ impl Hosted {
             dirty: true,
             said: Vec::new(),
             context: None,
+            step,
+            calls: Vec::new(),
             summaries: Summaries::default(),
         }
     }
 
     /// A view that cannot be hosted (its card says why; no frame).
-    pub(super) fn failed(id: u64, tool: &str, uri: &str, why: String) -> Hosted {
+    pub(super) fn failed(
+        id: u64,
+        tool: &str,
+        step: Option<usize>,
+        uri: &str,
+        why: String,
+    ) -> Hosted {
         let mut h = Hosted::new(
             id,
             tool,
+            step,
             UiResource {
                 uri: uri.to_owned(),
                 html: String::new(),

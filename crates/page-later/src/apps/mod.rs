@@ -16,7 +16,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::client::{CallOutcome, OpError, OpId};
 use mcpg_core::jsonrpc::{Message, RequestId, RpcError};
 use mcpg_core::model::{JsonObject, Tool};
-use mcpg_page::{AppCommand, AppView, Output, Page, ViewChange};
+use mcpg_page::{AppCommand, AppLifeline, AppView, Output, Page, ViewChange};
 use serde_json::{Value, json};
 
 use hosted::Hosted;
@@ -32,6 +32,8 @@ struct Pending {
     /// The call's raw result, or why there is none.
     result: Option<Result<Value, String>>,
     call_id: Option<RequestId>,
+    /// The index in the loop's steps of the call's step 5, once it ended.
+    step: Option<usize>,
 }
 
 /// The views of this page, and what they wait for.
@@ -43,8 +45,9 @@ pub(crate) struct Apps {
     calls: BTreeMap<OpId, Pending>,
     /// Reads of a view's resource in flight: the call they serve.
     reads: BTreeMap<OpId, OpId>,
-    /// A view's requests sent on to the server: whose, and its ticket.
-    asks: BTreeMap<OpId, (u64, Ticket)>,
+    /// A view's requests sent on to the server: whose, its ticket, and the tool
+    /// it calls (none for a read).
+    asks: BTreeMap<OpId, (u64, Ticket, Option<String>)>,
     /// How many views the page was last told of.
     shown: usize,
 }
@@ -104,6 +107,7 @@ impl Apps {
                 resource: None,
                 result: None,
                 call_id: None,
+                step: None,
             },
         );
     }
@@ -125,7 +129,7 @@ impl Apps {
             self.try_open(page, call);
             return true;
         }
-        let Some((view, ticket)) = self.asks.remove(&op) else {
+        let Some((view, ticket, tool)) = self.asks.remove(&op) else {
             return false;
         };
         let answer = match outcome {
@@ -136,20 +140,32 @@ impl Apps {
                 format!("the host got no answer from the server: {e}"),
             )),
         };
-        if let Some(s) = self.find(view).and_then(|h| h.session.as_mut()) {
-            s.server_answered(ticket, answer);
+        if let Some(h) = self.find(view) {
+            // The picture draws a view's call once its result is back (an error
+            // answer draws nothing it could not name truly). Dirty, though the card
+            // is the same: the page re-reads the lifelines when told of the views.
+            if let (Some(name), Ok(_)) = (tool, &answer) {
+                h.calls.push(name);
+                h.dirty = true;
+            }
+            if let Some(s) = h.session.as_mut() {
+                s.server_answered(ticket, answer);
+            }
         }
         self.drain(page);
+        self.show(page);
         true
     }
 
-    /// A call of the loop ended (a round that asks for input is not the end).
+    /// A call of the loop ended (a round that asks for input is not the end);
+    /// `step` is the index of its step 5 in the loop's steps.
     pub(crate) fn call_finished(
         &mut self,
         page: &mut Page,
         op: OpId,
         outcome: &CallOutcome,
         message: Option<&Message>,
+        step: Option<usize>,
     ) {
         let Some(p) = self.calls.get_mut(&op) else {
             return;
@@ -167,6 +183,7 @@ impl Apps {
             CallOutcome::Failed(f) => Some(Err(f.to_string())),
         };
         p.call_id = message.and_then(Message::id).cloned();
+        p.step = step;
         self.try_open(page, op);
     }
 
@@ -200,14 +217,14 @@ impl Apps {
                     Some(Err(why)) => session.tool_cancelled(why),
                     None => {}
                 }
-                Hosted::new(id, &p.tool.name, res, Some(session))
+                Hosted::new(id, &p.tool.name, p.step, res, Some(session))
             }
             Some(Err(why)) => {
                 page.note(format!(
                     "the view of {} cannot be hosted: {why}",
                     p.tool.name
                 ));
-                Hosted::failed(id, &p.tool.name, &p.uri, why)
+                Hosted::failed(id, &p.tool.name, p.step, &p.uri, why)
             }
             None => return,
         };
@@ -308,6 +325,21 @@ impl Apps {
         Some((h.view.tool.clone(), text))
     }
 
+    /// Where each view belongs in the loop, for the picture (a view whose call's
+    /// step 5 is unknown has none).
+    pub(crate) fn lifelines(&self) -> Vec<AppLifeline> {
+        self.views
+            .iter()
+            .filter_map(|h| {
+                Some(AppLifeline {
+                    view: h.view.id,
+                    step: h.step?,
+                    calls: h.calls.clone(),
+                })
+            })
+            .collect()
+    }
+
     fn find(&mut self, view: u64) -> Option<&mut Hosted> {
         self.views.iter_mut().find(|h| h.view.id == view)
     }
@@ -322,14 +354,18 @@ impl Apps {
                 });
             }
             for ask in h.events(page) {
-                let (method, params) = match ask.1 {
-                    ServerAsk::CallTool { name, arguments } => {
-                        ("tools/call", json!({"name": name, "arguments": arguments}))
+                let (method, params, tool) = match ask.1 {
+                    ServerAsk::CallTool { name, arguments } => (
+                        "tools/call",
+                        json!({"name": name, "arguments": arguments}),
+                        Some(name),
+                    ),
+                    ServerAsk::ReadResource { uri } => {
+                        ("resources/read", json!({"uri": uri}), None)
                     }
-                    ServerAsk::ReadResource { uri } => ("resources/read", json!({"uri": uri})),
                 };
                 let op = page.client.request(page.now, method, Some(params));
-                self.asks.insert(op, (h.view.id, ask.0));
+                self.asks.insert(op, (h.view.id, ask.0, tool));
             }
         }
         // A view that went changes the count `show` compares.

@@ -1,11 +1,16 @@
-//! Rows to coordinates in a fixed `viewBox`: lanes at fixed x, one row per arrow,
-//! `par` frames around parallel calls, labels shortened to fit between their lanes.
+//! Rows to coordinates in a fixed `viewBox`: lanes at fixed x (one set for the
+//! loop's four lanes, one with a view's lane), one row per arrow, `par` frames
+//! around parallel calls, labels shortened to fit between their lanes.
 
 use super::rows::{Item, Row};
 use super::{Anchor, Arrow, Frame, Lane};
 
-/// The `viewBox` width.
+/// The `viewBox` width of the loop's four lanes.
 pub const WIDTH: u32 = 640;
+/// The `viewBox` width with a view's lane: wider rather than tighter, so a view's
+/// folded calls ("tools/call get_forecast ×2") fit whole between the view and the
+/// host and between the host and the server, and the room right of the host stays.
+pub const WIDTH_WITH_VIEW: u32 = 740;
 /// Where the first row starts (below the lane headings).
 pub const LANE_TOP: u32 = 40;
 /// The height of one arrow's row.
@@ -27,14 +32,40 @@ const TEN_CHARS: u32 = 75;
 /// ("reshape → OpenAI Responses").
 const TEN_CHARS_NAMES: u32 = 82;
 
-/// The x of a lane's lifeline. The host gets the middle; the user lane only carries
-/// the message and the answer.
-pub(super) fn lane_x(lane: Lane) -> u32 {
-    match lane {
-        Lane::User => 70,
-        Lane::Model => 225,
-        Lane::Host => 385,
-        Lane::Server => 570,
+/// Where the lanes stand: which set, and how wide the picture is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Layout {
+    with_view: bool,
+    pub width: u32,
+}
+
+impl Layout {
+    /// The layout of `lanes` (the set with a view's lane when it holds one).
+    pub(super) fn of(lanes: &[Lane]) -> Layout {
+        let with_view = lanes.contains(&Lane::View);
+        Layout {
+            with_view,
+            width: if with_view { WIDTH_WITH_VIEW } else { WIDTH },
+        }
+    }
+
+    /// The x of a lane's lifeline. The host gets the middle; the user lane only
+    /// carries the message and the answer. With a view, lane boxes (104 wide) sit
+    /// 6 apart on the left, where only the chat's and the model's arrows pass.
+    pub(super) fn x(self, lane: Lane) -> u32 {
+        match (self.with_view, lane) {
+            (false, Lane::User) => 70,
+            (false, Lane::Model) => 225,
+            // Not drawn without a view: where it would be, between model and host.
+            (false, Lane::View) => 305,
+            (false, Lane::Host) => 385,
+            (false, Lane::Server) => 570,
+            (true, Lane::User) => 56,
+            (true, Lane::Model) => 166,
+            (true, Lane::View) => 276,
+            (true, Lane::Host) => 480,
+            (true, Lane::Server) => 684,
+        }
     }
 }
 
@@ -45,35 +76,42 @@ pub(super) struct Placed {
     pub height: u32,
 }
 
+/// A `par` frame being drawn: its top, its calls, whether complete, and the
+/// leftmost lane x of the rows inside.
+type Open = (u32, usize, bool, u32);
+
 /// Places `items` top to bottom.
-pub(super) fn place(items: &[Item]) -> Placed {
+pub(super) fn place(items: &[Item], layout: Layout) -> Placed {
     let mut y = LANE_TOP;
     let mut arrows = Vec::new();
     let mut frames = Vec::new();
-    let mut open: Option<(u32, usize, bool)> = None;
+    let mut open: Option<Open> = None;
     for item in items {
         match item {
             Item::Row(row) => {
-                arrows.push(arrow(row, y));
+                if let Some(o) = &mut open {
+                    o.3 = o.3.min(layout.x(row.from)).min(layout.x(row.to));
+                }
+                arrows.push(arrow(row, y, layout));
                 y += ROW;
             }
             Item::OpenPar { calls, complete } => {
-                open = Some((y, *calls, *complete));
+                open = Some((y, *calls, *complete, layout.x(Lane::Host)));
                 y += FRAME_TAG;
             }
             Item::ClosePar => {
-                if let Some((top, calls, complete)) = open.take() {
+                if let Some(o) = open.take() {
                     y += FRAME_GAP;
-                    frames.push(frame(top, y, calls, complete));
+                    frames.push(frame(o, y, layout));
                     y += FRAME_GAP;
                 }
             }
         }
     }
     // A frame still open (the rows stopped inside it) closes at the bottom.
-    if let Some((top, calls, complete)) = open {
+    if let Some(o) = open {
         y += FRAME_GAP;
-        frames.push(frame(top, y, calls, complete));
+        frames.push(frame(o, y, layout));
     }
     Placed {
         arrows,
@@ -82,9 +120,10 @@ pub(super) fn place(items: &[Item]) -> Placed {
     }
 }
 
-/// The `par` frame from `top` to `bottom` around the host and server lanes.
-fn frame(top: u32, bottom: u32, calls: usize, complete: bool) -> Frame {
-    let x = lane_x(Lane::Host).saturating_sub(FRAME_MARGIN);
+/// The `par` frame from its top to `bottom` around the host and server lanes, and
+/// the view's when its rows reach it.
+fn frame((top, calls, complete, left): Open, bottom: u32, layout: Layout) -> Frame {
+    let x = left.saturating_sub(FRAME_MARGIN);
     let label = if complete {
         format!("par · {calls} calls")
     } else {
@@ -95,16 +134,16 @@ fn frame(top: u32, bottom: u32, calls: usize, complete: bool) -> Frame {
         calls,
         x,
         y: top + 2,
-        width: lane_x(Lane::Server) + FRAME_MARGIN - x,
+        width: layout.x(Lane::Server) + FRAME_MARGIN - x,
         height: bottom.saturating_sub(top + 2),
     }
 }
 
 /// One row's arrow, in the row starting at `top`.
-fn arrow(row: &Row, top: u32) -> Arrow {
+fn arrow(row: &Row, top: u32, layout: Layout) -> Arrow {
     // The shaft sits low in the row, the label above it.
     let y = top + ROW - 7;
-    let (x1, x2) = (lane_x(row.from), lane_x(row.to));
+    let (x1, x2) = (layout.x(row.from), layout.x(row.to));
     let (path, head, label_at, room) = if x1 == x2 {
         // Host work: out to the right, down, and back into the same lane.
         let (top, bottom) = (y - 14, y);
@@ -121,7 +160,7 @@ fn arrow(row: &Row, top: u32) -> Arrow {
             bottom + 5
         );
         let at = (x1 + LOOP_WIDTH + 6, y - 3, Anchor::Start);
-        let room = WIDTH - (x1 + LOOP_WIDTH + 10);
+        let room = layout.width - (x1 + LOOP_WIDTH + 10);
         (path, head, at, room * TEN_CHARS / TEN_CHARS_NAMES)
     } else {
         // The shaft stops where the head's base starts.

@@ -22,14 +22,27 @@
 //!    │          │──answers─▶│            │
 //!    │◀─────answer──────────│            │
 //! ```
+//!
+//! A tool that links an MCP Apps view adds the view's lifeline between the model
+//! and the host, and the view's arrows right after its call's step 5:
+//!
+//! ```text
+//!   User   Model   View         Host      MCP server
+//!    │       │      │◀─tool-result─│            │  the host hands the view its result
+//!    │       │      │─tools/call──▶│            │  the view asks the host
+//!    │       │      │              │─tools/call▶│  the host sends it as its own
+//!    │       │      │              │◀──result───│
+//!    │       │      │◀───result────│            │
+//! ```
 
 mod geometry;
 mod read;
 mod rows;
 
-pub use geometry::{HEAD, LANE_TOP, ROW, WIDTH};
+pub use geometry::{HEAD, LANE_TOP, ROW, WIDTH, WIDTH_WITH_VIEW};
 
 use mcpg_loop_data::{Provider, Step};
+use mcpg_page::{AppLifeline, AppView};
 
 /// A participant of the loop: one vertical lane of the diagram, left to right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,6 +51,9 @@ pub enum Lane {
     User,
     /// The LLM behind the host.
     Model,
+    /// An MCP Apps view the host shows for a tool's result (drawn only while one
+    /// is hosted).
+    View,
     /// The host (this page): the MCP client and the model's caller.
     Host,
     /// The MCP server.
@@ -47,14 +63,25 @@ pub enum Lane {
 impl Lane {
     /// Every lane, left to right. The model sits between the user and the host so
     /// that the many host↔model and host↔server arrows are short and only the two
-    /// user arrows cross a lane.
-    pub const ALL: [Lane; 4] = [Lane::User, Lane::Model, Lane::Host, Lane::Server];
+    /// user arrows cross a lane; a view sits next to the host, so host↔view arrows
+    /// are short too.
+    pub const ALL: [Lane; 5] = [
+        Lane::User,
+        Lane::Model,
+        Lane::View,
+        Lane::Host,
+        Lane::Server,
+    ];
+
+    /// The lanes of a loop without a view.
+    pub const LOOP: [Lane; 4] = [Lane::User, Lane::Model, Lane::Host, Lane::Server];
 
     /// The lane's heading.
     pub fn label(self) -> &'static str {
         match self {
             Lane::User => "User",
             Lane::Model => "Model",
+            Lane::View => "View",
             Lane::Host => "Host",
             Lane::Server => "MCP server",
         }
@@ -65,6 +92,7 @@ impl Lane {
         match self {
             Lane::User => "the user",
             Lane::Model => "the model",
+            Lane::View => "the tool's view",
             Lane::Host => "the host",
             Lane::Server => "the MCP server",
         }
@@ -92,6 +120,9 @@ pub enum ArrowKind {
     /// (sampling, elicitation, roots, or a 2026-07-28 `input_required`), server →
     /// host, and the host's answer, host → server.
     ServerRequest,
+    /// Between an MCP Apps view and the host (postMessage, not MCP): the result the
+    /// view is handed, and the calls it asks the host to make.
+    App,
 }
 
 impl ArrowKind {
@@ -105,6 +136,7 @@ impl ArrowKind {
             ArrowKind::ProtocolError => "protocol-error",
             ArrowKind::Failed => "failed",
             ArrowKind::ServerRequest => "server-request",
+            ArrowKind::App => "app",
         }
     }
 
@@ -125,6 +157,7 @@ impl ArrowKind {
             ArrowKind::ToolError => "over MCP, a tool error (isError)",
             ArrowKind::ProtocolError => "over MCP, a JSON-RPC error",
             ArrowKind::Failed => "failed",
+            ArrowKind::App => "between the view and the host",
         }
     }
 }
@@ -136,6 +169,24 @@ pub enum Target {
     Step(usize),
     /// The model's final answer.
     Answer,
+    /// An MCP Apps view's card: its id, and the index in the steps handed in of
+    /// the step 5 whose result it shows.
+    View {
+        /// The view ([`AppView::id`]).
+        id: u64,
+        /// Its step 5.
+        step: usize,
+    },
+}
+
+impl Target {
+    /// The index of the step it belongs to, if any (the answer belongs to none).
+    pub fn step(self) -> Option<usize> {
+        match self {
+            Target::Step(i) | Target::View { step: i, .. } => Some(i),
+            Target::Answer => None,
+        }
+    }
 }
 
 /// Which way an arrow's label is anchored (SVG `text-anchor`).
@@ -211,6 +262,42 @@ pub struct Frame {
     pub height: u32,
 }
 
+/// An MCP Apps view, as the picture draws it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiagramView {
+    /// The view ([`AppView::id`]).
+    pub id: u64,
+    /// The index in the steps of the step 5 whose result it shows.
+    pub step: usize,
+    /// The tool whose view it is.
+    pub tool: String,
+    /// The tools it called through the host that were answered, in order.
+    pub calls: Vec<String>,
+    /// The host still holds the result: the view has not finished its handshake.
+    pub waiting: bool,
+}
+
+/// The views the page hosts (`apps`, with where each belongs: `lifelines`), as the
+/// picture draws them: one that could not be hosted (no frame, no dialogue), has no
+/// step 5, or is tearing down (its loop was reset, and its step's index may already
+/// name a new loop's step) draws nothing.
+pub fn views_of(apps: &[AppView], lifelines: &[AppLifeline]) -> Vec<DiagramView> {
+    lifelines
+        .iter()
+        .filter_map(|l| {
+            let v = apps.iter().find(|v| v.id == l.view)?;
+            let drawn = !matches!(v.status, "not hosted" | "tearing down");
+            drawn.then(|| DiagramView {
+                id: v.id,
+                step: l.step,
+                tool: v.tool.clone(),
+                calls: l.calls.clone(),
+                waiting: v.status == "loading",
+            })
+        })
+        .collect()
+}
+
 /// What the diagram is drawn from: the page's own state, nothing more.
 #[derive(Clone, Copy, Debug)]
 pub struct DiagramInput<'a> {
@@ -227,11 +314,18 @@ pub struct DiagramInput<'a> {
     pub next_step: Option<u8>,
     /// The index in `steps` of the step to highlight.
     pub current: Option<usize>,
+    /// The MCP Apps views hosted for this loop's results.
+    pub views: &'a [DiagramView],
 }
 
 /// The whole picture.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagram {
+    /// The lanes drawn, left to right: [`Lane::LOOP`], or [`Lane::ALL`] when a view
+    /// is hosted.
+    pub lanes: Vec<Lane>,
+    /// The `viewBox` width ([`WIDTH`], or [`WIDTH_WITH_VIEW`] with the view's lane).
+    pub width: u32,
     /// Every arrow, top to bottom.
     pub arrows: Vec<Arrow>,
     /// `par` frames around parallel calls.
@@ -244,18 +338,27 @@ pub struct Diagram {
 }
 
 impl Diagram {
-    /// The x of a lane's lifeline, in `viewBox` units.
-    pub fn lane_x(lane: Lane) -> u32 {
-        geometry::lane_x(lane)
+    /// The x of a lane's lifeline, in `viewBox` units (it depends on the lanes
+    /// drawn).
+    pub fn lane_x(&self, lane: Lane) -> u32 {
+        geometry::Layout::of(&self.lanes).x(lane)
     }
 }
 
 /// The diagram of `input`'s steps.
 pub fn diagram(input: &DiagramInput<'_>) -> Diagram {
     let rows = rows::rows(input);
-    let placed = geometry::place(&rows);
+    let lanes: Vec<Lane> = if rows::shown_views(input).next().is_some() {
+        Lane::ALL.to_vec()
+    } else {
+        Lane::LOOP.to_vec()
+    };
+    let layout = geometry::Layout::of(&lanes);
+    let placed = geometry::place(&rows, layout);
     let status = status(&placed.arrows, input.steps.is_empty());
     Diagram {
+        width: layout.width,
+        lanes,
         arrows: placed.arrows,
         frames: placed.frames,
         height: placed.height,

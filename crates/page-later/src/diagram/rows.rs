@@ -6,7 +6,7 @@ use mcpg_loop_data::{BlockKind, Step, StepStatus, is_answer, is_asked};
 use super::read::{
     asked_what, calls_before, count_blocks, result, short_name, starts_run, tool_name,
 };
-use super::{ArrowKind, DiagramInput, Lane, Target};
+use super::{ArrowKind, DiagramInput, DiagramView, Lane, Target};
 
 /// One arrow before it is placed.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,6 +71,19 @@ pub(super) fn rows(input: &DiagramInput<'_>) -> Vec<Item> {
         )));
     }
     out
+}
+
+/// The views drawn: those whose step 5 is among the steps (a view outlives a
+/// reset while it tears down, and a call the host refused has no step 5).
+pub(super) fn shown_views<'a>(
+    input: &'a DiagramInput<'_>,
+) -> impl Iterator<Item = &'a DiagramView> {
+    let steps = input.steps;
+    input.views.iter().filter(move |v| {
+        steps
+            .get(v.step)
+            .is_some_and(|s| s.number == 5 && s.status != StepStatus::Skipped)
+    })
 }
 
 /// A row of the chat around the loop (the message, the answer).
@@ -197,6 +210,10 @@ impl Rows<'_, '_> {
             5 => {
                 let (kind, label) = result(step);
                 self.push(i, Lane::Server, Lane::Host, kind, label);
+                let input = self.input;
+                for v in shown_views(input).filter(|v| v.step == i) {
+                    self.view(i, v, kind);
+                }
             }
             _ => {}
         }
@@ -229,6 +246,89 @@ impl Rows<'_, '_> {
                 );
             }
         }
+    }
+
+    /// The arrows of view `v`, shown for step 5 at `i` whose result arrow was of
+    /// `kind`: the host hands the view the result (or tells it the call was
+    /// cancelled, when there is none), then each call the view asked the host to
+    /// make, in order, consecutive calls of one tool folded into one "×N" group.
+    fn view(&mut self, i: usize, v: &DiagramView, kind: ArrowKind) {
+        let handed = if matches!(kind, ArrowKind::ProtocolError | ArrowKind::Failed) {
+            "tool-cancelled"
+        } else {
+            "tool-result"
+        };
+        let mut row = |from, to, kind, label: String, running| {
+            self.push_view(i, v, (from, to, kind), label, running);
+        };
+        row(
+            Lane::Host,
+            Lane::View,
+            ArrowKind::App,
+            handed.into(),
+            v.waiting,
+        );
+        let mut groups: Vec<(&str, usize)> = Vec::new();
+        for name in &v.calls {
+            match groups.last_mut() {
+                Some((last, n)) if *last == name.as_str() => *n += 1,
+                _ => groups.push((name, 1)),
+            }
+        }
+        for (name, n) in groups {
+            let times = if n > 1 {
+                format!(" ×{n}")
+            } else {
+                String::new()
+            };
+            let call = format!("tools/call {name}{times}");
+            let result = format!("result{times}");
+            row(Lane::View, Lane::Host, ArrowKind::App, call.clone(), false);
+            row(Lane::Host, Lane::Server, ArrowKind::Mcp, call, false);
+            row(
+                Lane::Server,
+                Lane::Host,
+                ArrowKind::Mcp,
+                result.clone(),
+                false,
+            );
+            row(Lane::Host, Lane::View, ArrowKind::App, result, false);
+        }
+    }
+
+    /// Adds a row of view `v`, shown after step 5 at `i`: its number shows on the
+    /// result's row above, and clicking it leads to the view's card.
+    fn push_view(
+        &mut self,
+        i: usize,
+        v: &DiagramView,
+        (from, to, kind): (Lane, Lane, ArrowKind),
+        label: String,
+        running: bool,
+    ) {
+        // What crosses the wire here is the host's own request, made for the view.
+        let whose = if kind == ArrowKind::Mcp {
+            format!(", for the view of {}", v.tool)
+        } else {
+            String::new()
+        };
+        self.out.push(Item::Row(Row {
+            from,
+            to,
+            kind,
+            description: format!(
+                "Step 5, {}{whose}, from {} to {}: {label}",
+                kind.phrase(),
+                from.phrase(),
+                to.phrase()
+            ),
+            label,
+            number: Some(5),
+            shows_number: false,
+            target: Some(Target::View { id: v.id, step: i }),
+            current: self.input.current == Some(i),
+            running,
+        }));
     }
 
     /// Adds a row of step `i`; the step's first row shows its number.

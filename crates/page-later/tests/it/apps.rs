@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use support::Shell;
 
 /// A shell whose loop ran to step 5 of "What's the weather in Austin?".
-fn at_step_five() -> Shell {
+pub(crate) fn at_step_five() -> Shell {
     let mut s = Shell::demo();
     for _ in 0..4 {
         s.cmd(Command::Step);
@@ -25,7 +25,7 @@ fn at_step_five() -> Shell {
 }
 
 /// What the page posted to view `view` since the last call, parsed.
-fn posted(s: &mut Shell, view: u64) -> Vec<Value> {
+pub(crate) fn posted(s: &mut Shell, view: u64) -> Vec<Value> {
     let mut out = Vec::new();
     s.effects.retain(|o| match o {
         Output::AppPost { view: v, text } if *v == view => {
@@ -37,7 +37,7 @@ fn posted(s: &mut Shell, view: u64) -> Vec<Value> {
     out
 }
 
-fn from_view(s: &mut Shell, view: u64, msg: Value) {
+pub(crate) fn from_view(s: &mut Shell, view: u64, msg: Value) {
     s.cmd(Command::App(AppCommand::FromView {
         view,
         raw: msg.to_string(),
@@ -45,7 +45,7 @@ fn from_view(s: &mut Shell, view: u64, msg: Value) {
 }
 
 /// The handshake a view makes.
-fn initialize(s: &mut Shell, view: u64) -> Value {
+pub(crate) fn initialize(s: &mut Shell, view: u64) -> Value {
     from_view(
         s,
         view,
@@ -145,6 +145,17 @@ fn a_view_calls_a_tool_through_the_host() {
     // The loop is untouched: still at step 5, its next is 6.
     assert_eq!(s.numbers(), [1, 2, 3, 4, 5]);
     assert_eq!(s.next_step, Some(6));
+    // The view's card knows its step 5 (index 4) and the call it made, for the
+    // picture of the loop.
+    let lifelines = s.d.app_lifelines();
+    assert_eq!(
+        lifelines,
+        [mcpg_page::AppLifeline {
+            view: id,
+            step: 4,
+            calls: vec!["get_forecast".to_owned()],
+        }]
+    );
     // And a reset still forgets it.
     s.cmd(Command::Reset);
     assert!(s.steps.is_empty(), "{:?}", s.numbers());

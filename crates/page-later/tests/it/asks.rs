@@ -147,6 +147,7 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
         provider: Provider::Anthropic,
         next_step: None,
         current: None,
+        views: &[],
     });
     let rows: Vec<(Lane, Lane, ArrowKind, &str)> = d
         .arrows

@@ -13,9 +13,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use diagram_support::{arrows, draw, run};
 use mcpg_host::provider::Provider;
 use mcpg_page::Command;
-use mcpg_page_later::diagram::{
-    ArrowKind, Diagram, DiagramInput, HEAD, Lane, ROW, Target, WIDTH, diagram,
-};
+use mcpg_page_later::diagram::{ArrowKind, DiagramInput, HEAD, Lane, ROW, Target, diagram};
 use support::Shell;
 
 use ArrowKind::{Host as H, Mcp as M, User as U};
@@ -118,6 +116,7 @@ fn the_current_step_is_the_one_asked_for() {
         provider: Provider::Gemini,
         next_step: None,
         current: Some(3),
+        views: &[],
     };
     let d = diagram(&input);
     let current: Vec<_> = d.arrows.iter().filter(|a| a.current).collect();
@@ -143,13 +142,13 @@ fn geometry_keeps_every_arrow_inside_the_view_box_and_between_its_lanes() {
         assert!(a.y > last, "rows go down: {a:?}");
         assert!(a.y < d.height);
         last = a.y;
-        let (x1, x2) = (Diagram::lane_x(a.from), Diagram::lane_x(a.to));
+        let (x1, x2) = (d.lane_x(a.from), d.lane_x(a.to));
         assert!(a.path.starts_with(&format!("M {x1} ")), "{a:?}");
         assert!(a.head.starts_with(&format!("{x2},")), "{a:?}");
         // Beside a self-arrow (its loop is 26 wide) names in capitals take ~8.2 a
         // character; between lanes ~7.5.
         let (room, tenths) = if x1 == x2 {
-            (WIDTH - x1 - 32, 82)
+            (d.width - x1 - 32, 82)
         } else {
             (x1.abs_diff(x2), 75)
         };
@@ -185,6 +184,7 @@ fn no_steps_draw_no_arrows_and_say_what_to_do() {
         answered: false,
         provider: Provider::Anthropic,
         next_step: Some(1),
+        views: &[],
         current: None,
     });
     assert!(d.arrows.is_empty());

@@ -15,7 +15,7 @@ use mcpg_host::provider::Provider;
 use mcpg_host::{Step, StepStatus};
 use mcpg_loop_data::Pitfall;
 use mcpg_page::Command;
-use mcpg_page_later::diagram::{ArrowKind, Diagram, DiagramInput, Lane, diagram};
+use mcpg_page_later::diagram::{ArrowKind, DiagramInput, Lane, diagram};
 use support::Shell;
 
 use ArrowKind::{Host as H, Mcp as M};
@@ -56,7 +56,7 @@ fn parallel_calls_sit_in_one_par_frame() {
             "result"
         ]
     );
-    assert!(f.x < Diagram::lane_x(Host) && f.x + f.width > Diagram::lane_x(Server));
+    assert!(f.x < d.lane_x(Host) && f.x + f.width > d.lane_x(Server));
 }
 
 #[test]
@@ -151,6 +151,7 @@ fn a_failed_model_turn_and_a_failed_listing_are_red() {
         provider: Provider::OpenAiResponses,
         next_step: Some(3),
         current: Some(2),
+        views: &[],
     });
     let kinds: Vec<_> = d
         .arrows
@@ -215,6 +216,7 @@ fn the_picture_reads_block_kinds_not_labels() {
         answered: false,
         provider: Provider::Anthropic,
         next_step: None,
+        views: &[],
         current: None,
     });
     let labels: Vec<&str> = d.arrows.iter().map(|a| a.label.as_str()).collect();

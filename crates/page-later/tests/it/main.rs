@@ -16,6 +16,7 @@ mod asks;
 mod auth_hold;
 mod diagram;
 mod diagram_kinds;
+mod diagram_views;
 mod faults;
 mod features;
 mod http_faults;

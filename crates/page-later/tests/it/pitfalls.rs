@@ -121,8 +121,8 @@ fn raw_names_get_the_providers_400_in_its_own_shape() {
     let prompt = "What is the square of 7?";
     for (provider, marker) in [
         (Provider::Anthropic, "\"invalid_request_error\""),
-        (Provider::OpenAiChat, "tools[20].function.name"),
-        (Provider::OpenAiResponses, "tools[20].name"),
+        (Provider::OpenAiChat, "tools[19].function.name"),
+        (Provider::OpenAiResponses, "tools[19].name"),
     ] {
         let n = play(naive(Pitfall::RawNames), provider, prompt);
         assert_eq!(n.numbers(), [1, 2, 3], "{provider:?}");

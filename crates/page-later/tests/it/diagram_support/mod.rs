@@ -19,6 +19,7 @@ pub fn draw(s: &Shell, prompt: &str) -> Diagram {
         provider: Provider::Anthropic,
         next_step: s.next_step,
         current: s.steps.len().checked_sub(1),
+        views: &[],
     })
 }
 
