@@ -111,6 +111,11 @@ describe('MCP Apps on the embedded demo', () => {
     assert.match(request, /What's the 3-day forecast for Austin\?/);
     assert.match(request, /Context from the app the user sees: The card shows Austin: 91F, sunny; Austin: humidity 35%/);
     assert.match(request, /get_forecast/);
+    // The picture draws the first answer, then the later message, before step 3 again.
+    const pic = await page.$$eval('.side [data-testid=diagram-label]', (els) => els.map((e) => e.textContent));
+    const later = pic.findIndex((l) => l.startsWith('“What\'s the 3'));
+    assert.ok(later > 0, pic.join(' | '));
+    assert.equal(pic[later - 1], 'answer', pic.join(' | '));
     assert.deepEqual(p.errors, []);
   });
 

@@ -33,12 +33,17 @@ pub fn LoopDiagram(
         }
     });
     let drawn = Memo::new(move |_| {
-        let prompt = st.turns.with(|t| {
-            t.iter().find_map(|t| match t {
-                Turn::User(p) => Some(p.clone()),
-                _ => None,
-            })
+        // The first user message opens the loop; later ones (a view's
+        // `ui/message`) take it on from step 3.
+        let mut said = st.turns.with(|t| {
+            t.iter()
+                .filter_map(|t| match t {
+                    Turn::User(p) => Some(p.clone()),
+                    _ => None,
+                })
+                .collect::<Vec<String>>()
         });
+        let prompt = (!said.is_empty()).then(|| said.remove(0));
         let provider = st.provider.get();
         let answered = st.answer.with(Option::is_some);
         let next_step = st.next_step.get();
@@ -55,6 +60,7 @@ pub fn LoopDiagram(
                 next_step,
                 current,
                 views: &views,
+                follow_ups: &said,
             })
         })
     });

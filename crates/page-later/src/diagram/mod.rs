@@ -316,6 +316,10 @@ pub struct DiagramInput<'a> {
     pub current: Option<usize>,
     /// The MCP Apps views hosted for this loop's results.
     pub views: &'a [DiagramView],
+    /// The user messages after the first, in order: a done loop goes on from step
+    /// 3 with each (a view's `ui/message` speaks for the user). The last ones are
+    /// drawn, one before each step 3 that follows a step 6.
+    pub follow_ups: &'a [String],
 }
 
 /// The whole picture.

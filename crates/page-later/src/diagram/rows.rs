@@ -56,6 +56,7 @@ pub(super) fn rows(input: &DiagramInput<'_>) -> Vec<Item> {
         input,
         out,
         in_par: false,
+        follow_ups: 0,
     };
     for (i, step) in steps.iter().enumerate() {
         rows.step(i, step);
@@ -86,6 +87,40 @@ pub(super) fn shown_views<'a>(
     })
 }
 
+impl Rows<'_, '_> {
+    /// The answer the model gave in step 6 at `answered`, then the user's next
+    /// message (when the page knows it).
+    fn follow_up(&mut self, answered: usize) {
+        self.out.push(Item::Row(chat(
+            Lane::Host,
+            Lane::User,
+            "answer".to_owned(),
+            "The model's answer",
+            Some(Target::Step(answered)),
+        )));
+        // The later messages are the last ones: a loop seeded with a prompt's
+        // messages has more user turns before its first step.
+        let later = self.input.follow_ups;
+        let goes_on = self
+            .input
+            .steps
+            .windows(2)
+            .filter(|w| w[0].number == 6 && w[1].number == 3)
+            .count();
+        let first = later.len().saturating_sub(goes_on);
+        if let Some(text) = later.get(first + self.follow_ups) {
+            self.out.push(Item::Row(chat(
+                Lane::User,
+                Lane::Host,
+                format!("“{text}”"),
+                "A later message",
+                None,
+            )));
+        }
+        self.follow_ups += 1;
+    }
+}
+
 /// A row of the chat around the loop (the message, the answer).
 fn chat(from: Lane, to: Lane, label: String, what: &str, target: Option<Target>) -> Row {
     Row {
@@ -106,11 +141,18 @@ struct Rows<'a, 'b> {
     input: &'a DiagramInput<'b>,
     out: Vec<Item>,
     in_par: bool,
+    /// Later user messages drawn so far.
+    follow_ups: usize,
 }
 
 impl Rows<'_, '_> {
     fn step(&mut self, i: usize, step: &Step) {
         let steps = self.input.steps;
+        // Within one message a step 6 leads to step 4 or to the end: a step 3 after
+        // it is the loop going on with a later message.
+        if step.number == 3 && i > 0 && steps[i - 1].number == 6 {
+            self.follow_up(i - 1);
+        }
         let running = step.status == StepStatus::Running;
         let failed = step.status == StepStatus::Failed;
         match step.number {

@@ -148,6 +148,7 @@ fn a_sampling_request_is_nested_in_step_4_and_answered_by_the_learner() {
         next_step: None,
         current: None,
         views: &[],
+        follow_ups: &[],
     });
     let rows: Vec<(Lane, Lane, ArrowKind, &str)> = d
         .arrows

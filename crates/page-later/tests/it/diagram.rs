@@ -117,6 +117,7 @@ fn the_current_step_is_the_one_asked_for() {
         next_step: None,
         current: Some(3),
         views: &[],
+        follow_ups: &[],
     };
     let d = diagram(&input);
     let current: Vec<_> = d.arrows.iter().filter(|a| a.current).collect();
@@ -185,6 +186,7 @@ fn no_steps_draw_no_arrows_and_say_what_to_do() {
         provider: Provider::Anthropic,
         next_step: Some(1),
         views: &[],
+        follow_ups: &[],
         current: None,
     });
     assert!(d.arrows.is_empty());

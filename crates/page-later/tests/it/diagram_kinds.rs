@@ -152,6 +152,7 @@ fn a_failed_model_turn_and_a_failed_listing_are_red() {
         next_step: Some(3),
         current: Some(2),
         views: &[],
+        follow_ups: &[],
     });
     let kinds: Vec<_> = d
         .arrows
@@ -217,6 +218,7 @@ fn the_picture_reads_block_kinds_not_labels() {
         provider: Provider::Anthropic,
         next_step: None,
         views: &[],
+        follow_ups: &[],
         current: None,
     });
     let labels: Vec<&str> = d.arrows.iter().map(|a| a.label.as_str()).collect();

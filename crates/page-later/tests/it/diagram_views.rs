@@ -35,6 +35,7 @@ fn draw_with_views(s: &Shell, views: &[DiagramView]) -> Diagram {
         next_step: s.next_step,
         current: s.steps.len().checked_sub(1),
         views,
+        follow_ups: &[],
     })
 }
 
@@ -216,6 +217,7 @@ fn the_status_line_says_where_a_views_arrows_go_when_its_step_is_current() {
         next_step: None,
         current: Some(4),
         views: &views,
+        follow_ups: &[],
     });
     let current: Vec<&str> = d
         .arrows
@@ -307,4 +309,56 @@ fn parallel_views_widen_the_par_frame_to_the_views_lane() {
         ]
     );
     labels_fit(&d);
+}
+
+#[test]
+fn a_views_message_draws_the_answer_then_the_later_message_before_step_3_again() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    posted(&mut s, id);
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
+               "params": {"role": "user", "content": [{"type": "text", "text": "Forecast for Paris"}]}}),
+    );
+    for _ in 0..4 {
+        s.cmd(Command::Step);
+    }
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6, 3, 4, 5, 6]);
+    // A seeded first message before the one that opened the loop is skipped.
+    let said = [
+        "an earlier seeded message".to_owned(),
+        "Forecast for Paris".to_owned(),
+    ];
+    let v = views(&s);
+    let d = diagram(&DiagramInput {
+        steps: &s.steps,
+        prompt: Some(AUSTIN),
+        answered: s.answer.is_some(),
+        provider: Provider::Anthropic,
+        next_step: s.next_step,
+        current: s.steps.len().checked_sub(1),
+        views: &v,
+        follow_ups: &said,
+    });
+    let labels: Vec<&str> = d.arrows.iter().map(|a| a.label.as_str()).collect();
+    let second = labels
+        .iter()
+        .position(|l| *l == "“Forecast for Paris”")
+        .unwrap();
+    assert_eq!(labels[second - 1], "answer", "{labels:?}");
+    assert_eq!(
+        d.arrows[second - 1].target,
+        Some(Target::Step(5)),
+        "the first answer is step 6's card"
+    );
+    assert_eq!((d.arrows[second].from, d.arrows[second].to), (User, Host));
+    assert_eq!(d.arrows[second + 1].number, Some(3), "{labels:?}");
+    assert_eq!(labels.last(), Some(&"answer"));
+    assert!(
+        !labels.contains(&"“an earlier seeded message”"),
+        "{labels:?}"
+    );
 }

@@ -20,6 +20,7 @@ pub fn draw(s: &Shell, prompt: &str) -> Diagram {
         next_step: s.next_step,
         current: s.steps.len().checked_sub(1),
         views: &[],
+        follow_ups: &[],
     })
 }
 
