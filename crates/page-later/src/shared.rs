@@ -68,9 +68,25 @@ impl LoopParts {
         if let Some(caps) = recorded_capabilities(&session) {
             declare(page, caps);
         }
+        if went_on(&session) {
+            page.notice(format!(
+                "This session {from} went on after the model's answer with a later message (a view's ui/message): the replay plays the loop to its first answer, and does not press anything inside a view."
+            ));
+        }
         page.replay = Some(session);
         page.emit(ViewChange::Replay(Some(info)));
     }
+}
+
+/// Whether the recorded loop went on after an answer: a step 3 right after a
+/// step 6 (within one message, step 6 leads to step 4 or to the end).
+fn went_on(session: &Recording) -> bool {
+    let n: Vec<Option<u64>> = session
+        .steps
+        .iter()
+        .map(|s| s.get("n").and_then(serde_json::Value::as_u64))
+        .collect();
+    n.windows(2).any(|w| w[0] == Some(6) && w[1] == Some(3))
 }
 
 /// Replaces the client `Page::open` just made, before it sent anything, with one

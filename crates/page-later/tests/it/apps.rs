@@ -459,3 +459,37 @@ fn a_views_message_goes_with_the_loop_on_reset() {
     assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6]);
     assert_eq!(s.next_step, None, "nothing was held for the new loop");
 }
+
+#[test]
+fn a_replay_of_a_loop_that_went_on_says_what_it_does_not_replay() {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    from_view(
+        &mut s,
+        id,
+        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
+               "params": {"role": "user", "content": [{"type": "text", "text": "What's the 3-day forecast for Paris?"}]}}),
+    );
+    for _ in 0..4 {
+        s.cmd(Command::Step);
+    }
+    assert_eq!(s.numbers(), [1, 2, 3, 4, 5, 6, 3, 4, 5, 6]);
+    let mut replay = support::Shell::new();
+    replay.cmd(Command::OpenShared {
+        session: Box::new(s.d.record()),
+        from: "link".into(),
+    });
+    let notice = replay.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("went on after the model's answer"),
+        "{notice:?}"
+    );
+    replay.cmd(Command::Run);
+    replay.advance(20 * mcpg_page::RUN_PACE.as_millis() as u64);
+    assert_eq!(replay.numbers(), [1, 2, 3, 4, 5, 6], "as the notice says");
+    assert!(replay.network().is_empty());
+    // A plain loop's replay says nothing of the kind.
+    let plain = Shell::replaying(recorded_loop());
+    assert_eq!(plain.notice, None);
+}
