@@ -26,6 +26,16 @@ pub struct TransportChoice {
     /// (2024-11-05): endpoint /messages/?session_id=1a2b…". Session ids in the
     /// endpoint are shortened: they let anyone post into the session.
     pub why: String,
+    /// The old transport's endpoint as shown (shortened like `why`), once its
+    /// `endpoint` event came; until then an `Sse` choice is not settled.
+    pub endpoint: Option<String>,
+}
+
+impl TransportChoice {
+    /// Whether the choice is final: Streamable HTTP, or HTTP+SSE with its endpoint.
+    pub fn settled(&self) -> bool {
+        self.transport == Transport::StreamableHttp || self.endpoint.is_some()
+    }
 }
 
 /// The old transport's state.
@@ -63,6 +73,7 @@ impl HttpMachine {
                 self.choice = Some(TransportChoice {
                     transport: Transport::StreamableHttp,
                     why: "Streamable HTTP, as configured".into(),
+                    endpoint: None,
                 });
             }
             Transport::Sse => self.start_legacy(now, "HTTP+SSE (2024-11-05), as configured".into()),
@@ -85,6 +96,7 @@ impl HttpMachine {
         self.choice = Some(TransportChoice {
             transport: Transport::Sse,
             why,
+            endpoint: None,
         });
         let headers = self.base_headers(&[("Accept", ACCEPT_SSE)]);
         let url = self.cfg.url.clone();
@@ -131,6 +143,7 @@ impl HttpMachine {
         self.choice = Some(TransportChoice {
             transport: Transport::StreamableHttp,
             why,
+            endpoint: None,
         });
         self.ungate(now, req);
         false
@@ -339,6 +352,7 @@ impl HttpMachine {
                 }
                 if let Some(c) = self.choice.as_mut() {
                     c.why = format!("{}: endpoint {shown}", c.why);
+                    c.endpoint = Some(shown);
                     let why = c.why.clone();
                     self.notice(why);
                 }
