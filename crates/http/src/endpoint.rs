@@ -80,3 +80,57 @@ pub(crate) fn shown(endpoint: &str) -> String {
     }
     s
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "http://127.0.0.1:8000/sse";
+
+    #[test]
+    fn relative_absolute_and_hostile_endpoints() {
+        assert_eq!(
+            resolve_endpoint(BASE, b" /messages/?session_id=ab \n").unwrap(),
+            "http://127.0.0.1:8000/messages/?session_id=ab"
+        );
+        assert_eq!(
+            resolve_endpoint(BASE, b"post").unwrap(),
+            "http://127.0.0.1:8000/post"
+        );
+        // The default port is the same origin written either way.
+        assert!(resolve_endpoint("http://h.test/sse", b"http://h.test:80/m").is_ok());
+        for hostile in [
+            &b"javascript:alert(1)"[..],
+            b"data:text/plain,x",
+            b"//127.0.0.1:8001/m",
+            b"http://localhost:8000/m",
+            b"https://127.0.0.1:8000/m",
+        ] {
+            assert!(
+                matches!(
+                    resolve_endpoint(BASE, hostile),
+                    Err(EndpointError::CrossOrigin { .. })
+                ),
+                "{hostile:?}"
+            );
+        }
+        assert!(matches!(
+            resolve_endpoint(BASE, b"  "),
+            Err(EndpointError::Invalid { .. })
+        ));
+        assert!(matches!(
+            resolve_endpoint(BASE, b"/\xff"),
+            Err(EndpointError::Invalid { .. })
+        ));
+    }
+
+    #[test]
+    fn shown_cuts_query_values() {
+        assert_eq!(
+            shown("http://h.test/messages/?session_id=0123456789&x=ab"),
+            "/messages/?session_id=0123…&x=ab"
+        );
+        assert_eq!(shown("http://h.test/m"), "/m");
+    }
+}
