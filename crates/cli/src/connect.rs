@@ -5,9 +5,11 @@ use std::time::Duration;
 
 use mcpg_core::client::{ClientConfig, Direction, GenerationMode};
 use mcpg_core::{Generation, ProtocolVersion};
-use mcpg_transport::{Driver, DriverConfig, HttpConfig, Observed, Observer, StdioConfig};
+use mcpg_transport::{
+    Driver, DriverConfig, HttpConfig, HttpTransport, Observed, Observer, StdioConfig,
+};
 
-use crate::args::{Connection, Protocol};
+use crate::args::{Connection, HttpTransportArg, Protocol};
 use crate::asks::Answerer;
 use crate::auth::ToldToLogIn;
 use crate::escape;
@@ -75,7 +77,10 @@ fn build(
         ..ClientConfig::default()
     };
     client.probe_timeout = client.probe_timeout.min(timeout);
+    let old_transport = conn.transport == HttpTransportArg::Sse;
     client.mode = match conn.protocol {
+        // The old HTTP+SSE transport predates `server/discover`: no probe.
+        Protocol::Auto if old_transport => GenerationMode::Initialize,
         Protocol::Auto => GenerationMode::Auto,
         Protocol::Initialize => GenerationMode::Initialize,
         Protocol::Stateless => GenerationMode::Stateless,
@@ -99,6 +104,12 @@ fn build(
         // A URL elicitation's end is news to the person who opened the URL.
         (false, Some(_)) => Some(crate::asks::show::completion_observer()),
         (false, None) => None,
+    };
+    // Speaking the deprecated transport is news even without `--verbose` (which
+    // prints the machine's notice saying the same).
+    let observer = match (&conn.target.url, conn.verbose) {
+        (Some(_), false) => both(observer, Some(Arc::new(show_old_transport))),
+        _ => observer,
     };
     let cfg = DriverConfig {
         client,
@@ -125,6 +136,11 @@ fn build(
         }
         (None, Some(url)) => {
             let mut http = HttpConfig::new(url);
+            http.transport = match conn.transport {
+                HttpTransportArg::Auto => HttpTransport::Auto,
+                HttpTransportArg::StreamableHttp => HttpTransport::StreamableHttp,
+                HttpTransportArg::Sse => HttpTransport::Sse,
+            };
             let own = headers
                 .iter()
                 .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
@@ -141,6 +157,16 @@ fn build(
     Ok((driver, obtained, told))
 }
 
+/// Says on stderr that the connection fell back to (or was told to use) the old
+/// HTTP+SSE transport; Streamable HTTP, the norm, goes unsaid.
+fn show_old_transport(o: &Observed) {
+    if let Observed::Transport(c) = o
+        && c.transport == HttpTransport::Sse
+    {
+        eprintln!("transport: {}", escape::line(&c.why));
+    }
+}
+
 /// The `--header` and `--bearer-env` headers, for `--url` only (a stdio server
 /// gets no HTTP request to carry them: saying so beats ignoring them).
 fn http_headers(conn: &Connection) -> Result<Vec<(String, String)>, Failure> {
@@ -148,6 +174,11 @@ fn http_headers(conn: &Connection) -> Result<Vec<(String, String)>, Failure> {
         if !conn.headers.is_empty() || conn.bearer_env.is_some() {
             return Err(Failure::usage(
                 "--header and --bearer-env apply to --url only (a stdio server gets no HTTP headers)",
+            ));
+        }
+        if conn.transport != HttpTransportArg::Auto {
+            return Err(Failure::usage(
+                "--transport applies to --url only (a stdio server has no HTTP transport)",
             ));
         }
         let a = &conn.auth;
@@ -254,6 +285,8 @@ fn print_observed(o: &Observed, secrets: &[String]) {
             eprintln!("server stderr: {}", line(&l.text));
         }
         Observed::Notice(n) => eprintln!("transport: {}", line(n)),
+        // The machine's notice (printed above) already said which and why.
+        Observed::Transport(_) => {}
         // Already masked by mcpg-auth; one line per line of the exchange.
         Observed::Auth(x) => {
             eprintln!("auth: {} ({}): {}", x.step.title(), x.spec, line(&x.why));

@@ -31,6 +31,36 @@ pub struct HttpConfig {
     /// message until [`crate::HttpMachine::resume`] or [`crate::HttpMachine::give_up`].
     /// Off by default (a 401 fails the request as `SendFailure::Rejected`).
     pub hold_unauthorized: bool,
+    /// Which transport to speak: Streamable HTTP (the default here, so the page
+    /// keeps its behaviour until it offers the choice), the old HTTP+SSE transport
+    /// (2024-11-05), or `Auto` (Streamable HTTP first, the old one on 400/404/405).
+    pub transport: Transport,
+}
+
+/// The transports the machine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Transport {
+    /// POST `initialize` as Streamable HTTP; if that answers 400, 404 or 405, GET
+    /// the URL as the old HTTP+SSE transport (the spec's backwards-compatibility
+    /// order).
+    Auto,
+    /// Streamable HTTP (2025-03-26 and later).
+    #[default]
+    StreamableHttp,
+    /// The deprecated HTTP+SSE transport (2024-11-05): a GET stream whose first
+    /// event names the URL to POST messages to.
+    Sse,
+}
+
+impl Transport {
+    /// How a person names it (`auto`, `streamable-http`, `sse`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transport::Auto => "auto",
+            Transport::StreamableHttp => "streamable-http",
+            Transport::Sse => "sse",
+        }
+    }
 }
 
 impl HttpConfig {
@@ -47,6 +77,7 @@ impl HttpConfig {
             one_way_timeout: Duration::from_secs(30),
             listen: true,
             hold_unauthorized: false,
+            transport: Transport::StreamableHttp,
         }
     }
 }

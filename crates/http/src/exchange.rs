@@ -48,6 +48,13 @@ impl HttpMachine {
             self.finish_close(reason);
             return;
         }
+        if matches!(kind, Kind::LegacyStream | Kind::LegacyPost { .. }) {
+            self.legacy_head(now, req, &kind, status, headers);
+            return;
+        }
+        if self.probe_answered(now, req, status) {
+            return;
+        }
         self.capture_session(headers);
         if self.hold_if_unauthorized(now, req, status, headers) {
             return;
@@ -155,6 +162,7 @@ impl HttpMachine {
                 let room = MAX_ERROR_BODY.saturating_sub(buf.len());
                 buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
             }
+            Phase::Sse if kind == Kind::LegacyStream => self.legacy_bytes(now, req, chunk),
             Phase::Sse => self.sse_bytes(now, req, &kind, chunk),
             Phase::AwaitHead => {}
         }
@@ -167,6 +175,9 @@ impl HttpMachine {
         };
         self.timers.retain(|(_, t)| *t != Timer::Deadline(req));
         match (ex.kind, ex.phase) {
+            (kind @ (Kind::LegacyStream | Kind::LegacyPost { .. }), phase) => {
+                self.legacy_done(now, req, kind, phase, None);
+            }
             (Kind::Request(id), Phase::Json { buf, .. }) => {
                 self.by_rpc.remove(&id);
                 if buf.iter().all(u8::is_ascii_whitespace) {
@@ -215,8 +226,12 @@ impl HttpMachine {
             return;
         };
         self.timers.retain(|(_, t)| *t != Timer::Deadline(req));
+        self.probe_settled(now, req);
         let why = failure.to_string();
         match (ex.kind, ex.phase) {
+            (kind @ (Kind::LegacyStream | Kind::LegacyPost { .. }), phase) => {
+                self.legacy_done(now, req, kind, phase, Some(why));
+            }
             (Kind::Request(id) | Kind::Resume(id), Phase::Sse) => {
                 self.stream_broke(now, &id, &why);
             }

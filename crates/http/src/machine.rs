@@ -8,6 +8,7 @@ use mcpg_core::jsonrpc::{Body, RequestId};
 use mcpg_core::{Generation, ProtocolVersion, Timestamp};
 
 use crate::headers::{PROTOCOL_VERSION, SESSION_ID};
+use crate::legacy::{Legacy, TransportChoice};
 use crate::sse::SseParser;
 use crate::{HttpConfig, HttpEvent, HttpRequest, Method, ReqId};
 
@@ -24,6 +25,11 @@ pub(crate) enum Kind {
     Listen,
     /// The closing DELETE.
     Delete,
+    /// The old HTTP+SSE transport's GET stream (see `legacy.rs`).
+    LegacyStream,
+    /// The old transport's POST of one message (`id` when it is a request); its
+    /// answer comes on the stream.
+    LegacyPost { id: Option<RequestId>, what: String },
 }
 
 /// Where in its answer one HTTP request is.
@@ -122,6 +128,13 @@ pub struct HttpMachine {
     pub(crate) bearer: Option<String>,
     /// Messages held for authorization, in order (see `hold.rs`).
     pub(crate) auth_hold: Option<AuthHold>,
+    /// The transport in use and why (see `legacy.rs`).
+    pub(crate) choice: Option<TransportChoice>,
+    /// `Auto`'s `initialize` POST, whose status decides the transport; later
+    /// messages wait for it.
+    pub(crate) probe: Option<(ReqId, Outgoing)>,
+    /// The old HTTP+SSE transport, once chosen.
+    pub(crate) legacy: Option<Legacy>,
 }
 
 impl HttpMachine {
@@ -147,6 +160,9 @@ impl HttpMachine {
             events: VecDeque::new(),
             bearer: None,
             auth_hold: None,
+            choice: None,
+            probe: None,
+            legacy: None,
         }
     }
 
@@ -169,8 +185,15 @@ impl HttpMachine {
             hold.held.push(out);
             return;
         }
+        if self.choice.is_none() && self.probe.is_none() {
+            self.choose(now);
+        }
         if !self.gating.is_empty() {
             self.held.push_back(out);
+            return;
+        }
+        if self.legacy.is_some() {
+            self.legacy_send(now, out);
             return;
         }
         if let Some(v) = out
@@ -188,6 +211,10 @@ impl HttpMachine {
                     self.initializing.insert(id.clone());
                 }
                 let req = self.post(&out, Kind::Request(id.clone()));
+                if self.probes(&out) {
+                    self.probe = Some((req, out.clone()));
+                    self.gate(now, req);
+                }
                 if let Some(old) = self.by_rpc.insert(id, req) {
                     self.drop_exchange(old);
                 }
@@ -233,10 +260,12 @@ impl HttpMachine {
     }
 
     /// Stops reading request `id`'s answer (the driver aborts its HTTP request).
-    pub fn cancel(&mut self, _now: Timestamp, id: &RequestId) {
+    pub fn cancel(&mut self, now: Timestamp, id: &RequestId) {
         if let Some(req) = self.by_rpc.remove(id) {
             self.drop_exchange(req);
+            self.probe_settled(now, req);
         }
+        self.forget_pending(id);
         self.streams.remove(id);
         self.timers.retain(|(_, t)| *t != Timer::Resume(id.clone()));
         self.initializing.remove(id);
@@ -260,6 +289,12 @@ impl HttpMachine {
         self.gating.clear();
         self.streams.clear();
         self.listen = None;
+        self.probe = None;
+        if let Some(l) = self.legacy.as_mut() {
+            l.pending.clear();
+            l.stream = None;
+            l.over = Some("the session was closed by the client".into());
+        }
         let Some(session) = self.session.clone() else {
             self.finish_close("closed by the client".into());
             return;

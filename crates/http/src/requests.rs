@@ -37,6 +37,20 @@ impl HttpMachine {
         kind: Kind,
         session: Option<String>,
     ) -> ReqId {
+        let url = self.cfg.url.clone();
+        self.request_to(url, method, headers, body, kind, session)
+    }
+
+    /// [`HttpMachine::request`] to another URL (the old transport's endpoint).
+    pub(crate) fn request_to(
+        &mut self,
+        url: String,
+        method: Method,
+        headers: Vec<(String, String)>,
+        body: Option<String>,
+        kind: Kind,
+        session: Option<String>,
+    ) -> ReqId {
         let id = ReqId(self.next_req);
         self.next_req += 1;
         self.exchanges.insert(
@@ -51,7 +65,7 @@ impl HttpMachine {
         self.requests.push_back(HttpRequest {
             id,
             method,
-            url: self.cfg.url.clone(),
+            url,
             headers,
             body,
         });
@@ -201,8 +215,19 @@ impl HttpMachine {
                 self.drop_exchange(req);
                 self.finish_close("closed by the client; DELETE of the session timed out".into());
             }
-            // The GET stream may open later; messages need not wait for it.
-            _ => self.ungate(now, req),
+            Kind::LegacyStream if self.legacy.as_ref().is_some_and(|l| l.endpoint.is_none()) => {
+                self.legacy_over(format!(
+                    "the HTTP+SSE stream sent no endpoint event within {secs}s; nothing was sent"
+                ));
+            }
+            // The GET stream may open later; messages need not wait for it (nor for
+            // a slow `initialize` probe, which then decides nothing).
+            _ => {
+                if self.probe.as_ref().is_some_and(|(p, _)| *p == req) {
+                    self.probe = None;
+                }
+                self.ungate(now, req);
+            }
         }
     }
 }

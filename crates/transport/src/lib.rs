@@ -21,6 +21,8 @@ pub use driver::{
     ProgressUpdate, RequestHandler, ToolList, Update,
 };
 pub use error::TransportError;
-pub use http::{AuthOptions, Authorizer, FollowRedirect, HttpConfig};
+pub use http::{
+    AuthOptions, Authorizer, FollowRedirect, HttpConfig, HttpTransport, TransportChoice,
+};
 pub use link::{CloseReport, Link, LinkEvent, StderrLine, TransportEvent};
 pub use stdio::StdioConfig;

@@ -42,6 +42,9 @@ pub enum TransportEvent {
     /// Something the user may want to know that is not a message (a resumed stream,
     /// a rejected notification, a failed DELETE).
     Notice(String),
+    /// Which HTTP transport the connection speaks and why, once settled (HTTP
+    /// only), for `Observed::Transport`.
+    Chosen(mcpg_http::TransportChoice),
     /// One exchange of the OAuth flow (secrets masked), for `Observed::Auth`.
     Auth(Box<mcpg_auth::Exchange>),
     /// The transport is gone; nothing follows this event.

@@ -1,7 +1,9 @@
 """A small MCP server on the Python SDK (`mcp` 2.x), used as a test peer.
 
 Serves stdio by default; `--http PORT` serves Streamable HTTP on
-127.0.0.1:PORT at /mcp. Run it with the venv that `cargo xtask install`
+127.0.0.1:PORT at /mcp; `--sse PORT` serves the deprecated HTTP+SSE transport
+(2024-11-05) on 127.0.0.1:PORT: GET /sse, whose `endpoint` event names
+/messages/?session_id=… to POST to (a POST to /sse answers 405). Run it with the venv that `cargo xtask install`
 builds: `tests/peers/python/.venv/bin/python tests/peers/python/server.py`.
 
 Tools: add, echo, fail (a tool error: isError true), crash (the process
@@ -113,12 +115,16 @@ async def complete(ref, argument, context):  # noqa: ANN001, ANN201 - the SDK's 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
+    served = parser.add_mutually_exclusive_group()
+    served.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
+    served.add_argument("--sse", type=int, metavar="PORT", help="serve HTTP+SSE (2024-11-05) on 127.0.0.1:PORT/sse")
     args = parser.parse_args()
-    if args.http is None:
-        server.run()
-    else:
+    if args.http is not None:
         server.run("streamable-http", host="127.0.0.1", port=args.http, streamable_http_path="/mcp")
+    elif args.sse is not None:
+        server.run("sse", host="127.0.0.1", port=args.sse, sse_path="/sse", message_path="/messages/")
+    else:
+        server.run()
 
 
 if __name__ == "__main__":

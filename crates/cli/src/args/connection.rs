@@ -22,6 +22,11 @@ pub struct Connection {
     /// Which protocol generation to use.
     #[arg(long, value_enum, default_value_t = Protocol::Auto)]
     pub protocol: Protocol,
+    /// For `--url`: which HTTP transport. `auto` POSTs `initialize` as Streamable
+    /// HTTP and, when that answers 400, 404 or 405, opens the old HTTP+SSE
+    /// transport (2024-11-05: GET the URL, POST to the endpoint it names).
+    #[arg(long, value_enum, default_value_t = HttpTransportArg::Auto)]
+    pub transport: HttpTransportArg,
     /// Speak only this revision: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25
     /// or 2026-07-28 (its generation follows; `--protocol` must agree or be auto).
     #[arg(long, value_name = "REV")]
@@ -66,9 +71,21 @@ pub struct Target {
     /// Start this server command and talk over stdio (one string, split like a shell).
     #[arg(long, value_name = "CMD ARGS")]
     pub stdio: Option<String>,
-    /// Talk Streamable HTTP to this endpoint.
+    /// Talk Streamable HTTP (or, see `--transport`, HTTP+SSE) to this endpoint.
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+}
+
+/// `--transport`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum HttpTransportArg {
+    /// Streamable HTTP, falling back to HTTP+SSE on 400, 404 or 405.
+    #[default]
+    Auto,
+    /// Only Streamable HTTP (2025-03-26 and later).
+    StreamableHttp,
+    /// Only the deprecated HTTP+SSE transport (2024-11-05).
+    Sse,
 }
 
 /// `--protocol`.

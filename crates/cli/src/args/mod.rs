@@ -13,7 +13,7 @@ use crate::bridge::ServeArgs;
 pub use apps::AppsCommand;
 pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
-pub use connection::{Connection, Protocol, Target};
+pub use connection::{Connection, HttpTransportArg, Protocol, Target};
 pub use loops::{EvalArgs, LoopArgs};
 
 /// A command-line MCP client: inspect a server, list and call its tools, read its

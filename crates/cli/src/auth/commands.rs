@@ -28,6 +28,7 @@ async fn login(args: &LoginArgs) -> Result<(), Failure> {
         timeout: args.timeout,
         verbose: args.verbose,
         protocol: Protocol::Auto,
+        transport: Default::default(),
         protocol_version: args.protocol_version.clone(),
         log_level: None,
         headers: Vec::new(),

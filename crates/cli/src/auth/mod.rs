@@ -256,6 +256,7 @@ mod tests {
             timeout: 1.0,
             verbose: false,
             protocol: crate::args::Protocol::Auto,
+            transport: Default::default(),
             protocol_version: None,
             log_level: None,
             headers: Vec::new(),

@@ -32,5 +32,6 @@ mod cli;
 mod eval;
 mod hosted;
 mod loop_cmd;
+mod old_sse;
 mod oversized;
 mod replay;

@@ -8,6 +8,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod cases;
 mod hold;
+mod legacy;
 mod machine;
 #[cfg(target_arch = "wasm32")]
 mod wasm_cases;

@@ -60,6 +60,9 @@ pub enum Observed {
     Stderr(StderrLine),
     /// A transport notice (resumed stream, rejected notification…).
     Notice(String),
+    /// Which HTTP transport the connection speaks and why (Streamable HTTP, or the
+    /// old HTTP+SSE one and its endpoint), once settled.
+    Transport(mcpg_http::TransportChoice),
     /// One exchange of the OAuth flow, secrets masked (a card of the lesson).
     Auth(mcpg_auth::Exchange),
     /// A notification from the server the driver does not act on.

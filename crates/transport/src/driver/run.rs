@@ -282,6 +282,9 @@ impl Loop {
             LinkEvent::Transport(TransportEvent::Notice(text)) => {
                 self.observe(Observed::Notice(text), true)
             }
+            LinkEvent::Transport(TransportEvent::Chosen(choice)) => {
+                self.observe(Observed::Transport(choice), true)
+            }
             LinkEvent::Transport(TransportEvent::Auth(exchange)) => {
                 self.observe(Observed::Auth(*exchange), true)
             }

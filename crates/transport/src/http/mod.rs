@@ -1,4 +1,5 @@
-//! The Streamable HTTP transport (client side), as a thin tokio + reqwest driver of
+//! The Streamable HTTP transport (client side), and the old HTTP+SSE one
+//! (2024-11-05) the machine also speaks, as a thin tokio + reqwest driver of
 //! the sans-IO [`mcpg_http::HttpMachine`]: the machine decides every request,
 //! header, status mapping, resumption and the GET stream; this module executes the
 //! requests it asks for (concurrently, one task each), streams their bodies back in,
@@ -24,6 +25,7 @@ use crate::error::TransportError;
 use crate::link::{CloseReport, Link, LinkCommand, TransportEvent};
 
 pub use mcpg_http::sse;
+pub use mcpg_http::{Transport as HttpTransport, TransportChoice};
 
 /// How to reach a server over Streamable HTTP.
 #[derive(Clone, Debug)]
@@ -51,6 +53,10 @@ pub struct HttpConfig {
     /// runs the authorization flow and is re-sent with the token. `None` behaves as
     /// before (the refusal fails the request).
     pub auth: Option<AuthOptions>,
+    /// Streamable HTTP (the default), the old HTTP+SSE transport, or `Auto`
+    /// (Streamable HTTP first, HTTP+SSE when the `initialize` POST answers 400, 404
+    /// or 405). The choice is reported once as [`TransportEvent::Chosen`].
+    pub transport: HttpTransport,
 }
 
 impl HttpConfig {
@@ -67,6 +73,7 @@ impl HttpConfig {
             one_way_timeout: Duration::from_secs(30),
             standalone_stream: true,
             auth: None,
+            transport: HttpTransport::StreamableHttp,
         }
     }
 
@@ -82,6 +89,7 @@ impl HttpConfig {
         m.one_way_timeout = self.one_way_timeout;
         m.listen = self.standalone_stream;
         m.hold_unauthorized = self.auth.is_some();
+        m.transport = self.transport;
         m
     }
 }
@@ -130,6 +138,7 @@ async fn run(
     let (net_tx, mut net_rx) = mpsc::channel::<mcpg_http::NetEvent>(64);
     let mut tasks: HashMap<ReqId, JoinHandle<()>> = HashMap::new();
     let mut accepting = true;
+    let mut reported_choice = false;
     if let Some(o) = oauth.as_mut() {
         o.start(&mut m, &events);
     }
@@ -206,6 +215,10 @@ async fn run(
                 accepting = false;
                 m.close(now());
             }
+        }
+        if !reported_choice && let Some(c) = m.transport_choice().filter(|c| c.settled()) {
+            reported_choice = true;
+            let _ = events.try_send(TransportEvent::Chosen(c.clone()));
         }
         let wake = m
             .poll_timeout()

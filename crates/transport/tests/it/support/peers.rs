@@ -170,14 +170,39 @@ pub fn start_http(peer: Peer) -> Option<HttpPeer> {
         .stderr(Stdio::null())
         .spawn()
         .expect("start the HTTP peer");
-    let mut peer_proc = HttpPeer {
+    let peer_proc = HttpPeer {
         url: format!("http://127.0.0.1:{port}/mcp"),
         child,
     };
+    Some(listening(peer, peer_proc, port))
+}
+
+/// Starts the Python peer on the old HTTP+SSE transport (2024-11-05, `--sse`);
+/// its URL is the `/sse` stream. `None` after a skip notice when not installed.
+pub fn start_python_sse() -> Option<HttpPeer> {
+    let (program, mut args) = stdio_command(Peer::Python)?;
+    let port = free_port();
+    args.extend(["--sse".into(), port.to_string()]);
+    let child = Command::new(&program)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the HTTP+SSE peer");
+    let peer_proc = HttpPeer {
+        url: format!("http://127.0.0.1:{port}/sse"),
+        child,
+    };
+    Some(listening(Peer::Python, peer_proc, port))
+}
+
+/// Waits (polling, bounded) until `peer_proc` accepts connections on `port`.
+fn listening(peer: Peer, mut peer_proc: HttpPeer, port: u16) -> HttpPeer {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Some(peer_proc);
+            return peer_proc;
         }
         if let Ok(Some(status)) = peer_proc.child.try_wait() {
             panic!("{peer:?} HTTP peer exited before listening: {status}");
