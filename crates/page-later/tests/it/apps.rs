@@ -44,6 +44,16 @@ pub(crate) fn from_view(s: &mut Shell, view: u64, msg: Value) {
     }));
 }
 
+/// A shell at step 5 whose view finished its handshake (what it was sent so far
+/// taken), and the view's id.
+pub(crate) fn ready_view() -> (Shell, u64) {
+    let mut s = at_step_five();
+    let id = s.apps[0].id;
+    initialize(&mut s, id);
+    posted(&mut s, id);
+    (s, id)
+}
+
 /// The view sends `ui/message` with `text`, for the user.
 pub(crate) fn view_says(s: &mut Shell, view: u64, text: &str) {
     from_view(
@@ -132,10 +142,7 @@ fn the_demo_card_is_read_hosted_and_fed_in_order() {
 
 #[test]
 fn a_view_calls_a_tool_through_the_host() {
-    let mut s = at_step_five();
-    let id = s.apps[0].id;
-    initialize(&mut s, id);
-    posted(&mut s, id);
+    let (mut s, id) = ready_view();
     from_view(
         &mut s,
         id,
@@ -215,10 +222,7 @@ fn the_host_refuses_what_a_view_may_not_do() {
 
 #[test]
 fn a_link_opens_only_on_the_learners_click() {
-    let mut s = at_step_five();
-    let id = s.apps[0].id;
-    initialize(&mut s, id);
-    posted(&mut s, id);
+    let (mut s, id) = ready_view();
     from_view(
         &mut s,
         id,
@@ -250,10 +254,7 @@ fn a_link_opens_only_on_the_learners_click() {
 
 #[test]
 fn reset_tears_the_view_down_then_it_goes() {
-    let mut s = at_step_five();
-    let id = s.apps[0].id;
-    initialize(&mut s, id);
-    posted(&mut s, id);
+    let (mut s, id) = ready_view();
     s.cmd(Command::Reset);
     let down = posted(&mut s, id);
     assert_eq!(down[0]["method"], "ui/resource-teardown", "{down:?}");
@@ -375,10 +376,7 @@ fn a_replay_declares_what_its_recording_did_and_then_hosts_no_view() {
 
 #[test]
 fn a_views_message_and_context_join_the_conversation_once_the_loop_answered() {
-    let mut s = at_step_five();
-    let id = s.apps[0].id;
-    initialize(&mut s, id);
-    posted(&mut s, id);
+    let (mut s, id) = ready_view();
     from_view(
         &mut s,
         id,

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::apps::{at_step_five, from_view, initialize, posted, view_says};
+use crate::apps::{at_step_five, from_view, initialize, posted, ready_view, view_says};
 use crate::diagram_support::{arrows, draw};
 use crate::support::Shell;
 
@@ -27,6 +27,11 @@ const AUSTIN: &str = "What's the weather in Austin?";
 
 /// The diagram of the shell's steps with the views it hosts, the last step current.
 fn draw_with_views(s: &Shell, views: &[DiagramView]) -> Diagram {
+    draw_with_messages(s, views, &[])
+}
+
+/// The same, with the user's later messages.
+fn draw_with_messages(s: &Shell, views: &[DiagramView], follow_ups: &[String]) -> Diagram {
     diagram(&DiagramInput {
         steps: &s.steps,
         prompt: Some(AUSTIN),
@@ -35,7 +40,7 @@ fn draw_with_views(s: &Shell, views: &[DiagramView]) -> Diagram {
         next_step: s.next_step,
         current: s.steps.len().checked_sub(1),
         views,
-        follow_ups: &[],
+        follow_ups,
     })
 }
 
@@ -61,10 +66,7 @@ fn view_calls(s: &mut Shell, view: u64, id: u64, tool: &str) {
 /// "What's the weather in Austin?" to its end, its view ready and having called
 /// get_forecast twice, then get_weather.
 fn austin_with_calls() -> Shell {
-    let mut s = at_step_five();
-    let id = s.apps[0].id;
-    initialize(&mut s, id);
-    posted(&mut s, id);
+    let (mut s, id) = ready_view();
     view_calls(&mut s, id, 7, "get_forecast");
     view_calls(&mut s, id, 8, "get_forecast");
     view_calls(&mut s, id, 9, "get_weather");
@@ -313,10 +315,7 @@ fn parallel_views_widen_the_par_frame_to_the_views_lane() {
 
 #[test]
 fn a_views_message_draws_the_answer_then_the_later_message_before_step_3_again() {
-    let mut s = at_step_five();
-    let id = s.apps[0].id;
-    initialize(&mut s, id);
-    posted(&mut s, id);
+    let (mut s, id) = ready_view();
     view_says(&mut s, id, "Forecast for Paris");
     for _ in 0..4 {
         s.cmd(Command::Step);
@@ -327,17 +326,7 @@ fn a_views_message_draws_the_answer_then_the_later_message_before_step_3_again()
         "an earlier seeded message".to_owned(),
         "Forecast for Paris".to_owned(),
     ];
-    let v = views(&s);
-    let d = diagram(&DiagramInput {
-        steps: &s.steps,
-        prompt: Some(AUSTIN),
-        answered: s.answer.is_some(),
-        provider: Provider::Anthropic,
-        next_step: s.next_step,
-        current: s.steps.len().checked_sub(1),
-        views: &v,
-        follow_ups: &said,
-    });
+    let d = draw_with_messages(&s, &views(&s), &said);
     let labels: Vec<&str> = d.arrows.iter().map(|a| a.label.as_str()).collect();
     let second = labels
         .iter()
