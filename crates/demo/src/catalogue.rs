@@ -12,8 +12,9 @@ pub const BONUS: &str = "secret_recipe";
 
 /// The definitions as JSON text: data costs the page far less than code building the
 /// same values (a `json!` per tool compiled to ~36 KB of wasm), and reads as what the
-/// server sends.
-const TOOLS_JSON: &str = include_str!("tools.json");
+/// server sends. `build.rs` strips the file's whitespace (`src/tools.json` stays
+/// readable; the page does not download the indentation).
+const TOOLS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/tools.min.json"));
 
 /// The bonus tool, likewise. Its description carries an instruction aimed at the
 /// model, on purpose: the lesson on untrusted tool descriptions shows the host
