@@ -1,0 +1,495 @@
+//! 2025-11-25 task-augmented tool calls: the task handle, polling `tasks/get` at
+//! the server's interval, `notifications/tasks/status`, `tasks/result`,
+//! `tasks/cancel` and the task's lifetime. The call ends, as any call does, in one
+//! [`Event::CallFinished`]; the task's steps come as [`Event::Task`].
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::task_types::{TaskEvent, TaskInfo, TaskRequest, TaskStatus};
+use super::{CallOutcome, Client, Event, Failure, OpError, OpId, Pending, What};
+use crate::diag::{Diagnostic, Rule, Severity};
+use crate::jsonrpc::Message;
+use crate::model::JsonObject;
+use crate::time::Timestamp;
+
+/// Which request about a task is in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TaskStep {
+    Get,
+    Result,
+    Cancel,
+}
+
+/// A task the client follows, until it ends.
+#[derive(Clone, Debug)]
+pub(super) struct TaskState {
+    task_id: String,
+    /// The tool called, to check the final result against its output schema.
+    name: String,
+    status: TaskStatus,
+    message: Option<String>,
+    ttl: Option<Duration>,
+    interval: Duration,
+    /// When to send the next `tasks/get`; `None` while one is in flight or once
+    /// the task ended.
+    next_poll: Option<Timestamp>,
+    /// When the client gives up: creation + ttl + slack (`None`: unlimited).
+    expires: Option<Timestamp>,
+    /// Whether a `tasks/result` is in flight.
+    result_asked: bool,
+}
+
+impl TaskState {
+    /// When the client must next act on this task.
+    pub(super) fn wake(&self) -> Option<Timestamp> {
+        [self.next_poll, self.expires].into_iter().flatten().min()
+    }
+}
+
+/// Whether a `tools/call` result is a `CreateTaskResult` rather than a tool result.
+pub(super) fn is_create_task_result(result: &Value) -> bool {
+    result.get("task").is_some_and(Value::is_object) && result.get("content").is_none()
+}
+
+/// `params.task` for a request.
+pub(super) fn task_param(req: &TaskRequest) -> Value {
+    match req.ttl {
+        Some(ttl) => json!({ "ttl": u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX) }),
+        None => Value::Object(Map::new()),
+    }
+}
+
+impl Client {
+    /// The capabilities sent in `initialize`: the configured ones, with an empty
+    /// `tasks` when [`super::ClientConfig::declare_tasks`] is set. Empty, because
+    /// the schema's client `tasks.requests` names only the server's requests to the
+    /// client (sampling, elicitation), which this client does not run as tasks.
+    pub(super) fn declared_capabilities(&self) -> JsonObject {
+        let mut caps = self.cfg.capabilities.clone();
+        if self.cfg.declare_tasks && !caps.contains_key("tasks") {
+            caps.insert("tasks".into(), Value::Object(Map::new()));
+        }
+        caps
+    }
+
+    /// The server's task id behind call `op`, while the client follows it.
+    pub fn task_id(&self, op: OpId) -> Option<&str> {
+        self.tasks.get(&op).map(|t| t.task_id.as_str())
+    }
+
+    /// Asks the server to cancel the task behind call `op` (`tasks/cancel`). The
+    /// call ends with [`Failure::Cancelled`] once the server reports the task
+    /// cancelled; if the server refuses, a diagnostic says so and polling goes on.
+    /// `false` when `op` has no task (yet).
+    pub fn cancel_task(&mut self, now: Timestamp, op: OpId) -> bool {
+        let Some(id) = self.task_id(op).map(str::to_owned) else {
+            return false;
+        };
+        let timeout = self.cfg.request_timeout;
+        let params = json!({ "taskId": id });
+        let what = What::Task(TaskStep::Cancel);
+        self.send_request(now, op, what, "tasks/cancel", Some(params), timeout);
+        true
+    }
+
+    /// The tool's `execution.taskSupport`, when the tool was listed (absent means
+    /// `"forbidden"`).
+    fn task_support(&self, name: &str) -> Option<String> {
+        let tool = self.tools.get(name)?;
+        let support = tool
+            .execution
+            .as_ref()
+            .and_then(|e| e.get("taskSupport"))
+            .and_then(Value::as_str)
+            .unwrap_or("forbidden");
+        Some(support.to_owned())
+    }
+
+    /// Checks a call against the tool's declared task support before it is sent.
+    pub(super) fn check_task_ask(&mut self, name: &str, asked: bool) {
+        let support = self.task_support(name);
+        let text = match (support.as_deref(), asked) {
+            (Some("forbidden"), true) => format!(
+                "the client asks tool {name:?} as a task, but its execution.taskSupport is \"forbidden\" (or absent)"
+            ),
+            (Some("required"), false) => format!(
+                "tool {name:?} declares execution.taskSupport \"required\", but the client calls it without a task"
+            ),
+            _ => String::new(),
+        };
+        if !text.is_empty() {
+            self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
+        }
+        if asked {
+            self.require_capability(
+                &["tasks", "requests", "tools", "call"],
+                "the client asks a tools/call as a task",
+                None,
+            );
+        }
+    }
+
+    /// The server answered a `tools/call` with a task handle.
+    pub(super) fn on_task_created(
+        &mut self,
+        now: Timestamp,
+        p: &Pending,
+        name: &str,
+        msg: &Message,
+    ) {
+        let asked = p.params.as_ref().is_some_and(|v| v.get("task").is_some());
+        let forbidden = self.task_support(name).as_deref() == Some("forbidden");
+        let wrong = if !asked {
+            Some(format!(
+                "the server answered tools/call {name:?} with a task handle, but the client asked for no task"
+            ))
+        } else if forbidden {
+            Some(format!(
+                "the server answered tools/call {name:?} with a task handle, but the tool declares execution.taskSupport \"forbidden\" (or none)"
+            ))
+        } else {
+            None
+        };
+        if let Some(text) = wrong {
+            let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+            self.diag(d.with_raw(msg.raw_shared()));
+        }
+        let task = msg
+            .to_value()
+            .get("result")
+            .and_then(|r| r.get("task"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let Some(info) = self.read_task(&task, "tools/call", msg) else {
+            let text = "the tools/call task handle has no usable taskId and status".to_owned();
+            return self.end_call(p.op, CallOutcome::Failed(Failure::Malformed(text)), msg);
+        };
+        let timing = self.cfg.task_timing;
+        let op = p.op;
+        self.tasks.insert(
+            op,
+            TaskState {
+                task_id: info.task_id.clone(),
+                name: name.to_owned(),
+                // Not the real status yet: `apply_status` below reports the first one.
+                status: TaskStatus::Working,
+                message: None,
+                ttl: info.ttl,
+                interval: timing.interval(info.poll_interval),
+                next_poll: None,
+                expires: info.ttl.map(|t| now.after(t).after(timing.ttl_slack)),
+                result_asked: false,
+            },
+        );
+        self.events.push_back(Event::Task {
+            op,
+            event: TaskEvent::Created {
+                task_id: info.task_id.clone(),
+                ttl: info.ttl,
+                poll_interval: info.poll_interval,
+            },
+        });
+        self.apply_status(now, op, &info, msg, true);
+        self.schedule_poll(now, op);
+    }
+
+    /// Reads a `Task` from an answer or notification: `None` (with a diagnostic)
+    /// when it cannot be used; a diagnostic for missing required members.
+    fn read_task(&mut self, task: &Value, what: &str, msg: &Message) -> Option<TaskInfo> {
+        match TaskInfo::from_json(task) {
+            Ok(info) => {
+                if !info.missing.is_empty() {
+                    let text = format!(
+                        "the task in the {what} answer lacks required {} (2025-11-25 Task)",
+                        info.missing.join(", ")
+                    );
+                    let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+                    self.diag(d.with_raw(msg.raw_shared()));
+                }
+                Some(info)
+            }
+            Err(why) => {
+                let d = Diagnostic::new(Rule::Task, Severity::Error, format!("{what}: {why}"));
+                self.diag(d.with_raw(msg.raw_shared()));
+                None
+            }
+        }
+    }
+
+    /// Takes a status reported by the server, from whatever source.
+    fn apply_status(
+        &mut self,
+        now: Timestamp,
+        op: OpId,
+        info: &TaskInfo,
+        msg: &Message,
+        first: bool,
+    ) {
+        let hint = info.poll_interval;
+        let timing = self.cfg.task_timing;
+        let Some(t) = self.tasks.get_mut(&op) else {
+            return;
+        };
+        let was = t.status;
+        if was.is_terminal() && info.status != was {
+            let text = format!(
+                "task {} went from {was} to {}: a terminal status must not change",
+                t.task_id, info.status
+            );
+            let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+            return self.diag(d.with_raw(msg.raw_shared()));
+        }
+        if hint.is_some() {
+            t.interval = timing.interval(hint);
+        }
+        let changed = first || info.status != was || info.message != t.message;
+        t.status = info.status;
+        t.message.clone_from(&info.message);
+        let ask_result = match info.status {
+            // The spec has the requestor call tasks/result at input_required: servers
+            // (server-everything) deliver the task's own requests on that stream.
+            TaskStatus::InputRequired | TaskStatus::Completed | TaskStatus::Failed => {
+                !t.result_asked
+            }
+            _ => false,
+        };
+        if info.status.is_terminal() {
+            t.next_poll = None;
+        }
+        if changed {
+            self.events.push_back(Event::Task {
+                op,
+                event: TaskEvent::Status {
+                    status: info.status,
+                    message: info.message.clone(),
+                },
+            });
+        }
+        if info.status == TaskStatus::Cancelled {
+            let why = info
+                .message
+                .clone()
+                .unwrap_or_else(|| "the task was cancelled".into());
+            self.end_task(op);
+            let outcome = CallOutcome::Failed(Failure::Cancelled(why));
+            return self.end_call(op, outcome, msg);
+        }
+        if ask_result {
+            self.ask_result(now, op);
+        }
+    }
+
+    /// Schedules the next `tasks/get` of a task that has not ended.
+    fn schedule_poll(&mut self, now: Timestamp, op: OpId) {
+        if let Some(t) = self.tasks.get_mut(&op)
+            && !t.status.is_terminal()
+        {
+            t.next_poll = Some(now.after(t.interval));
+        }
+    }
+
+    fn ask_result(&mut self, now: Timestamp, op: OpId) {
+        let default = self.cfg.request_timeout;
+        let Some(t) = self.tasks.get_mut(&op) else {
+            return;
+        };
+        t.result_asked = true;
+        // tasks/result blocks until the task ends: wait as long as the task may live.
+        let timeout = t.expires.map_or(default, |e| e.since(now).max(default));
+        let params = json!({ "taskId": t.task_id });
+        let what = What::Task(TaskStep::Result);
+        self.send_request(now, op, what, "tasks/result", Some(params), timeout);
+    }
+
+    /// An answer to one of the client's task requests.
+    pub(super) fn on_task_answer(
+        &mut self,
+        now: Timestamp,
+        p: &Pending,
+        step: TaskStep,
+        msg: &Message,
+        result: &Value,
+    ) {
+        let op = p.op;
+        if step == TaskStep::Result {
+            let Some(t) = self.end_task(op) else { return };
+            return match self.readers {
+                Some(r) => (r.call)(self, now, p, &t.name, msg, result),
+                None => self.unread(p.clone(), msg),
+            };
+        }
+        let Some(expected) = self.task_id(op).map(str::to_owned) else {
+            return;
+        };
+        let Some(info) = self.read_task(result, &p.method, msg) else {
+            if step == TaskStep::Get {
+                self.schedule_poll(now, op);
+            }
+            return;
+        };
+        if info.task_id != expected {
+            let text = format!(
+                "the {} answer is about task {:?}, not the task asked about ({expected:?})",
+                p.method, info.task_id
+            );
+            let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+            self.diag(d.with_raw(msg.raw_shared()));
+        } else {
+            self.apply_status(now, op, &info, msg, false);
+        }
+        if step == TaskStep::Get {
+            self.schedule_poll(now, op);
+        }
+    }
+
+    /// `notifications/tasks/status`: `false` when it is about no task the client
+    /// follows (the host then sees it as a plain notification).
+    pub(super) fn on_task_status(
+        &mut self,
+        now: Timestamp,
+        params: Option<&Value>,
+        msg: &Message,
+    ) -> bool {
+        let id = params.and_then(|p| p.get("taskId")).and_then(Value::as_str);
+        let Some(op) = self
+            .tasks
+            .iter()
+            .find(|(_, t)| Some(t.task_id.as_str()) == id)
+            .map(|(op, _)| *op)
+        else {
+            return false;
+        };
+        let task = params.cloned().unwrap_or(Value::Null);
+        if let Some(info) = self.read_task(&task, "notifications/tasks/status", msg) {
+            self.apply_status(now, op, &info, msg, false);
+        }
+        true
+    }
+
+    /// A task request ended without an answer (`Err`) or with a JSON-RPC error.
+    pub(super) fn on_task_error(
+        &mut self,
+        op: OpId,
+        step: TaskStep,
+        msg: Option<Message>,
+        e: OpError,
+    ) {
+        let Some(t) = self.tasks.get_mut(&op) else {
+            return;
+        };
+        match step {
+            TaskStep::Cancel => {
+                let text = format!(
+                    "the server refused tasks/cancel for task {}: {e}",
+                    t.task_id
+                );
+                let mut d = Diagnostic::new(Rule::Task, Severity::Warning, text);
+                if let Some(m) = &msg {
+                    d = d.with_raw(m.raw_shared());
+                }
+                return self.diag(d);
+            }
+            // A tasks/result asked at input_required may outwait its timeout while
+            // the task goes on: ask again when it ends.
+            TaskStep::Result
+                if matches!(e, OpError::Failed(Failure::Timeout(_))) && !t.status.is_terminal() =>
+            {
+                t.result_asked = false;
+                return;
+            }
+            TaskStep::Get | TaskStep::Result => {}
+        }
+        self.end_task(op);
+        let outcome = match e {
+            OpError::Rpc(e) => CallOutcome::ProtocolError(e),
+            OpError::Failed(f) => CallOutcome::Failed(f),
+        };
+        self.events.push_back(Event::CallFinished {
+            op,
+            outcome,
+            message: msg,
+        });
+    }
+
+    /// Polls the tasks that are due, and gives up on those past their ttl.
+    pub(super) fn task_timers(&mut self, now: Timestamp) {
+        let mut ops: Vec<OpId> = self.tasks.keys().copied().collect();
+        ops.sort();
+        for op in ops {
+            let Some(t) = self.tasks.get_mut(&op) else {
+                continue;
+            };
+            if t.expires.is_some_and(|e| e <= now) {
+                let (task_id, ttl) = (t.task_id.clone(), t.ttl.unwrap_or_default());
+                self.end_task(op);
+                let text = format!(
+                    "task {task_id} is still not over {} s after its ttl of {} s; stopped polling it",
+                    crate::fmt::fmt_secs(self.cfg.task_timing.ttl_slack),
+                    crate::fmt::fmt_secs(ttl)
+                );
+                self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
+                self.events.push_back(Event::Task {
+                    op,
+                    event: TaskEvent::Expired {
+                        task_id: task_id.clone(),
+                    },
+                });
+                let f = Failure::TaskExpired { task_id, ttl };
+                self.events.push_back(Event::CallFinished {
+                    op,
+                    outcome: CallOutcome::Failed(f),
+                    message: None,
+                });
+            } else if t.next_poll.is_some_and(|at| at <= now) {
+                t.next_poll = None;
+                let params = json!({ "taskId": t.task_id });
+                let timeout = self.cfg.request_timeout;
+                let what = What::Task(TaskStep::Get);
+                self.send_request(now, op, what, "tasks/get", Some(params), timeout);
+            }
+        }
+    }
+
+    /// The connection is gone: every task the client followed ends its call.
+    pub(super) fn close_tasks(&mut self, reason: &str) {
+        let mut ops: Vec<OpId> = self.tasks.keys().copied().collect();
+        ops.sort();
+        for op in ops {
+            self.tasks.remove(&op);
+            let f = Failure::Transport(reason.to_owned());
+            self.events.push_back(Event::CallFinished {
+                op,
+                outcome: CallOutcome::Failed(f),
+                message: None,
+            });
+        }
+    }
+
+    /// Stops following the task behind `op`; its requests still in flight are
+    /// forgotten (their late answers read as late).
+    fn end_task(&mut self, op: OpId) -> Option<TaskState> {
+        let t = self.tasks.remove(&op)?;
+        let ids: Vec<_> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.op == op && matches!(p.what, What::Task(_)))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in ids {
+            if let Some(p) = self.pending.remove(&id) {
+                self.forget(&id, &p);
+            }
+        }
+        Some(t)
+    }
+
+    fn end_call(&mut self, op: OpId, outcome: CallOutcome, msg: &Message) {
+        self.events.push_back(Event::CallFinished {
+            op,
+            outcome,
+            message: Some(msg.clone()),
+        });
+    }
+}
