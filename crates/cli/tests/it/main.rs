@@ -34,3 +34,4 @@ mod hosted;
 mod loop_cmd;
 mod oversized;
 mod replay;
+mod tasks;
