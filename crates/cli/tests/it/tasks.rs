@@ -6,6 +6,7 @@
 
 use crate::peers;
 
+use crate::asks_support;
 use crate::mcpg_run;
 
 use mcpg_run::{Stream, interrupt_when, mcpg};
@@ -75,6 +76,41 @@ fn a_task_call_prints_each_status_and_the_result() {
             .ends_with(": created (ttl 300 s, poll interval 1 s)"),
         "{}",
         r.stderr
+    );
+}
+
+#[test]
+fn an_input_required_task_gets_its_answer_and_goes_on() {
+    let Some(line) = stdio(Peer::Everything) else {
+        return;
+    };
+    let (_dir, answers) = asks_support::answers(r#"{"interpretation": "historical"}"#);
+    let r = mcpg(&[
+        "tools",
+        "call",
+        "--stdio",
+        &line,
+        "simulate-research-query",
+        "--args",
+        r#"{"topic": "tides", "ambiguous": true}"#,
+        "--task",
+        "--on-elicit",
+        &answers,
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // The elicitation comes on the tasks/result the client sent at input_required.
+    let at = |needle: &str| {
+        r.stderr
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {}", r.stderr))
+    };
+    assert!(at("task status: input_required") < at("mcpg answered: accept"));
+    assert!(at("mcpg answered: accept") < at("task status: completed"));
+    assert!(
+        r.stdout
+            .starts_with("# Research Report: tides (historical)\n"),
+        "{}",
+        r.stdout
     );
 }
 

@@ -32,6 +32,7 @@ mod readers;
 mod requests;
 mod stamp;
 mod subscriptions;
+mod task_ends;
 mod task_types;
 mod tasks;
 mod version_retry;
