@@ -13,6 +13,7 @@ use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;
 use crate::model::JsonObject;
 use crate::time::Timestamp;
+use crate::version::ProtocolVersion;
 
 /// Which request about a task is in flight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +106,15 @@ impl Client {
             _ => String::new(),
         };
         if !text.is_empty() {
+            self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
+        }
+        let version = self.stamp_version();
+        if asked && let Some(v) = version.filter(|v| *v != ProtocolVersion::V2025_11_25) {
+            // Before 2025-11-25 `params.task` means nothing; 2026-07-28 moved tasks
+            // to an extension this client does not speak yet.
+            let text = format!(
+                "the client asks a tools/call as a task under {v}; tasks are a 2025-11-25 feature, and the server will likely ignore params.task"
+            );
             self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
         }
         if asked {

@@ -515,3 +515,20 @@ fn a_closed_connection_ends_a_task_between_polls() {
         [CallOutcome::Failed(Failure::Transport("EOF".into()))]
     );
 }
+
+#[test]
+fn a_task_asked_outside_2025_11_25_is_a_finding() {
+    let mut s = Scripted::new(ClientConfig::default());
+    s.connect_with("2025-06-18", json!({"tools": {}}));
+    ask_task(&mut s, "research", None);
+    let ev = s.take();
+    assert!(
+        findings(&ev).contains(&(Rule::Task, Severity::Warning)),
+        "{ev:#?}"
+    );
+    // And the server declared no task support either.
+    assert!(
+        findings(&ev).contains(&(Rule::CapabilityNotDeclared, Severity::Warning)),
+        "{ev:#?}"
+    );
+}
