@@ -66,6 +66,11 @@ impl Client {
                     self.diag(d);
                 }
             }
+            What::Task(step) => {
+                if let Err(e) = outcome {
+                    self.on_task_error(op, *step, msg, e);
+                }
+            }
             What::Probe | What::Initialize(_) => {}
         }
     }

@@ -24,7 +24,7 @@ type CatalogPage = fn(&mut Client, Timestamp, Pending, ListKind, &Message, &Valu
 /// A typed answer's reader (`resources/read`, `prompts/get`, `completion/complete`, …).
 type AnswerReader = fn(&mut Client, &Pending, &Ask, &Message, &Value);
 /// A `tools/call` result's reader (the tool's name for its output schema).
-type CallReader = fn(&mut Client, &Pending, &str, &Message, &Value);
+type CallReader = fn(&mut Client, Timestamp, &Pending, &str, &Message, &Value);
 /// The reader of what the server sends unasked: its requests and notifications.
 type InboundReader = fn(&mut Client, Timestamp, Message);
 /// A raw request's result's reader ([`Client::request`]: its input-required

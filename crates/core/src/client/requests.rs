@@ -105,6 +105,7 @@ impl Client {
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
         }
         self.expire_acks(now);
+        self.task_timers(now);
         let late: Vec<RequestId> = self
             .incoming
             .iter()
