@@ -76,7 +76,9 @@ impl Client {
     /// ([`Client::cancel_task`]): 2025-11-25 has no `notifications/cancelled` for
     /// task-augmented requests.
     pub fn cancel(&mut self, now: Timestamp, op: OpId, reason: &str) {
-        if self.cancel_task(now, op) {
+        if let Some(r) = self.readers
+            && (r.tasks.cancel)(self, now, op)
+        {
             return;
         }
         if self.suspended.remove(&op).is_some() || self.cancel_ack(op, reason) {

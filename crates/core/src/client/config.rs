@@ -43,10 +43,6 @@ pub struct ClientConfig {
     /// `listChanged`): the only way that revision delivers those notifications.
     /// Resource subscriptions ride the same stream whatever this says.
     pub listen_for_list_changes: bool,
-    /// Declare `capabilities.tasks` in `initialize` (2025-11-25). Off by default so
-    /// the handshake of clients that never use tasks stays as it was. Asking a tool
-    /// call as a task does not need it: that rests on the *server's* capability.
-    pub declare_tasks: bool,
     /// How task-augmented calls are polled.
     pub task_timing: TaskTiming,
 }
@@ -97,7 +93,6 @@ impl Default for ClientConfig {
             server_request_timeout: Duration::from_secs(60),
             max_list_pages: 1000,
             listen_for_list_changes: false,
-            declare_tasks: false,
             task_timing: TaskTiming::default(),
         }
     }

@@ -68,7 +68,9 @@ impl Client {
             self.finish(p.op, &p.what, None, Err(OpError::Failed(f)));
         }
         self.fail_waiting(&Failure::Transport(reason.to_owned()));
-        self.close_tasks(reason);
+        if let Some(r) = self.readers {
+            (r.tasks.close)(self, reason);
+        }
         self.suspended.clear();
         if was_connecting {
             self.events.push_back(Event::ConnectFailed(
@@ -172,7 +174,10 @@ impl Client {
                 Some(r) => (r.raw)(self, &p, msg, result),
                 None => self.unread(p, msg),
             },
-            What::Task(step) => self.on_task_answer(now, &p, step, msg, result),
+            What::Task(step) => match self.readers {
+                Some(r) => (r.tasks.answer)(self, now, &p, step, msg, result),
+                None => self.unread(p, msg),
+            },
             What::Listen => {
                 self.diag(Diagnostic::new(
                     Rule::Negotiation,

@@ -67,8 +67,8 @@ impl Client {
                 }
             }
             What::Task(step) => {
-                if let Err(e) = outcome {
-                    self.on_task_error(op, *step, msg, e);
+                if let (Err(e), Some(r)) = (outcome, self.readers) {
+                    (r.tasks.error)(self, op, *step, msg, e);
                 }
             }
             What::Probe | What::Initialize(_) => {}

@@ -224,7 +224,7 @@ pub struct Client {
     /// URL elicitations the server sent the user to, not yet completed (2025-11-25).
     open_elicitations: VecDeque<String>,
     /// Task-augmented calls whose task has not ended, by the call's operation.
-    tasks: HashMap<OpId, tasks::TaskState>,
+    tasks: tasks::TaskBook,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
     /// Who reads tool call, resource, prompt and completion answers and the server's
@@ -269,7 +269,7 @@ impl Client {
             listen: None,
             acks: Vec::new(),
             open_elicitations: VecDeque::new(),
-            tasks: HashMap::new(),
+            tasks: tasks::TaskBook::default(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
             readers: None,
@@ -329,7 +329,7 @@ impl Client {
             .min();
         let b = self.incoming.values().map(|r| r.deadline).min();
         let c = self.acks.iter().map(|w| w.deadline).min();
-        let d = self.tasks.values().filter_map(tasks::TaskState::wake).min();
+        let d = self.readers.and_then(|r| (r.tasks.wake)(self));
         [a, b, c, d].into_iter().flatten().min()
     }
 

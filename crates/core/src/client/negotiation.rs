@@ -90,7 +90,7 @@ impl Client {
         let op = self.new_op();
         let params = json!({
             "protocolVersion": v.as_str(),
-            "capabilities": Value::Object(self.declared_capabilities()),
+            "capabilities": Value::Object(self.cfg.capabilities.clone()),
             "clientInfo": self.cfg.client_info,
         });
         let timeout = self.cfg.request_timeout;

@@ -74,8 +74,7 @@ impl Client {
 
     /// Polls the tasks that are due, and gives up on those past their ttl.
     pub(super) fn task_timers(&mut self, now: Timestamp) {
-        let mut ops: Vec<OpId> = self.tasks.keys().copied().collect();
-        ops.sort();
+        let ops = self.tasks.ops();
         for op in ops {
             let Some(t) = self.tasks.get_mut(&op) else {
                 continue;
@@ -113,8 +112,7 @@ impl Client {
 
     /// The connection is gone: every task the client followed ends its call.
     pub(super) fn close_tasks(&mut self, reason: &str) {
-        let mut ops: Vec<OpId> = self.tasks.keys().copied().collect();
-        ops.sort();
+        let ops = self.tasks.ops();
         for op in ops {
             self.tasks.remove(&op);
             let f = Failure::Transport(reason.to_owned());

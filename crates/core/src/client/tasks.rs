@@ -3,6 +3,7 @@
 //! `tasks/cancel` and the task's lifetime. The call ends, as any call does, in one
 //! [`Event::CallFinished`]; the task's steps come as [`Event::Task`].
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -11,7 +12,6 @@ use super::task_types::{TaskEvent, TaskInfo, TaskRequest, TaskStatus};
 use super::{CallOutcome, Client, Event, Failure, OpId, Pending, What};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;
-use crate::model::JsonObject;
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
 
@@ -50,6 +50,62 @@ impl TaskState {
 }
 
 /// Whether a `tools/call` result is a `CreateTaskResult` rather than a tool result.
+/// The tasks a client follows, by the call's operation. Behind a trait object made
+/// only where the first task is recorded (`on_task_created`, reached through the
+/// readers), so that a client that never follows a task, the page's first load
+/// among them, links none of this map's code.
+#[derive(Debug, Default)]
+pub(super) struct TaskBook(Option<Box<dyn Book>>);
+
+/// The map behind a [`TaskBook`].
+trait Book: std::fmt::Debug + Send + Sync {
+    fn map(&self) -> &HashMap<OpId, TaskState>;
+    fn map_mut(&mut self) -> &mut HashMap<OpId, TaskState>;
+}
+
+impl Book for HashMap<OpId, TaskState> {
+    fn map(&self) -> &HashMap<OpId, TaskState> {
+        self
+    }
+    fn map_mut(&mut self) -> &mut HashMap<OpId, TaskState> {
+        self
+    }
+}
+
+impl TaskBook {
+    pub(super) fn get(&self, op: &OpId) -> Option<&TaskState> {
+        self.0.as_ref()?.map().get(op)
+    }
+    pub(super) fn get_mut(&mut self, op: &OpId) -> Option<&mut TaskState> {
+        self.0.as_mut()?.map_mut().get_mut(op)
+    }
+    pub(super) fn remove(&mut self, op: &OpId) -> Option<TaskState> {
+        self.0.as_mut()?.map_mut().remove(op)
+    }
+    pub(super) fn insert(&mut self, op: OpId, t: TaskState) {
+        self.0
+            .get_or_insert_with(|| Box::new(HashMap::new()))
+            .map_mut()
+            .insert(op, t);
+    }
+    /// The operations followed, in order.
+    pub(super) fn ops(&self) -> Vec<OpId> {
+        let mut ops: Vec<OpId> = self
+            .0
+            .as_ref()
+            .map(|b| b.map().keys().copied().collect())
+            .unwrap_or_default();
+        ops.sort();
+        ops
+    }
+    pub(super) fn values(&self) -> impl Iterator<Item = &TaskState> {
+        self.0.as_ref().into_iter().flat_map(|b| b.map().values())
+    }
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&OpId, &TaskState)> {
+        self.0.as_ref().into_iter().flat_map(|b| b.map().iter())
+    }
+}
+
 pub(super) fn is_create_task_result(result: &Value) -> bool {
     result.get("task").is_some_and(Value::is_object) && result.get("content").is_none()
 }
@@ -63,16 +119,9 @@ pub(super) fn task_param(req: &TaskRequest) -> Value {
 }
 
 impl Client {
-    /// The capabilities sent in `initialize`: the configured ones, with an empty
-    /// `tasks` when [`super::ClientConfig::declare_tasks`] is set. Empty, because
-    /// the schema's client `tasks.requests` names only the server's requests to the
-    /// client (sampling, elicitation), which this client does not run as tasks.
-    pub(super) fn declared_capabilities(&self) -> JsonObject {
-        let mut caps = self.cfg.capabilities.clone();
-        if self.cfg.declare_tasks && !caps.contains_key("tasks") {
-            caps.insert("tasks".into(), Value::Object(Map::new()));
-        }
-        caps
+    /// When the next task needs polling or expires.
+    pub(super) fn task_wake(&self) -> Option<Timestamp> {
+        self.tasks.values().filter_map(TaskState::wake).min()
     }
 
     /// The server's task id behind call `op`, while the client follows it.

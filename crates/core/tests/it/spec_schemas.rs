@@ -656,7 +656,7 @@ fn task_messages_match_the_official_schema() {
     let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
     let schema: Value = serde_json::from_str(&text).unwrap();
     let mut s = support::Scripted::new(ClientConfig {
-        declare_tasks: true,
+        capabilities: crate::tasks::tasks_capability(),
         ..Default::default()
     });
     s.connect_with(

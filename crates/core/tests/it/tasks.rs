@@ -24,11 +24,17 @@ fn server_caps() -> Value {
     json!({"tools": {}, "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}})
 }
 
+/// The client's `tasks` capability (2025-11-25): empty, as no server request is
+/// run as a task here.
+pub fn tasks_capability() -> mcpg_core::model::JsonObject {
+    json!({"tasks": {}}).as_object().cloned().unwrap()
+}
+
 /// A 2025-11-25 session whose server lists `research` (tasks optional) and
 /// `echo` (tasks forbidden, by saying nothing).
 fn session() -> Scripted {
     let mut s = Scripted::new(ClientConfig {
-        declare_tasks: true,
+        capabilities: tasks_capability(),
         ..Default::default()
     });
     s.connect_with("2025-11-25", server_caps());
@@ -101,7 +107,7 @@ fn done() -> Value {
 }
 
 #[test]
-fn the_initialize_declares_tasks_only_when_configured() {
+fn the_initialize_declares_tasks_only_when_configured_in_the_capabilities() {
     let s = session();
     let caps = &s.last_request_like("initialize")["capabilities"];
     assert_eq!(caps["tasks"], json!({}));
