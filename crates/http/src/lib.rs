@@ -20,6 +20,7 @@ pub mod guard;
 mod headers;
 mod hold;
 mod legacy;
+mod legacy_state;
 mod machine;
 mod requests;
 pub mod sse;
@@ -27,7 +28,7 @@ mod stream;
 
 pub use config::{HttpConfig, Transport};
 pub use endpoint::EndpointError;
-pub use legacy::TransportChoice;
+pub use legacy_state::TransportChoice;
 pub use machine::HttpMachine;
 
 pub use mcpg_net::{HttpEvent, HttpRequest, Method, NetEvent, NetFailure, ReqId};

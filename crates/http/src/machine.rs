@@ -8,7 +8,7 @@ use mcpg_core::jsonrpc::{Body, RequestId};
 use mcpg_core::{Generation, ProtocolVersion, Timestamp};
 
 use crate::headers::{PROTOCOL_VERSION, SESSION_ID};
-use crate::legacy::{Legacy, TransportChoice};
+use crate::legacy_state::{Legacy, TransportChoice};
 use crate::sse::SseParser;
 use crate::{HttpConfig, HttpEvent, HttpRequest, Method, ReqId};
 

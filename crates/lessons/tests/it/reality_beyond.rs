@@ -195,20 +195,28 @@ fn log_messages_reach_the_panel_and_not_the_model() {
     }
 }
 
+/// What lesson `l` sees of `steps`, then of the wire log's rows (`(app lane, raw)`).
+fn watch(
+    l: &'static mcpg_lessons::Lesson,
+    steps: &[mcpg_host::Step],
+    rows: &[support::Row],
+) -> mcpg_lessons::Watch {
+    let mut w = mcpg_lessons::Watch::new(l);
+    w.see_steps(l, steps);
+    for (app, raw) in rows {
+        if *app {
+            w.see_app(l, raw);
+        } else {
+            w.see_wire(l, raw);
+        }
+    }
+    w
+}
+
 #[test]
 fn the_apps_lesson_is_met_by_a_view_that_calls_back_and_only_then() {
     let l = find("apps").unwrap().1;
-    let see = |rows: &[support::Row]| {
-        let mut w = mcpg_lessons::Watch::new(l);
-        for (app, raw) in rows {
-            if *app {
-                w.see_app(l, raw);
-            } else {
-                w.see_wire(l, raw);
-            }
-        }
-        w
-    };
+    let see = |rows: &[support::Row]| watch(l, &[], rows);
     // The loop and the view's handshake: nothing called back yet.
     let quiet = see(&support::play_view(&l.setup, &[]));
     assert!(quiet.seen(1) && !quiet.seen(2), "{quiet:?}");
@@ -236,18 +244,7 @@ fn the_app_only_lesson_is_met_when_the_view_calls_the_withheld_tool() {
         .collect();
     assert!(!offered.contains("get_weather_details"), "{offered}");
     assert!(offered.contains("city_time_zone"), "{offered}");
-    let see = |rows: &[support::Row]| {
-        let mut w = mcpg_lessons::Watch::new(l);
-        w.see_steps(l, &played.steps);
-        for (app, raw) in rows {
-            if *app {
-                w.see_app(l, raw);
-            } else {
-                w.see_wire(l, raw);
-            }
-        }
-        w
-    };
+    let see = |rows: &[support::Row]| watch(l, &played.steps, rows);
     // The loop alone lists the tool (step 1) but calls nothing app-only.
     let quiet = see(&support::play_view(&l.setup, &[]));
     assert!(quiet.seen(0) && !quiet.seen(1), "{quiet:?}");

@@ -44,6 +44,16 @@ pub(crate) fn from_view(s: &mut Shell, view: u64, msg: Value) {
     }));
 }
 
+/// The view sends `ui/message` with `text`, for the user.
+pub(crate) fn view_says(s: &mut Shell, view: u64, text: &str) {
+    from_view(
+        s,
+        view,
+        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
+               "params": {"role": "user", "content": [{"type": "text", "text": text}]}}),
+    );
+}
+
 /// The handshake a view makes.
 pub(crate) fn initialize(s: &mut Shell, view: u64) -> Value {
     from_view(
@@ -375,12 +385,7 @@ fn a_views_message_and_context_join_the_conversation_once_the_loop_answered() {
         json!({"jsonrpc": "2.0", "id": 5, "method": "ui/update-model-context",
                "params": {"content": [{"type": "text", "text": "the card shows Austin at 91F"}]}}),
     );
-    from_view(
-        &mut s,
-        id,
-        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
-               "params": {"role": "user", "content": [{"type": "text", "text": "What's the 3-day forecast for Paris?"}]}}),
-    );
+    view_says(&mut s, id, "What's the 3-day forecast for Paris?");
     let answers = posted(&mut s, id);
     assert_eq!(answers.len(), 2, "{answers:?}");
     assert!(
@@ -440,12 +445,7 @@ fn a_views_message_goes_with_the_loop_on_reset() {
     let mut s = at_step_five();
     let id = s.apps[0].id;
     initialize(&mut s, id);
-    from_view(
-        &mut s,
-        id,
-        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
-               "params": {"role": "user", "content": [{"type": "text", "text": "forecast for Paris"}]}}),
-    );
+    view_says(&mut s, id, "forecast for Paris");
     s.cmd(Command::Reset);
     s.cmd(Command::Step);
     assert_eq!(
@@ -465,12 +465,7 @@ fn a_replay_of_a_loop_that_went_on_says_what_it_does_not_replay() {
     let mut s = at_step_five();
     let id = s.apps[0].id;
     initialize(&mut s, id);
-    from_view(
-        &mut s,
-        id,
-        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
-               "params": {"role": "user", "content": [{"type": "text", "text": "What's the 3-day forecast for Paris?"}]}}),
-    );
+    view_says(&mut s, id, "What's the 3-day forecast for Paris?");
     for _ in 0..4 {
         s.cmd(Command::Step);
     }

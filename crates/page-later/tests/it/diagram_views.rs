@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::apps::{at_step_five, from_view, initialize, posted};
+use crate::apps::{at_step_five, from_view, initialize, posted, view_says};
 use crate::diagram_support::{arrows, draw};
 use crate::support::Shell;
 
@@ -317,12 +317,7 @@ fn a_views_message_draws_the_answer_then_the_later_message_before_step_3_again()
     let id = s.apps[0].id;
     initialize(&mut s, id);
     posted(&mut s, id);
-    from_view(
-        &mut s,
-        id,
-        json!({"jsonrpc": "2.0", "id": 6, "method": "ui/message",
-               "params": {"role": "user", "content": [{"type": "text", "text": "Forecast for Paris"}]}}),
-    );
+    view_says(&mut s, id, "Forecast for Paris");
     for _ in 0..4 {
         s.cmd(Command::Step);
     }
