@@ -153,7 +153,12 @@ pub async fn call(
 }
 
 /// Prints how a call ended; the failure says which exit status it was.
-fn print_call(report: CallReport, rounds: usize, tool: &str, json: bool) -> Result<(), Failure> {
+pub(crate) fn print_call(
+    report: CallReport,
+    rounds: usize,
+    tool: &str,
+    json: bool,
+) -> Result<(), Failure> {
     let raw = report.response.as_ref().and_then(|m| m.result()).cloned();
     match report.outcome {
         CallOutcome::Success(r) | CallOutcome::ToolError(r) => {

@@ -102,8 +102,12 @@ fn build(
     let observer = match (conn.verbose, answerer) {
         (true, _) => Some(verbose_observer_hiding(secrets)),
         // A URL elicitation's end is news to the person who opened the URL.
-        (false, Some(_)) => Some(crate::asks::show::completion_observer()),
-        (false, None) => None,
+        (false, Some(_)) => both(
+            Some(crate::asks::show::completion_observer()),
+            Some(crate::tasks::status_observer()),
+        ),
+        // A task's statuses are the progress of `tools call --task`.
+        (false, None) => Some(crate::tasks::status_observer()),
     };
     // Speaking the deprecated transport is news even without `--verbose` (which
     // prints the machine's notice saying the same).
@@ -312,6 +316,7 @@ fn print_observed(o: &Observed, secrets: &[String]) {
                 eprintln!("{line}");
             }
         }
+        Observed::Task { event, .. } => eprintln!("{}", crate::tasks::task_line(event)),
         Observed::ServerRequest { method, by_core } => {
             let who = if *by_core {
                 "answered by the core"

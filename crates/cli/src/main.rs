@@ -22,6 +22,7 @@ mod logs;
 mod loop_cmd;
 mod render;
 mod replay;
+mod tasks;
 
 use std::process::ExitCode;
 
@@ -66,8 +67,22 @@ fn main() -> ExitCode {
                         tool,
                         args,
                         json,
+                        task: false,
+                        ..
                     },
             } => commands::call(conn, tool, args.as_deref(), *json).await,
+            Command::Tools {
+                command:
+                    ToolsCommand::Call {
+                        conn,
+                        tool,
+                        args,
+                        json,
+                        ttl,
+                        ..
+                    },
+            } => tasks::call(conn, tool, args.as_deref(), *json, *ttl).await,
+            Command::Tasks { command } => tasks::run(command).await,
             Command::Resources { command } => catalog::resources(command).await,
             Command::Prompts { command } => catalog::prompts(command).await,
             Command::Complete(c) => catalog::complete(c).await,

@@ -108,6 +108,8 @@ pub enum Rule {
     /// error without its `elicitations`, a completion notice for an elicitation the
     /// client never saw.
     Elicitation,
+    /// A 2025-11-25 task: its handle, status or lifetime.
+    Task,
 }
 
 impl Rule {
@@ -155,6 +157,7 @@ impl Rule {
             Rule::Completion => "completion",
             Rule::Subscription => "subscription",
             Rule::Elicitation => "elicitation",
+            Rule::Task => "task",
         }
     }
 
@@ -206,6 +209,7 @@ impl Rule {
                 "server/resources#subscriptions; 2026-07-28 basic/utilities/subscriptions"
             }
             Rule::Elicitation => "2025-11-25 client/elicitation#url-mode-elicitation-requests",
+            Rule::Task => "2025-11-25 basic/utilities/tasks",
         }
     }
 }

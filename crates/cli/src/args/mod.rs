@@ -6,6 +6,7 @@ mod auth;
 mod catalog;
 mod connection;
 mod loops;
+mod tasks;
 
 use clap::{Parser, Subcommand};
 
@@ -15,6 +16,7 @@ pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, HttpTransportArg, Protocol, Target};
 pub use loops::{EvalArgs, LoopArgs};
+pub use tasks::TasksCommand;
 
 /// A command-line MCP client: inspect a server, list and call its tools, read its
 /// resources, get its prompts, ask for completions, follow its log messages.
@@ -40,6 +42,13 @@ pub enum Command {
         /// What to do with tools.
         #[command(subcommand)]
         command: ToolsCommand,
+    },
+    /// Look at or cancel 2025-11-25 tasks (`tasks/get`, `tasks/result`,
+    /// `tasks/list`, `tasks/cancel`).
+    Tasks {
+        /// What to do with tasks.
+        #[command(subcommand)]
+        command: TasksCommand,
     },
     /// List, read or subscribe to resources.
     Resources {
@@ -121,6 +130,13 @@ pub enum ToolsCommand {
         /// Print the raw CallToolResult JSON instead.
         #[arg(long)]
         json: bool,
+        /// Run the call as a 2025-11-25 task: print each status as it moves, the
+        /// result at the end; Ctrl-C cancels the task (`tasks/cancel`).
+        #[arg(long)]
+        task: bool,
+        /// How long the server should keep the task, in milliseconds.
+        #[arg(long, value_name = "MS", requires = "task")]
+        ttl: Option<u64>,
     },
 }
 

@@ -2,7 +2,7 @@
 //! the same connection flags, `--json` and exit statuses as `tools`.
 
 mod render;
-mod subscribe;
+pub(crate) mod subscribe;
 
 use mcpg_apps::UiResource;
 use mcpg_core::client::Answer;

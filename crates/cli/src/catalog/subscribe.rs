@@ -90,7 +90,9 @@ pub async fn run(
 }
 
 /// `NAME` or `NAME {JSON}`: tool names have no spaces (SEP-986).
-fn tool_call(text: &str) -> Result<(String, Option<mcpg_core::model::JsonObject>), Failure> {
+pub(crate) fn tool_call(
+    text: &str,
+) -> Result<(String, Option<mcpg_core::model::JsonObject>), Failure> {
     let text = text.trim();
     let (name, args) = match text.split_once(char::is_whitespace) {
         Some((name, rest)) => (name, Some(rest.trim())),

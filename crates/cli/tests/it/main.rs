@@ -35,3 +35,4 @@ mod loop_cmd;
 mod old_sse;
 mod oversized;
 mod replay;
+mod tasks;

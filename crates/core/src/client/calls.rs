@@ -49,6 +49,10 @@ impl Client {
         if !m.is_empty() {
             params.insert("_meta".into(), Value::Object(m));
         }
+        self.check_task_ask(name, opts.task.is_some());
+        if let Some(task) = &opts.task {
+            params.insert("task".into(), super::tasks::task_param(task));
+        }
         let timeout = opts.timeout.unwrap_or(self.cfg.request_timeout);
         self.submit(
             now,
@@ -67,7 +71,16 @@ impl Client {
     /// with [`Failure::Cancelled`]. A late response is then ignored. A call waiting
     /// for input has nothing in flight: it is just forgotten, without an event (its
     /// round already ended with [`CallOutcome::InputRequired`]).
+    ///
+    /// A call whose task is under way is cancelled with `tasks/cancel` instead
+    /// ([`Client::cancel_task`]): 2025-11-25 has no `notifications/cancelled` for
+    /// task-augmented requests.
     pub fn cancel(&mut self, now: Timestamp, op: OpId, reason: &str) {
+        if let Some(r) = self.readers
+            && (r.tasks.cancel)(self, now, op)
+        {
+            return;
+        }
         if self.suspended.remove(&op).is_some() || self.cancel_ack(op, reason) {
             return;
         }
@@ -103,12 +116,16 @@ impl Client {
 
     pub(super) fn on_call_result(
         &mut self,
+        now: Timestamp,
         p: &Pending,
         name: &str,
         msg: &Message,
         result: &Value,
     ) {
         let op = p.op;
+        if p.method == "tools/call" && super::tasks::is_create_task_result(result) {
+            return self.on_task_created(now, p, name, msg);
+        }
         if is_input_required(result) {
             self.suspend(p, result, msg);
             self.events.push_back(Event::CallFinished {

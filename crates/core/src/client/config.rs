@@ -43,6 +43,42 @@ pub struct ClientConfig {
     /// `listChanged`): the only way that revision delivers those notifications.
     /// Resource subscriptions ride the same stream whatever this says.
     pub listen_for_list_changes: bool,
+    /// How task-augmented calls are polled.
+    pub task_timing: TaskTiming,
+}
+
+/// How the client polls a task (2025-11-25 `tasks/get`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskTiming {
+    /// The interval when the server suggests none.
+    pub default_poll: Duration,
+    /// The shortest interval honoured: a server asking for 0 ms must not make the
+    /// client spin.
+    pub min_poll: Duration,
+    /// The longest interval honoured, so a status change is seen in good time.
+    pub max_poll: Duration,
+    /// How long past the task's `ttl` the client keeps polling before giving up
+    /// (the server's clock and ours differ; its cleanup is not instant).
+    pub ttl_slack: Duration,
+}
+
+impl Default for TaskTiming {
+    fn default() -> Self {
+        TaskTiming {
+            default_poll: Duration::from_secs(1),
+            min_poll: Duration::from_millis(100),
+            max_poll: Duration::from_secs(30),
+            ttl_slack: Duration::from_secs(5),
+        }
+    }
+}
+
+impl TaskTiming {
+    /// The interval to wait before the next `tasks/get`, from the server's hint.
+    pub fn interval(&self, hint: Option<Duration>) -> Duration {
+        hint.unwrap_or(self.default_poll)
+            .clamp(self.min_poll, self.max_poll.max(self.min_poll))
+    }
 }
 
 impl Default for ClientConfig {
@@ -57,6 +93,7 @@ impl Default for ClientConfig {
             server_request_timeout: Duration::from_secs(60),
             max_list_pages: 1000,
             listen_for_list_changes: false,
+            task_timing: TaskTiming::default(),
         }
     }
 }

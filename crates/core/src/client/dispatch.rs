@@ -68,6 +68,9 @@ impl Client {
             self.finish(p.op, &p.what, None, Err(OpError::Failed(f)));
         }
         self.fail_waiting(&Failure::Transport(reason.to_owned()));
+        if let Some(r) = self.readers {
+            (r.tasks.close)(self, reason);
+        }
         self.suspended.clear();
         if was_connecting {
             self.events.push_back(Event::ConnectFailed(
@@ -164,11 +167,15 @@ impl Client {
                 None => self.unread(p, msg),
             },
             What::Call { name } => match self.readers {
-                Some(r) => (r.call)(self, &p, &name, msg, result),
+                Some(r) => (r.call)(self, now, &p, &name, msg, result),
                 None => self.unread(p, msg),
             },
             What::Raw => match self.readers {
                 Some(r) => (r.raw)(self, &p, msg, result),
+                None => self.unread(p, msg),
+            },
+            What::Task(step) => match self.readers {
+                Some(r) => (r.tasks.answer)(self, now, &p, step, msg, result),
                 None => self.unread(p, msg),
             },
             What::Listen => {

@@ -89,6 +89,15 @@ pub enum Failure {
         /// The response body, trimmed and shortened (may be empty).
         reason: String,
     },
+    /// The task behind the call outlived its `ttl` without ending; the client
+    /// stopped polling it.
+    #[error("task {task_id} did not end within its ttl of {} s", crate::fmt::fmt_secs(*.ttl))]
+    TaskExpired {
+        /// The server's task id.
+        task_id: String,
+        /// The task's ttl.
+        ttl: Duration,
+    },
     /// The session never got connected.
     #[error("not connected: {0}")]
     NotConnected(ConnectError),
@@ -295,6 +304,13 @@ pub enum Event {
         outcome: CallOutcome,
         /// The response message, when one arrived.
         message: Option<Message>,
+    },
+    /// The task behind a task-augmented call moved (2025-11-25).
+    Task {
+        /// The call.
+        op: OpId,
+        /// What happened.
+        event: super::TaskEvent,
     },
     /// A raw request ended. A `prompts/get` or `resources/read` whose result is
     /// `input_required` (2026-07-28) can be continued with

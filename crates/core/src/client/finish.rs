@@ -66,6 +66,11 @@ impl Client {
                     self.diag(d);
                 }
             }
+            What::Task(step) => {
+                if let (Err(e), Some(r)) = (outcome, self.readers) {
+                    (r.tasks.error)(self, op, *step, msg, e);
+                }
+            }
             What::Probe | What::Initialize(_) => {}
         }
     }

@@ -32,15 +32,19 @@ mod readers;
 mod requests;
 mod stamp;
 mod subscriptions;
+mod task_ends;
+mod task_types;
+mod tasks;
 mod version_retry;
 
 pub use answers::{Answer, ListItems, ListKind};
-pub use config::{ClientConfig, GenerationMode};
+pub use config::{ClientConfig, GenerationMode, TaskTiming};
 pub use event::{
     CallOutcome, ConnectError, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry,
 };
 pub use outgoing::{Outgoing, SendFailure, TRANSPORT_HEADERS, is_transport_header};
 pub use readers::AnswerReaders;
+pub use task_types::{TaskEvent, TaskRequest, TaskStatus};
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
@@ -63,6 +67,9 @@ pub struct CallOptions {
     pub timeout: Option<Duration>,
     /// Extra `_meta` members for the request.
     pub meta: Option<JsonObject>,
+    /// Run the call as a 2025-11-25 task (`params.task`): the client polls the
+    /// task and the call still ends in one [`Event::CallFinished`].
+    pub task: Option<TaskRequest>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +96,8 @@ enum What {
     Raw,
     /// A `subscriptions/listen` stream: open for the session's life.
     Listen,
+    /// A request about the task behind a call (the pending op is the call's).
+    Task(tasks::TaskStep),
 }
 
 /// What a single typed request is, to read its answer.
@@ -214,6 +223,8 @@ pub struct Client {
     acks: Vec<AckWait>,
     /// URL elicitations the server sent the user to, not yet completed (2025-11-25).
     open_elicitations: VecDeque<String>,
+    /// Task-augmented calls whose task has not ended, by the call's operation.
+    tasks: tasks::TaskBook,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,
     /// Who reads tool call, resource, prompt and completion answers and the server's
@@ -258,6 +269,7 @@ impl Client {
             listen: None,
             acks: Vec::new(),
             open_elicitations: VecDeque::new(),
+            tasks: tasks::TaskBook::default(),
             outbox: VecDeque::new(),
             events: VecDeque::new(),
             readers: None,
@@ -317,7 +329,8 @@ impl Client {
             .min();
         let b = self.incoming.values().map(|r| r.deadline).min();
         let c = self.acks.iter().map(|w| w.deadline).min();
-        [a, b, c].into_iter().flatten().min()
+        let d = self.readers.and_then(|r| (r.tasks.wake)(self));
+        [a, b, c, d].into_iter().flatten().min()
     }
 
     /// The resources subscribed to, in URI order.

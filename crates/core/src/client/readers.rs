@@ -15,7 +15,8 @@
 use serde_json::Value;
 
 use super::answers::ListKind;
-use super::{Ask, Client, Failure, OpError, Pending};
+use super::tasks::TaskStep;
+use super::{Ask, Client, Failure, OpError, OpId, Pending};
 use crate::jsonrpc::Message;
 use crate::time::Timestamp;
 
@@ -24,12 +25,37 @@ type CatalogPage = fn(&mut Client, Timestamp, Pending, ListKind, &Message, &Valu
 /// A typed answer's reader (`resources/read`, `prompts/get`, `completion/complete`, …).
 type AnswerReader = fn(&mut Client, &Pending, &Ask, &Message, &Value);
 /// A `tools/call` result's reader (the tool's name for its output schema).
-type CallReader = fn(&mut Client, &Pending, &str, &Message, &Value);
+type CallReader = fn(&mut Client, Timestamp, &Pending, &str, &Message, &Value);
 /// The reader of what the server sends unasked: its requests and notifications.
 type InboundReader = fn(&mut Client, Timestamp, Message);
 /// A raw request's result's reader ([`Client::request`]: its input-required
 /// `prompts/get` and `resources/read` results are continued as tool calls are).
 type RawReader = fn(&mut Client, &Pending, &Message, &Value);
+/// A task request's answer (`tasks/get`, `tasks/result`, `tasks/cancel`).
+type TaskAnswer = fn(&mut Client, Timestamp, &Pending, TaskStep, &Message, &Value);
+/// A task request that ended without an answer, or with a JSON-RPC error.
+type TaskError = fn(&mut Client, OpId, TaskStep, Option<Message>, OpError);
+/// Time passed: tasks to poll, and tasks past their ttl.
+type TaskTimers = fn(&mut Client, Timestamp);
+/// The connection closed: every task's call fails.
+type CloseTasks = fn(&mut Client, &str);
+/// Cancels the task behind a call, when there is one.
+type CancelTask = fn(&mut Client, Timestamp, OpId) -> bool;
+/// When the next task needs polling (or expires).
+type TaskWake = fn(&Client) -> Option<Timestamp>;
+
+/// The code that follows a task-augmented call (2025-11-25), reached only through
+/// the readers: a task exists only once a call's reader saw its handle, so a
+/// client without readers has none, and the page's first load carries none of it.
+#[derive(Clone, Copy)]
+pub(super) struct TaskCode {
+    pub(super) answer: TaskAnswer,
+    pub(super) error: TaskError,
+    pub(super) timers: TaskTimers,
+    pub(super) close: CloseTasks,
+    pub(super) cancel: CancelTask,
+    pub(super) wake: TaskWake,
+}
 
 /// The readers of tool call, resource, prompt and completion answers, and of the
 /// server's own requests and notifications, handed to a client made without them
@@ -41,6 +67,7 @@ pub struct AnswerReaders {
     pub(super) call: CallReader,
     pub(super) inbound: InboundReader,
     pub(super) raw: RawReader,
+    pub(super) tasks: TaskCode,
 }
 
 impl AnswerReaders {
@@ -51,6 +78,14 @@ impl AnswerReaders {
         call: Client::on_call_result,
         inbound: Client::read_inbound,
         raw: Client::on_raw_result,
+        tasks: TaskCode {
+            answer: Client::on_task_answer,
+            error: Client::on_task_error,
+            timers: Client::task_timers,
+            close: Client::close_tasks,
+            cancel: Client::cancel_task,
+            wake: Client::task_wake,
+        },
     };
 }
 

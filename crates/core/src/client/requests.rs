@@ -105,6 +105,9 @@ impl Client {
             self.on_failure(now, p.clone(), Failure::Timeout(p.timeout));
         }
         self.expire_acks(now);
+        if let Some(r) = self.readers {
+            (r.tasks.timers)(self, now);
+        }
         let late: Vec<RequestId> = self
             .incoming
             .iter()

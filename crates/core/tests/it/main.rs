@@ -40,4 +40,5 @@ mod server_notices;
 #[cfg(not(target_arch = "wasm32"))]
 mod spec_schemas;
 mod subscriptions;
+mod tasks;
 mod tools;

@@ -641,3 +641,88 @@ fn roots_and_url_elicitation_messages_match_the_official_schema() {
         }
     }
 }
+
+/// A 2025-11-25 task-augmented call: the `initialize` declaring `tasks`, the
+/// `tools/call` with `params.task`, `tasks/get`, `tasks/result` and `tasks/cancel`,
+/// all as the client sends them, and the scripted server's task answers, against
+/// the official schema.
+#[test]
+fn task_messages_match_the_official_schema() {
+    use mcpg_core::client::TaskRequest;
+    let Some(dir) = schema_dir() else {
+        return;
+    };
+    let v = ProtocolVersion::V2025_11_25;
+    let text = std::fs::read_to_string(dir.join(v.as_str()).join("schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let mut s = support::Scripted::new(ClientConfig {
+        capabilities: crate::tasks::tasks_capability(),
+        ..Default::default()
+    });
+    s.connect_with(
+        v.as_str(),
+        json!({"tools": {}, "tasks": {"cancel": {}, "requests": {"tools": {"call": {}}}}}),
+    );
+    let task = |id: &str, status: &str| {
+        json!({"taskId": id, "status": status, "ttl": 30000, "pollInterval": 1000,
+            "createdAt": "2025-11-25T10:00:00Z", "lastUpdatedAt": "2025-11-25T10:00:00Z"})
+    };
+    let ask = CallOptions {
+        task: Some(TaskRequest {
+            ttl: Some(Duration::from_secs(30)),
+        }),
+        ..Default::default()
+    };
+    let args = json!({"topic": "tides"}).as_object().cloned();
+    s.client
+        .call_tool(s.now, "research", args.clone(), ask.clone());
+    s.drain();
+    let created = json!({ "task": task("t1", "working") });
+    assert_valid(&schema, "CreateTaskResult", &created, v);
+    s.reply("tools/call", created);
+    s.advance(Duration::from_secs(1));
+    assert_valid(&schema, "GetTaskResult", &task("t1", "completed"), v);
+    s.reply("tasks/get", task("t1", "completed"));
+    s.reply("tasks/result", json!({"content": []}));
+    let op = s.client.call_tool(s.now, "research", args, ask);
+    s.drain();
+    s.reply("tools/call", json!({ "task": task("t2", "working") }));
+    s.client.cancel(s.now, op, "stop");
+    s.drain();
+    let mut methods = Vec::new();
+    for m in &s.sent {
+        let def = match m.method() {
+            Some("initialize") => "InitializeRequest",
+            Some("notifications/initialized") => "InitializedNotification",
+            Some("tools/call") => "CallToolRequest",
+            Some("tasks/get") => "GetTaskRequest",
+            Some("tasks/result") => "GetTaskPayloadRequest",
+            Some("tasks/cancel") => "CancelTaskRequest",
+            // The discovery probe belongs to 2026-07-28 and is checked there.
+            Some("server/discover") => continue,
+            other => panic!("no schema mapping for {other:?}"),
+        };
+        assert_valid(&schema, def, &m.to_value(), v);
+        methods.push(def);
+    }
+    for def in [
+        "CallToolRequest",
+        "GetTaskRequest",
+        "GetTaskPayloadRequest",
+        "CancelTaskRequest",
+    ] {
+        assert!(methods.contains(&def), "no {def} sent: {methods:?}");
+    }
+    let init = s.last_request_like("initialize");
+    assert_eq!(init["capabilities"]["tasks"], json!({}));
+    let val = validator(&schema, "CallToolRequest");
+    let mut broken = s
+        .sent
+        .iter()
+        .rev()
+        .find(|m| m.method() == Some("tools/call"))
+        .unwrap()
+        .to_value();
+    broken["params"]["task"]["ttl"] = json!("soon");
+    assert!(!val.is_valid(&broken), "validator accepts junk");
+}

@@ -126,6 +126,13 @@ impl DriverError {
                 refused: e.refused,
             }),
             Failure::Malformed(reason) => DriverError::Malformed { during, reason },
+            Failure::TaskExpired { task_id, ttl } => DriverError::Timeout {
+                during,
+                after: ttl,
+                hint: format!(
+                    "; task {task_id} did not end within its ttl, so the client stopped polling it"
+                ),
+            },
             f @ Failure::TooLarge { .. } => DriverError::Transport {
                 during,
                 reason: f.to_string(),

@@ -190,6 +190,16 @@ impl Driver {
         .await
     }
 
+    /// Cancels every tool call in flight (what Ctrl-C does). A call whose task is
+    /// under way is cancelled with `tasks/cancel` and ends once the server says the
+    /// task is cancelled; any other with `notifications/cancelled`, at once. Each
+    /// call's own future then ends with [`DriverError::Cancelled`].
+    pub fn cancel_calls(&self, reason: &str) -> Result<(), DriverError> {
+        self.cmds
+            .send(Cmd::CancelCalls(reason.to_owned()))
+            .map_err(|_| DriverError::Closed)
+    }
+
     /// Sends a notification.
     pub fn notify(&self, method: &str, params: Option<Value>) -> Result<(), DriverError> {
         self.cmds

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use mcpg_core::client::{CallOutcome, OpId, WireEntry};
+use mcpg_core::client::{CallOutcome, OpId, TaskEvent, WireEntry};
 use mcpg_core::diag::Diagnostic;
 use mcpg_core::jsonrpc::Message;
 use mcpg_core::model::Tool;
@@ -71,6 +71,13 @@ pub enum Observed {
         method: String,
         /// Its params.
         params: Option<Value>,
+    },
+    /// The task behind a task-augmented call moved (2025-11-25).
+    Task {
+        /// The call.
+        op: OpId,
+        /// What happened.
+        event: TaskEvent,
     },
     /// A request from the server, and whether the core already answered it.
     ServerRequest {

@@ -57,6 +57,8 @@ pub(crate) enum Cmd {
     },
     Close(oneshot::Sender<CloseReport>),
     Catalog(CatalogCmd),
+    /// Cancel every call in flight (Ctrl-C): a task's with `tasks/cancel`.
+    CancelCalls(String),
 }
 
 pub(crate) struct Loop {
@@ -232,6 +234,13 @@ impl Loop {
             }
             Cmd::Notify { method, params } => self.client.notify(now, &method, params),
             Cmd::Catalog(c) => self.catalog_command(c),
+            Cmd::CancelCalls(reason) => {
+                let mut ops: Vec<OpId> = self.calls.keys().copied().collect();
+                ops.sort();
+                for op in ops {
+                    self.client.cancel(now, op, &reason);
+                }
+            }
             Cmd::Close(reply) => match &self.closed {
                 Some(report) => {
                     let _ = reply.send(report.clone());

@@ -171,6 +171,7 @@ impl Loop {
                 self.observe(Observed::Diagnostic(d), true);
             }
             Event::Closed(_) => {}
+            Event::Task { op, event } => self.observe(Observed::Task { op, event }, true),
             // Resources, prompts, completions and logging: `catalog.rs`.
             ev @ (Event::ListPage { .. }
             | Event::Listed { .. }

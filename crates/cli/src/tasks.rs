@@ -1,0 +1,156 @@
+//! `mcpg tools call --task` (a 2025-11-25 task-augmented call, followed to its end
+//! and cancelled with `tasks/cancel` on Ctrl-C) and `mcpg tasks get|result|list|cancel`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcpg_core::client::{CallOptions, TaskEvent, TaskRequest};
+use mcpg_transport::{Driver, Observed, Observer};
+use serde_json::{Value, json};
+use tokio::signal::unix::{SignalKind, signal};
+
+use crate::args::{Connection, TasksCommand};
+use crate::asks::Answerer;
+use crate::commands::{parse_args, print_call, with_answerer, with_server};
+use crate::exit::Failure;
+use crate::{escape, render};
+
+/// How long, after Ctrl-C, the server has to confirm the task is cancelled before
+/// mcpg closes the connection anyway.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+/// `mcpg tools call NAME --task [--ttl MS]`: prints each status on stderr as the
+/// task moves and the result at the end.
+pub async fn call(
+    conn: &Connection,
+    tool: &str,
+    args: Option<&str>,
+    json: bool,
+    ttl: Option<u64>,
+) -> Result<(), Failure> {
+    let args = parse_args(args)?;
+    // Registered before the server starts: from here on Ctrl-C cancels the task
+    // instead of killing mcpg. The server runs in its own process group, so the
+    // terminal's SIGINT does not stop it before `tasks/cancel` reaches it.
+    let mut interrupt = signal(SignalKind::interrupt())
+        .map_err(|e| Failure::transport(format!("cannot catch Ctrl-C: {e}")))?;
+    let opts = CallOptions {
+        task: Some(TaskRequest {
+            ttl: ttl.map(Duration::from_millis),
+        }),
+        ..CallOptions::default()
+    };
+    with_answerer(conn, true, async |d: &Driver, _: Option<&Answerer>| {
+        d.connect().await?;
+        let call = d.call_tool_with(tool, args, opts);
+        tokio::pin!(call);
+        let report = tokio::select! {
+            r = &mut call => r?,
+            _ = interrupt.recv() => {
+                eprintln!("interrupted: cancelling the task (tasks/cancel)");
+                d.cancel_calls("interrupted (Ctrl-C)")?;
+                match tokio::time::timeout(CANCEL_GRACE, &mut call).await {
+                    Ok(r) => r?,
+                    Err(_) => return Err(Failure::transport(format!(
+                        "interrupted (Ctrl-C); the server did not confirm the cancellation within {} s",
+                        CANCEL_GRACE.as_secs()
+                    ))),
+                }
+            }
+        };
+        print_call(report, 1, tool, json)
+    })
+    .await
+}
+
+/// Prints a task's steps on stderr (the result goes to stdout).
+pub fn status_observer() -> Observer {
+    Arc::new(|o: &Observed| {
+        if let Observed::Task { event, .. } = o {
+            eprintln!("{}", task_line(event));
+        }
+    })
+}
+
+/// One line for a task's step.
+pub fn task_line(event: &TaskEvent) -> String {
+    match event {
+        TaskEvent::Created {
+            task_id,
+            ttl,
+            poll_interval,
+        } => {
+            let ttl = ttl.map_or("unlimited".into(), |t| format!("{} s", t.as_secs_f64()));
+            let poll =
+                poll_interval.map_or("not given".into(), |p| format!("{} s", p.as_secs_f64()));
+            format!(
+                "task {}: created (ttl {ttl}, poll interval {poll})",
+                escape::line(task_id)
+            )
+        }
+        TaskEvent::Status { status, message } => match message {
+            Some(m) => format!("task status: {status}: {}", escape::line(m)),
+            None => format!("task status: {status}"),
+        },
+        TaskEvent::Expired { task_id } => format!(
+            "task {}: outlived its ttl; stopped polling",
+            escape::line(task_id)
+        ),
+    }
+}
+
+/// `mcpg tasks get|result|list|cancel`: one raw request, its result printed as JSON.
+pub async fn run(command: &TasksCommand) -> Result<(), Failure> {
+    let mut starts = Vec::new();
+    let (conn, method, params) = match command {
+        TasksCommand::Get { conn, id } => (conn, "tasks/get", Some(json!({ "taskId": id }))),
+        TasksCommand::Result { conn, id } => (conn, "tasks/result", Some(json!({ "taskId": id }))),
+        TasksCommand::Cancel { conn, id } => (conn, "tasks/cancel", Some(json!({ "taskId": id }))),
+        TasksCommand::List {
+            conn,
+            cursor,
+            start,
+        } => {
+            starts = start
+                .iter()
+                .map(|s| crate::catalog::subscribe::tool_call(s))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|f| Failure::usage(f.message.replacen("--call", "--start", 1)))?;
+            (
+                conn,
+                "tasks/list",
+                cursor.as_ref().map(|c| json!({ "cursor": c })),
+            )
+        }
+    };
+    with_server(conn, async |d: &Driver| {
+        d.connect().await?;
+        for (name, args) in starts {
+            // A raw request: the task is started, not followed.
+            let mut params = json!({ "name": name, "task": {} });
+            if let Some(a) = args {
+                params["arguments"] = Value::Object(a);
+            }
+            let created = d.request("tools/call", Some(params)).await?;
+            let id = created
+                .get("task")
+                .and_then(|t| t.get("taskId"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    Failure::new(
+                        crate::exit::RPC_ERROR,
+                        format!("tools/call {name} with a task did not answer with a task handle"),
+                    )
+                })?;
+            eprintln!(
+                "started task {} ({})",
+                escape::line(id),
+                escape::line(&name)
+            );
+        }
+        let v: Value = d.request(method, params).await?;
+        println!("{}", render::pretty(&v));
+        Ok(())
+    })
+    .await
+}

@@ -1,0 +1,414 @@
+//! 2025-11-25 task-augmented tool calls: the task handle, polling `tasks/get` at
+//! the server's interval, `notifications/tasks/status`, `tasks/result`,
+//! `tasks/cancel` and the task's lifetime. The call ends, as any call does, in one
+//! [`Event::CallFinished`]; the task's steps come as [`Event::Task`].
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::task_types::{TaskEvent, TaskInfo, TaskRequest, TaskStatus};
+use super::{CallOutcome, Client, Event, Failure, OpId, Pending, What};
+use crate::diag::{Diagnostic, Rule, Severity};
+use crate::jsonrpc::Message;
+use crate::time::Timestamp;
+use crate::version::ProtocolVersion;
+
+/// Which request about a task is in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TaskStep {
+    Get,
+    Result,
+    Cancel,
+}
+
+/// A task the client follows, until it ends.
+#[derive(Clone, Debug)]
+pub(super) struct TaskState {
+    pub(super) task_id: String,
+    /// The tool called, to check the final result against its output schema.
+    pub(super) name: String,
+    pub(super) status: TaskStatus,
+    pub(super) message: Option<String>,
+    pub(super) ttl: Option<Duration>,
+    pub(super) interval: Duration,
+    /// When to send the next `tasks/get`; `None` while one is in flight or once
+    /// the task ended.
+    pub(super) next_poll: Option<Timestamp>,
+    /// When the client gives up: creation + ttl + slack (`None`: unlimited).
+    pub(super) expires: Option<Timestamp>,
+    /// Whether a `tasks/result` is in flight.
+    pub(super) result_asked: bool,
+}
+
+impl TaskState {
+    /// When the client must next act on this task.
+    pub(super) fn wake(&self) -> Option<Timestamp> {
+        [self.next_poll, self.expires].into_iter().flatten().min()
+    }
+}
+
+/// Whether a `tools/call` result is a `CreateTaskResult` rather than a tool result.
+/// The tasks a client follows, by the call's operation. Behind a trait object made
+/// only where the first task is recorded (`on_task_created`, reached through the
+/// readers), so that a client that never follows a task, the page's first load
+/// among them, links none of this map's code.
+#[derive(Debug, Default)]
+pub(super) struct TaskBook(Option<Box<dyn Book>>);
+
+/// The map behind a [`TaskBook`].
+trait Book: std::fmt::Debug + Send + Sync {
+    fn map(&self) -> &HashMap<OpId, TaskState>;
+    fn map_mut(&mut self) -> &mut HashMap<OpId, TaskState>;
+}
+
+impl Book for HashMap<OpId, TaskState> {
+    fn map(&self) -> &HashMap<OpId, TaskState> {
+        self
+    }
+    fn map_mut(&mut self) -> &mut HashMap<OpId, TaskState> {
+        self
+    }
+}
+
+impl TaskBook {
+    pub(super) fn get(&self, op: &OpId) -> Option<&TaskState> {
+        self.0.as_ref()?.map().get(op)
+    }
+    pub(super) fn get_mut(&mut self, op: &OpId) -> Option<&mut TaskState> {
+        self.0.as_mut()?.map_mut().get_mut(op)
+    }
+    pub(super) fn remove(&mut self, op: &OpId) -> Option<TaskState> {
+        self.0.as_mut()?.map_mut().remove(op)
+    }
+    pub(super) fn insert(&mut self, op: OpId, t: TaskState) {
+        self.0
+            .get_or_insert_with(|| Box::new(HashMap::new()))
+            .map_mut()
+            .insert(op, t);
+    }
+    /// The operations followed, in order.
+    pub(super) fn ops(&self) -> Vec<OpId> {
+        let mut ops: Vec<OpId> = self
+            .0
+            .as_ref()
+            .map(|b| b.map().keys().copied().collect())
+            .unwrap_or_default();
+        ops.sort();
+        ops
+    }
+    pub(super) fn values(&self) -> impl Iterator<Item = &TaskState> {
+        self.0.as_ref().into_iter().flat_map(|b| b.map().values())
+    }
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&OpId, &TaskState)> {
+        self.0.as_ref().into_iter().flat_map(|b| b.map().iter())
+    }
+}
+
+pub(super) fn is_create_task_result(result: &Value) -> bool {
+    result.get("task").is_some_and(Value::is_object) && result.get("content").is_none()
+}
+
+/// `params.task` for a request.
+pub(super) fn task_param(req: &TaskRequest) -> Value {
+    match req.ttl {
+        Some(ttl) => json!({ "ttl": u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX) }),
+        None => Value::Object(Map::new()),
+    }
+}
+
+impl Client {
+    /// When the next task needs polling or expires.
+    pub(super) fn task_wake(&self) -> Option<Timestamp> {
+        self.tasks.values().filter_map(TaskState::wake).min()
+    }
+
+    /// The server's task id behind call `op`, while the client follows it.
+    pub fn task_id(&self, op: OpId) -> Option<&str> {
+        self.tasks.get(&op).map(|t| t.task_id.as_str())
+    }
+
+    /// The tool's `execution.taskSupport`, when the tool was listed (absent means
+    /// `"forbidden"`).
+    fn task_support(&self, name: &str) -> Option<String> {
+        let tool = self.tools.get(name)?;
+        let support = tool
+            .execution
+            .as_ref()
+            .and_then(|e| e.get("taskSupport"))
+            .and_then(Value::as_str)
+            .unwrap_or("forbidden");
+        Some(support.to_owned())
+    }
+
+    /// Checks a call against the tool's declared task support before it is sent.
+    pub(super) fn check_task_ask(&mut self, name: &str, asked: bool) {
+        let support = self.task_support(name);
+        let text = match (support.as_deref(), asked) {
+            (Some("forbidden"), true) => format!(
+                "the client asks tool {name:?} as a task, but its execution.taskSupport is \"forbidden\" (or absent)"
+            ),
+            (Some("required"), false) => format!(
+                "tool {name:?} declares execution.taskSupport \"required\", but the client calls it without a task"
+            ),
+            _ => String::new(),
+        };
+        if !text.is_empty() {
+            self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
+        }
+        let version = self.stamp_version();
+        if asked && let Some(v) = version.filter(|v| *v != ProtocolVersion::V2025_11_25) {
+            // Before 2025-11-25 `params.task` means nothing; 2026-07-28 moved tasks
+            // to an extension this client does not speak yet.
+            let text = format!(
+                "the client asks a tools/call as a task under {v}; tasks are a 2025-11-25 feature, and the server will likely ignore params.task"
+            );
+            self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
+        }
+        if asked {
+            self.require_capability(
+                &["tasks", "requests", "tools", "call"],
+                "the client asks a tools/call as a task",
+                None,
+            );
+        }
+    }
+
+    /// The server answered a `tools/call` with a task handle.
+    pub(super) fn on_task_created(
+        &mut self,
+        now: Timestamp,
+        p: &Pending,
+        name: &str,
+        msg: &Message,
+    ) {
+        let asked = p.params.as_ref().is_some_and(|v| v.get("task").is_some());
+        let forbidden = self.task_support(name).as_deref() == Some("forbidden");
+        let wrong = if !asked {
+            Some(format!(
+                "the server answered tools/call {name:?} with a task handle, but the client asked for no task"
+            ))
+        } else if forbidden {
+            Some(format!(
+                "the server answered tools/call {name:?} with a task handle, but the tool declares execution.taskSupport \"forbidden\" (or none)"
+            ))
+        } else {
+            None
+        };
+        if let Some(text) = wrong {
+            let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+            self.diag(d.with_raw(msg.raw_shared()));
+        }
+        let task = msg
+            .to_value()
+            .get("result")
+            .and_then(|r| r.get("task"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let Some(info) = self.read_task(&task, "tools/call", msg) else {
+            let text = "the tools/call task handle has no usable taskId and status".to_owned();
+            return self.end_call(p.op, CallOutcome::Failed(Failure::Malformed(text)), msg);
+        };
+        let timing = self.cfg.task_timing;
+        let op = p.op;
+        self.tasks.insert(
+            op,
+            TaskState {
+                task_id: info.task_id.clone(),
+                name: name.to_owned(),
+                // Not the real status yet: `apply_status` below reports the first one.
+                status: TaskStatus::Working,
+                message: None,
+                ttl: info.ttl,
+                interval: timing.interval(info.poll_interval),
+                next_poll: None,
+                expires: info.ttl.map(|t| now.after(t).after(timing.ttl_slack)),
+                result_asked: false,
+            },
+        );
+        self.events.push_back(Event::Task {
+            op,
+            event: TaskEvent::Created {
+                task_id: info.task_id.clone(),
+                ttl: info.ttl,
+                poll_interval: info.poll_interval,
+            },
+        });
+        self.apply_status(now, op, &info, msg, true);
+        self.schedule_poll(now, op);
+    }
+
+    /// Reads a `Task` from an answer or notification: `None` (with a diagnostic)
+    /// when it cannot be used; a diagnostic for missing required members.
+    fn read_task(&mut self, task: &Value, what: &str, msg: &Message) -> Option<TaskInfo> {
+        match TaskInfo::from_json(task) {
+            Ok(info) => {
+                if !info.missing.is_empty() {
+                    let text = format!(
+                        "the task in the {what} answer lacks required {} (2025-11-25 Task)",
+                        info.missing.join(", ")
+                    );
+                    let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+                    self.diag(d.with_raw(msg.raw_shared()));
+                }
+                Some(info)
+            }
+            Err(why) => {
+                let d = Diagnostic::new(Rule::Task, Severity::Error, format!("{what}: {why}"));
+                self.diag(d.with_raw(msg.raw_shared()));
+                None
+            }
+        }
+    }
+
+    /// Takes a status reported by the server, from whatever source.
+    fn apply_status(
+        &mut self,
+        now: Timestamp,
+        op: OpId,
+        info: &TaskInfo,
+        msg: &Message,
+        first: bool,
+    ) {
+        let hint = info.poll_interval;
+        let timing = self.cfg.task_timing;
+        let Some(t) = self.tasks.get_mut(&op) else {
+            return;
+        };
+        let was = t.status;
+        if was.is_terminal() && info.status != was {
+            let text = format!(
+                "task {} went from {was} to {}: a terminal status must not change",
+                t.task_id, info.status
+            );
+            let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+            return self.diag(d.with_raw(msg.raw_shared()));
+        }
+        if hint.is_some() {
+            t.interval = timing.interval(hint);
+        }
+        let changed = first || info.status != was || info.message != t.message;
+        t.status = info.status;
+        t.message.clone_from(&info.message);
+        let ask_result = match info.status {
+            // The spec has the requestor call tasks/result at input_required: servers
+            // (server-everything) deliver the task's own requests on that stream.
+            TaskStatus::InputRequired | TaskStatus::Completed | TaskStatus::Failed => {
+                !t.result_asked
+            }
+            _ => false,
+        };
+        if info.status.is_terminal() {
+            t.next_poll = None;
+        }
+        if changed {
+            self.events.push_back(Event::Task {
+                op,
+                event: TaskEvent::Status {
+                    status: info.status,
+                    message: info.message.clone(),
+                },
+            });
+        }
+        if info.status == TaskStatus::Cancelled {
+            let why = info
+                .message
+                .clone()
+                .unwrap_or_else(|| "the task was cancelled".into());
+            self.end_task(op);
+            let outcome = CallOutcome::Failed(Failure::Cancelled(why));
+            return self.end_call(op, outcome, msg);
+        }
+        if ask_result {
+            self.ask_result(now, op);
+        }
+    }
+
+    /// Schedules the next `tasks/get` of a task that has not ended.
+    fn schedule_poll(&mut self, now: Timestamp, op: OpId) {
+        if let Some(t) = self.tasks.get_mut(&op)
+            && !t.status.is_terminal()
+        {
+            t.next_poll = Some(now.after(t.interval));
+        }
+    }
+
+    fn ask_result(&mut self, now: Timestamp, op: OpId) {
+        let default = self.cfg.request_timeout;
+        let Some(t) = self.tasks.get_mut(&op) else {
+            return;
+        };
+        t.result_asked = true;
+        // tasks/result blocks until the task ends: wait as long as the task may live.
+        let timeout = t.expires.map_or(default, |e| e.since(now).max(default));
+        let params = json!({ "taskId": t.task_id });
+        let what = What::Task(TaskStep::Result);
+        self.send_request(now, op, what, "tasks/result", Some(params), timeout);
+    }
+
+    /// An answer to one of the client's task requests.
+    pub(super) fn on_task_answer(
+        &mut self,
+        now: Timestamp,
+        p: &Pending,
+        step: TaskStep,
+        msg: &Message,
+        result: &Value,
+    ) {
+        let op = p.op;
+        if step == TaskStep::Result {
+            let Some(t) = self.end_task(op) else { return };
+            return match self.readers {
+                Some(r) => (r.call)(self, now, p, &t.name, msg, result),
+                None => self.unread(p.clone(), msg),
+            };
+        }
+        let Some(expected) = self.task_id(op).map(str::to_owned) else {
+            return;
+        };
+        let Some(info) = self.read_task(result, &p.method, msg) else {
+            if step == TaskStep::Get {
+                self.schedule_poll(now, op);
+            }
+            return;
+        };
+        if info.task_id != expected {
+            let text = format!(
+                "the {} answer is about task {:?}, not the task asked about ({expected:?})",
+                p.method, info.task_id
+            );
+            let d = Diagnostic::new(Rule::Task, Severity::Error, text);
+            self.diag(d.with_raw(msg.raw_shared()));
+        } else {
+            self.apply_status(now, op, &info, msg, false);
+        }
+        if step == TaskStep::Get {
+            self.schedule_poll(now, op);
+        }
+    }
+
+    /// `notifications/tasks/status`: `false` when it is about no task the client
+    /// follows (the host then sees it as a plain notification).
+    pub(super) fn on_task_status(
+        &mut self,
+        now: Timestamp,
+        params: Option<&Value>,
+        msg: &Message,
+    ) -> bool {
+        let id = params.and_then(|p| p.get("taskId")).and_then(Value::as_str);
+        let Some(op) = self
+            .tasks
+            .iter()
+            .find(|(_, t)| Some(t.task_id.as_str()) == id)
+            .map(|(op, _)| *op)
+        else {
+            return false;
+        };
+        let task = params.cloned().unwrap_or(Value::Null);
+        if let Some(info) = self.read_task(&task, "notifications/tasks/status", msg) {
+            self.apply_status(now, op, &info, msg, false);
+        }
+        true
+    }
+}
