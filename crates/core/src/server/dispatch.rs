@@ -104,6 +104,7 @@ impl Server {
                 res.is_some_and(|r| r.subscribe) && !stateless
             }
             "logging/setLevel" => self.cfg.logging && !stateless,
+            "skills/list" | "skills/get" => self.cfg.skills && stateless,
             _ => false,
         }
     }
