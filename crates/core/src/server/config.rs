@@ -32,8 +32,7 @@ pub struct ServerConfig {
     pub page_size: usize,
     /// Whether to declare the Skills extension ([`SKILLS_EXTENSION`], SEP-2640)
     /// under 2026-07-28 and answer `skills/list` and `skills/get` from
-    /// [`super::Server::set_skills`] (the skills' files are resources). Its
-    /// `extensions` replaces any in `capabilities`.
+    /// [`super::Server::set_skills`] (the skills' files are resources).
     pub skills: bool,
 }
 
