@@ -40,7 +40,15 @@ impl Handlers for Answers {
         }
         let (resources, templates, prompts) = crate::content::catalogue();
         server.set_catalogue(resources, templates, prompts);
-        server.set_unlisted(vec![crate::content::WEATHER_CARD_URI.to_owned()]);
+        // Found through a tool's `_meta.ui` and through the skill's entry.
+        let mut unlisted = vec![crate::content::WEATHER_CARD_URI.to_owned()];
+        unlisted.extend(
+            crate::content::skills::FILES
+                .iter()
+                .map(|(u, _)| (*u).to_owned()),
+        );
+        server.set_unlisted(unlisted);
+        server.set_skills(crate::content::skills::entries());
         server.set_request_handlers(RequestHandlers::ALL);
     }
 

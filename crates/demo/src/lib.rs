@@ -104,6 +104,7 @@ impl DemoServer {
             }),
             completions: true,
             logging: true,
+            skills: true,
             ..Default::default()
         };
         DemoServer {

@@ -30,7 +30,14 @@ pub struct ServerConfig {
     pub versions: Vec<ProtocolVersion>,
     /// Items per page of every `*/list` answer (tools, resources, templates, prompts).
     pub page_size: usize,
+    /// Whether to declare the Skills extension ([`SKILLS_EXTENSION`], SEP-2640)
+    /// under 2026-07-28 and answer `skills/list` and `skills/get` from
+    /// [`super::Server::set_skills`] (the skills' files are resources).
+    pub skills: bool,
 }
+
+/// The Skills extension's identifier, under `capabilities.extensions`.
+pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 
 /// The optional parts of the `resources` capability.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,6 +69,7 @@ impl Default for ServerConfig {
             logging: false,
             versions: ProtocolVersion::ALL.to_vec(),
             page_size: 50,
+            skills: false,
         }
     }
 }

@@ -104,6 +104,7 @@ impl Server {
                 res.is_some_and(|r| r.subscribe) && !stateless
             }
             "logging/setLevel" => self.cfg.logging && !stateless,
+            "skills/list" | "skills/get" => self.cfg.skills && stateless,
             _ => false,
         }
     }
@@ -202,6 +203,15 @@ impl Server {
             "tools".into(),
             json!({ "listChanged": self.cfg.tools_list_changed }),
         );
+        // An extension of 2026-07-28's (`extensions` is that revision's).
+        if self.cfg.skills
+            && version.generation() == Generation::Stateless
+            && let Value::Object(e) = caps
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(Map::new()))
+        {
+            e.insert(super::SKILLS_EXTENSION.into(), json!({}));
+        }
         Value::Object(caps)
     }
 

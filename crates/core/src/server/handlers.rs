@@ -14,7 +14,7 @@
 use serde_json::{Value, json};
 
 use super::dispatch::{invalid, not_found, object_param, string_param};
-use super::{Incoming, OpenCall, Server, ServerEvent, logging};
+use super::{Incoming, OpenCall, Server, ServerEvent, logging, paging};
 use crate::jsonrpc::{RequestId, RpcError, code};
 
 /// Answers a request at once, or (`Ok(None)`) hands it to the application.
@@ -62,6 +62,14 @@ fn answer(server: &mut Server, r: &Incoming<'_>) -> Result<Option<Value>, RpcErr
         "resources/list" => server.list_resources(params, version)?,
         "resources/templates/list" => server.list_templates(params, version)?,
         "prompts/list" => server.list_prompts(params, version)?,
+        "skills/list" => paging::list(
+            &server.skills,
+            params,
+            server.cfg.page_size,
+            version,
+            "skills",
+        )?,
+        "skills/get" => server.get_skill(params)?,
         "resources/subscribe" => server.subscribe(params)?,
         "resources/unsubscribe" => server.unsubscribe(params)?,
         "logging/setLevel" => {
@@ -111,6 +119,25 @@ impl Server {
     /// [`ServerEvent::ReadResource`]: super::ServerEvent::ReadResource
     pub fn set_unlisted(&mut self, uris: Vec<String>) {
         self.unlisted = uris;
+    }
+
+    /// Sets the skill entries `skills/list` pages through and `skills/get` finds by
+    /// URI (`Skill` JSON objects of SEP-2640; their files are resources the
+    /// application reads, listed or [`Server::set_unlisted`]).
+    pub fn set_skills(&mut self, skills: Vec<Value>) {
+        self.skills = skills;
+    }
+
+    /// `skills/get`: the entry whose `uri` is `params.uri`; `-32602` for a URI that
+    /// names no skill this server serves, as the extension says.
+    fn get_skill(&self, params: Option<&Value>) -> Result<Value, RpcError> {
+        let uri = string_param(params, "uri", "skills/get")?;
+        let skill = self
+            .skills
+            .iter()
+            .find(|s| s.get("uri").and_then(Value::as_str) == Some(uri))
+            .ok_or_else(|| invalid(format!("no skill at {uri}")))?;
+        Ok(json!({"skill": skill, "ttlMs": 0, "cacheScope": "public"}))
     }
 
     /// Answers, or hands to the application, a request the handlers take.

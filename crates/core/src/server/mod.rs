@@ -27,7 +27,7 @@ mod respond;
 pub mod template;
 
 pub use asks::{ASK_TIMEOUT, AskOutcome, CallContext, CannotAsk, declares};
-pub use config::{PromptFeatures, ResourceFeatures, ServerConfig};
+pub use config::{PromptFeatures, ResourceFeatures, SKILLS_EXTENSION, ServerConfig};
 pub use event::{CompletionTarget, ServerEvent};
 pub use handlers::RequestHandlers;
 pub use resources::resource_not_found;
@@ -82,6 +82,8 @@ pub struct Server {
     /// URIs read like resources but never listed (an MCP Apps view, found through
     /// its tool's `_meta.ui.resourceUri`: the spec lets a server leave it out).
     unlisted: Vec<String>,
+    /// Skill entries (SEP-2640), in `skills/list` order.
+    skills: Vec<Value>,
     /// The revision agreed by `initialize`, if that generation is in use.
     session: Option<ProtocolVersion>,
     initialized: bool,
@@ -129,6 +131,7 @@ impl Server {
             templates: Vec::new(),
             prompts: Vec::new(),
             unlisted: Vec::new(),
+            skills: Vec::new(),
             session: None,
             initialized: false,
             client_info: None,

@@ -5,6 +5,7 @@
 
 pub mod notes;
 mod prompts;
+pub mod skills;
 
 pub use prompts::{complete, get_prompt};
 
@@ -78,6 +79,9 @@ pub fn read(uri: &str, variables: &JsonObject, calls: &Calls) -> Result<Vec<Valu
                 )),
             }
         };
+    }
+    if let Some(body) = skills::file(uri) {
+        return text("text/markdown", body);
     }
     match uri {
         "note://playground/" => text("text/plain", &notes::index()),

@@ -15,3 +15,4 @@ mod content_hook;
 mod demo;
 mod handlers_hook;
 mod prompts_logs;
+mod skills;
