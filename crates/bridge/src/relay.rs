@@ -16,9 +16,14 @@
 //! `--allow-private-auth`. Redirects are never followed, so neither the configured
 //! headers nor the page's token ever reach an origin other than the configured one:
 //! a 3xx goes back to the page as it came.
+//!
+//! The old HTTP+SSE transport (2024-11-05) POSTs to the URL its stream's
+//! `endpoint` event names, which only the bridge can resolve (the page knows the
+//! remote by name): `POST /relay/NAME?endpoint=TEXT` resolves TEXT against the
+//! configured URL and forwards there, on that URL's origin only.
 
 use axum::body::{Body, to_bytes};
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -40,10 +45,37 @@ const FROM_REMOTE: &[&str] = &[
 /// The page's own `Authorization` for the remote (its own is the bridge's token).
 const PAGE_AUTHORIZATION: &str = "mcpg-remote-authorization";
 
+/// Where a relayed request goes: the configured URL, or for an old-transport POST
+/// (`?endpoint=`) that text resolved against it, refused on another origin.
+fn target(configured: &str, method: &Method, query: Option<&str>) -> Result<String, String> {
+    let endpoint = serde_urlencoded::from_str::<Vec<(String, String)>>(query.unwrap_or(""))
+        .map_err(|e| format!("bad query: {e}"))?
+        .into_iter()
+        .find_map(|(k, v)| (k == "endpoint").then_some(v));
+    let Some(endpoint) = endpoint else {
+        return Ok(configured.to_owned());
+    };
+    if *method != Method::POST {
+        return Err("`endpoint` is for the old transport's POSTs only".into());
+    }
+    let base = url::Url::parse(configured).map_err(|e| format!("the remote's url: {e}"))?;
+    let url = base
+        .join(&endpoint)
+        .map_err(|e| format!("endpoint {endpoint:?}: {e}"))?;
+    if url.origin() != base.origin() {
+        return Err(format!(
+            "endpoint {url} is not on the remote's origin {}",
+            base.origin().ascii_serialization()
+        ));
+    }
+    Ok(url.into())
+}
+
 /// Forwards one request to remote `name`.
 pub(crate) async fn forward(
     State(st): State<AppState>,
     Path(name): Path<String>,
+    RawQuery(query): RawQuery,
     method: Method,
     headers: HeaderMap,
     body: Body,
@@ -54,6 +86,15 @@ pub(crate) async fn forward(
             format!("no remote named {name:?} in the bridge's config (see /api/servers)"),
         );
     };
+    let url = match target(&remote.url, &method, query.as_deref()) {
+        Ok(u) => u,
+        Err(why) => {
+            return error(
+                StatusCode::FORBIDDEN,
+                format!("the relay to {name:?} refused: {why}"),
+            );
+        }
+    };
     let max = st.config().limits.max_message_bytes;
     let Ok(bytes) = to_bytes(body, max).await else {
         return error(
@@ -61,7 +102,7 @@ pub(crate) async fn forward(
             format!("request body over the bridge's limit of {max} bytes"),
         );
     };
-    let mut req = st.http().request(method.clone(), &remote.url);
+    let mut req = st.http().request(method.clone(), &url);
     for (k, v) in headers.iter().filter(|(k, _)| to_remote(k)) {
         req = req.header(k, v);
     }
@@ -108,4 +149,47 @@ pub(crate) async fn forward(
         ),
     }
     .into_response()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const REMOTE: &str = "http://127.0.0.1:9000/sse";
+
+    #[test]
+    fn without_endpoint_only_the_configured_url() {
+        assert_eq!(target(REMOTE, &Method::GET, None).unwrap(), REMOTE);
+        assert_eq!(target(REMOTE, &Method::POST, Some("x=1")).unwrap(), REMOTE);
+    }
+
+    #[test]
+    fn an_endpoint_resolves_on_the_remote_origin_only() {
+        let q = |e: &str| {
+            format!(
+                "endpoint={}",
+                url::form_urlencoded::byte_serialize(e.as_bytes()).collect::<String>()
+            )
+        };
+        assert_eq!(
+            target(REMOTE, &Method::POST, Some(&q("/messages/?session_id=ab"))).unwrap(),
+            "http://127.0.0.1:9000/messages/?session_id=ab"
+        );
+        assert_eq!(
+            target(REMOTE, &Method::POST, Some(&q("http://127.0.0.1:9000/m"))).unwrap(),
+            "http://127.0.0.1:9000/m"
+        );
+        for hostile in [
+            "http://169.254.169.254/latest",
+            "//evil.test/x",
+            "http://127.0.0.1:9001/m",
+            "https://127.0.0.1:9000/m",
+        ] {
+            let e = target(REMOTE, &Method::POST, Some(&q(hostile))).unwrap_err();
+            assert!(e.contains("not on the remote's origin"), "{hostile}: {e}");
+        }
+        assert!(target(REMOTE, &Method::GET, Some(&q("/m"))).is_err());
+        assert!(target(REMOTE, &Method::DELETE, Some(&q("/m"))).is_err());
+    }
 }

@@ -31,8 +31,12 @@ pub struct HttpConfig {
     /// message until [`crate::HttpMachine::resume`] or [`crate::HttpMachine::give_up`].
     /// Off by default (a 401 fails the request as `SendFailure::Rejected`).
     pub hold_unauthorized: bool,
-    /// Which transport to speak: Streamable HTTP (the default here, so the page
-    /// keeps its behaviour until it offers the choice), the old HTTP+SSE transport
+    /// `url` is the bridge's relay (`/relay/NAME`): the old transport's `endpoint`
+    /// event is not resolved here but POSTed to as `url?endpoint=…`, and the bridge
+    /// resolves it against the remote's configured URL (same origin only).
+    pub via_relay: bool,
+    /// Which transport to speak: Streamable HTTP (the default here; the page and
+    /// the CLI ask for `Auto`), the old HTTP+SSE transport
     /// (2024-11-05), or `Auto` (Streamable HTTP first, the old one on 400/404/405).
     pub transport: Transport,
 }
@@ -77,6 +81,7 @@ impl HttpConfig {
             one_way_timeout: Duration::from_secs(30),
             listen: true,
             hold_unauthorized: false,
+            via_relay: false,
             transport: Transport::StreamableHttp,
         }
     }

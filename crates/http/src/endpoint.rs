@@ -36,6 +36,39 @@ pub enum EndpointError {
 
 /// Resolves the `endpoint` event's data against the SSE URL, refusing another origin.
 pub(crate) fn resolve_endpoint(base: &str, data: &[u8]) -> Result<String, EndpointError> {
+    let text = endpoint_text(data)?;
+    let invalid = |why: String| EndpointError::Invalid {
+        endpoint: text.to_owned(),
+        why,
+    };
+    let base = url::Url::parse(base).map_err(|e| invalid(format!("the SSE URL: {e}")))?;
+    let url = base.join(text).map_err(|e| invalid(e.to_string()))?;
+    if url.origin() != base.origin() {
+        return Err(EndpointError::CrossOrigin {
+            endpoint: url.to_string(),
+            origin: base.origin().ascii_serialization(),
+        });
+    }
+    Ok(url.to_string())
+}
+
+/// Where to POST when the SSE URL is the bridge's relay (`/relay/NAME`): the relay
+/// itself, with the event's text as `?endpoint=`. Only the bridge knows the remote's
+/// URL, so it resolves the text and refuses another origin. Returns that URL and
+/// the endpoint as shown.
+pub(crate) fn relay_endpoint(relay: &str, data: &[u8]) -> Result<(String, String), EndpointError> {
+    let text = endpoint_text(data)?;
+    let encoded: String = url::form_urlencoded::byte_serialize(text.as_bytes()).collect();
+    // Shown as the remote would see it: a path and the query's names.
+    let shown = url::Url::parse("http://remote.invalid/")
+        .and_then(|base| base.join(text))
+        .map(|u| shown(u.as_str()))
+        .unwrap_or_default();
+    Ok((format!("{relay}?endpoint={encoded}"), shown))
+}
+
+/// The event's text: bounded, UTF-8, not empty, trimmed.
+fn endpoint_text(data: &[u8]) -> Result<&str, EndpointError> {
     if data.len() > MAX_ENDPOINT {
         return Err(EndpointError::TooLong {
             len: data.len(),
@@ -53,15 +86,7 @@ pub(crate) fn resolve_endpoint(base: &str, data: &[u8]) -> Result<String, Endpoi
     if text.is_empty() {
         return Err(invalid("empty".into()));
     }
-    let base = url::Url::parse(base).map_err(|e| invalid(format!("the SSE URL: {e}")))?;
-    let url = base.join(text).map_err(|e| invalid(e.to_string()))?;
-    if url.origin() != base.origin() {
-        return Err(EndpointError::CrossOrigin {
-            endpoint: url.to_string(),
-            origin: base.origin().ascii_serialization(),
-        });
-    }
-    Ok(url.to_string())
+    Ok(text)
 }
 
 /// The endpoint as shown to a person: path and query names, each query value cut

@@ -55,6 +55,7 @@ impl HttpMachine {
         if self.probe_answered(now, req, status) {
             return;
         }
+        self.settle_on_success(&kind, status);
         self.capture_session(headers);
         if self.hold_if_unauthorized(now, req, status, headers) {
             return;

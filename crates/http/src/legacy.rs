@@ -11,7 +11,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::client::{Outgoing, SendFailure};
 use mcpg_core::jsonrpc::{Body, RequestId, decode_frame};
 
-use crate::endpoint::{EndpointError, resolve_endpoint, shown};
+use crate::endpoint::{EndpointError, relay_endpoint, resolve_endpoint, shown};
 use crate::headers::{self, ACCEPT_SSE};
 use crate::legacy_state::{Legacy, TransportChoice};
 use crate::machine::{Kind, Phase};
@@ -111,6 +111,23 @@ impl HttpMachine {
         });
         self.ungate(now, req);
         false
+    }
+
+    /// `Auto` before any `initialize` (a 2026-07-28 client starts with
+    /// `server/discover`): a request's POST answered 2xx settles Streamable HTTP,
+    /// since the old transport answers its POSTs only on the stream.
+    pub(crate) fn settle_on_success(&mut self, kind: &Kind, status: u16) {
+        if self.cfg.transport == Transport::Auto
+            && self.choice.is_none()
+            && matches!(kind, Kind::Request(_))
+            && (200..300).contains(&status)
+        {
+            self.choice = Some(TransportChoice {
+                transport: Transport::StreamableHttp,
+                why: format!("Streamable HTTP: a POST answered {status}"),
+                endpoint: None,
+            });
+        }
     }
 
     /// `Auto`'s `initialize` POST failed below HTTP or was cancelled: nothing is
@@ -308,9 +325,16 @@ impl HttpMachine {
             self.notice("ignored a second endpoint event on the HTTP+SSE stream".into());
             return;
         }
-        match resolve_endpoint(&self.cfg.url, data) {
-            Ok(endpoint) => {
-                let shown = shown(&endpoint);
+        let resolved = if self.cfg.via_relay {
+            relay_endpoint(&self.cfg.url, data)
+        } else {
+            resolve_endpoint(&self.cfg.url, data).map(|e| {
+                let s = shown(&e);
+                (e, s)
+            })
+        };
+        match resolved {
+            Ok((endpoint, shown)) => {
                 if let Some(l) = self.legacy.as_mut() {
                     l.endpoint = Some(endpoint);
                 }

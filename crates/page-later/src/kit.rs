@@ -4,8 +4,8 @@
 
 use mcpg_core::Timestamp;
 use mcpg_core::client::{AnswerReaders, Outgoing};
-use mcpg_http::{HttpConfig, HttpMachine};
-use mcpg_page::{HttpEvent, HttpPort, HttpRequest, LaterKit, NetEvent, ReqId};
+use mcpg_http::{HttpConfig, HttpMachine, Transport};
+use mcpg_page::{HttpEvent, HttpPort, HttpRequest, HttpRoute, LaterKit, NetEvent, ReqId};
 
 use crate::parts::LoopParts;
 
@@ -19,11 +19,15 @@ pub fn later_kit() -> LaterKit {
     }
 }
 
-/// A Streamable HTTP machine for `url` whose 401 (or a step-up's 403) holds the
-/// requests for the page's sign-in instead of failing them.
-fn http_machine(url: &str) -> Box<dyn HttpPort> {
+/// An HTTP machine for `url` whose 401 (or a step-up's 403) holds the requests
+/// for the page's sign-in instead of failing them. It speaks Streamable HTTP, or
+/// the old HTTP+SSE when the server answers `initialize`'s POST with 400, 404 or
+/// 405 (the spec's fallback order).
+fn http_machine(url: &str, route: HttpRoute) -> Box<dyn HttpPort> {
     let mut cfg = HttpConfig::new(url);
     cfg.hold_unauthorized = true;
+    cfg.transport = Transport::Auto;
+    cfg.via_relay = route == HttpRoute::Relay;
     Box::new(Machine(HttpMachine::new(cfg)))
 }
 
@@ -70,5 +74,10 @@ impl HttpPort for Machine {
 
     fn give_up(&mut self, now: Timestamp, reason: String) {
         self.0.give_up(now, reason);
+    }
+
+    fn transport(&self) -> Option<String> {
+        let choice = self.0.transport_choice().filter(|c| c.settled())?;
+        Some(choice.why.clone())
     }
 }

@@ -9,6 +9,15 @@ use mcpg_core::Timestamp;
 use mcpg_core::client::Outgoing;
 use mcpg_net::{HttpEvent, HttpRequest, NetEvent, ReqId};
 
+/// How the page reaches an HTTP server, as the machine's maker is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpRoute {
+    /// The browser fetches the server's URL itself.
+    Direct,
+    /// Through the bridge's `/relay/NAME`, which alone knows the remote's URL.
+    Relay,
+}
+
 /// One HTTP link's machine, as the driver moves it (see `mcpg_http::HttpMachine`).
 pub trait HttpPort: fmt::Debug {
     /// A frame of the core to send.
@@ -31,4 +40,7 @@ pub trait HttpPort: fmt::Debug {
     fn resume(&mut self, now: Timestamp);
     /// Fails what waits for authorization with `reason`.
     fn give_up(&mut self, now: Timestamp, reason: String);
+    /// Which transport it settled on and why, in one sentence (Streamable HTTP, or
+    /// the old HTTP+SSE after a fallback), once settled.
+    fn transport(&self) -> Option<String>;
 }

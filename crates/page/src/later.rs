@@ -26,12 +26,12 @@ use mcpg_core::client::{AnswerReaders, CallOutcome, Event};
 use mcpg_core::jsonrpc::code::URL_ELICITATION_REQUIRED;
 
 use crate::command::{Command, LoopId, ModelReply};
-use crate::http_port::HttpPort;
+use crate::http_port::{HttpPort, HttpRoute};
 
 /// The kit's stateless tools, kept by the driver (the state is in the parts).
 #[derive(Clone, Copy)]
 pub(crate) struct LaterTools {
-    pub(crate) http: fn(&str) -> Box<dyn HttpPort>,
+    pub(crate) http: fn(&str, HttpRoute) -> Box<dyn HttpPort>,
     pub(crate) demo_handlers: &'static dyn mcpg_demo::Handlers,
     pub(crate) answer_readers: AnswerReaders,
 }

@@ -57,7 +57,7 @@ pub use bridge_event::{BridgeEvent, parse_bridge_event};
 pub use driver::{PageDriver, RUN_PACE};
 pub use features::FeatureCommand;
 pub use features::view::FeatureChange;
-pub use http_port::HttpPort;
+pub use http_port::{HttpPort, HttpRoute};
 pub use input::{Command, ConnId, Input, LoopId, ModelReply};
 pub use later::{Later, for_later};
 pub use links::{HttpTarget, LinkSpec};

@@ -9,6 +9,7 @@ use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use mcpg_loop_data::PageRecord;
 
 use crate::later::{Later, for_later};
+use crate::links::Link;
 use crate::log::LogRow;
 use crate::page::Page;
 use crate::view::{Conn, ServerInfo, Source, ViewChange};
@@ -27,7 +28,7 @@ fn summary(msg: &Message, methods: &std::collections::HashMap<RequestId, String>
     }
 }
 
-fn server_info(n: &Negotiated) -> ServerInfo {
+fn server_info(n: &Negotiated, transport: String) -> ServerInfo {
     let info = n.server_info.clone().unwrap_or_default();
     ServerInfo {
         name: info.name,
@@ -43,10 +44,25 @@ fn server_info(n: &Negotiated) -> ServerInfo {
         ))
         .unwrap_or_default(),
         instructions: n.instructions.clone(),
+        transport,
     }
 }
 
 impl Page {
+    /// How the current link reaches the server, for the Server panel.
+    fn transport_text(&self) -> String {
+        match &self.link {
+            Link::None => String::new(),
+            Link::Memory(_) => "none: the demo server runs inside this page".into(),
+            Link::Replay(_) => "none: a recording answers".into(),
+            Link::Ws { .. } => "stdio, through the bridge (mcpg serve)".into(),
+            Link::Http(l) => l
+                .machine
+                .transport()
+                .unwrap_or_else(|| "Streamable HTTP".into()),
+        }
+    }
+
     pub(crate) fn on_event(&mut self, ev: Event) {
         if for_later(&ev) {
             self.queue_later(Later::Event(ev));
@@ -77,7 +93,10 @@ impl Page {
                 });
             }
             Event::Connected(n) => {
-                self.emit(ViewChange::Server(Some(Box::new(server_info(&n)))));
+                let transport = self.transport_text();
+                self.emit(ViewChange::Server(Some(Box::new(server_info(
+                    &n, transport,
+                )))));
                 self.emit(ViewChange::Conn(Conn::Ready));
                 self.list_tools();
             }

@@ -6,7 +6,7 @@ use std::fmt;
 use mcpg_core::Timestamp;
 use mcpg_core::client::AnswerReaders;
 
-use crate::http_port::HttpPort;
+use crate::http_port::{HttpPort, HttpRoute};
 use crate::later::Later;
 use crate::page::Page;
 
@@ -26,8 +26,8 @@ pub trait LaterParts {
 pub struct LaterKit {
     /// The parts and their state.
     pub parts: Box<dyn LaterParts>,
-    /// Makes the Streamable HTTP machine for a URL.
-    pub http: fn(&str) -> Box<dyn HttpPort>,
+    /// Makes the HTTP machine for a URL, reached directly or through the relay.
+    pub http: fn(&str, HttpRoute) -> Box<dyn HttpPort>,
     /// The embedded demo's answers to tool calls, reads, prompts and completions.
     pub demo_handlers: &'static dyn mcpg_demo::Handlers,
     /// The client's readers of those answers and of what the server sends unasked.

@@ -3,6 +3,7 @@
 
 use mcpg_core::client::{Client, ClientConfig, Outgoing};
 
+use crate::http_port::HttpRoute;
 use crate::input::Command;
 use crate::later::Later;
 use crate::links::{HttpLink, HttpTarget, Link, LinkSpec, Memory};
@@ -167,7 +168,18 @@ impl Page {
     /// so).
     fn http_link(&mut self, url: &str, direct: bool) -> Link {
         match self.tools {
-            Some(tools) => Link::Http(Box::new(HttpLink::new((tools.http)(url), url, direct))),
+            Some(tools) => {
+                let route = if direct {
+                    HttpRoute::Direct
+                } else {
+                    HttpRoute::Relay
+                };
+                Link::Http(Box::new(HttpLink::new(
+                    (tools.http)(url, route),
+                    url,
+                    direct,
+                )))
+            }
             None => {
                 self.emit(ViewChange::Conn(Conn::Closed(NO_HTTP.to_owned())));
                 Link::None

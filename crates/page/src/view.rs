@@ -64,6 +64,8 @@ pub struct ServerInfo {
     pub capabilities: String,
     /// `instructions`.
     pub instructions: Option<String>,
+    /// How the page reaches it, and for HTTP why that transport (the Server panel).
+    pub transport: String,
 }
 
 /// The latest `tools/call` and how it ended (the Result panel).

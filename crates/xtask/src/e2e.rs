@@ -5,7 +5,8 @@
 //! resumed, `MCPG_E2E_RESUMABLE_URL`; the rmcp peer over HTTP, `MCPG_E2E_RMCP_URL`;
 //! the `mcpg` binary and that config, `MCPG_E2E_MCPG` and `MCPG_E2E_CONFIG`, for tests
 //! that start a bridge of their own; a real authorization server and a protected MCP
-//! server behind it, `MCPG_E2E_AS_URL` and `MCPG_E2E_AUTH_MCP_URL`, relayed as `protected`),
+//! server behind it, `MCPG_E2E_AS_URL` and `MCPG_E2E_AUTH_MCP_URL`, relayed as `protected`;
+//! the Python SDK's old HTTP+SSE transport with CORS, `MCPG_E2E_SSE_URL`, relayed as `python-sse`),
 //! driven by Playwright in the system Chromium
 //! (`tests/e2e`, `node --test`; `MCPG_E2E_ONLY=a.test.mjs,b.test.mjs` runs only those files; a fake LLM provider
 //! is started too and its URL given as `MCPG_E2E_PROVIDER_URL`). Screenshots go to `target/e2e-screenshots/`; figures
@@ -103,6 +104,7 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
     let resumable_url = start(&mut resumable, "resumable-http listening on ", children)?;
 
     let rmcp_url = start_rmcp(root, children)?;
+    let sse_url = start_python_sse(root, children)?;
     let auth = e2e_auth::start_auth_peers(root, children)?;
 
     let dir = util::target_dir(root).join("e2e");
@@ -110,7 +112,7 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
     let config = dir.join("bridge.toml");
     fs::write(
         &config,
-        test_config(root, mcpg, &plain_url, &everything_url, &auth.mcp),
+        test_config(root, mcpg, &plain_url, &everything_url, &auth.mcp, &sse_url),
     )
     .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
     let mut serve = command(mcpg, root);
@@ -145,6 +147,7 @@ fn with_servers(root: &Path, mcpg: &Path, dist: &Path, children: &mut Vec<Child>
         .env("MCPG_E2E_PROVIDER_URL", &provider_url)
         .env("MCPG_E2E_RESUMABLE_URL", &resumable_url)
         .env("MCPG_E2E_RMCP_URL", &rmcp_url)
+        .env("MCPG_E2E_SSE_URL", &sse_url)
         .env("MCPG_E2E_AS_URL", &auth.issuer)
         .env("MCPG_E2E_AUTH_MCP_URL", &auth.mcp)
         // For tests that start a bridge of their own (`hosted_bridge.test.mjs`: a
@@ -190,6 +193,23 @@ fn start_rmcp(root: &Path, children: &mut Vec<Child>) -> Result<String> {
     Ok(format!("http://127.0.0.1:{port}/mcp"))
 }
 
+/// The Python SDK peer serving the old HTTP+SSE transport (2024-11-05) with CORS
+/// headers (`server.py --sse PORT --cors`) on a free port; returns its `/sse` URL.
+fn start_python_sse(root: &Path, children: &mut Vec<Child>) -> Result<String> {
+    let port = free_port()?;
+    let mut sse = Command::new(root.join("tests/peers/python/.venv/bin/python"));
+    sse.arg(root.join("tests/peers/python/server.py"))
+        .args(["--sse", &port.to_string(), "--cors"]);
+    let shown = util::display(&sse);
+    children.push(
+        sse.stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start `{shown}`: {e}"))?,
+    );
+    wait_for_port(port).map_err(|e| format!("`{shown}`: {e}"))?;
+    Ok(format!("http://127.0.0.1:{port}/sse"))
+}
+
 fn everything_js(root: &Path) -> PathBuf {
     root.join("tests/peers/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
@@ -225,6 +245,7 @@ fn test_config(
     plain_url: &str,
     everything_url: &str,
     protected_url: &str,
+    sse_url: &str,
 ) -> String {
     let q = |p: &Path| format!("{:?}", p.display().to_string());
     let hostile = root.join("tests/e2e/hostile_server.mjs");
@@ -245,7 +266,8 @@ fn test_config(
          [[server]]\nname = \"python\"\ncommand = {}\nargs = [{}]\n\n\
          [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
          [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n\n\
-         [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n",
+         [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n\n\
+         [[remote]]\nname = \"python-sse\"\nurl = {sse_url:?}\n",
         q(&everything_js(root)),
         q(&hostile),
         q(&hostile_app),

@@ -3,7 +3,9 @@
 Serves stdio by default; `--http PORT` serves Streamable HTTP on
 127.0.0.1:PORT at /mcp; `--sse PORT` serves the deprecated HTTP+SSE transport
 (2024-11-05) on 127.0.0.1:PORT: GET /sse, whose `endpoint` event names
-/messages/?session_id=… to POST to (a POST to /sse answers 405). Run it with the venv that `cargo xtask install`
+/messages/?session_id=… to POST to (a POST to /sse answers 405); with `--cors` it
+also answers a browser page on any origin (CORS headers, no Origin check: a test
+peer on loopback, for the page's direct HTTP+SSE test). Run it with the venv that `cargo xtask install`
 builds: `tests/peers/python/.venv/bin/python tests/peers/python/server.py`.
 
 Tools: add, echo, fail (a tool error: isError true), crash (the process
@@ -113,13 +115,31 @@ async def complete(ref, argument, context):  # noqa: ANN001, ANN201 - the SDK's 
     return Completion(values=values, total=len(values), has_more=False)
 
 
+def serve_sse_with_cors(port: int) -> None:
+    """The SDK's own HTTP+SSE app, wrapped in Starlette's CORS middleware."""
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.middleware.cors import CORSMiddleware
+
+    app = server.sse_app(
+        sse_path="/sse",
+        message_path="/messages/",
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["*"])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     served = parser.add_mutually_exclusive_group()
     served.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     served.add_argument("--sse", type=int, metavar="PORT", help="serve HTTP+SSE (2024-11-05) on 127.0.0.1:PORT/sse")
+    parser.add_argument("--cors", action="store_true", help="with --sse: CORS for a page on any origin")
     args = parser.parse_args()
-    if args.http is not None:
+    if args.cors and args.sse is not None:
+        serve_sse_with_cors(args.sse)
+    elif args.http is not None:
         server.run("streamable-http", host="127.0.0.1", port=args.http, streamable_http_path="/mcp")
     elif args.sse is not None:
         server.run("sse", host="127.0.0.1", port=args.sse, sse_path="/sse", message_path="/messages/")

@@ -41,6 +41,7 @@ pub fn ServerPanel() -> impl IntoView {
                     <dt>"Title"</dt><dd>{field(|s| s.title.clone().unwrap_or_else(|| "(none)".into()))}</dd>
                     <dt>"Protocol revision"</dt><dd data-testid="server-protocol">{field(|s| s.protocol.clone())}</dd>
                     <dt>"Generation"</dt><dd>{field(|s| s.generation.clone())}</dd>
+                    <dt>"Transport"</dt><dd data-testid="server-transport">{field(|s| s.transport.clone())}</dd>
                     <dt>"Instructions"</dt><dd class="prose">{field(|s| s.instructions.clone().unwrap_or_else(|| "(none)".into()))}</dd>
                 </dl>
                 <h3>"Capabilities"</h3>

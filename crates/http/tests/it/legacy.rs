@@ -153,6 +153,36 @@ fn happy_path_endpoint_then_posts_and_answers_on_the_stream() {
 }
 
 #[test]
+fn through_the_relay_the_endpoint_goes_back_to_the_relay_unresolved() {
+    let mut cfg = HttpConfig::new("/relay/python-sse");
+    cfg.transport = Transport::Sse;
+    cfg.via_relay = true;
+    let mut m = HttpMachine::new(cfg);
+    m.send(T0, init(1));
+    let get = m.poll_request().unwrap();
+    assert_eq!(
+        (get.method, get.url.as_str()),
+        (Method::Get, "/relay/python-sse")
+    );
+    m.handle_head(T0, get.id, 200, &sse());
+    m.handle_body(
+        T0,
+        get.id,
+        b"event: endpoint\ndata: /messages/?session_id=abcdef123456\n\n",
+    );
+    let post = m.poll_request().expect("initialize POSTed to the relay");
+    assert_eq!(
+        post.url,
+        "/relay/python-sse?endpoint=%2Fmessages%2F%3Fsession_id%3Dabcdef123456"
+    );
+    let choice = m.transport_choice().unwrap();
+    assert!(
+        choice.why.ends_with("endpoint /messages/?session_id=abcd…"),
+        "{choice:?}"
+    );
+}
+
+#[test]
 fn messages_before_the_endpoint_are_held_then_posted_in_order_one_at_a_time() {
     let mut m = machine(Transport::Sse);
     let get = opened(&mut m);
@@ -316,6 +346,47 @@ fn auto_keeps_streamable_http_when_the_post_succeeds() {
         m.transport_choice().unwrap().transport,
         Transport::StreamableHttp
     );
+}
+
+#[test]
+fn auto_settles_streamable_http_on_a_discover_answered_2xx_without_initialize() {
+    let mut m = machine(Transport::Auto);
+    let discover = out(Message::request(
+        RequestId::Number(1),
+        "server/discover",
+        None,
+    ));
+    m.send(T0, discover);
+    let post = m.poll_request().unwrap();
+    assert_eq!(method_of(&post), "server/discover");
+    assert!(
+        m.transport_choice().is_none(),
+        "nothing decided before the answer"
+    );
+    m.handle_head(T0, post.id, 404, &[]);
+    assert!(
+        m.transport_choice().is_none(),
+        "a 404 on server/discover is an old server's answer: initialize decides"
+    );
+    m.send(
+        T0,
+        out(Message::request(
+            RequestId::Number(2),
+            "server/discover",
+            None,
+        )),
+    );
+    let again = m.poll_request().unwrap();
+    m.handle_head(
+        T0,
+        again.id,
+        200,
+        &[("content-type".into(), "application/json".into())],
+    );
+    let choice = m.transport_choice().unwrap();
+    assert_eq!(choice.transport, Transport::StreamableHttp);
+    assert!(choice.settled());
+    assert_eq!(choice.why, "Streamable HTTP: a POST answered 200");
 }
 
 #[test]
