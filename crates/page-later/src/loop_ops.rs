@@ -295,8 +295,14 @@ impl LoopParts {
                 },
             },
             Action::CallTool(call) => {
+                // A tool that runs as a task (2025-11-25) is asked as one.
+                let task = page
+                    .client
+                    .negotiated()
+                    .and_then(|n| run.task_for(&call.name, n.version, &n.capabilities));
                 let opts = CallOptions {
                     progress: true,
+                    task,
                     ..Default::default()
                 };
                 let op = page

@@ -148,6 +148,39 @@ pub fn call_running(progress: Option<(f64, Option<f64>, Option<&str>)>) -> Strin
     }
 }
 
+/// Step 5 while the call runs as a task (2025-11-25).
+pub fn task_running(
+    task_id: Option<&str>,
+    poll_ms: Option<u128>,
+    polls: u32,
+    notices: u32,
+    status: Option<(&str, Option<&str>)>,
+) -> String {
+    let Some(id) = task_id else {
+        return "The host asked for this call as a task (params.task): the server should answer at once with a task handle.".to_owned();
+    };
+    let every = match poll_ms {
+        Some(ms) => format!(
+            "every {} s, as the server asked (pollInterval)",
+            fmt_num(ms as f64 / 1000.0)
+        ),
+        None => "every second (the server gave no pollInterval)".to_owned(),
+    };
+    let now = match status {
+        Some((s, Some(m))) => format!(" Now: {s} ({m})."),
+        Some((s, None)) => format!(" Now: {s}."),
+        None => String::new(),
+    };
+    let heard = if notices > 0 {
+        format!(", and heard {notices} status notification(s)")
+    } else {
+        String::new()
+    };
+    format!(
+        "The server made this call a task ({id:?}): it answered at once and works on. The host polls tasks/get {every}: {polls} poll(s) so far{heard}. When the status is completed, failed or cancelled, tasks/result brings the tool's result; Cancel sends tasks/cancel.{now}"
+    )
+}
+
 /// Step 4, when the server asks the host something while the call waits.
 pub fn server_asked(what: &str) -> String {
     let how = match what {

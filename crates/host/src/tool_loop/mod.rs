@@ -16,6 +16,7 @@ mod explain;
 mod follow_up;
 mod pitfalls;
 mod seed;
+mod task;
 
 pub use asked::{ASK_METHODS, asked_label};
 pub use explain::{PROTOCOL_ERROR_LINE, TOOL_ERROR_LINE};
@@ -116,6 +117,8 @@ pub struct ToolLoop {
     first_page_raw: Option<String>,
     /// What the host chose when it fed this round's results back, for step 6.
     fed_choices: Vec<HostChoice>,
+    /// The task behind the current call, when it was asked as one.
+    task: Option<task::TaskTrack>,
 }
 
 impl ToolLoop {
@@ -145,6 +148,7 @@ impl ToolLoop {
             list_request: None,
             first_page_raw: None,
             fed_choices: Vec::new(),
+            task: None,
         }
     }
 
@@ -594,6 +598,7 @@ impl ToolLoop {
         self.call_op = Some(op);
         self.progress = None;
         self.outcome = None;
+        self.task = None;
     }
 
     /// Feeds one event from the core; events of other operations are ignored.
@@ -606,7 +611,13 @@ impl ToolLoop {
             Event::Wire(w) => {
                 self.keep_first_page(&w.raw);
                 self.on_received(&w.raw);
+                if self.task.is_some()
+                    && let Ok(msg) = Message::decode(&w.raw)
+                {
+                    self.task_received(&msg, &w.raw);
+                }
             }
+            Event::Task { op, event } if Some(*op) == self.call_op => self.on_task_event(event),
             Event::ToolsPage {
                 op,
                 page,
@@ -730,6 +741,10 @@ impl ToolLoop {
                     StepStatus::Running,
                     explain::call_running(None),
                 ));
+                self.task_call_sent(&msg);
+            }
+            (Phase::Calling, Some(m @ ("tasks/get" | "tasks/result" | "tasks/cancel"))) => {
+                self.task_request_sent(m, &msg, raw);
             }
             (Phase::Calling, None) => self.on_answer_sent(raw),
             (Phase::Calling, Some("notifications/cancelled")) => {

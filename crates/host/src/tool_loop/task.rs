@@ -1,0 +1,247 @@
+//! A call that runs as a 2025-11-25 task, as step 5 shows it: the task handle the
+//! server answered with, the first `tasks/get` poll and its answer (later polls
+//! and status notifications are counted, not shown, so a long task does not bury
+//! the card), `tasks/result` and `tasks/cancel`, and each status in the
+//! explanation.
+
+use std::collections::HashSet;
+
+use mcpg_core::ProtocolVersion;
+use mcpg_core::client::{TaskEvent, TaskRequest, TaskStatus};
+use mcpg_core::jsonrpc::{Message, RequestId};
+use mcpg_core::model::JsonObject;
+use serde_json::Value;
+
+use super::{BlockKind, JsonBlock, Phase, ToolLoop};
+
+/// What the loop knows of the task behind its current call.
+#[derive(Clone, Debug, Default)]
+pub(super) struct TaskTrack {
+    /// The `tools/call` request, whose answer is the task handle.
+    call_request: Option<RequestId>,
+    /// The server's task id, once created.
+    task_id: Option<String>,
+    /// The poll interval the server asked for, in milliseconds.
+    poll_ms: Option<u128>,
+    /// The latest status and its message.
+    status: Option<(TaskStatus, Option<String>)>,
+    /// `tasks/get` requests sent, and those whose answer is still to show.
+    polls: u32,
+    shown_polls: HashSet<RequestId>,
+    /// `notifications/tasks/status` received.
+    notices: u32,
+}
+
+impl ToolLoop {
+    /// Whether the host should ask `name` as a task: 2025-11-25, the tool's
+    /// `execution.taskSupport` is `required`, or `optional` and the server declares
+    /// task-augmented `tools/call` in `capabilities` (what the spec lets a host do).
+    pub fn task_for(
+        &self,
+        name: &str,
+        version: ProtocolVersion,
+        capabilities: &JsonObject,
+    ) -> Option<TaskRequest> {
+        if version != ProtocolVersion::V2025_11_25 {
+            return None;
+        }
+        let tool = self.tools.iter().find(|t| t.name == name)?;
+        let support = tool
+            .execution
+            .as_ref()
+            .and_then(|e| e.get("taskSupport"))
+            .and_then(Value::as_str);
+        let server = capabilities
+            .get("tasks")
+            .and_then(|t| t.get("requests"))
+            .and_then(|r| r.get("tools"))
+            .and_then(|t| t.get("call"))
+            .is_some();
+        match support {
+            Some("required") => Some(TaskRequest::default()),
+            Some("optional") if server => Some(TaskRequest::default()),
+            _ => None,
+        }
+    }
+
+    /// A `tools/call` went out: its answer may be a task handle.
+    pub(super) fn task_call_sent(&mut self, msg: &Message) {
+        let asked = msg.params().is_some_and(|p| p.get("task").is_some());
+        self.task = asked.then(|| TaskTrack {
+            call_request: msg.id().cloned(),
+            ..TaskTrack::default()
+        });
+    }
+
+    /// A task request the core sent while the call waits.
+    pub(super) fn task_request_sent(&mut self, method: &str, msg: &Message, raw: &str) {
+        let Some(t) = self.task.as_mut() else {
+            return;
+        };
+        let label = match method {
+            "tasks/get" => {
+                t.polls += 1;
+                if t.polls > 1 {
+                    self.task_explain();
+                    return;
+                }
+                if let Some(id) = msg.id() {
+                    t.shown_polls.insert(id.clone());
+                }
+                "→ tasks/get: the host polls the task (sent; later polls are counted below)"
+            }
+            "tasks/result" => "→ tasks/result: the host asks for the tool's result (sent)",
+            "tasks/cancel" => "→ tasks/cancel: the host cancels the task (sent)",
+            _ => return,
+        };
+        self.push_task_block(JsonBlock::wire(BlockKind::Sent, label, raw));
+        self.task_explain();
+    }
+
+    /// A message received while the call waits: the task handle, the first poll's
+    /// answer, or a status notification.
+    pub(super) fn task_received(&mut self, msg: &Message, raw: &str) {
+        if self.phase != Phase::Calling {
+            return;
+        }
+        let Some(t) = self.task.as_mut() else {
+            return;
+        };
+        let label = if msg.method() == Some("notifications/tasks/status") {
+            t.notices += 1;
+            if t.notices > 1 {
+                return;
+            }
+            "← notifications/tasks/status: the server says how the task moves (received; later ones are counted below)"
+        } else if msg.method().is_some() {
+            return;
+        } else if msg.id().is_some() && msg.id() == t.call_request.as_ref() {
+            "← the task handle (CreateTaskResult): the server answers at once and works on (received)"
+        } else if msg.id().is_some_and(|id| t.shown_polls.remove(id)) {
+            "← tasks/get's answer (received)"
+        } else {
+            return;
+        };
+        self.push_task_block(JsonBlock::wire(BlockKind::Received, label, raw));
+    }
+
+    /// The core's account of the task.
+    pub(super) fn on_task_event(&mut self, event: &TaskEvent) {
+        let Some(t) = self.task.as_mut() else {
+            return;
+        };
+        match event {
+            TaskEvent::Created {
+                task_id,
+                poll_interval,
+                ..
+            } => {
+                t.task_id = Some(task_id.clone());
+                t.poll_ms = poll_interval.map(|d| d.as_millis());
+            }
+            TaskEvent::Status { status, message } => t.status = Some((*status, message.clone())),
+            TaskEvent::Expired { .. } => {}
+        }
+        self.task_explain();
+    }
+
+    fn push_task_block(&mut self, block: JsonBlock) {
+        if let Some(s) = self.last_step_mut(5) {
+            s.blocks.push(block);
+        }
+    }
+
+    /// Step 5's explanation while the task runs.
+    fn task_explain(&mut self) {
+        let Some(t) = &self.task else {
+            return;
+        };
+        let text = super::explain::task_running(
+            t.task_id.as_deref(),
+            t.poll_ms,
+            t.polls,
+            t.notices,
+            t.status.as_ref().map(|(s, m)| (s.as_str(), m.as_deref())),
+        );
+        if let Some(s) = self.last_step_mut(5) {
+            s.explanation = text;
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use mcpg_core::model::Tool;
+    use serde_json::json;
+
+    use super::*;
+    use crate::provider::{Provider, RequestOptions};
+
+    fn run_with(support: Option<&str>) -> ToolLoop {
+        let mut run = ToolLoop::new(
+            "research tides",
+            Provider::Anthropic,
+            RequestOptions::default(),
+        );
+        let mut t = json!({"name": "research", "inputSchema": {"type": "object"}});
+        if let Some(s) = support {
+            t["execution"] = json!({"taskSupport": s});
+        }
+        run.tools.push(Tool::from_json(&t).unwrap());
+        run
+    }
+
+    fn caps(tasks: bool) -> JsonObject {
+        let v = if tasks {
+            json!({"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}})
+        } else {
+            json!({"tools": {}})
+        };
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn a_task_is_asked_when_the_tool_and_the_revision_allow_it() {
+        let v = ProtocolVersion::V2025_11_25;
+        assert!(
+            run_with(Some("required"))
+                .task_for("research", v, &caps(false))
+                .is_some()
+        );
+        assert!(
+            run_with(Some("optional"))
+                .task_for("research", v, &caps(true))
+                .is_some()
+        );
+        assert!(
+            run_with(Some("optional"))
+                .task_for("research", v, &caps(false))
+                .is_none()
+        );
+        assert!(
+            run_with(Some("forbidden"))
+                .task_for("research", v, &caps(true))
+                .is_none()
+        );
+        assert!(
+            run_with(None)
+                .task_for("research", v, &caps(true))
+                .is_none()
+        );
+        assert!(
+            run_with(Some("required"))
+                .task_for("other", v, &caps(true))
+                .is_none()
+        );
+        // Before 2025-11-25 `params.task` means nothing; 2026-07-28 made tasks an
+        // extension.
+        for old in [ProtocolVersion::V2025_06_18, ProtocolVersion::V2026_07_28] {
+            assert!(
+                run_with(Some("required"))
+                    .task_for("research", old, &caps(true))
+                    .is_none()
+            );
+        }
+    }
+}
