@@ -129,7 +129,7 @@ async fn list_all(d: &Driver) -> Result<AllSkills, Failure> {
 /// stderr and skipped, and then (or when the listing stopped early) the exit
 /// status is 1.
 async fn list(conn: &Connection, json: bool) -> Result<(), Failure> {
-    let mut problems = 0;
+    let (mut skipped, mut stopped) = (0usize, false);
     with_server(conn, async |d: &Driver| {
         let n = d.connect().await?;
         require_extension(&n)?;
@@ -137,7 +137,7 @@ async fn list(conn: &Connection, json: bool) -> Result<(), Failure> {
         for (p, page) in all.pages.iter().enumerate() {
             for (i, e) in page.iter().enumerate() {
                 if let Err(why) = &e.checked {
-                    problems += 1;
+                    skipped += 1;
                     eprintln!(
                         "skipped {}: {}",
                         which(e, p, i),
@@ -147,7 +147,7 @@ async fn list(conn: &Connection, json: bool) -> Result<(), Failure> {
             }
         }
         if let Some(why) = &all.stopped {
-            problems += 1;
+            stopped = true;
             eprintln!("{}", escape::line(why));
         }
         if json {
@@ -159,20 +159,20 @@ async fn list(conn: &Connection, json: bool) -> Result<(), Failure> {
         Ok(())
     })
     .await?;
-    if problems > 0 {
-        return Err(Failure::new(
-            exit::PROBLEM,
-            format!(
-                "{} (above) must not be loaded",
-                if problems == 1 {
-                    "a skill entry".to_owned()
-                } else {
-                    format!("{problems} skill entries")
-                }
-            ),
-        ));
+    let mut found = Vec::new();
+    match skipped {
+        0 => {}
+        1 => found.push("a skill entry (above) must not be loaded".to_owned()),
+        n => found.push(format!("{n} skill entries (above) must not be loaded")),
     }
-    Ok(())
+    if stopped {
+        found.push("the listing stopped before its end (above)".to_owned());
+    }
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::new(exit::PROBLEM, found.join("; ")))
+    }
 }
 
 /// How an invalid entry is named: its URI, else its place.

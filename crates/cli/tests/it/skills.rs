@@ -219,6 +219,19 @@ fn a_hostile_server_gets_nothing_unverified_written_and_nothing_outside() {
         "only what may be loaded"
     );
 
+    // A server that names the same page again is not followed forever.
+    let looping = hostile(&outside, "--loop").unwrap();
+    let r = skills(&["list"], &looping);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stdout.ends_with("4 skills in 2 pages\n"), "{r:?}");
+    assert!(
+        r.stderr.ends_with(
+            "skills/list returned the cursor \"2\" a second time (page 2); stopped instead of looping forever\n\
+             mcpg: a skill entry (above) must not be loaded; the listing stopped before its end (above)\n"
+        ),
+        "{r:?}"
+    );
+
     let out = tmp.path().join("out");
     let dir = out.to_str().unwrap();
 
