@@ -4,6 +4,9 @@ use mcpg_transport::DriverError;
 
 /// The tool ran and returned `isError: true`.
 pub const TOOL_ERROR: u8 = 1;
+/// A check found a problem (`apps check`; a skill that fails verification): the
+/// status of a tool error, the command ran and what it checked did not hold.
+pub const PROBLEM: u8 = TOOL_ERROR;
 /// The command line was wrong (clap uses 2 as well).
 pub const USAGE: u8 = 2;
 /// The server answered with a JSON-RPC error.

@@ -1,5 +1,5 @@
 //! `mcpg`: a command-line MCP client on the MCP Playground core: tools,
-//! resources, prompts, completions and log messages.
+//! resources, prompts, completions, skills and log messages.
 //!
 //! Exit status: 0 success; 1 the tool returned `isError: true`; 2 usage error;
 //! 3 JSON-RPC error from the server; 4 no usable answer (the server would not
@@ -22,6 +22,7 @@ mod logs;
 mod loop_cmd;
 mod render;
 mod replay;
+mod skills;
 mod tasks;
 
 use std::process::ExitCode;
@@ -86,6 +87,7 @@ fn main() -> ExitCode {
             Command::Resources { command } => catalog::resources(command).await,
             Command::Prompts { command } => catalog::prompts(command).await,
             Command::Complete(c) => catalog::complete(c).await,
+            Command::Skills { command } => skills::run(command).await,
             Command::Apps { command } => apps::run(command).await,
             Command::Auth { command } => auth::run(command).await,
             Command::ConformanceClient { url } => conformance::run(url).await,

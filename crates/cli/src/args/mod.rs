@@ -6,6 +6,7 @@ mod auth;
 mod catalog;
 mod connection;
 mod loops;
+mod skills;
 mod tasks;
 
 use clap::{Parser, Subcommand};
@@ -16,6 +17,7 @@ pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, HttpTransportArg, Protocol, Target};
 pub use loops::{EvalArgs, LoopArgs};
+pub use skills::SkillsCommand;
 pub use tasks::TasksCommand;
 
 /// A command-line MCP client: inspect a server, list and call its tools, read its
@@ -64,6 +66,12 @@ pub enum Command {
     },
     /// Ask for completions of a prompt argument or a resource template variable.
     Complete(Complete),
+    /// List skills or get one, its files verified (the Skills extension, 2026-07-28).
+    Skills {
+        /// What to do with skills.
+        #[command(subcommand)]
+        command: SkillsCommand,
+    },
     /// Check the views a server's tools link (MCP Apps).
     Apps {
         /// What to do.

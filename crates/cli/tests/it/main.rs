@@ -35,4 +35,5 @@ mod loop_cmd;
 mod old_sse;
 mod oversized;
 mod replay;
+mod skills;
 mod tasks;
