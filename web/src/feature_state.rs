@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use mcpg_core::model::{Prompt, Resource, ResourceTemplate};
 use mcpg_page::FeatureChange;
 use mcpg_page::features::view::{
-    CompletionView, LevelView, ListView, LogEntry, PromptView, ReadView, SubView,
+    CompletionView, LevelView, ListView, LogEntry, PromptView, ReadView, SkillsView, SubView,
 };
 
 /// Every signal of the three panels.
@@ -32,6 +32,8 @@ pub struct FeatureState {
     pub level: RwSignal<LevelView>,
     /// The newest log messages.
     pub logs: RwSignal<Vec<LogEntry>>,
+    /// The Skills panel.
+    pub skills: RwSignal<SkillsView>,
 }
 
 impl FeatureState {
@@ -47,6 +49,7 @@ impl FeatureState {
             subs: RwSignal::new(Vec::new()),
             level: RwSignal::new(LevelView::default()),
             logs: RwSignal::new(Vec::new()),
+            skills: RwSignal::new(SkillsView::default()),
         }
     }
 
@@ -63,6 +66,7 @@ impl FeatureState {
             FeatureChange::Subscriptions(v) => self.subs.set(v),
             FeatureChange::Level(v) => self.level.set(v),
             FeatureChange::Logs(v) => self.logs.set(v),
+            FeatureChange::Skills(v) => self.skills.set(*v),
             FeatureChange::ShowResources => return false,
         }
         true

@@ -29,6 +29,8 @@ pub enum Tab {
     Resources,
     /// Prompts and their messages.
     Prompts,
+    /// The server's skills (MCP Skills).
+    Skills,
     /// The server's log messages.
     Logs,
 }

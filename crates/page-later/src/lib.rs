@@ -23,6 +23,7 @@ mod panel_ops;
 mod parts;
 mod shared;
 mod shown;
+mod skills;
 
 pub use kit::later_kit;
 pub use parts::LoopParts;

@@ -82,7 +82,10 @@ impl LoopParts {
             seed.and_then(|turns| ToolLoop::from_turns(turns, page.provider, opts.clone()).ok());
         let run = seeded.unwrap_or_else(|| ToolLoop::new(&page.prompt, page.provider, opts));
         // The loop keeps the host it started with (see `Page::loop_pitfalls`).
-        self.run = Some(run.with_pitfalls(page.pitfalls));
+        self.run = Some(
+            run.with_pitfalls(page.pitfalls)
+                .with_skills(self.skills.in_use()),
+        );
         page.loop_pitfalls = Some(page.pitfalls);
         self.shown.clear_call();
         page.emit(ViewChange::Call(None));

@@ -30,6 +30,14 @@ impl LoopParts {
     /// mcpg-page); "use in the loop" seeds a new loop with the prompt's turns (only
     /// commands do).
     pub(crate) fn feature_command(&mut self, page: &mut Page, c: FeatureCommand) {
+        match c {
+            FeatureCommand::ListSkills => return self.skills.list(page),
+            FeatureCommand::ReadSkill(name) => return self.skills.read(page, &name),
+            FeatureCommand::UseSkill { name, on } => {
+                return self.skills.use_skill(page, &name, on);
+            }
+            _ => {}
+        }
         if let Some(turns) = self.with_features(page, |ctx| ctx.feature_command(c)) {
             self.run_seeded(page, turns);
         }

@@ -50,6 +50,8 @@ pub struct LoopParts {
     pub(crate) shown: Shown,
     /// The MCP Apps views hosted, and the calls waiting for theirs.
     pub(crate) apps: Apps,
+    /// The Skills panel, and the skills the next loops tell the model.
+    pub(crate) skills: crate::skills::Skills,
 }
 
 impl LaterParts for LoopParts {
@@ -149,7 +151,8 @@ impl LoopParts {
     fn event(&mut self, page: &mut Page, ev: Event) {
         // The host's own requests for its views are not the loop's.
         if let Event::Response { op, outcome } = &ev
-            && self.apps.on_response(page, *op, outcome)
+            && (self.apps.on_response(page, *op, outcome)
+                || self.skills.on_response(page, *op, outcome))
         {
             return;
         }
@@ -218,6 +221,7 @@ impl LoopParts {
         self.script = Script::default();
         self.reset(page);
         self.with_features(page, |ctx| ctx.reset());
+        self.skills.reset(page);
     }
 
     /// Forgets the loop and what the loop panels show (a reply for it arriving later

@@ -53,7 +53,7 @@ impl Command {
             Command::RunLive => "running the session live",
             Command::Pin(_) => "pinning a revision",
             Command::Feature(FeatureCommand::UsePrompt) => "using the prompt in the loop",
-            Command::Feature(_) => "the Resources, Prompts or Logs panel",
+            Command::Feature(_) => "the Resources, Prompts, Skills or Logs panel",
             Command::Ask(_) => "your answer to the server",
             Command::OpenShared { .. } => "opening the shared session",
             Command::App(_) => "a message of an app's view",

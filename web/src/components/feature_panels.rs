@@ -9,6 +9,7 @@ use super::logs_panel::LogsPanel;
 use super::once_shown::Loaded;
 use super::prompts_panel::PromptsPanel;
 use super::resources_panel::ResourcesPanel;
+use super::skills_panel::SkillsPanel;
 
 /// The Resources panel (lazy).
 #[wasm_split(mcpg_resources_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
@@ -29,4 +30,11 @@ pub fn prompts_panel() -> Loaded {
 pub fn logs_panel() -> Loaded {
     crate::effects::stylesheet::add_later();
     Ok(view! { <LogsPanel/> }.into_any())
+}
+
+/// The Skills panel (lazy).
+#[wasm_split(mcpg_skills_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn skills_panel() -> Loaded {
+    crate::effects::stylesheet::add_later();
+    Ok(view! { <SkillsPanel/> }.into_any())
 }

@@ -53,6 +53,7 @@ pub mod script_editor;
 pub mod server_asks;
 pub mod server_panel;
 pub mod share_bar;
+pub mod skills_panel;
 pub mod step_bar;
 pub mod step_card;
 pub mod template_form;

@@ -11,7 +11,7 @@ use std::future::Future;
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
 
-use super::feature_panels::{logs_panel, prompts_panel, resources_panel};
+use super::feature_panels::{logs_panel, prompts_panel, resources_panel, skills_panel};
 use super::later_parts;
 use super::once_shown::{Loaded, later, once_shown};
 use super::result_panel::ResultPanel;
@@ -21,7 +21,7 @@ use super::tools_panel::ToolsPanel;
 use super::wire_log::WireLog;
 use crate::state::{Tab, use_app};
 
-const TABS: [(Tab, &str, &str); 8] = [
+const TABS: [(Tab, &str, &str); 9] = [
     (Tab::Tools, "tools", "Tools"),
     (Tab::Form, "form", "Call a tool"),
     (Tab::Result, "result", "Result"),
@@ -29,6 +29,7 @@ const TABS: [(Tab, &str, &str); 8] = [
     (Tab::Wire, "wire", "Wire log"),
     (Tab::Resources, "resources", "Resources"),
     (Tab::Prompts, "prompts", "Prompts"),
+    (Tab::Skills, "skills", "Skills"),
     (Tab::Logs, "logs", "Logs"),
 ];
 
@@ -81,6 +82,7 @@ pub fn Panels() -> impl IntoView {
             {lazy_panel(Tab::Wire, "wire", wire_panel)}
             {lazy_panel(Tab::Resources, "resources", resources_panel)}
             {lazy_panel(Tab::Prompts, "prompts", prompts_panel)}
+            {lazy_panel(Tab::Skills, "skills", skills_panel)}
             {lazy_panel(Tab::Logs, "logs", logs_panel)}
         </section>
     }

@@ -15,6 +15,21 @@ pub fn list_resources() {
     send(FeatureCommand::ListResources);
 }
 
+/// Lists skills (every page).
+pub fn list_skills() {
+    send(FeatureCommand::ListSkills);
+}
+
+/// Reads and verifies every file of skill `name`.
+pub fn read_skill(name: String) {
+    send(FeatureCommand::ReadSkill(name));
+}
+
+/// Uses skill `name` in the next loops, or stops.
+pub fn use_skill(name: String, on: bool) {
+    send(FeatureCommand::UseSkill { name, on });
+}
+
 /// Lists prompts (every page).
 pub fn list_prompts() {
     send(FeatureCommand::ListPrompts);

@@ -16,6 +16,7 @@ mod explain;
 mod follow_up;
 mod pitfalls;
 mod seed;
+mod skills;
 mod task;
 
 pub use asked::{ASK_METHODS, asked_label};
@@ -119,6 +120,8 @@ pub struct ToolLoop {
     fed_choices: Vec<HostChoice>,
     /// The task behind the current call, when it was asked as one.
     task: Option<task::TaskTrack>,
+    /// The skills whose instructions the system prompt carries.
+    skills: Vec<String>,
 }
 
 impl ToolLoop {
@@ -149,6 +152,7 @@ impl ToolLoop {
             first_page_raw: None,
             fed_choices: Vec::new(),
             task: None,
+            skills: Vec::new(),
         }
     }
 
@@ -320,6 +324,7 @@ impl ToolLoop {
             format!("tools, as the {} API receives them", self.provider.label()),
             &shaped.tools,
         ));
+        self.skills_block(&mut s);
         if self.seeded {
             // The prompt's messages are the conversation the model will be shown:
             // step 3's request body before the model says anything, without the

@@ -74,6 +74,10 @@ impl FeatureCtx<'_> {
             FeatureCommand::GetPrompt { name, arguments } => self.get_prompt(name, arguments),
             FeatureCommand::UsePrompt => self.use_prompt(),
             FeatureCommand::SetLogLevel(level) => self.set_log_level(level),
+            // The Skills panel's own code takes these (`panel_ops.rs`).
+            FeatureCommand::ListSkills
+            | FeatureCommand::ReadSkill(_)
+            | FeatureCommand::UseSkill { .. } => {}
             FeatureCommand::ClearLogs => {
                 self.features.logs.clear();
                 self.show_logs();

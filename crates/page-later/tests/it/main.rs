@@ -26,3 +26,4 @@ mod loop_modes;
 mod pitfalls;
 mod replay_log_pin;
 mod seeded_replay;
+mod skills;

@@ -50,4 +50,17 @@ pub enum FeatureCommand {
     SetLogLevel(LoggingLevel),
     /// Empty the Logs panel.
     ClearLogs,
+    /// `skills/list`, every page (MCP Skills, 2026-07-28's extension).
+    ListSkills,
+    /// `resources/read` of every file the skill `name` lists, each checked against
+    /// its size and SHA-256 digest.
+    ReadSkill(String),
+    /// Tell the model the skill's instructions (its verified `SKILL.md`) in the
+    /// next loops (`on`), or stop.
+    UseSkill {
+        /// The skill.
+        name: String,
+        /// Use it, or not.
+        on: bool,
+    },
 }

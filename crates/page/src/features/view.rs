@@ -149,6 +149,63 @@ pub struct LevelView {
     pub status: String,
 }
 
+/// The Skills panel: the server's skills, their files and whether each verified.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SkillsView {
+    /// Where the listing stands.
+    pub state: ListState,
+    /// Every entry listed, in order.
+    pub skills: Vec<SkillView>,
+}
+
+/// One skill entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkillView {
+    /// Its name (the last segment of its path), or the entry's URI when invalid.
+    pub name: String,
+    /// Its description (frontmatter).
+    pub description: String,
+    /// The URI of its `SKILL.md`.
+    pub uri: String,
+    /// Why a host must not load it (an invalid entry), if so.
+    pub invalid: Option<String>,
+    /// Its files (none for an invalid entry, or a `dynamic` one).
+    pub files: Vec<SkillFileView>,
+    /// Its `SKILL.md`, once read and verified.
+    pub instructions: Option<String>,
+    /// Whether the next loops tell the model its instructions.
+    pub used: bool,
+}
+
+/// One file of a skill and its check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkillFileView {
+    /// Its path inside the skill (`SKILL.md`, `references/cities.md`).
+    pub path: String,
+    /// Its resource URI.
+    pub uri: String,
+    /// Its size in bytes, as listed.
+    pub size: u64,
+    /// Its SHA-256 as listed, in hex.
+    pub digest: String,
+    /// Whether it was read and matched.
+    pub check: FileCheck,
+}
+
+/// Where a skill file's check stands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum FileCheck {
+    /// Not read yet.
+    #[default]
+    Unread,
+    /// Being read.
+    Reading,
+    /// Read; its size and digest match.
+    Verified,
+    /// Read, and not used: why (a wrong size or digest, a failed read).
+    Refused(String),
+}
+
 /// One change of what the Resources, Prompts and Logs panels show.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FeatureChange {
@@ -172,4 +229,6 @@ pub enum FeatureChange {
     Logs(Vec<LogEntry>),
     /// Show the Resources panel (the learner clicked **Read it** elsewhere).
     ShowResources,
+    /// The Skills panel.
+    Skills(Box<SkillsView>),
 }

@@ -4,7 +4,7 @@
 use mcpg_core::model::{Prompt, Resource, ResourceTemplate};
 use mcpg_page::FeatureChange;
 use mcpg_page::features::view::{
-    CompletionView, LevelView, ListView, LogEntry, PromptView, ReadView, SubView,
+    CompletionView, LevelView, ListView, LogEntry, PromptView, ReadView, SkillsView, SubView,
 };
 
 /// What the three panels would show.
@@ -21,6 +21,7 @@ pub struct Panels {
     pub logs: Vec<LogEntry>,
     /// Times the driver asked to open the Resources panel.
     pub shown: usize,
+    pub skills: SkillsView,
 }
 
 impl Panels {
@@ -36,6 +37,7 @@ impl Panels {
             FeatureChange::Level(v) => self.level = v,
             FeatureChange::Logs(v) => self.logs = v,
             FeatureChange::ShowResources => self.shown += 1,
+            FeatureChange::Skills(v) => self.skills = *v,
         }
     }
 }
