@@ -268,7 +268,9 @@ fn files(root: &str, skill_md: &str, list: &[Value]) -> Result<Vec<SkillFile>, E
         let inside = uri
             .strip_prefix(root)
             .and_then(|p| p.strip_prefix('/'))
-            .is_some_and(|p| !p.is_empty() && !p.split('/').any(|s| s == ".." || s == "."));
+            // An empty segment (`skill://x//tmp/a`) would make the path inside the
+            // skill absolute: a host writing it under a folder would leave it.
+            .is_some_and(|p| !p.split('/').any(|s| s.is_empty() || s == ".." || s == "."));
         if !inside {
             return Err(EntryError::Outside(uri.to_owned()));
         }

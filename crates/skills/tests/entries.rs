@@ -147,6 +147,20 @@ fn each_rule_broken_once_is_refused() {
         broken(|v| v["resources"][1]["uri"] = json!("skill://acme/billing/refundsX/x.md")),
         EntryError::Outside(_)
     ));
+    // An empty segment makes the path inside the skill absolute ("/tmp/x.md").
+    for hostile in [
+        "skill://acme/billing/refunds//tmp/x.md",
+        "skill://acme/billing/refunds/a//b.md",
+        "skill://acme/billing/refunds/a/",
+    ] {
+        assert!(
+            matches!(
+                broken(|v| v["resources"][1]["uri"] = json!(hostile)),
+                EntryError::Outside(_)
+            ),
+            "{hostile}"
+        );
+    }
     assert!(matches!(
         broken(|v| v["resources"][1] = v["resources"][0].clone()),
         EntryError::Duplicate(_)
