@@ -187,18 +187,21 @@ fn a_hostile_server_gets_nothing_unverified_written_and_nothing_outside() {
     assert_clean(&r);
     assert_eq!(
         r.stdout,
-        "--- page 1 of 2 (2 skills) ---\n\
+        "--- page 1 of 2 (1 skill, 1 skipped) ---\n\
          tampered <skill://tampered/SKILL.md> 4 files, 344 bytes: Tampered \\u{1b}[2J\\u{1b}]0;pwned\\u{7}\\u{202e}exe\n\
-         absolute <skill://absolute/SKILL.md> 2 files, 100 bytes: absolute skill\n\
          --- page 2 of 2 (2 skills, 1 skipped) ---\n\
          forged <skill://forged/SKILL.md> 1 file, 57 bytes: forged skill\n\
          live <skill://live/SKILL.md> dynamic files: live skill\n\
-         4 skills in 2 pages\n"
+         3 skills in 2 pages\n"
     );
     assert_eq!(
         r.stderr,
-        "skipped skill://escape/SKILL.md: file \"skill://escape/../x\" is outside the skill's directory\n\
-         mcpg: a skill entry (above) must not be loaded\n"
+        format!(
+            "skipped skill://absolute/SKILL.md: file \"skill://absolute/{}\" is outside the skill's directory\n\
+             skipped skill://escape/SKILL.md: file \"skill://escape/../x\" is outside the skill's directory\n\
+             mcpg: 2 skill entries (above) must not be loaded\n",
+            outside.display()
+        )
     );
     let r = skills(&["list", "--json"], &conn);
     let all: Value = serde_json::from_str(&r.stdout).unwrap();
@@ -212,7 +215,6 @@ fn a_hostile_server_gets_nothing_unverified_written_and_nothing_outside() {
         uris,
         [
             "skill://tampered/SKILL.md",
-            "skill://absolute/SKILL.md",
             "skill://forged/SKILL.md",
             "skill://live/SKILL.md"
         ],
@@ -223,11 +225,11 @@ fn a_hostile_server_gets_nothing_unverified_written_and_nothing_outside() {
     let looping = hostile(&outside, "--loop").unwrap();
     let r = skills(&["list"], &looping);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.stdout.ends_with("4 skills in 2 pages\n"), "{r:?}");
+    assert!(r.stdout.ends_with("3 skills in 2 pages\n"), "{r:?}");
     assert!(
         r.stderr.ends_with(
             "skills/list returned the cursor \"2\" a second time (page 2); stopped instead of looping forever\n\
-             mcpg: a skill entry (above) must not be loaded; the listing stopped before its end (above)\n"
+             mcpg: 2 skill entries (above) must not be loaded; the listing stopped before its end (above)\n"
         ),
         "{r:?}"
     );
@@ -273,23 +275,20 @@ fn a_hostile_server_gets_nothing_unverified_written_and_nothing_outside() {
         b"All good.\n"
     );
 
-    // A file whose path inside the skill is absolute passes the entry's checks
-    // and its digest: the host's path rule alone keeps it from landing there.
+    // A file whose path inside the skill would be absolute (an empty segment):
+    // the entry must not be loaded at all, and nothing lands there.
     let r = skills(&["get", "absolute", "--out", dir], &conn);
     assert_eq!(r.code, 1, "{r:?}");
     assert_eq!(
-        r.stderr.lines().next().unwrap(),
+        r.error_line(),
         format!(
-            "not written: {0}: its path {0:?} is absolute or leaves the skill's directory",
+            "mcpg: the skill skill://absolute/SKILL.md must not be loaded: file \"skill://absolute/{}\" is outside the skill's directory",
             outside.display()
         )
     );
     assert!(!outside.exists(), "written outside the output directory");
     assert!(!outside.parent().unwrap().exists());
-    assert!(
-        out.join("absolute/SKILL.md").is_file(),
-        "the rest is written"
-    );
+    assert!(!out.join("absolute").exists());
 
     // `..`: the entry must not be loaded at all.
     let r = skills(&["get", "escape", "--out", dir], &conn);
