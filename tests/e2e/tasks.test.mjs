@@ -2,10 +2,12 @@
 // `simulate-research-query` (execution.taskSupport "required") over stdio through
 // the bridge: the loop asks it as a task, step 5 shows the task handle, the first
 // tasks/get poll (later ones counted) and tasks/result, and Cancel sends
-// tasks/cancel.
+// tasks/cancel. An ambiguous query goes to input_required and asks its question
+// through tasks/result: the page's server-questions card answers it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeBrowser, connected, openPage, tid, urlWith } from './support.mjs';
+import { STEP4, waiting } from './asks_support.mjs';
 
 const PROMPT = 'call simulate-research-query {"topic": "tides"}';
 
@@ -59,6 +61,24 @@ describe('tasks in the loop (server-everything)', () => {
     const labels = (await step5Labels(page)).join('\n');
     assert.match(labels, /→ tasks\/cancel: the host cancels the task/);
     assert.match(await page.textContent(tid('result-line')), /cancel/i);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('a task that needs input asks through the server-questions card', async () => {
+    const { page } = p;
+    await page.click(tid('reset-button'));
+    await page.fill(tid('prompt'), 'call simulate-research-query {"topic": "python", "ambiguous": true}');
+    await page.click(tid('run-button'));
+    const card = page.locator(`${STEP4} ${waiting('elicitation/create')}`);
+    await card.waitFor({ timeout: 30_000 });
+    assert.match(await card.textContent(), /python/);
+    assert.match(await page.textContent('[data-step="5"]'), /input_required/);
+    // A oneOf of consts: a choice among titled options.
+    await card.locator('#field-interpretation').selectOption({ label: 'Python snake species (snake)' });
+    await card.locator(tid('elicit-accept')).click();
+    await page.waitForSelector(tid('answer'), { timeout: 30_000 });
+    await page.click(tid('tab-result'));
+    assert.match(await page.textContent(tid('result-panel')), /python \(snake\)/);
     assert.deepEqual(p.errors, []);
   });
 });
