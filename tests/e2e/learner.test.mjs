@@ -305,6 +305,23 @@ const TRACK = [
     },
   },
   {
+    slug: 'skills',
+    answer: 'A skill is context the host gives the model; a prompt is a template the user picks',
+    async act(page, w) {
+      await openTab(w, page, 'skills', 'skills-panel');
+      await w.tick(0);
+      const skill = `${tid('skill')}[data-name="weather-report"]`;
+      await w.click(`${skill} ${tid('skill-read')}`);
+      await w.tick(1);
+      await page.waitForFunction((sel) =>
+        [...document.querySelectorAll(`${sel} [data-testid=skill-file-check]`)].every((e) => /^verified/.test(e.textContent)), skill);
+      await w.look();
+      await page.check(`${skill} ${tid('skill-use')}`);
+      await w.run();
+      await w.tick(2);
+    },
+  },
+  {
     slug: 'completions',
     answer: 'Suggested values for one argument',
     async act(page, w) {

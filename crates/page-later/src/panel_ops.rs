@@ -34,7 +34,14 @@ impl LoopParts {
             FeatureCommand::ListSkills => return self.skills.list(page),
             FeatureCommand::ReadSkill(name) => return self.skills.read(page, &name),
             FeatureCommand::UseSkill { name, on } => {
-                return self.skills.use_skill(page, &name, on);
+                self.skills.use_skill(page, &name, on);
+                // A loop that has told the model nothing yet takes it at once.
+                if let Some(run) = self.run.as_mut()
+                    && run.set_skills(self.skills.in_use())
+                {
+                    self.sync_loop(page);
+                }
+                return;
             }
             _ => {}
         }

@@ -122,11 +122,14 @@ pub struct ToolLoop {
     task: Option<task::TaskTrack>,
     /// The skills whose instructions the system prompt carries.
     skills: Vec<String>,
+    /// The system prompt as given (the server's instructions), before any skill.
+    instructions: Option<String>,
 }
 
 impl ToolLoop {
     /// A loop for `prompt`, speaking to the model in `provider`'s format.
     pub fn new(prompt: &str, provider: Provider, opts: RequestOptions) -> Self {
+        let instructions = opts.system.clone();
         ToolLoop {
             provider,
             opts,
@@ -153,6 +156,7 @@ impl ToolLoop {
             fed_choices: Vec::new(),
             task: None,
             skills: Vec::new(),
+            instructions,
         }
     }
 

@@ -1,4 +1,4 @@
-//! Beyond tools: resources, prompts, completions and logs. Each lesson still runs
+//! Beyond tools: resources, prompts, skills, completions and logs. Each lesson still runs
 //! the loop (so its pointers name what a step shows), and its task sends the
 //! learner to the Resources, Prompts or Logs panel for the rest.
 
@@ -204,6 +204,59 @@ pub const LOGS: Lesson = Lesson {
                 text: "Nobody unless the call fails",
                 right: false,
                 feedback: "At debug the demo logs every call, successful or not.",
+            },
+        ],
+    },
+};
+
+/// Skills: context the host gives the model, checked before use.
+pub const SKILLS: Lesson = Lesson {
+    slug: "skills",
+    title: "Skills: instructions the host gives the model, checked first",
+    goal: "See how a host uses a skill the server publishes: listed with skills/list, each file read over MCP and checked against its SHA-256, then SKILL.md handed to the model in the system prompt, which a prompt never is.",
+    setup: setup("What's the weather in Austin?"),
+    task: "Open the Skills panel: the host lists the server's skills with skills/list. On weather-report press “Read and verify”: the host reads its two files with resources/read and checks each one's size and digest. Tick “Use in the loop”, then run the loop: step 2 shows the system prompt with the skill beside the tools.",
+    needs: &[
+        on_wire(
+            "Open the Skills panel: the host sends skills/list",
+            "method",
+            Some("\"skills/list\""),
+        ),
+        on_wire(
+            "Read and verify: the host reads SKILL.md with resources/read",
+            "params.uri",
+            Some("\"skill://weather-report/SKILL.md\""),
+        ),
+        on_card(
+            "Use it in the loop and run: step 2 carries the skill in the system prompt",
+            2,
+            "skills[0]",
+            Some("\"weather-report\""),
+        ),
+    ],
+    notice: &[at(
+        2,
+        "[0].input_schema",
+        "A skill is not among the tools: the host gives its SKILL.md to the model in the system prompt, the next block of this step while a skill is in use.",
+    )],
+    pitfalls: &[],
+    check: Check::Choice {
+        question: "How does a skill differ from a prompt?",
+        choices: &[
+            Choice {
+                text: "A skill is context the host gives the model; a prompt is a template the user picks",
+                right: true,
+                feedback: "Right: a prompt starts a conversation when the user chooses it (prompts/get), while a skill's SKILL.md is instructions the host adds to what the model reads, once its files are read and their digests match.",
+            },
+            Choice {
+                text: "A skill is a tool the model calls when it needs the instructions",
+                right: false,
+                feedback: "Step 2's tools do not include it: the host put SKILL.md in the system prompt itself, after reading and checking the files.",
+            },
+            Choice {
+                text: "The server sends a skill's instructions to the model directly",
+                right: false,
+                feedback: "The server only answered skills/list and resources/read: the host checked each file's size and SHA-256 and decided to pass SKILL.md on. The server never talks to the model.",
             },
         ],
     },

@@ -27,6 +27,7 @@ pub static LESSONS: &[&Lesson] = &[
     &features::UNTRUSTED,
     &beyond::RESOURCES,
     &beyond::PROMPTS,
+    &beyond::SKILLS,
     &beyond::COMPLETIONS,
     &beyond::LOGS,
     &auth::OAUTH,

@@ -51,10 +51,11 @@ fn nothing_is_seen_before_the_learner_acts() {
 
 /// Lessons whose first action is not running their own loop with the careful
 /// host: a panel, the revision chooser, the naive host, or signing in.
-const FIRST_ELSEWHERE: [&str; 6] = [
+const FIRST_ELSEWHERE: [&str; 7] = [
     "generations",
     "pagination",
     "prompts",
+    "skills",
     "completions",
     "logs",
     "oauth",

@@ -253,3 +253,43 @@ fn the_app_only_lesson_is_met_when_the_view_calls_the_withheld_tool() {
     let w = see(&support::play_view(&l.setup, &[details]));
     assert!(w.all_seen(), "{w:?}");
 }
+
+#[test]
+fn the_skills_lesson_is_met_by_a_verified_skill_in_use_and_only_then() {
+    let l = find("skills").unwrap().1;
+    // The panel's requests come first, then the loop's cards, as on the page.
+    let watch = |_: &mcpg_lessons::Lesson, steps: &[Step], rows: &[support::Row]| {
+        let mut w = mcpg_lessons::Watch::new(l);
+        for (_, raw) in rows {
+            w.see_wire(l, raw);
+        }
+        w.see_steps(l, steps);
+        w
+    };
+    // Listed and verified, but not ticked: step 2 has no skill.
+    let (steps, rows) = support::play_skill(&l.setup, "weather-report", false);
+    let w = watch(l, &steps, &rows);
+    assert!(w.seen(0) && w.seen(1) && !w.seen(2), "{w:?}");
+    // Used: step 2 carries it, in the system prompt with its SKILL.md.
+    let (steps, rows) = support::play_skill(&l.setup, "weather-report", true);
+    let w = watch(l, &steps, &rows);
+    assert!(w.all_seen(), "{w:?}");
+    let step2: String = steps
+        .iter()
+        .filter(|s| s.number == 2)
+        .flat_map(|s| &s.blocks)
+        .map(|b| b.json.clone())
+        .collect();
+    assert!(step2.contains("# Skill: weather-report"), "{step2}");
+    assert!(step2.contains("name: weather-report"), "{step2}");
+    // Not among the tools the model is given.
+    let tools = steps
+        .iter()
+        .find(|s| s.number == 2)
+        .and_then(|s| s.blocks.first())
+        .map(|b| b.json.clone())
+        .unwrap();
+    assert!(!tools.contains("weather-report"), "{tools}");
+    // The right answer is what happened: the host handed SKILL.md on itself.
+    assert!(right_choice("skills").contains("context the host gives the model"));
+}

@@ -243,3 +243,38 @@ pub fn play_view(setup: &Setup, from_view: &[&str]) -> Vec<Row> {
         })
         .collect()
 }
+
+/// Runs the skills lesson as its task says: the Skills panel lists, reads and
+/// verifies `skill`, uses it in the loop, then the loop runs to its end. Returns
+/// the cards and the whole log.
+pub fn play_skill(setup: &Setup, skill: &str, use_it: bool) -> (Vec<Step>, Vec<Row>) {
+    use mcpg_page::FeatureCommand;
+    let mut p = start(setup, setup.prompt);
+    p.cmd(Command::Feature(FeatureCommand::ListSkills));
+    p.cmd(Command::Feature(FeatureCommand::ReadSkill(
+        skill.to_owned(),
+    )));
+    p.settle();
+    if use_it {
+        p.cmd(Command::Feature(FeatureCommand::UseSkill {
+            name: skill.to_owned(),
+            on: true,
+        }));
+    }
+    for _ in 0..10 {
+        if p.next.is_none() && !p.steps.is_empty() {
+            break;
+        }
+        p.cmd(Command::Step);
+    }
+    assert_eq!(p.next, None, "the loop did not end");
+    let rows =
+        p.d.log()
+            .iter()
+            .filter_map(|r| match r {
+                mcpg_page::LogRow::Wire { raw, .. } => Some((false, raw.to_string())),
+                _ => None,
+            })
+            .collect();
+    (p.steps, rows)
+}
