@@ -163,13 +163,13 @@ fn Lanes(
     }
 }
 
-/// The `par` frames around parallel calls.
+/// The frames: `par` around parallel calls, `task` around a call run as a task.
 fn frames(d: &Diagram) -> impl IntoView + use<> {
     d.frames
         .iter()
         .map(|f| {
             view! {
-                <g class="frame" data-testid="diagram-par" data-calls=f.calls.to_string()>
+                <g class="frame" data-testid=format!("diagram-{}", f.kind.as_str()) data-calls=f.calls.to_string()>
                     <rect x=f.x y=f.y width=f.width height=f.height rx=4/>
                     <path class="frame-tag" d=format!("M {} {} h 96 v 12 l -8 6 h -88 z", f.x, f.y)/>
                     <text x=f.x + 6 y=f.y + 14>{f.label.clone()}</text>

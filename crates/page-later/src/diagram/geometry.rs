@@ -3,7 +3,7 @@
 //! around parallel calls, labels shortened to fit between their lanes.
 
 use super::rows::{Item, Row};
-use super::{Anchor, Arrow, Frame, Lane};
+use super::{Anchor, Arrow, Frame, FrameKind, Lane};
 
 /// The `viewBox` width of the loop's four lanes.
 pub const WIDTH: u32 = 640;
@@ -76,9 +76,9 @@ pub(super) struct Placed {
     pub height: u32,
 }
 
-/// A `par` frame being drawn: its top, its calls, whether complete, and the
-/// leftmost lane x of the rows inside.
-type Open = (u32, usize, bool, u32);
+/// A frame being drawn: its kind, top, tag, calls, and the leftmost lane x of the
+/// rows inside.
+type Open = (FrameKind, u32, String, usize, u32);
 
 /// Places `items` top to bottom.
 pub(super) fn place(items: &[Item], layout: Layout) -> Placed {
@@ -90,13 +90,28 @@ pub(super) fn place(items: &[Item], layout: Layout) -> Placed {
         match item {
             Item::Row(row) => {
                 if let Some(o) = &mut open {
-                    o.3 = o.3.min(layout.x(row.from)).min(layout.x(row.to));
+                    o.4 = o.4.min(layout.x(row.from)).min(layout.x(row.to));
                 }
                 arrows.push(arrow(row, y, layout));
                 y += ROW;
             }
             Item::OpenPar { calls, complete } => {
-                open = Some((y, *calls, *complete, layout.x(Lane::Host)));
+                let label = if *complete {
+                    format!("par · {calls} calls")
+                } else {
+                    "par".to_owned()
+                };
+                open = Some((FrameKind::Par, y, label, *calls, layout.x(Lane::Host)));
+                y += FRAME_TAG;
+            }
+            Item::OpenTask => {
+                open = Some((
+                    FrameKind::Task,
+                    y,
+                    "task".to_owned(),
+                    1,
+                    layout.x(Lane::Host),
+                ));
                 y += FRAME_TAG;
             }
             Item::ClosePar => {
@@ -120,16 +135,12 @@ pub(super) fn place(items: &[Item], layout: Layout) -> Placed {
     }
 }
 
-/// The `par` frame from its top to `bottom` around the host and server lanes, and
-/// the view's when its rows reach it.
-fn frame((top, calls, complete, left): Open, bottom: u32, layout: Layout) -> Frame {
+/// A frame from its top to `bottom` around the host and server lanes, and the
+/// view's when its rows reach it.
+fn frame((kind, top, label, calls, left): Open, bottom: u32, layout: Layout) -> Frame {
     let x = left.saturating_sub(FRAME_MARGIN);
-    let label = if complete {
-        format!("par · {calls} calls")
-    } else {
-        "par".to_owned()
-    };
     Frame {
+        kind,
         label,
         calls,
         x,

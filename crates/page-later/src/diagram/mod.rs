@@ -245,10 +245,13 @@ pub struct Arrow {
     pub label_at: (u32, u32, Anchor),
 }
 
-/// A frame around arrows that happen together: the calls of one model turn (`par`).
+/// A frame around arrows that belong together: the calls of one model turn
+/// (`par`), or one call's task (`task`: its handle, polls and result).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
-    /// The frame's tag ("par ×2").
+    /// What it frames.
+    pub kind: FrameKind,
+    /// The frame's tag ("par · 2 calls", "task").
     pub label: String,
     /// How many calls it holds.
     pub calls: usize,
@@ -260,6 +263,25 @@ pub struct Frame {
     pub width: u32,
     /// Height.
     pub height: u32,
+}
+
+/// What a [`Frame`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameKind {
+    /// The calls of one model turn.
+    Par,
+    /// One call that ran as a task.
+    Task,
+}
+
+impl FrameKind {
+    /// The test hook's suffix ("par", "task").
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FrameKind::Par => "par",
+            FrameKind::Task => "task",
+        }
+    }
 }
 
 /// An MCP Apps view, as the picture draws it.

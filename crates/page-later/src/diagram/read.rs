@@ -98,3 +98,36 @@ pub(super) fn asked_what(block: &mcpg_loop_data::JsonBlock) -> String {
     // "sampling/createMessage" is too long between two lanes: its first word says it.
     format!("asks: {}", method.split('/').next().unwrap_or(method))
 }
+
+/// A 2025-11-25 task's messages in a step 5, from the wire JSON of its blocks.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct TaskWire {
+    /// The server answered `tools/call` with a task handle.
+    pub handle: bool,
+    /// The host polled `tasks/get`.
+    pub polled: bool,
+    /// The host sent `tasks/cancel`.
+    pub cancelled: bool,
+    /// The host sent `tasks/result`.
+    pub result: bool,
+}
+
+/// What step 5 `step` shows of a task, if its call ran as one.
+pub(super) fn task_wire(step: &Step) -> Option<TaskWire> {
+    let mut t = TaskWire::default();
+    for b in &step.blocks {
+        let Ok(v) = serde_json::from_str::<Value>(&b.json) else {
+            continue;
+        };
+        match v.get("method").and_then(Value::as_str) {
+            Some("tasks/get") if b.kind.is_sent() => t.polled = true,
+            Some("tasks/cancel") if b.kind.is_sent() => t.cancelled = true,
+            Some("tasks/result") if b.kind.is_sent() => t.result = true,
+            None if b.kind.is_received() && v.pointer("/result/task/taskId").is_some() => {
+                t.handle = true;
+            }
+            _ => {}
+        }
+    }
+    t.handle.then_some(t)
+}

@@ -4,7 +4,8 @@
 use mcpg_loop_data::{BlockKind, Step, StepStatus, is_answer, is_asked};
 
 use super::read::{
-    asked_what, calls_before, count_blocks, result, short_name, starts_run, tool_name,
+    TaskWire, asked_what, calls_before, count_blocks, result, short_name, starts_run, task_wire,
+    tool_name,
 };
 use super::{ArrowKind, DiagramInput, DiagramView, Lane, Target};
 
@@ -34,6 +35,9 @@ pub(super) enum Item {
         complete: bool,
     },
     ClosePar,
+    /// A task's span opens (a call that runs as a 2025-11-25 task); `ClosePar`
+    /// closes it.
+    OpenTask,
 }
 
 /// The rows of `input`, top to bottom.
@@ -250,8 +254,20 @@ impl Rows<'_, '_> {
             // No call was sent (the host refused it): no result either.
             5 if step.status == StepStatus::Skipped => {}
             5 => {
+                let task = task_wire(step);
+                // Inside a `par` frame the task's arrows go without a frame of their own.
+                let span = task.is_some() && !self.in_par;
+                if let Some(t) = &task {
+                    if span {
+                        self.out.push(Item::OpenTask);
+                    }
+                    self.task(i, t);
+                }
                 let (kind, label) = result(step);
                 self.push(i, Lane::Server, Lane::Host, kind, label);
+                if span {
+                    self.out.push(Item::ClosePar);
+                }
                 let input = self.input;
                 for v in shown_views(input).filter(|v| v.step == i) {
                     self.view(i, v, kind);
@@ -263,6 +279,45 @@ impl Rows<'_, '_> {
         if self.in_par && ends_run {
             self.out.push(Item::ClosePar);
             self.in_par = false;
+        }
+    }
+
+    /// A task's exchanges before its result: the handle, the polls (one arrow,
+    /// however many), a cancel, the `tasks/result` request.
+    fn task(&mut self, i: usize, t: &TaskWire) {
+        self.push(
+            i,
+            Lane::Server,
+            Lane::Host,
+            ArrowKind::Mcp,
+            "task handle".into(),
+        );
+        if t.polled {
+            self.push(
+                i,
+                Lane::Host,
+                Lane::Server,
+                ArrowKind::Mcp,
+                "tasks/get, polled".into(),
+            );
+        }
+        if t.cancelled {
+            self.push(
+                i,
+                Lane::Host,
+                Lane::Server,
+                ArrowKind::Mcp,
+                "tasks/cancel".into(),
+            );
+        }
+        if t.result {
+            self.push(
+                i,
+                Lane::Host,
+                Lane::Server,
+                ArrowKind::Mcp,
+                "tasks/result".into(),
+            );
         }
     }
 

@@ -232,3 +232,96 @@ fn the_picture_reads_block_kinds_not_labels() {
         "{labels:?}"
     );
 }
+
+/// A call that ran as a 2025-11-25 task is drawn as a `task` span: the handle, one
+/// "polled" arrow however many polls, the `tasks/result` request, then the result;
+/// a cancelled task shows `tasks/cancel`. Read from the wire JSON, not the labels.
+#[test]
+fn a_task_is_drawn_as_a_span_from_its_handle_to_its_result() {
+    use mcpg_host::tool_loop::{BlockKind, JsonBlock};
+    let step5 = |cancel: bool| {
+        let mut s = Step::new(5, StepStatus::Done, "");
+        let wire = [
+            (
+                BlockKind::Received,
+                r#"{"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t1","status":"working"}}}"#,
+            ),
+            (
+                BlockKind::Sent,
+                r#"{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t1"}}"#,
+            ),
+            (
+                BlockKind::Received,
+                r#"{"jsonrpc":"2.0","id":3,"result":{"taskId":"t1","status":"working"}}"#,
+            ),
+        ];
+        for (kind, raw) in wire {
+            s.blocks.push(JsonBlock::wire(kind, "x", raw));
+        }
+        let end = if cancel {
+            "tasks/cancel"
+        } else {
+            "tasks/result"
+        };
+        let raw =
+            format!(r#"{{"jsonrpc":"2.0","id":4,"method":"{end}","params":{{"taskId":"t1"}}}}"#);
+        s.blocks.push(JsonBlock::wire(BlockKind::Sent, "x", &raw));
+        s
+    };
+    for cancel in [false, true] {
+        let steps = vec![
+            Step::new(1, StepStatus::Done, ""),
+            Step::new(2, StepStatus::Done, ""),
+            Step::new(3, StepStatus::Done, ""),
+            Step::new(4, StepStatus::Done, ""),
+            step5(cancel),
+        ];
+        let d = diagram(&DiagramInput {
+            steps: &steps,
+            prompt: None,
+            answered: false,
+            provider: Provider::Anthropic,
+            next_step: None,
+            views: &[],
+            follow_ups: &[],
+            current: None,
+        });
+        let labels: Vec<&str> = d.arrows.iter().map(|a| a.label.as_str()).collect();
+        let end = if cancel {
+            "tasks/cancel"
+        } else {
+            "tasks/result"
+        };
+        let at = labels
+            .iter()
+            .position(|l| *l == "task handle")
+            .expect("the handle");
+        assert_eq!(
+            labels[at..at + 4],
+            ["task handle", "tasks/get, polled", end, "result"],
+            "{labels:?}"
+        );
+        assert_eq!(d.frames.len(), 1, "one span");
+        assert_eq!(d.frames[0].kind, mcpg_page_later::diagram::FrameKind::Task);
+        assert_eq!(d.frames[0].label, "task");
+        let top = d.arrows[at].y;
+        let frame = &d.frames[0];
+        assert!(frame.y < top && frame.y + frame.height > d.arrows[at + 3].y);
+    }
+    // Without a handle, no span.
+    let plain = vec![
+        Step::new(4, StepStatus::Done, ""),
+        Step::new(5, StepStatus::Done, ""),
+    ];
+    let d = diagram(&DiagramInput {
+        steps: &plain,
+        prompt: None,
+        answered: false,
+        provider: Provider::Anthropic,
+        next_step: None,
+        views: &[],
+        follow_ups: &[],
+        current: None,
+    });
+    assert!(d.frames.is_empty());
+}
