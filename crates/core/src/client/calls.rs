@@ -148,13 +148,7 @@ impl Client {
 
     /// Reads a `CallToolResult` (checked against tool `name`'s output schema) and
     /// ends call `op` with it.
-    pub(super) fn read_call_result(
-        &mut self,
-        op: OpId,
-        name: &str,
-        msg: &Message,
-        result: &Value,
-    ) {
+    pub(super) fn read_call_result(&mut self, op: OpId, name: &str, msg: &Message, result: &Value) {
         let version = self.check_version();
         let outcome = match CallToolResult::from_json(result) {
             Ok(r) if result.is_object() => {

@@ -184,9 +184,9 @@ impl Client {
         let version = self.stamp_version();
         if asked && let Some(v) = version.filter(|v| *v != ProtocolVersion::V2025_11_25) {
             // Before 2025-11-25 `params.task` means nothing; 2026-07-28 moved tasks
-            // to an extension this client does not speak yet.
+            // to an extension where the server decides (`task_ext.rs`).
             let text = format!(
-                "the client asks a tools/call as a task under {v}; tasks are a 2025-11-25 feature, and the server will likely ignore params.task"
+                "the client asks a tools/call as a task under {v}; params.task is a 2025-11-25 feature (2026-07-28 has the Tasks extension instead, where the server decides), and the server will likely ignore it"
             );
             self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
         }
