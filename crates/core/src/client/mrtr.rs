@@ -25,9 +25,10 @@ impl Client {
     /// A call followed as a task of the Tasks extension (2026-07-28) surfaces its
     /// task's `inputRequests` the same way, each once; here the answers go out in
     /// a `tasks/update` (`taskId`, `inputResponses`) while the task is polled on,
-    /// and the call ends in a later [`Event::CallFinished`]. Answers to requests
-    /// already answered are not sent again; a partial answer is allowed (the task
-    /// stays `input_required` until the rest arrive).
+    /// and the call ends in a later [`Event::CallFinished`]. Only answers to
+    /// requests the task asked for and not answered yet are sent (the others are
+    /// named in a diagnostic); a partial answer is allowed (the task stays
+    /// `input_required` until the rest arrive).
     ///
     /// Returns false if `op` is not waiting for input (never was, already
     /// continued, cancelled, or the session closed), or, for a task, when nothing

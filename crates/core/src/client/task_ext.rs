@@ -15,8 +15,9 @@
 //! `input_required` tool result is: a [`CallOutcome::InputRequired`] holding an
 //! `InputRequiredResult` with the new requests, answered with
 //! [`super::Client::continue_call`], which here sends `tasks/update` with the
-//! `inputResponses` (no `requestState`, nothing re-sent). Polling goes on
-//! meanwhile, and the call ends later in another [`Event::CallFinished`].
+//! `inputResponses` (no `requestState`; only keys the task asked for and not
+//! answered yet, as the spec requires). Polling goes on meanwhile, and the call
+//! ends later in another [`Event::CallFinished`].
 //!
 //! Reached only through the answer readers' [`super::readers::TaskCode`], so the
 //! page's first load carries none of it.
@@ -228,14 +229,15 @@ impl Client {
             .filter(|k| ext.answered.contains(*k))
             .cloned()
             .collect();
-        for k in &again {
-            responses.remove(k);
-        }
+        // Each key sent must name a request outstanding for the task.
         let unknown: Vec<String> = responses
             .keys()
             .filter(|k| !ext.surfaced.contains_key(*k))
             .cloned()
             .collect();
+        for k in again.iter().chain(&unknown) {
+            responses.remove(k);
+        }
         let mut open: Vec<String> = ext
             .surfaced
             .keys()
@@ -243,11 +245,7 @@ impl Client {
             .cloned()
             .collect();
         open.sort();
-        for k in responses.keys() {
-            if ext.surfaced.contains_key(k) {
-                ext.answered.insert(k.clone());
-            }
-        }
+        ext.answered.extend(responses.keys().cloned());
         if !again.is_empty() {
             let text = format!(
                 "inputResponses {again:?} were already sent for task {task_id}; not sent again"
@@ -256,9 +254,9 @@ impl Client {
         }
         if !unknown.is_empty() {
             let text = format!(
-                "inputResponses {unknown:?} answer nothing task {task_id} asked for; the server should ignore them"
+                "inputResponses {unknown:?} answer nothing task {task_id} asked for; not sent (each key must name an outstanding request)"
             );
-            self.diag(Diagnostic::new(Rule::Task, Severity::Info, text));
+            self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
         }
         if responses.is_empty() {
             return Some(false);

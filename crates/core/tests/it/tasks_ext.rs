@@ -513,6 +513,15 @@ fn input_requests_are_surfaced_once_and_answered_with_tasks_update() {
     s.drain();
     assert_eq!(count(&s, "tasks/update"), 1);
     assert_eq!(findings(&s.take()), [(Rule::Task, Severity::Warning)]);
+    // Nor an answer to a request the task never made: each key sent must be outstanding.
+    let stray = json!({"age": {"action": "decline"}});
+    assert!(
+        !s.client
+            .continue_call(s.now, op, stray.as_object().cloned().unwrap())
+    );
+    s.drain();
+    assert_eq!(count(&s, "tasks/update"), 1);
+    assert_eq!(findings(&s.take()), [(Rule::Task, Severity::Warning)]);
     // The acknowledgement is eventually consistent: the key may still be listed.
     s.advance(Duration::from_secs(1));
     s.reply(
