@@ -108,7 +108,8 @@ pub enum Rule {
     /// error without its `elicitations`, a completion notice for an elicitation the
     /// client never saw.
     Elicitation,
-    /// A 2025-11-25 task: its handle, status or lifetime.
+    /// A task (2025-11-25, or the 2026-07-28 Tasks extension): its handle, status,
+    /// input requests or lifetime.
     Task,
 }
 
@@ -209,7 +210,9 @@ impl Rule {
                 "server/resources#subscriptions; 2026-07-28 basic/utilities/subscriptions"
             }
             Rule::Elicitation => "2025-11-25 client/elicitation#url-mode-elicitation-requests",
-            Rule::Task => "2025-11-25 basic/utilities/tasks",
+            Rule::Task => {
+                "2025-11-25 basic/utilities/tasks; 2026-07-28 extension io.modelcontextprotocol/tasks"
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::jsonrpc::Message;
 use crate::model::{CallToolResult, JsonObject};
 use crate::time::Timestamp;
 use crate::validate;
+use crate::version::ProtocolVersion;
 
 impl Client {
     /// Calls a tool. The end arrives as [`Event::CallFinished`].
@@ -73,11 +74,12 @@ impl Client {
     /// round already ended with [`CallOutcome::InputRequired`]).
     ///
     /// A call whose task is under way is cancelled with `tasks/cancel` instead
-    /// ([`Client::cancel_task`]): 2025-11-25 has no `notifications/cancelled` for
-    /// task-augmented requests.
+    /// ([`Client::cancel_task`]): neither 2025-11-25 nor the Tasks extension has
+    /// `notifications/cancelled` for tasks. Under the extension the call ends with
+    /// `reason` once the server acknowledges.
     pub fn cancel(&mut self, now: Timestamp, op: OpId, reason: &str) {
         if let Some(r) = self.readers
-            && (r.tasks.cancel)(self, now, op)
+            && (r.tasks.cancel)(self, now, op, reason)
         {
             return;
         }
@@ -123,6 +125,12 @@ impl Client {
         result: &Value,
     ) {
         let op = p.op;
+        if p.method == "tools/call"
+            && self.check_version() == ProtocolVersion::V2026_07_28
+            && super::task_ext::is_task_handle(result)
+        {
+            return self.on_ext_task_created(now, p, name, msg, result);
+        }
         if p.method == "tools/call" && super::tasks::is_create_task_result(result) {
             return self.on_task_created(now, p, name, msg);
         }
@@ -135,6 +143,12 @@ impl Client {
             });
             return;
         }
+        self.read_call_result(op, name, msg, result);
+    }
+
+    /// Reads a `CallToolResult` (checked against tool `name`'s output schema) and
+    /// ends call `op` with it.
+    pub(super) fn read_call_result(&mut self, op: OpId, name: &str, msg: &Message, result: &Value) {
         let version = self.check_version();
         let outcome = match CallToolResult::from_json(result) {
             Ok(r) if result.is_object() => {

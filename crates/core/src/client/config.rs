@@ -45,9 +45,16 @@ pub struct ClientConfig {
     pub listen_for_list_changes: bool,
     /// How task-augmented calls are polled.
     pub task_timing: TaskTiming,
+    /// Under 2026-07-28, speak the Tasks extension (`io.modelcontextprotocol/tasks`,
+    /// SEP-2663): declare it in every request's capabilities and follow a
+    /// `tools/call` the server answers with a task handle (`resultType: "task"`)
+    /// until it ends, polling `tasks/get`. Off by default. Only a client with its
+    /// answer readers declares it (they carry the code that follows a task).
+    pub tasks_extension: bool,
 }
 
-/// How the client polls a task (2025-11-25 `tasks/get`).
+/// How the client polls a task (`tasks/get`, 2025-11-25 and the 2026-07-28 Tasks
+/// extension alike).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TaskTiming {
     /// The interval when the server suggests none.
@@ -94,6 +101,7 @@ impl Default for ClientConfig {
             max_list_pages: 1000,
             listen_for_list_changes: false,
             task_timing: TaskTiming::default(),
+            tasks_extension: false,
         }
     }
 }

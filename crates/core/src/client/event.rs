@@ -165,7 +165,9 @@ pub enum CallOutcome {
     /// maybe `requestState`): the server needs input before it can finish. This ends
     /// the round, not necessarily the call: answer with
     /// [`crate::client::Client::continue_call`] and the same [`OpId`] ends in another
-    /// [`Event::CallFinished`].
+    /// [`Event::CallFinished`]. A call followed as a Tasks-extension task reports
+    /// its task's new `inputRequests` the same way (an `InputRequiredResult` with
+    /// those requests), while the task is polled on.
     InputRequired(Value),
     /// No usable answer.
     Failed(Failure),
@@ -305,7 +307,8 @@ pub enum Event {
         /// The response message, when one arrived.
         message: Option<Message>,
     },
-    /// The task behind a task-augmented call moved (2025-11-25).
+    /// The task behind a task-augmented call moved (2025-11-25, or the 2026-07-28
+    /// Tasks extension).
     Task {
         /// The call.
         op: OpId,

@@ -152,7 +152,9 @@ impl Client {
         match method.as_str() {
             "notifications/tools/list_changed" => self.events.push_back(Event::ToolsListChanged),
             "notifications/progress" => self.on_progress(now, params.unwrap_or(Value::Null), msg),
-            "notifications/tasks/status" if self.on_task_status(now, params.as_ref(), msg) => {}
+            "notifications/tasks/status"
+                if self.on_task_status(now, false, params.as_ref(), msg) => {}
+            "notifications/tasks" if self.on_task_status(now, true, params.as_ref(), msg) => {}
             m if self.on_catalog_notice(m, params.as_ref(), msg) => {}
             "notifications/elicitation/complete" => {
                 self.on_elicitation_complete(params.as_ref(), msg);

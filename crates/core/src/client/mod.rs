@@ -33,6 +33,7 @@ mod requests;
 mod stamp;
 mod subscriptions;
 mod task_ends;
+mod task_ext;
 mod task_types;
 mod tasks;
 mod version_retry;
@@ -44,7 +45,7 @@ pub use event::{
 };
 pub use outgoing::{Outgoing, SendFailure, TRANSPORT_HEADERS, is_transport_header};
 pub use readers::AnswerReaders;
-pub use task_types::{TaskEvent, TaskRequest, TaskStatus};
+pub use task_types::{TASKS_EXTENSION, TaskEvent, TaskRequest, TaskStatus};
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
@@ -223,7 +224,8 @@ pub struct Client {
     acks: Vec<AckWait>,
     /// URL elicitations the server sent the user to, not yet completed (2025-11-25).
     open_elicitations: VecDeque<String>,
-    /// Task-augmented calls whose task has not ended, by the call's operation.
+    /// Task-augmented calls whose task has not ended, by the call's operation
+    /// (2025-11-25 and the Tasks extension alike).
     tasks: tasks::TaskBook,
     outbox: VecDeque<Outgoing>,
     events: VecDeque<Event>,

@@ -22,9 +22,28 @@ impl Client {
     /// `resources/read` answered with `input_required` continues the same way and
     /// ends in [`Event::Response`].
     ///
+    /// A call followed as a task of the Tasks extension (2026-07-28) surfaces its
+    /// task's `inputRequests` the same way, each once; here the answers go out in
+    /// a `tasks/update` (`taskId`, `inputResponses`) while the task is polled on,
+    /// and the call ends in a later [`Event::CallFinished`]. Only answers to
+    /// requests the task asked for and not answered yet are sent (the others are
+    /// named in a diagnostic); a partial answer is allowed (the task stays
+    /// `input_required` until the rest arrive).
+    ///
     /// Returns false if `op` is not waiting for input (never was, already
-    /// continued, cancelled, or the session closed).
-    pub fn continue_call(&mut self, now: Timestamp, op: OpId, input_responses: JsonObject) -> bool {
+    /// continued, cancelled, or the session closed), or, for a task, when nothing
+    /// was left to send.
+    pub fn continue_call(
+        &mut self,
+        now: Timestamp,
+        op: OpId,
+        mut input_responses: JsonObject,
+    ) -> bool {
+        if let Some(r) = self.readers
+            && let Some(sent) = (r.tasks.input)(self, now, op, &mut input_responses)
+        {
+            return sent;
+        }
         let Some(s) = self.suspended.remove(&op) else {
             return false;
         };

@@ -18,6 +18,7 @@ use super::answers::ListKind;
 use super::tasks::TaskStep;
 use super::{Ask, Client, Failure, OpError, OpId, Pending};
 use crate::jsonrpc::Message;
+use crate::model::JsonObject;
 use crate::time::Timestamp;
 
 /// A catalog page's reader (`resources/list`, `resources/templates/list`, `prompts/list`).
@@ -31,7 +32,8 @@ type InboundReader = fn(&mut Client, Timestamp, Message);
 /// A raw request's result's reader ([`Client::request`]: its input-required
 /// `prompts/get` and `resources/read` results are continued as tool calls are).
 type RawReader = fn(&mut Client, &Pending, &Message, &Value);
-/// A task request's answer (`tasks/get`, `tasks/result`, `tasks/cancel`).
+/// A task request's answer (`tasks/get`, `tasks/result`, `tasks/cancel`,
+/// `tasks/update`).
 type TaskAnswer = fn(&mut Client, Timestamp, &Pending, TaskStep, &Message, &Value);
 /// A task request that ended without an answer, or with a JSON-RPC error.
 type TaskError = fn(&mut Client, OpId, TaskStep, Option<Message>, OpError);
@@ -39,14 +41,20 @@ type TaskError = fn(&mut Client, OpId, TaskStep, Option<Message>, OpError);
 type TaskTimers = fn(&mut Client, Timestamp);
 /// The connection closed: every task's call fails.
 type CloseTasks = fn(&mut Client, &str);
-/// Cancels the task behind a call, when there is one.
-type CancelTask = fn(&mut Client, Timestamp, OpId) -> bool;
+/// Cancels the task behind a call, when there is one (with the host's reason).
+type CancelTask = fn(&mut Client, Timestamp, OpId, &str) -> bool;
 /// When the next task needs polling (or expires).
 type TaskWake = fn(&Client) -> Option<Timestamp>;
+/// Adds the Tasks extension to a 2026-07-28 request's capabilities, when spoken.
+type DeclareTasks = fn(&Client, &mut JsonObject);
+/// The host's answers to an extension task's input requests (`tasks/update`):
+/// `None` when the call is no such task.
+type TaskInput = fn(&mut Client, Timestamp, OpId, &mut JsonObject) -> Option<bool>;
 
-/// The code that follows a task-augmented call (2025-11-25), reached only through
-/// the readers: a task exists only once a call's reader saw its handle, so a
-/// client without readers has none, and the page's first load carries none of it.
+/// The code that follows a task-augmented call (2025-11-25, and the 2026-07-28
+/// Tasks extension), reached only through the readers: a task exists only once a
+/// call's reader saw its handle, so a client without readers has none (nor
+/// declares the extension), and the page's first load carries none of it.
 #[derive(Clone, Copy)]
 pub(super) struct TaskCode {
     pub(super) answer: TaskAnswer,
@@ -55,6 +63,8 @@ pub(super) struct TaskCode {
     pub(super) close: CloseTasks,
     pub(super) cancel: CancelTask,
     pub(super) wake: TaskWake,
+    pub(super) declare: DeclareTasks,
+    pub(super) input: TaskInput,
 }
 
 /// The readers of tool call, resource, prompt and completion answers, and of the
@@ -83,8 +93,10 @@ impl AnswerReaders {
             error: Client::on_task_error,
             timers: Client::task_timers,
             close: Client::close_tasks,
-            cancel: Client::cancel_task,
+            cancel: Client::cancel_task_because,
             wake: Client::task_wake,
+            declare: Client::declare_tasks_extension,
+            input: Client::answer_task_input,
         },
     };
 }

@@ -21,10 +21,11 @@ impl Client {
             if let Some(v) = version {
                 m.insert(meta::PROTOCOL_VERSION.into(), Value::from(v.as_str()));
             }
-            m.insert(
-                meta::CLIENT_CAPABILITIES.into(),
-                Value::Object(self.cfg.capabilities.clone()),
-            );
+            let mut caps = self.cfg.capabilities.clone();
+            if let Some(r) = self.readers {
+                (r.tasks.declare)(self, &mut caps);
+            }
+            m.insert(meta::CLIENT_CAPABILITIES.into(), Value::Object(caps));
             m.insert(meta::CLIENT_INFO.into(), self.cfg.client_info.to_json());
             if let Some(level) = self.log_level {
                 m.insert(meta::LOG_LEVEL.into(), Value::from(level.as_str()));

@@ -14,16 +14,30 @@ use crate::time::Timestamp;
 impl Client {
     /// Asks the server to cancel the task behind call `op` (`tasks/cancel`). The
     /// call ends with [`Failure::Cancelled`] once the server reports the task
-    /// cancelled; if the server refuses, a diagnostic says so and polling goes on.
-    /// `false` when `op` has no task (yet).
+    /// cancelled (2025-11-25) or acknowledges the cancel (the Tasks extension,
+    /// whose cancel is cooperative: the task may still end otherwise first); if the
+    /// server refuses, a diagnostic says so and polling goes on. `false` when `op`
+    /// has no task (yet).
     pub fn cancel_task(&mut self, now: Timestamp, op: OpId) -> bool {
-        let Some(id) = self.task_id(op).map(str::to_owned) else {
+        self.cancel_task_because(now, op, "cancelled with tasks/cancel")
+    }
+
+    /// [`Client::cancel_task`], with the host's reason (the extension's call ends
+    /// with it).
+    pub(super) fn cancel_task_because(&mut self, now: Timestamp, op: OpId, reason: &str) -> bool {
+        let Some(t) = self.tasks.get_mut(&op) else {
             return false;
         };
+        if let Some(ext) = &mut t.ext {
+            if ext.cancel_reason.is_some() {
+                // Already asked; the answer is on its way.
+                return true;
+            }
+            ext.cancel_reason = Some(reason.to_owned());
+        }
         let timeout = self.cfg.request_timeout;
-        let params = json!({ "taskId": id });
-        let what = What::Task(TaskStep::Cancel);
-        self.send_request(now, op, what, "tasks/cancel", Some(params), timeout);
+        let params = json!({ "taskId": t.task_id });
+        self.send_task_request(now, op, TaskStep::Cancel, params, timeout);
         true
     }
 
@@ -40,6 +54,9 @@ impl Client {
         };
         match step {
             TaskStep::Cancel => {
+                if let Some(ext) = &mut t.ext {
+                    ext.cancel_reason = None;
+                }
                 let text = format!(
                     "the server refused tasks/cancel for task {}: {e}",
                     t.task_id
@@ -58,6 +75,7 @@ impl Client {
                 t.result_asked = false;
                 return;
             }
+            TaskStep::Update => return self.on_ext_update_failed(op, &e, msg),
             TaskStep::Get | TaskStep::Result => {}
         }
         self.end_task(op);
@@ -104,8 +122,7 @@ impl Client {
                 t.next_poll = None;
                 let params = json!({ "taskId": t.task_id });
                 let timeout = self.cfg.request_timeout;
-                let what = What::Task(TaskStep::Get);
-                self.send_request(now, op, what, "tasks/get", Some(params), timeout);
+                self.send_task_request(now, op, TaskStep::Get, params, timeout);
             }
         }
     }

@@ -1,9 +1,14 @@
-//! 2025-11-25 tasks as the client sees them: what a call asks for, the statuses a
-//! task moves through, the events it raises, and the server's `Task` read from JSON.
+//! Tasks as the client sees them (2025-11-25, and the 2026-07-28 Tasks extension):
+//! what a call asks for, the statuses a task moves through, the events it raises,
+//! and the server's `Task` read from JSON.
 
 use std::time::Duration;
 
 use serde_json::Value;
+
+/// The Tasks extension's identifier (SEP-2663), under `capabilities.extensions`
+/// (the client's per-request capabilities, the server's `server/discover` answer).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// Asks for a task-augmented `tools/call` (2025-11-25 `params.task`): the server
 /// answers at once with a task handle, and the client polls until it ends.
@@ -19,12 +24,15 @@ pub struct TaskRequest {
 pub enum TaskStatus {
     /// The task is running.
     Working,
-    /// The task waits for the client: the server sends its elicitation or sampling
-    /// request through the usual server-request path.
+    /// The task waits for the client. 2025-11-25: the server sends its elicitation
+    /// or sampling request through the usual server-request path. The extension:
+    /// the task carries `inputRequests`, answered with `tasks/update`.
     InputRequired,
-    /// The task finished; its result is fetched with `tasks/result`.
+    /// The task finished; its result is fetched with `tasks/result` (2025-11-25) or
+    /// comes in the task itself (the extension).
     Completed,
-    /// The task failed; `tasks/result` carries the failure.
+    /// The task failed; `tasks/result` (2025-11-25) or the task's `error` (the
+    /// extension) carries the failure.
     Failed,
     /// The task was cancelled.
     Cancelled,
@@ -84,7 +92,8 @@ pub enum TaskEvent {
         poll_interval: Option<Duration>,
     },
     /// The status or its message changed (from `tasks/get`, a
-    /// `notifications/tasks/status` or a `tasks/cancel` answer).
+    /// `notifications/tasks/status` or `notifications/tasks`, or a 2025-11-25
+    /// `tasks/cancel` answer).
     Status {
         /// The new status.
         status: TaskStatus,
@@ -99,6 +108,29 @@ pub enum TaskEvent {
     },
 }
 
+/// Which `Task` is read: its members' names and what it must carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TaskShape {
+    /// 2025-11-25: `ttl`, `pollInterval`.
+    Core,
+    /// The extension's `CreateTaskResult` (a `Task`: `ttlMs`, `pollIntervalMs`).
+    Handle,
+    /// The extension's `DetailedTask` (`tasks/get`, `notifications/tasks`): a
+    /// `Task` plus `inputRequests`, `result` or `error` as its status asks.
+    Detailed,
+}
+
+impl TaskShape {
+    /// The spec's name for the shape, for diagnostics.
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskShape::Core => "2025-11-25 Task",
+            TaskShape::Handle => "CreateTaskResult of io.modelcontextprotocol/tasks",
+            TaskShape::Detailed => "DetailedTask of io.modelcontextprotocol/tasks",
+        }
+    }
+}
+
 /// The members of a `Task` the client acts on.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct TaskInfo {
@@ -110,17 +142,24 @@ pub(super) struct TaskInfo {
     pub poll_interval: Option<Duration>,
     /// Required members the server left out or sent with the wrong type.
     pub missing: Vec<&'static str>,
+    /// The extension's `DetailedTask` payload: `inputRequests`, `result` or
+    /// `error`, whichever the status carries (objects only).
+    pub payload: Option<Value>,
 }
 
 impl TaskInfo {
-    /// Reads a `Task`. `Err` names why it cannot be used at all (no id or no
-    /// known status); lesser faults are listed in `missing`.
-    pub fn from_json(v: &Value) -> Result<TaskInfo, String> {
+    /// Reads a `Task` of `shape`. `Err` names why it cannot be used at all (no id
+    /// or no known status); lesser faults are listed in `missing`.
+    pub fn read(v: &Value, shape: TaskShape) -> Result<TaskInfo, String> {
         let Some(obj) = v.as_object() else {
             return Err(format!(
                 "the task is {}, not an object",
                 crate::validate::kind_of(v)
             ));
+        };
+        let (ttl_key, poll_key) = match shape {
+            TaskShape::Core => ("ttl", "pollInterval"),
+            TaskShape::Handle | TaskShape::Detailed => ("ttlMs", "pollIntervalMs"),
         };
         let mut missing = Vec::new();
         for (key, ok) in [
@@ -133,8 +172,8 @@ impl TaskInfo {
                 obj.get("lastUpdatedAt").is_some_and(Value::is_string),
             ),
             (
-                "ttl",
-                obj.get("ttl").is_some_and(|t| t.is_null() || t.is_u64()),
+                ttl_key,
+                obj.get(ttl_key).is_some_and(|t| t.is_null() || t.is_u64()),
             ),
         ] {
             if !ok {
@@ -154,6 +193,19 @@ impl TaskInfo {
             })?,
             None => return Err("the task has no status string".into()),
         };
+        // What a DetailedTask carries for its status (the spec's status variants).
+        let payload_key = match (shape, status) {
+            (TaskShape::Detailed, TaskStatus::InputRequired) => Some("inputRequests"),
+            (TaskShape::Detailed, TaskStatus::Completed) => Some("result"),
+            (TaskShape::Detailed, TaskStatus::Failed) => Some("error"),
+            _ => None,
+        };
+        let payload = payload_key.and_then(|k| obj.get(k).filter(|p| p.is_object()).cloned());
+        if let Some(key) = payload_key
+            && payload.is_none()
+        {
+            missing.push(key);
+        }
         let millis = |key: &str| {
             obj.get(key)
                 .and_then(Value::as_u64)
@@ -166,9 +218,10 @@ impl TaskInfo {
                 .get("statusMessage")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            ttl: millis("ttl"),
-            poll_interval: millis("pollInterval"),
+            ttl: millis(ttl_key),
+            poll_interval: millis(poll_key),
             missing,
+            payload,
         })
     }
 }

@@ -2,13 +2,18 @@
 //! the server's interval, `notifications/tasks/status`, `tasks/result`,
 //! `tasks/cancel` and the task's lifetime. The call ends, as any call does, in one
 //! [`Event::CallFinished`]; the task's steps come as [`Event::Task`].
+//!
+//! A task of the 2026-07-28 Tasks extension (`task_ext.rs`) is followed by the same
+//! code: the same book, polling, statuses and lifetime; it differs where its
+//! [`TaskState::ext`] is set.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::task_types::{TaskEvent, TaskInfo, TaskRequest, TaskStatus};
+use super::task_ext::ExtTask;
+use super::task_types::{TaskEvent, TaskInfo, TaskRequest, TaskShape, TaskStatus};
 use super::{CallOutcome, Client, Event, Failure, OpId, Pending, What};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;
@@ -19,8 +24,22 @@ use crate::version::ProtocolVersion;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum TaskStep {
     Get,
+    /// 2025-11-25 only.
     Result,
     Cancel,
+    /// The extension only: `inputResponses` for an `input_required` task.
+    Update,
+}
+
+impl TaskStep {
+    fn method(self) -> &'static str {
+        match self {
+            TaskStep::Get => "tasks/get",
+            TaskStep::Result => "tasks/result",
+            TaskStep::Cancel => "tasks/cancel",
+            TaskStep::Update => "tasks/update",
+        }
+    }
 }
 
 /// A task the client follows, until it ends.
@@ -40,6 +59,10 @@ pub(super) struct TaskState {
     pub(super) expires: Option<Timestamp>,
     /// Whether a `tasks/result` is in flight.
     pub(super) result_asked: bool,
+    /// Set for a task of the 2026-07-28 Tasks extension: it is polled until its
+    /// final result or error arrives in the task itself, and never with
+    /// `tasks/result`.
+    pub(super) ext: Option<ExtTask>,
 }
 
 impl TaskState {
@@ -49,7 +72,6 @@ impl TaskState {
     }
 }
 
-/// Whether a `tools/call` result is a `CreateTaskResult` rather than a tool result.
 /// The tasks a client follows, by the call's operation. Behind a trait object made
 /// only where the first task is recorded (`on_task_created`, reached through the
 /// readers), so that a client that never follows a task, the page's first load
@@ -106,6 +128,8 @@ impl TaskBook {
     }
 }
 
+/// Whether a `tools/call` result is a 2025-11-25 `CreateTaskResult` rather than a
+/// tool result.
 pub(super) fn is_create_task_result(result: &Value) -> bool {
     result.get("task").is_some_and(Value::is_object) && result.get("content").is_none()
 }
@@ -160,9 +184,9 @@ impl Client {
         let version = self.stamp_version();
         if asked && let Some(v) = version.filter(|v| *v != ProtocolVersion::V2025_11_25) {
             // Before 2025-11-25 `params.task` means nothing; 2026-07-28 moved tasks
-            // to an extension this client does not speak yet.
+            // to an extension where the server decides (`task_ext.rs`).
             let text = format!(
-                "the client asks a tools/call as a task under {v}; tasks are a 2025-11-25 feature, and the server will likely ignore params.task"
+                "the client asks a tools/call as a task under {v}; params.task is a 2025-11-25 feature (2026-07-28 has the Tasks extension instead, where the server decides), and the server will likely ignore it"
             );
             self.diag(Diagnostic::new(Rule::Task, Severity::Warning, text));
         }
@@ -206,12 +230,24 @@ impl Client {
             .and_then(|r| r.get("task"))
             .cloned()
             .unwrap_or(Value::Null);
-        let Some(info) = self.read_task(&task, "tools/call", msg) else {
+        let Some(info) = self.read_task(&task, "tools/call", msg, TaskShape::Core) else {
             let text = "the tools/call task handle has no usable taskId and status".to_owned();
             return self.end_call(p.op, CallOutcome::Failed(Failure::Malformed(text)), msg);
         };
+        self.follow_task(now, p.op, name, &info, msg, None);
+    }
+
+    /// Starts following the task a call was answered with, and reports it.
+    pub(super) fn follow_task(
+        &mut self,
+        now: Timestamp,
+        op: OpId,
+        name: &str,
+        info: &TaskInfo,
+        msg: &Message,
+        ext: Option<ExtTask>,
+    ) {
         let timing = self.cfg.task_timing;
-        let op = p.op;
         self.tasks.insert(
             op,
             TaskState {
@@ -225,6 +261,7 @@ impl Client {
                 next_poll: None,
                 expires: info.ttl.map(|t| now.after(t).after(timing.ttl_slack)),
                 result_asked: false,
+                ext,
             },
         );
         self.events.push_back(Event::Task {
@@ -235,19 +272,26 @@ impl Client {
                 poll_interval: info.poll_interval,
             },
         });
-        self.apply_status(now, op, &info, msg, true);
+        self.apply_status(now, op, info, msg, true);
         self.schedule_poll(now, op);
     }
 
     /// Reads a `Task` from an answer or notification: `None` (with a diagnostic)
     /// when it cannot be used; a diagnostic for missing required members.
-    fn read_task(&mut self, task: &Value, what: &str, msg: &Message) -> Option<TaskInfo> {
-        match TaskInfo::from_json(task) {
+    pub(super) fn read_task(
+        &mut self,
+        task: &Value,
+        what: &str,
+        msg: &Message,
+        shape: TaskShape,
+    ) -> Option<TaskInfo> {
+        match TaskInfo::read(task, shape) {
             Ok(info) => {
                 if !info.missing.is_empty() {
                     let text = format!(
-                        "the task in the {what} answer lacks required {} (2025-11-25 Task)",
-                        info.missing.join(", ")
+                        "the task in the {what} message lacks required {} ({})",
+                        info.missing.join(", "),
+                        shape.name()
                     );
                     let d = Diagnostic::new(Rule::Task, Severity::Error, text);
                     self.diag(d.with_raw(msg.raw_shared()));
@@ -262,7 +306,8 @@ impl Client {
         }
     }
 
-    /// Takes a status reported by the server, from whatever source.
+    /// Takes a status reported by the server, from whatever source (`first`: the
+    /// handle the call was answered with).
     fn apply_status(
         &mut self,
         now: Timestamp,
@@ -291,15 +336,17 @@ impl Client {
         let changed = first || info.status != was || info.message != t.message;
         t.status = info.status;
         t.message.clone_from(&info.message);
+        let ext = t.ext.is_some();
         let ask_result = match info.status {
             // The spec has the requestor call tasks/result at input_required: servers
             // (server-everything) deliver the task's own requests on that stream.
             TaskStatus::InputRequired | TaskStatus::Completed | TaskStatus::Failed => {
-                !t.result_asked
+                !t.result_asked && !ext
             }
             _ => false,
         };
-        if info.status.is_terminal() {
+        // An extension task is polled until its result or error is in hand.
+        if info.status.is_terminal() && !ext {
             t.next_poll = None;
         }
         if changed {
@@ -320,17 +367,47 @@ impl Client {
             let outcome = CallOutcome::Failed(Failure::Cancelled(why));
             return self.end_call(op, outcome, msg);
         }
+        if ext {
+            return self.ext_after_status(op, info, msg, first);
+        }
         if ask_result {
             self.ask_result(now, op);
         }
     }
 
-    /// Schedules the next `tasks/get` of a task that has not ended.
-    fn schedule_poll(&mut self, now: Timestamp, op: OpId) {
+    /// Schedules the next `tasks/get` of a task that has not ended. The next poll
+    /// is always one interval (the server's hint, bounded) after the answer to the
+    /// last one, and only one `tasks/get` is in flight at a time: polling faster
+    /// than the hint cannot happen.
+    pub(super) fn schedule_poll(&mut self, now: Timestamp, op: OpId) {
         if let Some(t) = self.tasks.get_mut(&op)
-            && !t.status.is_terminal()
+            && (!t.status.is_terminal() || t.ext.is_some())
         {
             t.next_poll = Some(now.after(t.interval));
+        }
+    }
+
+    /// Sends a request about the task behind `op` (`params` carry its `taskId`).
+    /// Under the extension it carries `Mcp-Name: <taskId>`, as the spec asks of
+    /// Streamable HTTP (set here rather than in `outgoing.rs`, whose header code
+    /// is in the page's first load).
+    pub(super) fn send_task_request(
+        &mut self,
+        now: Timestamp,
+        op: OpId,
+        step: TaskStep,
+        params: Value,
+        timeout: Duration,
+    ) {
+        let ext = self.tasks.get(&op).is_some_and(|t| t.ext.is_some());
+        let task_id = params
+            .get("taskId")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let what = What::Task(step);
+        let id = self.send_request(now, op, what, step.method(), Some(params), timeout);
+        if let (true, Some(task_id)) = (ext, task_id) {
+            self.name_task_request(&id, &task_id);
         }
     }
 
@@ -343,8 +420,7 @@ impl Client {
         // tasks/result blocks until the task ends: wait as long as the task may live.
         let timeout = t.expires.map_or(default, |e| e.since(now).max(default));
         let params = json!({ "taskId": t.task_id });
-        let what = What::Task(TaskStep::Result);
-        self.send_request(now, op, what, "tasks/result", Some(params), timeout);
+        self.send_task_request(now, op, TaskStep::Result, params, timeout);
     }
 
     /// An answer to one of the client's task requests.
@@ -367,7 +443,17 @@ impl Client {
         let Some(expected) = self.task_id(op).map(str::to_owned) else {
             return;
         };
-        let Some(info) = self.read_task(result, &p.method, msg) else {
+        let ext = self.tasks.get(&op).is_some_and(|t| t.ext.is_some());
+        if ext && step != TaskStep::Get {
+            return self.on_ext_ack(op, step, msg);
+        }
+        let shape = if ext {
+            self.check_get_result_type(result, msg);
+            TaskShape::Detailed
+        } else {
+            TaskShape::Core
+        };
+        let Some(info) = self.read_task(result, &p.method, msg, shape) else {
             if step == TaskStep::Get {
                 self.schedule_poll(now, op);
             }
@@ -388,11 +474,13 @@ impl Client {
         }
     }
 
-    /// `notifications/tasks/status`: `false` when it is about no task the client
-    /// follows (the host then sees it as a plain notification).
+    /// `notifications/tasks/status` (2025-11-25) or, for an extension task,
+    /// `notifications/tasks`: `false` when it is about no task the client follows
+    /// (the host then sees it as a plain notification).
     pub(super) fn on_task_status(
         &mut self,
         now: Timestamp,
+        ext: bool,
         params: Option<&Value>,
         msg: &Message,
     ) -> bool {
@@ -400,13 +488,18 @@ impl Client {
         let Some(op) = self
             .tasks
             .iter()
-            .find(|(_, t)| Some(t.task_id.as_str()) == id)
+            .find(|(_, t)| Some(t.task_id.as_str()) == id && t.ext.is_some() == ext)
             .map(|(op, _)| *op)
         else {
             return false;
         };
         let task = params.cloned().unwrap_or(Value::Null);
-        if let Some(info) = self.read_task(&task, "notifications/tasks/status", msg) {
+        let (what, shape) = if ext {
+            ("notifications/tasks", TaskShape::Detailed)
+        } else {
+            ("notifications/tasks/status", TaskShape::Core)
+        };
+        if let Some(info) = self.read_task(&task, what, msg, shape) {
             self.apply_status(now, op, &info, msg, false);
         }
         true

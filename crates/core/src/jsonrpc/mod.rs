@@ -100,7 +100,9 @@ impl RpcError {
         Value::Object(m)
     }
 
-    fn from_value(v: &Value) -> Option<Self> {
+    /// Reads an `error` object (an integer `code`, a `message`, maybe `data`):
+    /// `None` when it is not one.
+    pub fn from_value(v: &Value) -> Option<Self> {
         let o = v.as_object()?;
         Some(RpcError {
             code: o.get("code")?.as_i64()?,

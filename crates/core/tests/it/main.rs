@@ -41,4 +41,5 @@ mod server_notices;
 mod spec_schemas;
 mod subscriptions;
 mod tasks;
+mod tasks_ext;
 mod tools;
