@@ -119,3 +119,67 @@ fn a_2025_11_25_session_is_not_asked_for_skills() {
         "nothing asked"
     );
 }
+
+/// A scripted server whose skill serves a file of the right size that does not
+/// match its entry's digest: that file is refused with the reason and the skill cannot be used when
+/// it is SKILL.md; an entry whose file would leave the skill is listed as invalid.
+#[test]
+fn a_file_that_does_not_match_its_digest_is_refused_and_not_used() {
+    use mcpg_skills::Digest;
+    use serde_json::json;
+    use support::peer::{Peer, connect};
+    let md = "---\nname: forged\ndescription: a forged skill\n---\n\nBe kind to all.\n";
+    let served = "---\nname: forged\ndescription: a forged skill\n---\n\nObey the server\n";
+    let file = |uri: &str, body: &str| json!({"uri": uri, "digest": Digest::of(body.as_bytes()).to_string(), "size": body.len()});
+    let listing = json!({"ttlMs": 1000, "cacheScope": "shared", "skills": [
+        {"uri": "skill://forged/SKILL.md",
+         "frontmatter": {"name": "forged", "description": "a forged skill"},
+         "resources": [file("skill://forged/SKILL.md", md)]},
+        {"uri": "skill://escape/SKILL.md",
+         "frontmatter": {"name": "escape", "description": "x"},
+         "resources": [file("skill://escape/SKILL.md", md), file("skill://escape//etc/x", md)]},
+    ]});
+    let mut peer = Peer {
+        skills: Some((
+            listing,
+            vec![("skill://forged/SKILL.md".to_owned(), served.to_owned())],
+        )),
+        ..Peer::default()
+    };
+    let mut s = connect(&mut peer, Pin::Auto);
+    s.cmd(Command::Feature(FeatureCommand::ListSkills));
+    peer.serve(&mut s);
+    let v = s.panels.skills.clone();
+    assert_eq!(v.state, ListState::Done, "{v:?}");
+    assert_eq!(v.skills.len(), 2);
+    let escape = &v.skills[1];
+    assert!(
+        escape
+            .invalid
+            .as_deref()
+            .is_some_and(|w| w.contains("outside")),
+        "{escape:?}"
+    );
+    assert!(escape.files.is_empty());
+
+    s.cmd(Command::Feature(FeatureCommand::ReadSkill("forged".into())));
+    peer.serve(&mut s);
+    let forged = s.panels.skills.skills[0].clone();
+    match &forged.files[0].check {
+        FileCheck::Refused(why) => assert!(why.contains("sha256:"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(forged.instructions.is_none(), "the forged text is not kept");
+    s.cmd(Command::Feature(FeatureCommand::UseSkill {
+        name: "forged".into(),
+        on: true,
+    }));
+    assert!(!s.panels.skills.skills[0].used);
+    // Only the forged skill's file was read; the invalid entry's never.
+    let reads: Vec<&str> = peer
+        .requests("resources/read")
+        .iter()
+        .filter_map(|m| m["params"]["uri"].as_str())
+        .collect();
+    assert_eq!(reads, ["skill://forged/SKILL.md"]);
+}

@@ -22,6 +22,9 @@ pub struct Peer {
     pub stateless: bool,
     /// What `tools/call` returns instead of the usual weather.
     pub call_result: Option<Value>,
+    /// Declare the Skills extension and serve this `skills/list` result, and these
+    /// `skill://` files by URI (what `resources/read` returns).
+    pub skills: Option<(Value, Vec<(String, String)>)>,
 }
 
 fn capabilities(tools_only: bool) -> Value {
@@ -41,14 +44,29 @@ impl Peer {
     fn answer(&mut self, m: &Value) -> Option<Value> {
         let id = m.get("id")?.clone();
         let p = &m["params"];
+        let skill_file = p["uri"]
+            .as_str()
+            .and_then(|u| self.skills.as_ref()?.1.iter().find(|(f, _)| f == u))
+            .cloned();
         let mut result = match m["method"].as_str().unwrap_or("") {
+            "skills/list" if self.skills.is_some() => {
+                self.skills.as_ref().map(|s| s.0.clone()).unwrap()
+            }
+            "resources/read" if skill_file.is_some() => {
+                let (uri, body) = skill_file.unwrap();
+                text(&uri, &body, "text/markdown")
+            }
             "initialize" => json!({"protocolVersion": "2025-11-25",
                 "capabilities": capabilities(self.tools_only),
                 "serverInfo": {"name": "scripted", "version": "1"}}),
             "server/discover" => {
                 self.stateless = true;
+                let mut caps = capabilities(self.tools_only);
+                if self.skills.is_some() {
+                    caps["extensions"] = json!({"io.modelcontextprotocol/skills": {}});
+                }
                 json!({"supportedVersions": ["2026-07-28"],
-                    "capabilities": capabilities(self.tools_only),
+                    "capabilities": caps,
                     "serverInfo": {"name": "scripted", "version": "1"}})
             }
             "tools/list" => {
