@@ -5,7 +5,9 @@
 
 use std::time::Duration;
 
-use mcpg_core::client::{CallOutcome, Direction, Event, Failure, OpError, OpId, WireEntry};
+use mcpg_core::client::{
+    CallOptions, CallOutcome, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry,
+};
 use mcpg_core::jsonrpc::Message;
 use mcpg_host::{Action, ToolLoop};
 use mcpg_transport::{Driver, DriverError};
@@ -62,8 +64,10 @@ pub struct Hooks<'a> {
 }
 
 /// Runs `run` to its end.
+#[allow(clippy::too_many_arguments)]
 pub async fn drive(
     d: &Driver,
+    server: &Negotiated,
     tap: &Tap,
     run: &mut ToolLoop,
     model: &Model,
@@ -99,8 +103,14 @@ pub async fn drive(
             Action::CallTool(call) => {
                 run.call_started(OpId(ops));
                 let from = tap.len();
+                // A tool that runs as a task (2025-11-25) is asked as one, as the page does.
+                let opts = CallOptions {
+                    progress: true,
+                    task: run.task_for(&call.name, server.version, &server.capabilities),
+                    ..CallOptions::default()
+                };
                 let r = d
-                    .call_tool(&call.name, Some(call.arguments.clone()), true)
+                    .call_tool_with(&call.name, Some(call.arguments.clone()), opts)
                     .await;
                 call_done(run, OpId(ops), &tap.since(from), r);
             }
@@ -186,20 +196,33 @@ fn call_done(
     r: Result<mcpg_transport::CallReport, DriverError>,
 ) {
     let mut id = None;
-    for w in frames.iter().filter(|w| w.direction == Direction::Sent) {
-        if let Ok(m) = Message::decode(&w.raw)
-            && m.method() == Some("tools/call")
-        {
-            id = m.id().cloned();
+    // A task's `tasks/result`, whose answer is the call's result.
+    let mut result_id = None;
+    for w in frames {
+        let Ok(m) = Message::decode(&w.raw) else {
+            continue;
+        };
+        if w.direction == Direction::Sent {
+            match m.method() {
+                Some("tools/call") => id = m.id().cloned(),
+                Some("tasks/result") => result_id = m.id().cloned(),
+                _ => {}
+            }
+            run.on_event(&Event::Wire(w.clone()));
+        } else if m.method().is_none() || m.method() == Some("notifications/tasks/status") {
+            // A task's handle, polls and statuses (step 5 shows them in wire order);
+            // anything else received is no part of the call's record.
+            run.on_event(&Event::Wire(w.clone()));
         }
-        run.on_event(&Event::Wire(w.clone()));
     }
-    // The response as received, found by the call's id (a JSON-RPC error has one too).
+    // The response as received, found by the call's id (a JSON-RPC error has one
+    // too), or for a task by its `tasks/result`'s.
+    let wanted = result_id.or(id);
     let response = frames
         .iter()
         .filter(|w| w.direction == Direction::Received)
         .filter_map(|w| Message::decode(&w.raw).ok())
-        .find(|m| m.method().is_none() && id.is_some() && m.id() == id.as_ref());
+        .find(|m| m.method().is_none() && wanted.is_some() && m.id() == wanted.as_ref());
     let outcome = match r {
         Ok(report) => {
             for p in report.progress {

@@ -80,12 +80,13 @@ pub async fn run_once(
     )?;
     let body = async {
         // The page's system prompt is the server's instructions.
-        let system = d.connect().await?.instructions;
+        let server = d.connect().await?;
+        let system = server.instructions.clone();
         // The page's Tools panel lists on connect; the loop's own listing follows.
         d.list_tools().await?;
         let (mut run, seed, message) = start_loop(&d, model, start, system).await?;
         let mut tally = Tally::default();
-        let stopped = drive::drive(&d, &tap, &mut run, model, retry, &mut tally, hooks)
+        let stopped = drive::drive(&d, &server, &tap, &mut run, model, retry, &mut tally, hooks)
             .await
             .err();
         Ok::<_, Failure>((run, seed, message, tally, stopped))

@@ -21,9 +21,9 @@ use crate::exit::Failure;
 pub fn relative_path(skill: &Skill, uri: &str) -> Result<PathBuf, FileProblem> {
     let rel = skill.path_of(uri).ok_or(FileProblem::Outside)?;
     let escapes = || FileProblem::Escapes(rel.to_owned());
-    // A checked entry already refuses `..` and `.` segments; it accepts an empty
-    // one, and so a path with a leading `/` (`skill://x//etc/passwd`), which
-    // `resolve` does not give back.
+    // A checked entry already refuses `..`, `.` and empty segments (a leading `/`,
+    // `skill://x//etc/passwd`); this second check keeps a path given here by any
+    // other route from leaving the folder, as `resolve` does not give one back.
     if skill.resolve(rel).as_deref() != Some(uri) {
         return Err(escapes());
     }
@@ -145,12 +145,10 @@ mod tests {
             relative_path(&s, "skill://acme/refunds/SKILL.md").unwrap(),
             PathBuf::from("SKILL.md")
         );
-        // Accepted by the entry's checks (an empty segment), refused here: joined to
-        // a directory, an absolute path would replace it.
-        let s = skill(&[
-            "skill://acme/refunds//etc/passwd",
-            "skill://acme/refunds/a//b",
-        ]);
+        // An empty segment: the entry's checks refuse it, and so does this second
+        // check for a URI given another way (joined to a folder, an absolute path
+        // would replace it).
+        let s = skill(&[]);
         for (uri, rel) in [
             ("skill://acme/refunds//etc/passwd", "/etc/passwd"),
             ("skill://acme/refunds/a//b", "a//b"),

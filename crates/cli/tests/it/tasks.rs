@@ -201,3 +201,35 @@ fn task_commands_report_the_servers_refusal_and_bad_flags() {
     let r = mcpg(&["tasks", "list", "--stdio", "false", "--start", " "]);
     assert_eq!(r.code, 2, "{r:?}");
 }
+
+/// `mcpg loop` asks a tool whose `execution.taskSupport` is `required` as a task,
+/// as the page does: step 4 sends `params.task`, step 5 shows the handle, the first
+/// poll and `tasks/result`, and the loop answers with the report.
+#[test]
+fn the_loop_asks_a_task_tool_as_a_task() {
+    let Some(line) = stdio(Peer::Everything) else {
+        return;
+    };
+    let r = mcpg(&[
+        "loop",
+        r#"call simulate-research-query {"topic": "tides"}"#,
+        "--stdio",
+        &line,
+        "--width",
+        "120",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    for label in [
+        "the task handle (CreateTaskResult)",
+        "→ tasks/get: the host polls the task",
+        "→ tasks/result: the host asks for the tool's result",
+    ] {
+        assert!(r.stdout.contains(label), "{label}: {}", r.stdout);
+    }
+    assert!(
+        r.stdout.contains("\"task\": {"),
+        "step 4 asks a task: {}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Research Report: tides"), "{}", r.stdout);
+}
