@@ -24,7 +24,13 @@ impl DemoServer {
                 arguments,
                 progress_token,
                 task,
-            } => self.call(now, id, (name, arguments), progress_token.as_ref(), task.as_ref()),
+            } => self.call(
+                now,
+                id,
+                (name, arguments),
+                progress_token.as_ref(),
+                task.as_ref(),
+            ),
             ServerEvent::TaskRequest { id, method, params } => {
                 self.task_request(now, id, method, params);
             }

@@ -339,8 +339,7 @@ impl DemoServer {
     fn task_status(&mut self, now: Timestamp, task_id: &str) {
         if let Some(t) = self.tasks.iter().find(|t| t.id == task_id) {
             let task = t.to_json();
-            self.server
-                .notify(now, "notifications/tasks/status", task);
+            self.server.notify(now, "notifications/tasks/status", task);
         }
     }
 
@@ -473,9 +472,15 @@ mod tests {
         assert_eq!(iso8601(Timestamp::ZERO), "2025-11-25T00:00:00.000Z");
         assert_eq!(iso8601(Timestamp(1500)), "2025-11-25T00:00:01.500Z");
         let day = 86_400_000;
-        assert_eq!(iso8601(Timestamp(6 * day + 3_723_004)), "2025-12-01T01:02:03.004Z");
+        assert_eq!(
+            iso8601(Timestamp(6 * day + 3_723_004)),
+            "2025-12-01T01:02:03.004Z"
+        );
         assert_eq!(iso8601(Timestamp(37 * day)), "2026-01-01T00:00:00.000Z");
         // 2028 is a leap year.
-        assert_eq!(iso8601(Timestamp((37 + 365 + 365 + 59) * day)), "2028-02-29T00:00:00.000Z");
+        assert_eq!(
+            iso8601(Timestamp((37 + 365 + 365 + 59) * day)),
+            "2028-02-29T00:00:00.000Z"
+        );
     }
 }

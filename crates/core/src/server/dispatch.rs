@@ -235,7 +235,11 @@ impl Server {
         r
     }
 
-    fn list_tools(&self, params: Option<&Value>, version: ProtocolVersion) -> Result<Value, RpcError> {
+    fn list_tools(
+        &self,
+        params: Option<&Value>,
+        version: ProtocolVersion,
+    ) -> Result<Value, RpcError> {
         let tools: Vec<&Tool> = self
             .tools
             .iter()

@@ -141,7 +141,12 @@ impl DemoServer {
         meta: Value,
     ) -> Result<(), CannotAsk> {
         let kind = Kind::GoOn;
-        let mut p = params(kind, &JsonObject::new(), ProtocolVersion::V2025_11_25, progress);
+        let mut p = params(
+            kind,
+            &JsonObject::new(),
+            ProtocolVersion::V2025_11_25,
+            progress,
+        );
         if let Value::Object(o) = &mut p {
             o.insert("_meta".into(), meta);
         }

@@ -221,7 +221,9 @@ pub fn go_on_answer(outcome: &AskOutcome) -> Result<bool, String> {
         AskOutcome::Result(v) => match v.get("action").and_then(Value::as_str) {
             Some("accept") => Ok(go_on(v)),
             Some("decline" | "cancel") => Ok(false),
-            _ => Err(format!("The client's ElicitResult has no valid action: {v}")),
+            _ => Err(format!(
+                "The client's ElicitResult has no valid action: {v}"
+            )),
         },
     }
 }

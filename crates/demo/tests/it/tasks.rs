@@ -84,7 +84,13 @@ fn get(s: &mut Session, id: &str) -> Value {
 fn statuses(s: &Session) -> Vec<String> {
     s.notifications("notifications/tasks/status")
         .iter()
-        .map(|t| format!("{} {}", t["status"].as_str().unwrap(), t["statusMessage"].as_str().unwrap()))
+        .map(|t| {
+            format!(
+                "{} {}",
+                t["status"].as_str().unwrap(),
+                t["statusMessage"].as_str().unwrap()
+            )
+        })
         .collect()
 }
 
@@ -107,7 +113,11 @@ fn a_task_counts_on_virtual_time_and_tasks_result_brings_its_result() {
     assert_eq!(last["execution"], json!({"taskSupport": "required"}));
 
     s.now = mcpg_core::Timestamp::from_millis(1_000);
-    let task = start(&mut s, json!({"to": 5, "step_ms": 100}), json!({"ttl": 30000}));
+    let task = start(
+        &mut s,
+        json!({"to": 5, "step_ms": 100}),
+        json!({"ttl": 30000}),
+    );
     assert_eq!(
         task,
         json!({"taskId": "task-1", "status": "working", "statusMessage": "counted 0 of 5",
@@ -139,7 +149,10 @@ fn a_task_counts_on_virtual_time_and_tasks_result_brings_its_result() {
     let listed = s.ok("tasks/list", json!({}));
     assert_eq!(listed, json!({"tasks": [get(&mut s, "task-1")]}));
     s.now = mcpg_core::Timestamp::from_millis(31_000);
-    assert_eq!(rpc_code(s.request("tasks/get", json!({"taskId": "task-1"}))), -32602);
+    assert_eq!(
+        rpc_code(s.request("tasks/get", json!({"taskId": "task-1"}))),
+        -32602
+    );
     assert_eq!(s.ok("tasks/list", json!({})), json!({"tasks": []}));
     assert_eq!(s.diagnostics(), Vec::<String>::new());
 }
@@ -172,21 +185,36 @@ fn cancelling_stops_the_count_and_an_ended_task_cannot_be_cancelled() {
     let held = send(&mut s, "tasks/result", json!({"taskId": "task-1"}));
     let t = s.ok("tasks/cancel", json!({"taskId": "task-1"}));
     assert_eq!(t["status"], "cancelled");
-    assert_eq!(t["statusMessage"], "Cancelled by request (counted 2 of 10).");
-    assert!(t.get("_meta").is_none(), "tasks/cancel carries no related-task");
+    assert_eq!(
+        t["statusMessage"],
+        "Cancelled by request (counted 2 of 10)."
+    );
+    assert!(
+        t.get("_meta").is_none(),
+        "tasks/cancel carries no related-task"
+    );
     assert_eq!(get(&mut s, "task-1"), t);
     // The held tasks/result ends: a cancelled task has no result.
     assert_eq!(ended(&s, held), Some(Err(-32602)));
-    assert_eq!(rpc_code(s.request("tasks/result", json!({"taskId": "task-1"}))), -32602);
+    assert_eq!(
+        rpc_code(s.request("tasks/result", json!({"taskId": "task-1"}))),
+        -32602
+    );
     assert_eq!(s.server.poll_timeout(), None, "the count stopped");
     advance_ms(&mut s, 2_000);
     assert_eq!(get(&mut s, "task-1"), t, "a cancelled task stays cancelled");
-    assert_eq!(rpc_code(s.request("tasks/cancel", json!({"taskId": "task-1"}))), -32602);
+    assert_eq!(
+        rpc_code(s.request("tasks/cancel", json!({"taskId": "task-1"}))),
+        -32602
+    );
     // A completed one cannot be cancelled either.
     start(&mut s, json!({"to": 1, "step_ms": 50}), json!({}));
     advance_ms(&mut s, 50);
     assert_eq!(get(&mut s, "task-2")["status"], "completed");
-    assert_eq!(rpc_code(s.request("tasks/cancel", json!({"taskId": "task-2"}))), -32602);
+    assert_eq!(
+        rpc_code(s.request("tasks/cancel", json!({"taskId": "task-2"}))),
+        -32602
+    );
     assert_eq!(s.diagnostics(), Vec::<String>::new());
 }
 
@@ -213,18 +241,37 @@ fn question(s: &Session) -> (mcpg_core::jsonrpc::RequestId, Value) {
 #[test]
 fn ask_reaches_input_required_and_goes_on_once_answered() {
     let mut s = classic();
-    start(&mut s, json!({"to": 4, "step_ms": 100, "ask": true}), json!({}));
+    start(
+        &mut s,
+        json!({"to": 4, "step_ms": 100, "ask": true}),
+        json!({}),
+    );
     advance_ms(&mut s, 200);
     let t = get(&mut s, "task-1");
     assert_eq!(t["status"], "input_required");
-    assert_eq!(t["statusMessage"], "counted 2 of 4: waiting for the answer to go on or stop");
+    assert_eq!(
+        t["statusMessage"],
+        "counted 2 of 4: waiting for the answer to go on or stop"
+    );
     let (id, params) = question(&s);
     assert_eq!(params["_meta"], json!({RELATED: {"taskId": "task-1"}}));
     assert_eq!(params["mode"], "form");
-    assert_eq!(params["message"], "Half-way there: counted 2 of 4. Go on counting?");
-    assert_eq!(params["requestedSchema"]["properties"]["go_on"]["type"], "boolean");
+    assert_eq!(
+        params["message"],
+        "Half-way there: counted 2 of 4. Go on counting?"
+    );
+    assert_eq!(
+        params["requestedSchema"]["properties"]["go_on"]["type"],
+        "boolean"
+    );
     // Nothing counts while it waits.
-    assert_eq!(s.server.poll_timeout().map(|t| t > s.now.after(Duration::from_secs(50))), Some(true), "only the ask's own timeout");
+    assert_eq!(
+        s.server
+            .poll_timeout()
+            .map(|t| t > s.now.after(Duration::from_secs(50))),
+        Some(true),
+        "only the ask's own timeout"
+    );
     advance_ms(&mut s, 1_000);
     assert_eq!(get(&mut s, "task-1")["statusMessage"], t["statusMessage"]);
     // The requestor calls tasks/result at input_required; it is held.
@@ -253,15 +300,25 @@ fn ask_reaches_input_required_and_goes_on_once_answered() {
 #[test]
 fn a_no_stops_the_count_and_a_client_that_cannot_be_asked_fails_the_task() {
     let mut s = classic();
-    start(&mut s, json!({"to": 5, "step_ms": 100, "ask": true}), json!({}));
+    start(
+        &mut s,
+        json!({"to": 5, "step_ms": 100, "ask": true}),
+        json!({}),
+    );
     advance_ms(&mut s, 300);
     assert_eq!(get(&mut s, "task-1")["status"], "input_required");
     let (id, _) = question(&s);
-    assert!(s.client.answer(s.now, &id, Ok(json!({"action": "decline"}))));
+    assert!(
+        s.client
+            .answer(s.now, &id, Ok(json!({"action": "decline"})))
+    );
     s.pump();
     let t = get(&mut s, "task-1");
     assert_eq!(t["status"], "completed");
-    assert_eq!(t["statusMessage"], "Stopped at 3 of 5: you chose not to go on.");
+    assert_eq!(
+        t["statusMessage"],
+        "Stopped at 3 of 5: you chose not to go on."
+    );
     advance_ms(&mut s, 1_000);
     assert_eq!(get(&mut s, "task-1"), t, "no count after a no");
 
@@ -271,7 +328,11 @@ fn a_no_stops_the_count_and_a_client_that_cannot_be_asked_fails_the_task() {
         mode: GenerationMode::Initialize,
         ..Default::default()
     });
-    start(&mut s, json!({"to": 2, "step_ms": 100, "ask": true}), json!({}));
+    start(
+        &mut s,
+        json!({"to": 2, "step_ms": 100, "ask": true}),
+        json!({}),
+    );
     advance_ms(&mut s, 100);
     let t = get(&mut s, "task-1");
     assert_eq!(t["status"], "failed");
@@ -293,15 +354,25 @@ fn bad_arguments_make_a_failed_task_and_unknown_ids_are_invalid_params() {
     assert_eq!(t["status"], "failed");
     let r = s.ok("tasks/result", json!({"taskId": "task-1"}));
     assert_eq!(r["isError"], true);
-    assert_eq!(text_of_value(&r), "argument \"to\" must be an integer from 1 to 20");
+    assert_eq!(
+        text_of_value(&r),
+        "argument \"to\" must be an integer from 1 to 20"
+    );
     let t = start(&mut s, json!({"ask": "yes"}), json!({}));
     assert_eq!(t["taskId"], "task-2");
     assert_eq!(get(&mut s, "task-2")["status"], "failed");
     for method in ["tasks/get", "tasks/result", "tasks/cancel"] {
-        assert_eq!(rpc_code(s.request(method, json!({"taskId": "task-99"}))), -32602, "{method}");
+        assert_eq!(
+            rpc_code(s.request(method, json!({"taskId": "task-99"}))),
+            -32602,
+            "{method}"
+        );
         assert_eq!(rpc_code(s.request(method, json!({}))), -32602, "{method}");
     }
-    assert_eq!(rpc_code(s.request("tasks/list", json!({"cursor": "nope"}))), -32602);
+    assert_eq!(
+        rpc_code(s.request("tasks/list", json!({"cursor": "nope"}))),
+        -32602
+    );
 }
 
 #[test]
@@ -315,8 +386,16 @@ fn tasks_list_pages_six_at_a_time() {
     assert_eq!(first["nextCursor"], "tasks-6");
     let (tasks, pages) = all(&mut s, "tasks/list", "tasks");
     assert_eq!(pages, 2);
-    let ids: Vec<&str> = tasks.iter().map(|t| t["taskId"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["task-1", "task-2", "task-3", "task-4", "task-5", "task-6", "task-7"]);
+    let ids: Vec<&str> = tasks
+        .iter()
+        .map(|t| t["taskId"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "task-1", "task-2", "task-3", "task-4", "task-5", "task-6", "task-7"
+        ]
+    );
 }
 
 #[test]
@@ -352,7 +431,10 @@ fn the_task_tool_is_a_task_or_nothing_and_only_under_2025_11_25() {
         assert!(!tools.iter().any(|t| t["name"] == "count_task"));
         let call = s.request("tools/call", json!({"name": "count_task", "task": {}}));
         assert_eq!(rpc_code(call), -32602, "an unknown tool here");
-        assert_eq!(rpc_code(s.request("tasks/get", json!({"taskId": "task-1"}))), -32601);
+        assert_eq!(
+            rpc_code(s.request("tasks/get", json!({"taskId": "task-1"}))),
+            -32601
+        );
         assert_eq!(rpc_code(s.request("tasks/list", json!({}))), -32601);
         // The prompt and the completion that name tools agree with the list.
         let tool = json!({"type": "ref/prompt", "name": "explain_tool"});
@@ -438,7 +520,12 @@ fn the_core_client_follows_the_demos_task_to_its_result() {
         })
     );
     // The client polled at the demo's interval, and read the result once.
-    let sent = |m: &str| s.wire.iter().filter(|w| w.starts_with("> ") && w.contains(&format!("\"method\":\"{m}\""))).count();
+    let sent = |m: &str| {
+        s.wire
+            .iter()
+            .filter(|w| w.starts_with("> ") && w.contains(&format!("\"method\":\"{m}\"")))
+            .count()
+    };
     assert!(sent("tasks/get") >= 2, "{:#?}", s.wire);
     assert_eq!(sent("tasks/result"), 1);
     assert_eq!(s.client.task_id(op), None, "followed no more");
@@ -451,7 +538,11 @@ fn the_core_client_answers_the_tasks_question_and_can_cancel_one() {
     let op = call_as_task(&mut s, json!({"to": 2, "step_ms": 100, "ask": true}));
     advance_ms(&mut s, 600);
     let (id, _) = question(&s);
-    assert!(s.client.answer(s.now, &id, Ok(json!({"action": "accept", "content": {"go_on": true}}))));
+    assert!(s.client.answer(
+        s.now,
+        &id,
+        Ok(json!({"action": "accept", "content": {"go_on": true}}))
+    ));
     s.pump();
     for _ in 0..10 {
         advance_ms(&mut s, 100);
@@ -501,11 +592,19 @@ fn every_task_message_matches_the_official_2025_11_25_schema() {
     send(&mut s, "tasks/result", json!({"taskId": "task-1"}));
     advance_ms(&mut s, 200);
     s.ok("tasks/result", json!({"taskId": "task-1"}));
-    start(&mut s, json!({"to": 2, "step_ms": 100, "ask": true}), json!({}));
+    start(
+        &mut s,
+        json!({"to": 2, "step_ms": 100, "ask": true}),
+        json!({}),
+    );
     advance_ms(&mut s, 100);
     get(&mut s, "task-2");
     let (id, _) = question(&s);
-    s.client.answer(s.now, &id, Ok(json!({"action": "accept", "content": {"go_on": true}})));
+    s.client.answer(
+        s.now,
+        &id,
+        Ok(json!({"action": "accept", "content": {"go_on": true}})),
+    );
     s.pump();
     advance_ms(&mut s, 100);
     start(&mut s, json!({"to": 9}), json!({}));
@@ -528,7 +627,10 @@ fn every_task_message_matches_the_official_2025_11_25_schema() {
             continue;
         }
         let method = msg["method"].as_str();
-        let answered = msg.get("id").and_then(|id| asked.get(id)).map(String::as_str);
+        let answered = msg
+            .get("id")
+            .and_then(|id| asked.get(id))
+            .map(String::as_str);
         let (defs, instance): (&[&str], Value) = match (method, answered) {
             (Some("notifications/tasks/status"), _) => (&["TaskStatusNotification"], msg.clone()),
             (Some("notifications/progress"), _) => (&["ProgressNotification"], msg.clone()),
@@ -543,9 +645,10 @@ fn every_task_message_matches_the_official_2025_11_25_schema() {
             (None, Some("tasks/get")) => (&["GetTaskResult"], msg["result"].clone()),
             (None, Some("tasks/cancel")) => (&["CancelTaskResult"], msg["result"].clone()),
             (None, Some("tasks/list")) => (&["ListTasksResult"], msg["result"].clone()),
-            (None, Some("tasks/result")) => {
-                (&["GetTaskPayloadResult", "CallToolResult"], msg["result"].clone())
-            }
+            (None, Some("tasks/result")) => (
+                &["GetTaskPayloadResult", "CallToolResult"],
+                msg["result"].clone(),
+            ),
             (None, Some("initialize")) => (&["InitializeResult"], msg["result"].clone()),
             (None, Some("tools/list")) => (&["ListToolsResult"], msg["result"].clone()),
             (None, other) => panic!("unmapped answer to {other:?}: {w}"),
@@ -559,8 +662,10 @@ fn every_task_message_matches_the_official_2025_11_25_schema() {
             *checked.entry(def).or_default() += 1;
         }
         // Every message about a task, bar those the spec exempts, names it.
-        let exempt = matches!(answered, Some("tasks/get" | "tasks/list" | "tasks/cancel" | "initialize" | "tools/list"))
-            || method == Some("notifications/tasks/status")
+        let exempt = matches!(
+            answered,
+            Some("tasks/get" | "tasks/list" | "tasks/cancel" | "initialize" | "tools/list")
+        ) || method == Some("notifications/tasks/status")
             || method == Some("notifications/message")
             || msg.get("error").is_some()
             || msg["result"].get("task").is_some();
@@ -580,11 +685,16 @@ fn every_task_message_matches_the_official_2025_11_25_schema() {
         "ElicitRequest",
         "JSONRPCErrorResponse",
     ] {
-        assert!(checked.get(def).is_some_and(|n| *n > 0), "no {def} checked: {checked:?}");
+        assert!(
+            checked.get(def).is_some_and(|n| *n > 0),
+            "no {def} checked: {checked:?}"
+        );
     }
     // The validator can fail, or this proves nothing.
     let task = validator(&schema, "Task");
-    assert!(!task.is_valid(&json!({"taskId": "t", "status": "done", "createdAt": "x", "lastUpdatedAt": "x", "ttl": 1})));
+    assert!(!task.is_valid(
+        &json!({"taskId": "t", "status": "done", "createdAt": "x", "lastUpdatedAt": "x", "ttl": 1})
+    ));
     assert!(!task.is_valid(&json!({"taskId": "t", "status": "working"})));
 }
 
@@ -600,10 +710,16 @@ fn schema_2025_11_25() -> Option<Value> {
     );
     let file = dir.join("2025-11-25").join("schema.json");
     if !file.is_file() {
-        let required =
-            std::env::var("MCPG_REQUIRE_PEERS").is_ok_and(|v| !v.is_empty() && v != "0");
-        assert!(!required, "{} is absent and MCPG_REQUIRE_PEERS is set", file.display());
-        println!("SKIP: {} is absent; the official-schema check did not run (set MCPG_SPEC_SCHEMAS)", file.display());
+        let required = std::env::var("MCPG_REQUIRE_PEERS").is_ok_and(|v| !v.is_empty() && v != "0");
+        assert!(
+            !required,
+            "{} is absent and MCPG_REQUIRE_PEERS is set",
+            file.display()
+        );
+        println!(
+            "SKIP: {} is absent; the official-schema check did not run (set MCPG_SPEC_SCHEMAS)",
+            file.display()
+        );
         return None;
     }
     Some(serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap())
