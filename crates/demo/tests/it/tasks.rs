@@ -411,7 +411,7 @@ fn the_task_tool_is_a_task_or_nothing_and_only_under_2025_11_25() {
         json!({"name": "count_slowly", "arguments": {}, "task": {}}),
     );
     assert_eq!(rpc_code(forbidden), -32601);
-    // A task's `ttl` must be an object's member; a task that is not an object is invalid.
+    // A `params.task` that is not an object is invalid params.
     let junk = s.request("tools/call", json!({"name": "count_task", "task": 5}));
     assert_eq!(rpc_code(junk), -32602);
 
