@@ -10,6 +10,9 @@ pub const PAGE_SIZE: usize = 6;
 /// Name of the tool that `toggle_bonus_tool` adds and removes.
 pub const BONUS: &str = "secret_recipe";
 
+/// Name of the tool that runs only as a 2025-11-25 task (`tasks.rs`).
+pub const TASK: &str = "count_task";
+
 /// The definitions as JSON text: data costs the page far less than code building the
 /// same values (a `json!` per tool compiled to ~36 KB of wasm), and reads as what the
 /// server sends. `build.rs` strips the file's whitespace (`src/tools.json` stays
@@ -28,7 +31,25 @@ const BONUS_JSON: &str = r#"{
   "annotations": {"title": "Secret", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
 }"#;
 
-/// Every tool the demo starts with, in `tools/list` order.
+/// The task tool: `execution.taskSupport` is `"required"`, so the core's server
+/// lists it, last, only in a 2025-11-25 session (the one revision with tasks in its
+/// core), and the tools of `tools.json` keep their count, pages and places in
+/// every other revision (the lessons and recorded links count on them). Not in
+/// `tools.json`, which every revision lists.
+const TASK_JSON: &str = r#"{
+  "name": "count_task",
+  "title": "Count as a task",
+  "description": "Counts to a number as a 2025-11-25 task: answers at once with a task handle; poll tasks/get, then tasks/result brings the result. With ask, stops half-way to ask whether to go on (input_required).",
+  "inputSchema": {"type": "object", "properties": {
+    "to": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5},
+    "step_ms": {"type": "integer", "minimum": 50, "maximum": 5000, "default": 500, "description": "Milliseconds per step"},
+    "ask": {"type": "boolean", "default": false, "description": "Ask half-way whether to go on"}}},
+  "execution": {"taskSupport": "required"},
+  "annotations": {"title": "Task counter", "readOnlyHint": true, "openWorldHint": false}
+}"#;
+
+/// The tools of `tools.json`, in `tools/list` order: what every revision lists
+/// (the demo starts with these and [`task_tool`]).
 pub fn initial_tools() -> Vec<Tool> {
     // The text is part of the build and checked by the tests, so it always parses.
     // Read as a `Value` first: a typed `from_str` would link serde_json's typed
@@ -40,6 +61,12 @@ pub fn initial_tools() -> Vec<Tool> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The tool that runs only as a task, listed under 2025-11-25 only.
+pub fn task_tool() -> Option<Tool> {
+    let v = serde_json::from_str::<serde_json::Value>(TASK_JSON).ok()?;
+    Tool::from_json(&v).ok()
 }
 
 /// The tool `toggle_bonus_tool` adds.

@@ -20,6 +20,16 @@ pub enum Reply {
         /// Milliseconds per step.
         step_ms: u64,
     },
+    /// Count as a task (2025-11-25): like `Slow`, answered at once with a task
+    /// handle, the result through `tasks/result` (`tasks.rs`).
+    Task {
+        /// Steps.
+        to: u32,
+        /// Milliseconds per step.
+        step_ms: u64,
+        /// Whether to stop half-way and ask whether to go on.
+        ask: bool,
+    },
     /// Add or remove the bonus tool.
     Toggle,
     /// Ask the client first (the tools in `asking`).
@@ -144,6 +154,15 @@ fn run_inner(name: &str, args: &JsonObject) -> Result<Reply, String> {
             Ok(Reply::Slow {
                 to: u32::try_from(to).unwrap_or(5),
                 step_ms: u64::try_from(step_ms).unwrap_or(500),
+            })
+        }
+        "count_task" => {
+            let to = int_arg(args, "to", 5, 1, 20)?;
+            let step_ms = int_arg(args, "step_ms", 500, 50, 5000)?;
+            Ok(Reply::Task {
+                to: u32::try_from(to).unwrap_or(5),
+                step_ms: u64::try_from(step_ms).unwrap_or(500),
+                ask: args.get("ask").and_then(Value::as_bool).unwrap_or(false),
             })
         }
         "toggle_bonus_tool" => Ok(Reply::Toggle),

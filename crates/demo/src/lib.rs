@@ -13,10 +13,11 @@ pub mod content;
 mod handlers;
 mod hook;
 mod serve;
+mod tasks;
 mod types;
 mod weather;
 
-pub use catalogue::{PAGE_SIZE, initial_tools};
+pub use catalogue::{PAGE_SIZE, initial_tools, task_tool};
 pub use hook::{Handlers, handlers};
 
 use std::collections::VecDeque;
@@ -36,7 +37,7 @@ Tools are listed six per page, so follow nextCursor.";
 /// The logger named in the demo's log messages.
 pub const LOGGER: &str = "demo";
 
-/// A slow call in progress.
+/// A slow call in progress: `count_slowly`'s, or a `count_task` task's count.
 #[derive(Debug)]
 struct Job {
     id: RequestId,
@@ -45,6 +46,10 @@ struct Job {
     done: u32,
     step_ms: u64,
     next: Timestamp,
+    /// The task whose count this is (`tasks.rs`), if any.
+    task: Option<String>,
+    /// The step after which the task stops to ask whether to go on.
+    ask_at: Option<u32>,
 }
 
 /// One connection's worth of demo server.
@@ -62,6 +67,10 @@ pub struct DemoServer {
     next_link: u32,
     /// The code that answers requests, once handed in ([`Handlers`]).
     handlers: Option<&'static dyn Handlers>,
+    /// The tasks of `count_task` (2025-11-25), in creation order.
+    tasks: Vec<tasks::DemoTask>,
+    /// The last task's number (its id is `task-N`).
+    next_task: u32,
 }
 
 impl Default for DemoServer {
@@ -105,11 +114,15 @@ impl DemoServer {
             completions: true,
             logging: true,
             skills: true,
+            // Declared under 2025-11-25 only; the tasks are `count_task`'s.
+            tasks: true,
             ..Default::default()
         };
+        let mut tools = initial_tools();
+        tools.extend(task_tool());
         DemoServer {
             // The catalogue and the core's code for it come with the handlers.
-            server: Server::without_request_handlers(cfg, initial_tools()),
+            server: Server::without_request_handlers(cfg, tools),
             jobs: Vec::new(),
             calls: Calls::default(),
             events: VecDeque::new(),
@@ -117,6 +130,8 @@ impl DemoServer {
             links: Vec::new(),
             next_link: 0,
             handlers: None,
+            tasks: Vec::new(),
+            next_task: 0,
         }
     }
 

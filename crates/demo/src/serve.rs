@@ -23,7 +23,17 @@ impl DemoServer {
                 name,
                 arguments,
                 progress_token,
-            } => self.call(now, id, name, arguments, progress_token.as_ref()),
+                task,
+            } => self.call(
+                now,
+                id,
+                (name, arguments),
+                progress_token.as_ref(),
+                task.as_ref(),
+            ),
+            ServerEvent::TaskRequest { id, method, params } => {
+                self.task_request(now, id, method, params);
+            }
             ServerEvent::ReadResource {
                 id, uri, variables, ..
             } => match content::read(uri, variables, &self.calls) {
@@ -34,7 +44,7 @@ impl DemoServer {
                 id,
                 name,
                 arguments,
-            } => match content::get_prompt(name, arguments, self.server.tools()) {
+            } => match content::get_prompt(name, arguments, &self.offered_tools(id)) {
                 Ok((description, messages)) => {
                     self.server
                         .respond_prompt(now, id, Some(&description), messages);
@@ -48,41 +58,82 @@ impl DemoServer {
                 context,
                 ..
             } => {
-                let values = content::complete(argument, value, context, self.server.tools());
+                let tools = self.offered_tools(id);
+                let values = content::complete(argument, value, context, &tools);
                 self.server.respond_completion(now, id, values);
             }
             ServerEvent::Cancelled { id, .. } => {
-                self.jobs.retain(|j| &j.id != id);
+                // A task's count goes on: its call was answered with the handle.
+                self.jobs.retain(|j| &j.id != id || j.task.is_some());
                 self.drop_asks(id);
+                self.drop_task_waits(id);
             }
             ServerEvent::Answered { id, outcome, .. } => self.answered(now, id, outcome),
             _ => {}
         }
     }
 
-    /// Advances the URL steps and the slow jobs to `now`.
+    /// The tools offered to request `id`'s revision (`count_task` under
+    /// 2025-11-25 only), for the prompt and the completion that name tools.
+    fn offered_tools(&self, id: &RequestId) -> Vec<mcpg_core::model::Tool> {
+        let Some(version) = self.server.call_context(id).map(|c| c.version) else {
+            return self.server.tools().to_vec();
+        };
+        self.server
+            .tools()
+            .iter()
+            .filter(|t| self.server.offers_tool(t, version))
+            .cloned()
+            .collect()
+    }
+
+    /// Advances the URL steps and the slow jobs (tasks' counts too) to `now`.
     pub(crate) fn advance(&mut self, now: Timestamp) {
         self.complete_links(now);
         let mut i = 0;
         while i < self.jobs.len() {
             let job = &mut self.jobs[i];
+            let mut last = None;
             while job.next <= now && job.done < job.to {
                 job.done += 1;
                 if let Some(t) = &job.token {
-                    let msg = format!("counted {} of {}", job.done, job.to);
-                    self.server.progress(
-                        job.next,
-                        t,
-                        f64::from(job.done),
-                        Some(f64::from(job.to)),
-                        Some(&msg),
-                    );
+                    match &job.task {
+                        Some(task) => {
+                            let p = crate::tasks::progress_params(t, job.done, job.to, task);
+                            self.server.notify(job.next, "notifications/progress", p);
+                        }
+                        None => {
+                            let msg = format!("counted {} of {}", job.done, job.to);
+                            self.server.progress(
+                                job.next,
+                                t,
+                                f64::from(job.done),
+                                Some(f64::from(job.to)),
+                                Some(&msg),
+                            );
+                        }
+                    }
                 }
+                last = Some(job.next);
                 job.next = job
                     .next
                     .after(std::time::Duration::from_millis(job.step_ms));
+                // A task that asks stops here until it has its answer.
+                if job.ask_at == Some(job.done) {
+                    break;
+                }
             }
-            if job.done >= job.to {
+            if let (Some(at), Some(_)) = (last, &job.task) {
+                let job = self.jobs.remove(i);
+                if let Some(job) = self.task_counted(at, job) {
+                    self.jobs.insert(i, job);
+                    i += 1;
+                }
+                continue;
+            }
+            if job.task.is_some() {
+                i += 1;
+            } else if job.done >= job.to {
                 let job = self.jobs.remove(i);
                 self.server.respond(
                     now,
@@ -101,9 +152,9 @@ impl DemoServer {
         &mut self,
         now: Timestamp,
         id: &RequestId,
-        name: &str,
-        arguments: &JsonObject,
+        (name, arguments): (&str, &JsonObject),
         progress_token: Option<&Value>,
+        task: Option<&JsonObject>,
     ) {
         let schema = self
             .server
@@ -116,8 +167,11 @@ impl DemoServer {
             // (SEP-1303) an input validation error is a tool error the model can
             // read and correct; before, the spec listed invalid arguments among the
             // protocol errors (-32602).
+            // A call asked as a task (2025-11-25) gets its handle all the same.
             let revision = self.server.call_context(id).map(|c| c.version);
-            if revision.is_some_and(|v| v < ProtocolVersion::V2025_11_25) {
+            if let Some(task) = task {
+                self.task_at_once(now, id, task, CallToolResult::tool_error(why));
+            } else if revision.is_some_and(|v| v < ProtocolVersion::V2025_11_25) {
                 self.server
                     .respond_error(now, id, RpcError::new(code::INVALID_PARAMS, why));
             } else {
@@ -133,7 +187,13 @@ impl DemoServer {
             None => handlers::run(name, arguments),
         };
         match reply {
-            Reply::Now(r) => self.answer(now, id, name, *r),
+            Reply::Now(r) => match task {
+                Some(task) => self.task_at_once(now, id, task, *r),
+                None => self.answer(now, id, name, *r),
+            },
+            Reply::Task { to, step_ms, ask } => {
+                self.start_task(now, id, task, (to, step_ms, ask), progress_token);
+            }
             Reply::Ask(kind) => self.ask(now, id, kind, name, arguments),
             Reply::Slow { to, step_ms } => {
                 let said = format!("{name}: counting to {to}, one step every {step_ms} ms");
@@ -145,6 +205,8 @@ impl DemoServer {
                     done: 0,
                     step_ms,
                     next: now.after(std::time::Duration::from_millis(step_ms)),
+                    task: None,
+                    ask_at: None,
                 });
             }
             Reply::Toggle => {
@@ -180,7 +242,14 @@ impl DemoServer {
             tools.retain(|t| t.name != catalogue::BONUS);
             format!("Removed {}; the tool list changed.", catalogue::BONUS)
         } else {
-            tools.extend(catalogue::bonus_tool());
+            // Before the task tool, which stays last (it is listed under 2025-11-25 only).
+            let at = tools
+                .iter()
+                .position(|t| t.name == catalogue::TASK)
+                .unwrap_or(tools.len());
+            if let Some(bonus) = catalogue::bonus_tool() {
+                tools.insert(at, bonus);
+            }
             format!("Added {}; the tool list changed.", catalogue::BONUS)
         };
         // Answer first, then announce: the client sees the result, then the change.

@@ -6,7 +6,7 @@ use crate::version::ProtocolVersion;
 /// What a [`crate::server::Server`] announces and how it pages.
 ///
 /// The capabilities the server declares follow from these fields (`tools` always;
-/// `resources`, `prompts`, `completions`, `logging` only when set), so it never
+/// `resources`, `prompts`, `completions`, `logging`, `tasks` only when set), so it never
 /// declares a feature it does not answer, nor answers one it did not declare.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
@@ -34,6 +34,13 @@ pub struct ServerConfig {
     /// under 2026-07-28 and answer `skills/list` and `skills/get` from
     /// [`super::Server::set_skills`] (the skills' files are resources).
     pub skills: bool,
+    /// Whether to declare `tasks` (`list`, `cancel` and task-augmented
+    /// `tools/call`) under 2025-11-25, the one revision with tasks in its core,
+    /// and hand `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` to the
+    /// application ([`super::ServerEvent::TaskRequest`]). The application runs the
+    /// tasks; the server checks each call against its tool's
+    /// `execution.taskSupport`.
+    pub tasks: bool,
 }
 
 /// The Skills extension's identifier, under `capabilities.extensions`.
@@ -70,6 +77,7 @@ impl Default for ServerConfig {
             versions: ProtocolVersion::ALL.to_vec(),
             page_size: 50,
             skills: false,
+            tasks: false,
         }
     }
 }

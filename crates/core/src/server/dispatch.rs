@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Incoming, Server, logging, paging};
 use crate::jsonrpc::{RequestId, RpcError, code};
-use crate::model::{Implementation, JsonObject, meta};
+use crate::model::{Implementation, JsonObject, Tool, meta};
 use crate::time::Timestamp;
 use crate::version::{Generation, ProtocolVersion};
 
@@ -65,14 +65,14 @@ impl Server {
         let result = match method {
             "server/discover" => self.discover(),
             "ping" => json!({}),
-            "tools/list" => self.list_tools(params)?,
+            "tools/list" => self.list_tools(params, version)?,
             // Open at connect under 2026-07-28 for the tool list's changes, so it
             // works without the handlers (bar resource subscriptions: `listen`).
             "subscriptions/listen" if stateless => {
                 self.listen(now, id, params)?;
                 return Ok(None);
             }
-            _ if self.offers(method, stateless) => {
+            _ if self.offers(method, version) => {
                 let r = Incoming {
                     id,
                     method,
@@ -92,9 +92,10 @@ impl Server {
     }
 
     /// Whether `method` is one the [`super::RequestHandlers`] take and the
-    /// configuration offers (under this generation).
-    fn offers(&self, method: &str, stateless: bool) -> bool {
+    /// configuration offers (under this revision).
+    fn offers(&self, method: &str, version: ProtocolVersion) -> bool {
         let res = self.cfg.resources;
+        let stateless = version.generation() == Generation::Stateless;
         match method {
             "tools/call" => true,
             "resources/list" | "resources/templates/list" | "resources/read" => res.is_some(),
@@ -105,6 +106,7 @@ impl Server {
             }
             "logging/setLevel" => self.cfg.logging && !stateless,
             "skills/list" | "skills/get" => self.cfg.skills && stateless,
+            "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" => self.has_tasks(version),
             _ => false,
         }
     }
@@ -203,6 +205,10 @@ impl Server {
             "tools".into(),
             json!({ "listChanged": self.cfg.tools_list_changed }),
         );
+        if self.has_tasks(version) {
+            let tasks = json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}});
+            caps.insert("tasks".into(), tasks);
+        }
         // An extension of 2026-07-28's (`extensions` is that revision's).
         if self.cfg.skills
             && version.generation() == Generation::Stateless
@@ -229,10 +235,34 @@ impl Server {
         r
     }
 
-    fn list_tools(&self, params: Option<&Value>) -> Result<Value, RpcError> {
-        let p = paging::page(params, self.tools.len(), self.cfg.page_size)?;
-        let items = json!(self.tools.get(p.start..p.end).unwrap_or_default());
+    fn list_tools(
+        &self,
+        params: Option<&Value>,
+        version: ProtocolVersion,
+    ) -> Result<Value, RpcError> {
+        let tools: Vec<&Tool> = self
+            .tools
+            .iter()
+            .filter(|t| self.offers_tool(t, version))
+            .collect();
+        let p = paging::page(params, tools.len(), self.cfg.page_size)?;
+        let items = json!(tools.get(p.start..p.end).unwrap_or_default());
         Ok(paging::result("tools", items, p.next))
+    }
+
+    /// Whether this server has tasks under `version`: configured
+    /// ([`super::ServerConfig::tasks`]) and 2025-11-25, the one revision with tasks
+    /// in its core (2026-07-28 moved them to an extension).
+    pub(super) fn has_tasks(&self, version: ProtocolVersion) -> bool {
+        self.cfg.tasks && version == ProtocolVersion::V2025_11_25
+    }
+
+    /// Whether `tool` is listed, and can be called, under `version`: a tool whose
+    /// `execution.taskSupport` is `"required"` only where this server has tasks
+    /// (nowhere else could a client call it); every other tool always.
+    pub fn offers_tool(&self, tool: &Tool, version: ProtocolVersion) -> bool {
+        let support = tool.execution.as_ref().and_then(|e| e.get("taskSupport"));
+        support.and_then(Value::as_str) != Some("required") || self.has_tasks(version)
     }
 
     /// Adds what 2026-07-28 requires on every result (`resultType`, `_meta` server

@@ -38,6 +38,11 @@ pub enum ServerEvent {
         arguments: JsonObject,
         /// Progress token, when the client asked for progress.
         progress_token: Option<Value>,
+        /// `params.task` (2025-11-25, when the configuration declares tasks): run
+        /// the call as a task and answer at once with a `CreateTaskResult`
+        /// ([`super::Server::respond_result`]). The server has checked it against the
+        /// tool's `execution.taskSupport`; elsewhere it is ignored, so `None`.
+        task: Option<JsonObject>,
     },
     /// A client asked to read a listed resource, or a URI one of the templates
     /// matches; answer with [`super::Server::respond_read`] (or a `-32002` error when
@@ -73,6 +78,19 @@ pub enum ServerEvent {
         value: String,
         /// Arguments already filled in (`context.arguments`).
         context: JsonObject,
+    },
+    /// A request about a task (2025-11-25, when the configuration declares tasks):
+    /// `tasks/get`, `tasks/result`, `tasks/list` or `tasks/cancel`, as sent. The
+    /// application keeps the tasks, so it answers, with
+    /// [`super::Server::respond_result`] or [`super::Server::respond_error`]
+    /// (`tasks/result` when the task has ended).
+    TaskRequest {
+        /// Request id to answer.
+        id: RequestId,
+        /// The method.
+        method: String,
+        /// Its params (empty when none were sent).
+        params: JsonObject,
     },
     /// The client chose a log level with `logging/setLevel`.
     LogLevelSet(LoggingLevel),

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::dispatch::{invalid, not_found, object_param, string_param};
 use super::{Incoming, OpenCall, Server, ServerEvent, logging, paging};
-use crate::jsonrpc::{RequestId, RpcError, code};
+use crate::jsonrpc::{RpcError, code};
 
 /// Answers a request at once, or (`Ok(None)`) hands it to the application.
 type Answer = fn(&mut Server, &Incoming<'_>) -> Result<Option<Value>, RpcError>;
@@ -24,7 +24,8 @@ type Known = fn(&Server, &str) -> bool;
 
 /// The code behind `tools/call`, `resources/list`, `resources/templates/list`,
 /// `resources/read`, `prompts/list`, `prompts/get`, `completion/complete`,
-/// `resources/subscribe` / `unsubscribe`, `logging/setLevel` and the resource
+/// `resources/subscribe` / `unsubscribe`, `logging/setLevel`, the `tasks/*`
+/// requests (handed on to the application) and the resource
 /// subscriptions of `subscriptions/listen` (the stream itself works without it: a
 /// 2026-07-28 client opens it at connect, for the tool list's changes); handed to
 /// a server made without it.
@@ -151,22 +152,59 @@ impl Server {
         self.handlers.map(|h| (h.known)(self, uri))
     }
 
-    /// `tools/call`: an unknown tool is `-32602`.
-    fn call(&self, id: &RequestId, params: Option<&Value>) -> Result<ServerEvent, RpcError> {
+    /// `tools/call`: an unknown tool (or one not offered under this revision) is
+    /// `-32602`. Where this server has tasks, a call is checked against its tool's
+    /// `execution.taskSupport` as 2025-11-25 says: a `"required"` tool called
+    /// without `params.task` is `-32601` (MUST), and so is a task asked of a tool
+    /// that does not support one (SHOULD); elsewhere `params.task` is ignored, as a
+    /// receiver that does not declare tasks must.
+    fn call(&self, r: &Incoming<'_>) -> Result<ServerEvent, RpcError> {
+        let (id, params) = (r.id, r.params);
         let name = string_param(params, "name", "tools/call")?;
-        if !self.tools.iter().any(|t| t.name == name) {
-            return Err(invalid(format!("Unknown tool: {name}")));
-        }
+        let tool = self
+            .tools
+            .iter()
+            .find(|t| t.name == name && self.offers_tool(t, r.version))
+            .ok_or_else(|| invalid(format!("Unknown tool: {name}")))?;
         let arguments = object_param(params, "arguments")?;
         let progress_token = params
             .and_then(|p| p.get("_meta"))
             .and_then(|m| m.get("progressToken"))
             .cloned();
+        let task = if self.has_tasks(r.version) {
+            let task = match params.and_then(|p| p.get("task")) {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(o)) => Some(o.clone()),
+                Some(_) => return Err(invalid("task must be an object")),
+            };
+            let support = tool
+                .execution
+                .as_ref()
+                .and_then(|e| e.get("taskSupport"))
+                .and_then(Value::as_str)
+                .unwrap_or("forbidden");
+            let wrong = match (support, task.is_some()) {
+                ("required", false) => Some(format!(
+                    "tool {name} runs only as a task (its execution.taskSupport is \"required\"): send params.task"
+                )),
+                ("optional" | "required", _) | (_, false) => None,
+                (_, true) => Some(format!(
+                    "tool {name} does not run as a task (its execution.taskSupport is \"{support}\"): leave out params.task"
+                )),
+            };
+            if let Some(why) = wrong {
+                return Err(RpcError::new(code::METHOD_NOT_FOUND, why));
+            }
+            task
+        } else {
+            None
+        };
         Ok(ServerEvent::CallTool {
             id: id.clone(),
             name: name.to_owned(),
             arguments,
             progress_token,
+            task,
         })
     }
 
@@ -180,7 +218,18 @@ impl Server {
         }
         let (id, params) = (r.id, r.params);
         let event = match r.method {
-            "tools/call" => self.call(id, params),
+            "tools/call" => self.call(r),
+            // Offered only where this server has tasks (`offers`).
+            "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" => {
+                Ok(ServerEvent::TaskRequest {
+                    id: id.clone(),
+                    method: r.method.to_owned(),
+                    params: params
+                        .and_then(Value::as_object)
+                        .cloned()
+                        .unwrap_or_default(),
+                })
+            }
             "resources/read" => self.read(id, params),
             "prompts/get" => self.get_prompt(id, params),
             "completion/complete" => self.completion(id, params),

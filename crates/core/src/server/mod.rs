@@ -8,7 +8,9 @@
 //! One file per concern: `asks` (the server asking the client: its own requests up
 //! to 2025-11-25, `input_required` under 2026-07-28), `dispatch` (requests,
 //! negotiation, result stamping),
-//! `respond` (the application's answers), `handlers` (the hook that keeps every
+//! `respond` (the application's answers, tasks' among them: the application keeps
+//! its tasks, the server checks calls against `execution.taskSupport` and hands on
+//! `tasks/*`), `handlers` (the hook that keeps every
 //! request beyond the handshake and the tool list out of a host's first load), `resources`, `prompts` (with
 //! completions), `logging`, `listen` (list changes and resource updates, in both
 //! generations), `paging` and `template` (RFC 6570).

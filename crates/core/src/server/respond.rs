@@ -59,6 +59,19 @@ impl Server {
         }
     }
 
+    /// Answers any open request with a result the application built (a
+    /// `CreateTaskResult`, a `Task`, a task's final `CallToolResult`, ...), stamped
+    /// for its revision.
+    pub fn respond_result(&mut self, now: Timestamp, id: &RequestId, result: Value) {
+        self.respond_value(now, id, result);
+    }
+
+    /// Sends a notification the application built (`notifications/tasks/status`,
+    /// or progress carrying a related task's `_meta`).
+    pub fn notify(&mut self, now: Timestamp, method: &str, params: Value) {
+        self.send(now, Message::notification(method, Some(params)));
+    }
+
     /// Whether a request is still waiting for its answer (false once answered or cancelled).
     pub fn is_open(&self, id: &RequestId) -> bool {
         self.open.contains_key(id)

@@ -6,8 +6,8 @@ use std::time::Duration;
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{RequestId, RpcError, code};
 use mcpg_core::model::{CallToolResult, JsonObject};
-use mcpg_core::server::{AskOutcome, CallContext, declares};
-use mcpg_core::version::Generation;
+use mcpg_core::server::{AskOutcome, CallContext, CannotAsk, declares};
+use mcpg_core::version::{Generation, ProtocolVersion};
 use serde_json::Value;
 
 use super::{Finish, Kind, finish, linked, missing_capability, params, state};
@@ -129,12 +129,48 @@ impl DemoServer {
         }
     }
 
+    /// Asks whether a task's count should go on ([`Kind::GoOn`]; `progress` is
+    /// "counted 3 of 5"), the question tied to the task by `meta` (its
+    /// `io.modelcontextprotocol/related-task`). `call` is the `tools/call` that
+    /// made the task: the answer comes back to it through [`DemoServer::answered`].
+    pub(crate) fn ask_go_on(
+        &mut self,
+        now: Timestamp,
+        call: &RequestId,
+        progress: &str,
+        meta: Value,
+    ) -> Result<(), CannotAsk> {
+        let kind = Kind::GoOn;
+        let mut p = params(
+            kind,
+            &JsonObject::new(),
+            ProtocolVersion::V2025_11_25,
+            progress,
+        );
+        if let Value::Object(o) = &mut p {
+            o.insert("_meta".into(), meta);
+        }
+        let ask = self.server.ask(now, kind.method(), p)?;
+        self.asks.push(PendingAsk {
+            ask,
+            call: call.clone(),
+            kind,
+            name: crate::catalogue::TASK.to_owned(),
+            args: JsonObject::new(),
+            link: String::new(),
+        });
+        Ok(())
+    }
+
     /// The client answered (or did not) a question the server sent.
     pub(crate) fn answered(&mut self, now: Timestamp, ask: &RequestId, outcome: &AskOutcome) {
         let Some(i) = self.asks.iter().position(|p| &p.ask == ask) else {
             return;
         };
         let p = self.asks.remove(i);
+        if p.kind == Kind::GoOn {
+            return self.task_answered(now, &p.call, outcome);
+        }
         match finish(p.kind, &p.args, outcome, true) {
             Finish::Done(r) => self.answer(now, &p.call, &p.name, *r),
             Finish::AwaitCompletion => self.links.push(LinkJob {

@@ -24,6 +24,9 @@ pub enum Kind {
     Roots,
     /// `link_account`: URL elicitation.
     Link,
+    /// `count_task` half-way, when called with `ask`: whether to go on (a form,
+    /// tied to its task by `_meta`; `tasks.rs`). No tool of its own.
+    GoOn,
 }
 
 impl Kind {
@@ -45,13 +48,14 @@ impl Kind {
             Kind::Summary => "summary",
             Kind::Roots => "roots",
             Kind::Link => "link",
+            Kind::GoOn => "go_on",
         }
     }
 
     /// The capability the client must declare (as `mcpg_core::server::declares` spells it).
     pub fn capability(self) -> &'static str {
         match self {
-            Kind::Booking => "elicitation",
+            Kind::Booking | Kind::GoOn => "elicitation",
             Kind::Summary => "sampling",
             Kind::Roots => "roots",
             Kind::Link => "elicitation.url",
@@ -61,7 +65,7 @@ impl Kind {
     /// The method it sends.
     pub fn method(self) -> &'static str {
         match self {
-            Kind::Booking | Kind::Link => "elicitation/create",
+            Kind::Booking | Kind::Link | Kind::GoOn => "elicitation/create",
             Kind::Summary => "sampling/createMessage",
             Kind::Roots => "roots/list",
         }
@@ -88,7 +92,9 @@ const QUESTIONS: &str = r#"{
 "summary": {"messages": [{"role": "user", "content": {"type": "text", "text": "Summarize this note in one sentence:\n\n"}}],
   "systemPrompt": "You write one-sentence summaries.", "modelPreferences": {"hints": [{"name": "claude"}], "speedPriority": 0.8}, "maxTokens": 80},
 "roots": {},
-"link": {"mode": "url", "message": "Open this page to link your pretend account. Nothing is sent anywhere.", "url": "https://example.com/mcpg/link?id="}
+"link": {"mode": "url", "message": "Open this page to link your pretend account. Nothing is sent anywhere.", "url": "https://example.com/mcpg/link?id="},
+"go_on": {"mode": "form", "message": "Half-way there: ", "requestedSchema": {"type": "object", "required": ["go_on"], "properties": {
+  "go_on": {"type": "boolean", "title": "Go on counting", "default": true}}}}
 }"#;
 
 /// The `params` of the question `kind` asks; `link` is the URL step's elicitation id.
@@ -127,6 +133,8 @@ pub fn params(kind: Kind, args: &JsonObject, version: ProtocolVersion, link: &st
                 o.insert("elicitationId".into(), Value::from(link));
             }
         }
+        // `link` carries the task's progress ("counted 3 of 5").
+        Kind::GoOn => append(p.get_mut("message"), &format!("{link}. Go on counting?")),
         Kind::Booking | Kind::Roots => {}
     }
     p
@@ -169,7 +177,7 @@ pub fn finish(kind: Kind, args: &JsonObject, outcome: &AskOutcome, classic: bool
             e.message
         )),
         AskOutcome::Result(v) => match kind {
-            Kind::Booking | Kind::Link => return elicited(kind, v, classic),
+            Kind::Booking | Kind::Link | Kind::GoOn => return elicited(kind, v, classic),
             Kind::Summary => sampled(args, v),
             Kind::Roots => roots(v),
         },
@@ -182,6 +190,8 @@ fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
         (Kind::Booking, Some("accept")) => return Finish::Done(Box::new(booked(v.get("content")))),
         (Kind::Link, Some("accept")) if classic => return Finish::AwaitCompletion,
         (Kind::Link, Some("accept")) => linked(),
+        (Kind::GoOn, Some("accept")) if go_on(v) => "You said go on.".to_owned(),
+        (Kind::GoOn, Some("accept")) => "You said stop.".to_owned(),
         (_, Some("decline")) => "You declined (an explicit no): nothing happened.".to_owned(),
         (_, Some("cancel")) => {
             "You dismissed it without choosing (cancel): nothing happened.".to_owned()
@@ -193,6 +203,34 @@ fn elicited(kind: Kind, v: &Value, classic: bool) -> Finish {
         }
     };
     Finish::Done(Box::new(CallToolResult::text(text)))
+}
+
+/// Whether the answer to [`Kind::GoOn`] says go on: `Ok(true)` for an accepted
+/// form whose `go_on` is not `false`, `Ok(false)` for no (declined, dismissed, or
+/// `go_on: false`), and why not for no answer, an error or a malformed result.
+pub fn go_on_answer(outcome: &AskOutcome) -> Result<bool, String> {
+    let method = Kind::GoOn.method();
+    match outcome {
+        AskOutcome::TimedOut => Err(format!(
+            "No answer to {method} in time: the server gave up."
+        )),
+        AskOutcome::Error(e) => Err(format!(
+            "The client answered {method} with error {}: {}",
+            e.code, e.message
+        )),
+        AskOutcome::Result(v) => match v.get("action").and_then(Value::as_str) {
+            Some("accept") => Ok(go_on(v)),
+            Some("decline" | "cancel") => Ok(false),
+            _ => Err(format!(
+                "The client's ElicitResult has no valid action: {v}"
+            )),
+        },
+    }
+}
+
+/// An accepted form's `go_on`, `true` when left out (its default).
+fn go_on(v: &Value) -> bool {
+    v.pointer("/content/go_on").and_then(Value::as_bool) != Some(false)
 }
 
 /// What the URL step says once it is over.

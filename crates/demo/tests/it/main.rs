@@ -16,3 +16,4 @@ mod demo;
 mod handlers_hook;
 mod prompts_logs;
 mod skills;
+mod tasks;
