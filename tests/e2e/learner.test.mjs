@@ -472,6 +472,16 @@ const TRACK = [
     },
   },
   {
+    slug: 'tasks',
+    answer: "It polls tasks/get at the server's pollInterval, then asks tasks/result once the task is completed",
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await w.tick(1);
+      await w.tick(2);
+    },
+  },
+  {
     slug: 'input-required',
     answer: 'The requestState the server sent',
     async act(page, w) {

@@ -8,6 +8,7 @@ mod auth;
 mod basics;
 mod beyond;
 mod features;
+mod tasks;
 
 use crate::Lesson;
 
@@ -37,5 +38,6 @@ pub static LESSONS: &[&Lesson] = &[
     &asks::ELICIT_FORM,
     &asks::ELICIT_URL,
     &asks::ROOTS,
+    &tasks::TASKS,
     &asks::MRTR,
 ];

@@ -45,7 +45,13 @@ fn position(p: &Played, method: &str) -> Option<usize> {
 
 #[test]
 fn the_classic_lessons_pin_2025_11_25_and_the_last_does_not() {
-    let slugs = ["sampling", "elicitation-form", "elicitation-url", "roots"];
+    let slugs = [
+        "sampling",
+        "elicitation-form",
+        "elicitation-url",
+        "roots",
+        "tasks",
+    ];
     for slug in slugs {
         let r = lesson(slug).setup.revision;
         assert_eq!(r, Some(ProtocolVersion::V2025_11_25), "{slug}");
@@ -152,4 +158,48 @@ fn input_required_is_answered_by_a_retry_with_the_state_unchanged() {
         "no request of the server's own under 2026-07-28"
     );
     assert!(result_text(&p).starts_with("Pretend-booked a table for 2 at 19:30"));
+}
+
+#[test]
+fn the_task_is_answered_at_once_polled_then_its_result_fetched() {
+    let l = lesson("tasks");
+    let p = played("tasks");
+    // Step 4 asked a task; step 5's first block is the handle, answered at once.
+    assert!(field(&p, 4, "params.task").is_some());
+    assert_eq!(
+        field(&p, 5, "result.task.status"),
+        Some(Value::from("working"))
+    );
+    assert_eq!(
+        field(&p, 5, "result.task.pollInterval"),
+        Some(Value::from(500)),
+        "the notice quotes 500 ms"
+    );
+    // Polls, then tasks/result, then the answer the loop feeds back.
+    let (get, result) = (position(&p, "tasks/get"), position(&p, "tasks/result"));
+    assert!(
+        get.is_some() && result.is_some() && get < result,
+        "{:?}",
+        p.wire
+    );
+    assert!(
+        result_text(&p).contains("Counted to 4"),
+        "{}",
+        result_text(&p)
+    );
+    // Every need is seen by the watch, from the cards and the wire.
+    let mut w = mcpg_lessons::Watch::new(l);
+    w.see_steps(l, &p.steps);
+    for raw in &p.wire {
+        w.see_wire(l, raw);
+    }
+    assert!(w.all_seen(), "{w:?}");
+    // The right answer is what happened; the handle was not the result.
+    let right = match l.check {
+        mcpg_lessons::Check::Choice { choices, .. } => {
+            choices.iter().find(|c| c.right).unwrap().text
+        }
+        mcpg_lessons::Check::Short { answer, .. } => answer,
+    };
+    assert!(right.contains("tasks/result"));
 }
