@@ -104,10 +104,10 @@ fn build(
         // A URL elicitation's end is news to the person who opened the URL.
         (false, Some(_)) => both(
             Some(crate::asks::show::completion_observer()),
-            Some(crate::tasks::status_observer()),
+            Some(crate::task_lines::status_observer()),
         ),
         // A task's statuses are the progress of `tools call --task`.
-        (false, None) => Some(crate::tasks::status_observer()),
+        (false, None) => Some(crate::task_lines::status_observer()),
     };
     // Speaking the deprecated transport is news even without `--verbose` (which
     // prints the machine's notice saying the same).
@@ -316,7 +316,7 @@ fn print_observed(o: &Observed, secrets: &[String]) {
                 eprintln!("{line}");
             }
         }
-        Observed::Task { event, .. } => eprintln!("{}", crate::tasks::task_line(event)),
+        Observed::Task { event, .. } => eprintln!("{}", crate::task_lines::task_line(event)),
         Observed::ServerRequest { method, by_core } => {
             let who = if *by_core {
                 "answered by the core"

@@ -23,6 +23,7 @@ mod loop_cmd;
 mod render;
 mod replay;
 mod skills;
+mod task_lines;
 mod tasks;
 
 use std::process::ExitCode;

@@ -1,11 +1,10 @@
 //! `mcpg tools call --task` (a 2025-11-25 task-augmented call, followed to its end
 //! and cancelled with `tasks/cancel` on Ctrl-C) and `mcpg tasks get|result|list|cancel`.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use mcpg_core::client::{CallOptions, TaskEvent, TaskRequest};
-use mcpg_transport::{Driver, Observed, Observer};
+use mcpg_core::client::{CallOptions, TaskRequest};
+use mcpg_transport::Driver;
 use serde_json::{Value, json};
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -61,42 +60,6 @@ pub async fn call(
         print_call(report, 1, tool, json)
     })
     .await
-}
-
-/// Prints a task's steps on stderr (the result goes to stdout).
-pub fn status_observer() -> Observer {
-    Arc::new(|o: &Observed| {
-        if let Observed::Task { event, .. } = o {
-            eprintln!("{}", task_line(event));
-        }
-    })
-}
-
-/// One line for a task's step.
-pub fn task_line(event: &TaskEvent) -> String {
-    match event {
-        TaskEvent::Created {
-            task_id,
-            ttl,
-            poll_interval,
-        } => {
-            let ttl = ttl.map_or("unlimited".into(), |t| format!("{} s", t.as_secs_f64()));
-            let poll =
-                poll_interval.map_or("not given".into(), |p| format!("{} s", p.as_secs_f64()));
-            format!(
-                "task {}: created (ttl {ttl}, poll interval {poll})",
-                escape::line(task_id)
-            )
-        }
-        TaskEvent::Status { status, message } => match message {
-            Some(m) => format!("task status: {status}: {}", escape::line(m)),
-            None => format!("task status: {status}"),
-        },
-        TaskEvent::Expired { task_id } => format!(
-            "task {}: outlived its ttl; stopped polling",
-            escape::line(task_id)
-        ),
-    }
 }
 
 /// `mcpg tasks get|result|list|cancel`: one raw request, its result printed as JSON.

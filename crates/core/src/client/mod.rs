@@ -98,7 +98,7 @@ enum What {
     /// A `subscriptions/listen` stream: open for the session's life.
     Listen,
     /// A request about the task behind a call (the pending op is the call's).
-    Task(tasks::TaskStep),
+    Task(task_types::TaskStep),
 }
 
 /// What a single typed request is, to read its answer.

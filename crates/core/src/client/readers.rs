@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use super::answers::ListKind;
-use super::tasks::TaskStep;
+use super::task_types::TaskStep;
 use super::{Ask, Client, Failure, OpError, OpId, Pending};
 use crate::jsonrpc::Message;
 use crate::model::JsonObject;

@@ -5,7 +5,8 @@
 use serde_json::json;
 
 use super::task_types::TaskEvent;
-use super::tasks::{TaskState, TaskStep};
+use super::task_types::TaskStep;
+use super::tasks::TaskState;
 use super::{CallOutcome, Client, Event, Failure, OpError, OpId, What};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;

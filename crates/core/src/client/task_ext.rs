@@ -26,8 +26,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use super::task_types::{TASKS_EXTENSION, TaskInfo, TaskShape, TaskStatus};
-use super::tasks::TaskStep;
+use super::task_types::{TASKS_EXTENSION, TaskInfo, TaskShape, TaskStatus, TaskStep};
 use super::{CallOutcome, Client, Event, Failure, OpError, OpId, Pending};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Message, RequestId, RpcError};

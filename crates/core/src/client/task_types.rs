@@ -225,3 +225,26 @@ impl TaskInfo {
         })
     }
 }
+
+/// Which request about a task is in flight (both kinds: a type of its own, so
+/// the 2025-11-25 code and the extension's share it without importing each other).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TaskStep {
+    Get,
+    /// 2025-11-25 only.
+    Result,
+    Cancel,
+    /// The extension only: `inputResponses` for an `input_required` task.
+    Update,
+}
+
+impl TaskStep {
+    pub(super) fn method(self) -> &'static str {
+        match self {
+            TaskStep::Get => "tasks/get",
+            TaskStep::Result => "tasks/result",
+            TaskStep::Cancel => "tasks/cancel",
+            TaskStep::Update => "tasks/update",
+        }
+    }
+}

@@ -13,34 +13,12 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::task_ext::ExtTask;
-use super::task_types::{TaskEvent, TaskInfo, TaskRequest, TaskShape, TaskStatus};
+use super::task_types::{TaskEvent, TaskInfo, TaskRequest, TaskShape, TaskStatus, TaskStep};
 use super::{CallOutcome, Client, Event, Failure, OpId, Pending, What};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::Message;
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
-
-/// Which request about a task is in flight.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum TaskStep {
-    Get,
-    /// 2025-11-25 only.
-    Result,
-    Cancel,
-    /// The extension only: `inputResponses` for an `input_required` task.
-    Update,
-}
-
-impl TaskStep {
-    fn method(self) -> &'static str {
-        match self {
-            TaskStep::Get => "tasks/get",
-            TaskStep::Result => "tasks/result",
-            TaskStep::Cancel => "tasks/cancel",
-            TaskStep::Update => "tasks/update",
-        }
-    }
-}
 
 /// A task the client follows, until it ends.
 #[derive(Clone, Debug)]
