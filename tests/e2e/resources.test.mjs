@@ -34,13 +34,22 @@ async function blockText(page, step, label) {
   return block.textContent();
 }
 
-/** Waits until the read shown is of `uri` and finished. */
+/** Waits until the read shown is of `uri` and finished; a timeout says what was shown. */
 async function readDone(page, uri) {
-  await page.waitForFunction(
-    (u) => document.querySelector('[data-testid=read-uri]')?.textContent === u
-      && /item\(s\) in contents/.test(document.querySelector('[data-testid=read-status]')?.textContent ?? ''),
-    uri,
-  );
+  try {
+    await page.waitForFunction(
+      (u) => document.querySelector('[data-testid=read-uri]')?.textContent === u
+        && /item\(s\) in contents/.test(document.querySelector('[data-testid=read-status]')?.textContent ?? ''),
+      uri,
+    );
+  } catch (e) {
+    const shown = await page.evaluate(() => ({
+      uri: document.querySelector('[data-testid=read-uri]')?.textContent,
+      status: document.querySelector('[data-testid=read-status]')?.textContent,
+      notes: [...document.querySelectorAll('[data-testid=wire-log] li')].slice(-8).map((l) => l.textContent.slice(0, 160)),
+    }));
+    throw new Error(`the read of ${uri} did not finish: ${JSON.stringify(shown)}`, { cause: e });
+  }
 }
 
 /** The resource row for `uri`. */
