@@ -17,6 +17,7 @@ use mcpg_core::client::{
 };
 use mcpg_core::diag::{Rule, Severity};
 use serde_json::{Value, json};
+use support::tasks::{count, gives_up_after_the_ttl, statuses, task_events};
 use support::{Scripted, findings, outcomes};
 
 /// The server's task capability, as server-everything declares it.
@@ -79,27 +80,15 @@ fn ask_task(s: &mut Scripted, name: &str, ttl_ms: Option<u64>) -> OpId {
     op
 }
 
-fn task_events(ev: &[Event]) -> Vec<TaskEvent> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Task { event, .. } => Some(event.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn statuses(ev: &[Event]) -> Vec<TaskStatus> {
-    task_events(ev)
-        .into_iter()
-        .filter_map(|e| match e {
-            TaskEvent::Status { status, .. } => Some(status),
-            _ => None,
-        })
-        .collect()
-}
-
-fn count(s: &Scripted, method: &str) -> usize {
-    s.sent.iter().filter(|m| m.method() == Some(method)).count()
+/// `research` asked as a task and answered with task `t1`, working, to be polled
+/// every `poll_ms`.
+fn started(s: &mut Scripted, poll_ms: u64) -> OpId {
+    let op = ask_task(s, "research", None);
+    s.reply(
+        "tools/call",
+        json!({"task": task("t1", "working", None, Some(poll_ms))}),
+    );
+    op
 }
 
 fn done() -> Value {
@@ -217,11 +206,7 @@ fn the_poll_interval_is_bounded_and_defaults_when_absent() {
 #[test]
 fn a_status_notification_is_seen_before_the_next_poll() {
     let mut s = session();
-    let op = ask_task(&mut s, "research", None);
-    s.reply(
-        "tools/call",
-        json!({"task": task("t1", "working", None, Some(5000))}),
-    );
+    let op = started(&mut s, 5000);
     s.take();
     s.notify(
         "notifications/tasks/status",
@@ -262,11 +247,7 @@ fn a_status_notification_is_seen_before_the_next_poll() {
 #[test]
 fn cancelling_sends_tasks_cancel_and_ends_the_call() {
     let mut s = session();
-    let op = ask_task(&mut s, "research", None);
-    s.reply(
-        "tools/call",
-        json!({"task": task("t1", "working", None, Some(1000))}),
-    );
+    let op = started(&mut s, 1000);
     s.take();
     s.client.cancel(s.now, op, "the user pressed Ctrl-C");
     s.drain();
@@ -297,11 +278,7 @@ fn cancelling_sends_tasks_cancel_and_ends_the_call() {
 #[test]
 fn a_refused_cancel_is_reported_and_polling_goes_on() {
     let mut s = session();
-    let op = ask_task(&mut s, "research", None);
-    s.reply(
-        "tools/call",
-        json!({"task": task("t1", "working", None, Some(1000))}),
-    );
+    let op = started(&mut s, 1000);
     assert!(s.client.cancel_task(s.now, op));
     s.drain();
     s.take();
@@ -316,11 +293,7 @@ fn a_refused_cancel_is_reported_and_polling_goes_on() {
 #[test]
 fn a_failed_task_ends_with_what_tasks_result_says() {
     let mut s = session();
-    let op = ask_task(&mut s, "research", None);
-    s.reply(
-        "tools/call",
-        json!({"task": task("t1", "working", None, Some(1000))}),
-    );
+    let op = started(&mut s, 1000);
     s.take();
     s.advance(Duration::from_secs(1));
     s.reply("tasks/get", task("t1", "failed", Some("disk full"), None));
@@ -362,41 +335,13 @@ fn a_task_that_outlives_its_ttl_fails_clearly() {
     s.reply("tools/call", json!({ "task": t }));
     s.take();
     // The ttl (2 s) plus the default slack (5 s): polls at 1, 2, … 6 s, then gives up at 7 s.
-    for _ in 0..6 {
-        s.advance(Duration::from_secs(1));
-        s.reply("tasks/get", t.clone());
-    }
-    assert_eq!(count(&s, "tasks/get"), 6);
-    s.take();
-    s.advance(Duration::from_secs(1));
-    let ev = s.take();
-    assert!(
-        task_events(&ev).contains(&TaskEvent::Expired {
-            task_id: "t1".into()
-        }),
-        "{ev:#?}"
-    );
-    assert_eq!(
-        outcomes(&ev, op),
-        [CallOutcome::Failed(Failure::TaskExpired {
-            task_id: "t1".into(),
-            ttl: Duration::from_secs(2)
-        })]
-    );
-    assert!(findings(&ev).contains(&(Rule::Task, Severity::Warning)));
-    s.advance(Duration::from_secs(10));
-    assert_eq!(count(&s, "tasks/get"), 6, "polled after giving up");
-    assert_eq!(s.client.poll_timeout(), None);
+    gives_up_after_the_ttl(&mut s, op, &t);
 }
 
 #[test]
 fn a_status_going_back_from_terminal_is_a_finding() {
     let mut s = session();
-    let op = ask_task(&mut s, "research", None);
-    s.reply(
-        "tools/call",
-        json!({"task": task("t1", "working", None, Some(1000))}),
-    );
+    let op = started(&mut s, 1000);
     s.notify(
         "notifications/tasks/status",
         task("t1", "completed", None, None),
@@ -468,11 +413,7 @@ fn a_task_lacking_required_members_is_a_finding() {
 #[test]
 fn input_required_asks_for_the_result_and_keeps_polling() {
     let mut s = session();
-    let op = ask_task(&mut s, "research", None);
-    s.reply(
-        "tools/call",
-        json!({"task": task("t1", "working", None, Some(1000))}),
-    );
+    let op = started(&mut s, 1000);
     s.take();
     s.advance(Duration::from_secs(1));
     s.reply(
@@ -508,11 +449,7 @@ fn input_required_asks_for_the_result_and_keeps_polling() {
 #[test]
 fn a_closed_connection_ends_a_task_between_polls() {
     let mut s = session();
-    let op = ask_task(&mut s, "research", None);
-    s.reply(
-        "tools/call",
-        json!({"task": task("t1", "working", None, Some(1000))}),
-    );
+    let op = started(&mut s, 1000);
     s.take();
     s.client.handle_closed(s.now, "EOF");
     s.drain();

@@ -22,6 +22,7 @@ use mcpg_core::client::{
 use mcpg_core::diag::{Rule, Severity};
 use mcpg_core::model::JsonObject;
 use serde_json::{Value, json};
+use support::tasks::{count, gives_up_after_the_ttl, statuses, task_events};
 use support::{Scripted, findings, outcomes};
 
 /// The server's capabilities: tools, and the extension declared.
@@ -86,29 +87,6 @@ fn call(s: &mut Scripted, name: &str) -> OpId {
     );
     s.drain();
     op
-}
-
-fn task_events(ev: &[Event]) -> Vec<TaskEvent> {
-    ev.iter()
-        .filter_map(|e| match e {
-            Event::Task { event, .. } => Some(event.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn statuses(ev: &[Event]) -> Vec<TaskStatus> {
-    task_events(ev)
-        .into_iter()
-        .filter_map(|e| match e {
-            TaskEvent::Status { status, .. } => Some(status),
-            _ => None,
-        })
-        .collect()
-}
-
-fn count(s: &Scripted, method: &str) -> usize {
-    s.sent.iter().filter(|m| m.method() == Some(method)).count()
 }
 
 fn report() -> Value {
@@ -614,31 +592,7 @@ fn a_task_that_outlives_its_ttl_fails_clearly() {
     let mut working = detailed("t1", "working", Some(1000), json!({}));
     working["ttlMs"] = json!(2000);
     // The ttl (2 s) plus the default slack (5 s): polls at 1, 2, … 6 s, then gives up at 7 s.
-    for _ in 0..6 {
-        s.advance(Duration::from_secs(1));
-        s.reply("tasks/get", working.clone());
-    }
-    assert_eq!(count(&s, "tasks/get"), 6);
-    s.take();
-    s.advance(Duration::from_secs(1));
-    let ev = s.take();
-    assert!(
-        task_events(&ev).contains(&TaskEvent::Expired {
-            task_id: "t1".into()
-        }),
-        "{ev:#?}"
-    );
-    assert_eq!(
-        outcomes(&ev, op),
-        [CallOutcome::Failed(Failure::TaskExpired {
-            task_id: "t1".into(),
-            ttl: Duration::from_secs(2)
-        })]
-    );
-    assert!(findings(&ev).contains(&(Rule::Task, Severity::Warning)));
-    s.advance(Duration::from_secs(10));
-    assert_eq!(count(&s, "tasks/get"), 6, "polled after giving up");
-    assert_eq!(s.client.poll_timeout(), None);
+    gives_up_after_the_ttl(&mut s, op, &working);
 }
 
 #[test]

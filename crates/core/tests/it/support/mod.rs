@@ -4,6 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod asks;
+pub mod tasks;
 
 use mcpg_core::Timestamp;
 use mcpg_core::client::{
