@@ -63,6 +63,8 @@ pub fn test(root: &Path) -> Result<()> {
     for (name, elapsed) in &timings {
         println!("  {name:<14} ok  {}", format_duration(*elapsed));
     }
+    // A linker that runs out of disk dies of SIGBUS, not of a clear message.
+    println!("  {}", util::disk_report(root));
     match &outcome {
         Ok(()) => println!("all stages passed"),
         Err(message) => println!("FAILED: {message}"),
@@ -72,12 +74,25 @@ pub fn test(root: &Path) -> Result<()> {
 
 /// Unit and integration tests of the whole workspace; integration tests find
 /// the peers through `MCPG_PEERS` and must not skip (`MCPG_REQUIRE_PEERS=1`).
+///
+/// The rmcp peer is built first and handed over as `MCPG_RMCP_PEER`: left to the
+/// tests, its link ran while dozens of peers were running, and once died there
+/// (`ld` killed by SIGBUS) and failed six tests that had nothing to do with it.
 fn native_tests(root: &Path) -> Result<()> {
     let peers = root.join("tests").join("peers");
+    util::run(command(util::cargo(), root).args(["build", "-p", "rmcp-peer"]))?;
+    let rmcp = util::target_dir(root).join("debug").join("rmcp-peer");
+    if !rmcp.is_file() {
+        return Err(format!(
+            "the rmcp peer was built but {} is missing",
+            rmcp.display()
+        ));
+    }
     util::run(
         command(util::cargo(), root)
             .args(["test", "--workspace"])
             .env("MCPG_PEERS", &peers)
+            .env("MCPG_RMCP_PEER", &rmcp)
             .env("MCPG_REQUIRE_PEERS", "1"),
     )
 }

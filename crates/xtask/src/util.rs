@@ -174,6 +174,31 @@ pub fn fingerprint(bytes: &[u8]) -> String {
     format!("{hash:016x}")
 }
 
+/// One line on the disk the build uses: the size of `target/` and the space left
+/// on its file system (from `du` and `df`; "unknown" where they fail).
+pub fn disk_report(root: &Path) -> String {
+    let target = target_dir(root);
+    let used = probe(Command::new("du").arg("-sk").arg(&target)).and_then(|out| first_kib(&out));
+    let free = probe(
+        Command::new("df")
+            .args(["-k", "--output=avail"])
+            .arg(&target),
+    )
+    .and_then(|out| out.lines().nth(1).and_then(first_kib));
+    let gib = |kib: Option<u64>| {
+        kib.map_or_else(
+            || "unknown".to_string(),
+            |k| format!("{:.1} GiB", k as f64 / (1024.0 * 1024.0)),
+        )
+    };
+    format!("disk: target/ holds {}, {} free", gib(used), gib(free))
+}
+
+/// The first whitespace-separated number of `text` (a `du` or `df` figure in KiB).
+fn first_kib(text: &str) -> Option<u64> {
+    text.split_whitespace().next()?.parse().ok()
+}
+
 #[cfg(test)]
 #[allow(
     clippy::unwrap_used,
@@ -210,5 +235,13 @@ mod tests {
             display(&cmd),
             "conformance client --command \"/x/mcpg conformance-client\""
         );
+    }
+
+    #[test]
+    fn first_kib_reads_du_and_df_figures() {
+        assert_eq!(first_kib("1618396\ttarget\n"), Some(1_618_396));
+        assert_eq!(first_kib(" 74812345\n"), Some(74_812_345));
+        assert_eq!(first_kib("Avail\n"), None);
+        assert_eq!(first_kib(""), None);
     }
 }
