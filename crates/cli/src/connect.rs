@@ -74,6 +74,10 @@ fn build(
     let mut client = ClientConfig {
         request_timeout: timeout,
         listen_for_list_changes: listen,
+        // Under 2026-07-28 every request declares the Tasks extension, so a server
+        // may answer any `tools/call` with a task, which the core then follows
+        // (`tools call` prints its statuses; `--task` catches Ctrl-C to cancel it).
+        tasks_extension: true,
         ..ClientConfig::default()
     };
     client.probe_timeout = client.probe_timeout.min(timeout);

@@ -45,8 +45,8 @@ pub enum Command {
         #[command(subcommand)]
         command: ToolsCommand,
     },
-    /// Look at or cancel 2025-11-25 tasks (`tasks/get`, `tasks/result`,
-    /// `tasks/list`, `tasks/cancel`).
+    /// Look at or cancel tasks (`tasks/get`, `tasks/cancel`; under 2025-11-25
+    /// also `tasks/result`, `tasks/list`, which the 2026-07-28 extension lacks).
     Tasks {
         /// What to do with tasks.
         #[command(subcommand)]
@@ -138,11 +138,14 @@ pub enum ToolsCommand {
         /// Print the raw CallToolResult JSON instead.
         #[arg(long)]
         json: bool,
-        /// Run the call as a 2025-11-25 task: print each status as it moves, the
-        /// result at the end; Ctrl-C cancels the task (`tasks/cancel`).
+        /// Run the call as a task: print each status as it moves, the result at
+        /// the end; Ctrl-C cancels the task (`tasks/cancel`). Under 2025-11-25 the
+        /// call asks for a task; under 2026-07-28 (the Tasks extension) the server
+        /// decides.
         #[arg(long)]
         task: bool,
-        /// How long the server should keep the task, in milliseconds.
+        /// How long the server should keep the task, in milliseconds (2025-11-25
+        /// only: under the Tasks extension the server chooses).
         #[arg(long, value_name = "MS", requires = "task")]
         ttl: Option<u64>,
     },

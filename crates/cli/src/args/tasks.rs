@@ -1,4 +1,5 @@
-//! `mcpg tasks …`: the 2025-11-25 task requests, one each.
+//! `mcpg tasks …`: the task requests, one each (`result` and `list` exist in
+//! 2025-11-25 only; the 2026-07-28 Tasks extension has neither).
 
 use clap::Subcommand;
 

@@ -2,7 +2,7 @@
 //! answered and the call continued (same `requestState`, new request) until it
 //! ends, for at most [`MAX_INPUT_ROUNDS`] rounds.
 
-use mcpg_core::client::CallOutcome;
+use mcpg_core::client::{CallOptions, CallOutcome};
 use mcpg_core::model::JsonObject;
 use mcpg_transport::{CallReport, Driver};
 
@@ -22,7 +22,20 @@ pub async fn call_tool(
     args: Option<JsonObject>,
     answerer: Option<&Answerer>,
 ) -> Result<(CallReport, usize), Failure> {
-    let mut report = d.call_tool(name, args, false).await?;
+    call_tool_with(d, name, args, CallOptions::default(), answerer).await
+}
+
+/// [`call_tool`] with the call's options (`tools call --task` asks a 2025-11-25
+/// task with them). Under the 2026-07-28 Tasks extension a task's input requests
+/// come back the same way and are answered here too (the core sends `tasks/update`).
+pub async fn call_tool_with(
+    d: &Driver,
+    name: &str,
+    args: Option<JsonObject>,
+    opts: CallOptions,
+    answerer: Option<&Answerer>,
+) -> Result<(CallReport, usize), Failure> {
+    let mut report = d.call_tool_with(name, args, opts).await?;
     let Some(answerer) = answerer else {
         return Ok((report, 0));
     };

@@ -23,13 +23,15 @@ fn list_follows_every_page_and_counts() {
     };
     let r = mcpg(&["tools", "list", "--stdio", &rmcp]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(r.last_line(), "30 tools in 3 pages");
+    assert_eq!(r.last_line(), "32 tools in 4 pages");
     assert_eq!(
         r.stdout.matches("--- page ").count(),
-        3,
+        4,
         "page boundaries are visible"
     );
     assert!(r.stdout.contains("item_24: Filler tool number 24"));
+    // The task tools sort after the fillers, on a page of their own.
+    assert!(r.stdout.contains("slow_sum_confirm: Like slow_sum"));
     assert_eq!(r.stderr, "");
 }
 

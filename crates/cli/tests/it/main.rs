@@ -37,3 +37,4 @@ mod oversized;
 mod replay;
 mod skills;
 mod tasks;
+mod tasks_ext;

@@ -20,7 +20,11 @@ impl Client {
     pub fn request(&mut self, now: Timestamp, method: &str, params: Option<Value>) -> OpId {
         let op = self.new_op();
         let timeout = self.cfg.request_timeout;
+        let task_id = super::task_ext::raw_task_id(method, params.as_ref());
         self.submit(now, op, What::Raw, method, params, timeout);
+        if let Some(task_id) = task_id {
+            self.name_raw_task_request(op, &task_id);
+        }
         op
     }
 

@@ -49,6 +49,15 @@ pub(super) fn is_task_handle(result: &Value) -> bool {
     result.get("resultType").and_then(Value::as_str) == Some("task")
 }
 
+/// The `taskId` of a request the extension defines about one task (`tasks/get`,
+/// `tasks/update`, `tasks/cancel`), for its `Mcp-Name` header.
+pub(super) fn raw_task_id(method: &str, params: Option<&Value>) -> Option<String> {
+    if !matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel") {
+        return None;
+    }
+    params?.get("taskId")?.as_str().map(str::to_owned)
+}
+
 /// Whether a stamped request declared the extension in its capabilities.
 fn declares_extension(params: Option<&Value>) -> bool {
     params
@@ -319,6 +328,27 @@ impl Client {
                 format!("the tasks/get result has resultType {t:?}; it must be \"complete\"");
             let d = Diagnostic::new(Rule::Task, Severity::Error, text);
             self.diag(d.with_raw(msg.raw_shared()));
+        }
+    }
+
+    /// A raw extension request about a task (`mcpg tasks get ID`) carries
+    /// `Mcp-Name: <taskId>` as the client's own do: rmcp refuses one without it.
+    /// Only a request sent at once (the session ready) is named; one deferred
+    /// until the connection is made goes without.
+    pub(super) fn name_raw_task_request(&mut self, op: OpId, task_id: &str) {
+        let stateless = self
+            .stamp_version()
+            .is_some_and(|v| v.generation() == crate::version::Generation::Stateless);
+        if !(self.cfg.tasks_extension && stateless) {
+            return;
+        }
+        let id = self
+            .pending
+            .iter()
+            .find(|(_, p)| p.op == op)
+            .map(|(id, _)| id.clone());
+        if let Some(id) = id {
+            self.name_task_request(&id, task_id);
         }
     }
 

@@ -787,3 +787,51 @@ fn a_2025_11_25_task_is_unaffected_by_the_switch() {
         [CallOutcome::Success(_) | CallOutcome::ToolError(_) | CallOutcome::Failed(_)]
     ));
 }
+
+/// A raw request about a task (`mcpg tasks get ID` on a new connection) carries
+/// `Mcp-Name: <taskId>` as the client's own task requests do: rmcp refuses a
+/// `tasks/get` without it. Not without the extension, nor under 2025-11-25.
+#[test]
+fn a_raw_task_request_names_its_task_under_the_extension() {
+    let mut s = session();
+    for (method, params) in [
+        ("tasks/get", json!({"taskId": "t9"})),
+        ("tasks/cancel", json!({"taskId": "t9"})),
+        (
+            "tasks/update",
+            json!({"taskId": "t9", "inputResponses": {"k": {"action": "decline"}}}),
+        ),
+    ] {
+        s.client.request(s.now, method, Some(params));
+        s.drain();
+        checked_task_request(&s, method, "t9");
+    }
+    // Another method with a taskId is not the extension's: no name.
+    s.client
+        .request(s.now, "tasks/list", Some(json!({"taskId": "t9"})));
+    s.drain();
+    let out = s.last_outgoing("tasks/list");
+    assert!(
+        out.headers.iter().all(|(h, _)| *h != "Mcp-Name"),
+        "{:?}",
+        out.headers
+    );
+    let named = |s: &Scripted| {
+        s.last_outgoing("tasks/get")
+            .headers
+            .iter()
+            .any(|(h, _)| *h == "Mcp-Name")
+    };
+    let mut off = Scripted::new(config(false));
+    off.connect_with("2026-07-28", server_caps());
+    off.client
+        .request(off.now, "tasks/get", Some(json!({"taskId": "t9"})));
+    off.drain();
+    assert!(!named(&off));
+    let mut old = Scripted::new(config(true));
+    old.connect_with("2025-11-25", json!({"tools": {}}));
+    old.client
+        .request(old.now, "tasks/get", Some(json!({"taskId": "t9"})));
+    old.drain();
+    assert!(!named(&old));
+}

@@ -5,9 +5,11 @@
 //! by default; `--http PORT` serves Streamable HTTP on 127.0.0.1 at `/mcp`.
 //!
 //! Tools: `add`, `echo`, `forecast` (an `x-mcp-header` argument), `fail`,
-//! `crash`, and `item_00`..`item_24`, which
+//! `crash`, `item_00`..`item_24`, which
 //! exist only so that `tools/list` has enough entries to be paginated
-//! (pages of [`PAGE_SIZE`]).
+//! (pages of [`PAGE_SIZE`]), and the task tools `slow_sum` and
+//! `slow_sum_confirm` (see [`tasks`]; the server declares the
+//! `io.modelcontextprotocol/tasks` extension).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -16,10 +18,12 @@ use rmcp::handler::server::common::schema_for_output;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CacheScope, CallToolResult, ContentBlock, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ResultType, Tool,
+    CacheScope, CallToolResult, CancelTaskParams, ContentBlock, GetTaskParams, GetTaskResult,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ResultType, ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
+use rmcp::task_manager::TaskManager;
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
@@ -28,8 +32,10 @@ use rmcp::{
 };
 use serde::{Deserialize, Serialize};
 
-/// How many tools one `tools/list` page holds: small, so that the 30 tools
-/// span three pages and clients must follow `nextCursor`.
+mod tasks;
+
+/// How many tools one `tools/list` page holds: small, so that the 32 tools
+/// span four pages and clients must follow `nextCursor`.
 const PAGE_SIZE: usize = 10;
 
 /// How many filler tools (`item_00`..) exist to make pagination observable.
@@ -75,22 +81,28 @@ struct FailArgs {
     reason: String,
 }
 
-/// The server: a tool router plus nothing else (it keeps no state).
-#[derive(Debug, Clone)]
+/// The server: a tool router and the tasks it runs.
+#[derive(Clone)]
 struct Peer {
     /// Routes `tools/call` by name; also the source of `tools/list`.
     tool_router: ToolRouter<Self>,
+    /// The running and finished tasks, shared by every `Peer` of the process:
+    /// a stateless (2026-07-28) HTTP server builds one per request, and a task
+    /// created by one request is polled by the next.
+    tasks: TaskManager,
 }
 
 #[tool_router]
 impl Peer {
-    /// Builds the router: the macro-declared tools plus the filler tools.
-    fn new() -> Self {
+    /// Builds the router (the macro-declared tools, the filler tools and the
+    /// task tools) over the process's `tasks`.
+    fn new(tasks: TaskManager) -> Self {
         let mut tool_router = Self::tool_router();
         for index in 0..FILLER_TOOLS {
             tool_router.add_route(filler_route(index));
         }
-        Self { tool_router }
+        tool_router.merge(Self::task_router());
+        Self { tool_router, tasks }
     }
 
     #[tool(
@@ -151,8 +163,45 @@ fn filler_route(index: usize) -> ToolRoute<Peer> {
 
 // `router = self.tool_router`: the default (`Self::tool_router()`) would rebuild
 // the macro-only router and miss the filler tools added in `Peer::new`.
-#[tool_handler(router = self.tool_router, name = "rmcp-peer", version = "0.1.0")]
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for Peer {
+    /// Tools and the Tasks extension, as rmcp declares it (`extensions`).
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build();
+        ServerConfig::new(capabilities).with_server_info(Implementation::new("rmcp-peer", "0.1.0"))
+    }
+
+    /// `tasks/get`, answered by rmcp's task manager.
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        Ok(GetTaskResult::new(self.tasks.get_task(&request.task_id)?))
+    }
+
+    /// `tasks/update`: the client's `inputResponses`, delivered by rmcp.
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    /// `tasks/cancel`: rmcp records it and the task stops at its next step.
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel_task(&request.task_id)
+    }
+
     /// `tools/list` in pages of [`PAGE_SIZE`]; the cursor is the decimal
     /// offset of the page's first tool (opaque to clients, simple to debug).
     async fn list_tools(
@@ -211,7 +260,7 @@ fn parse_args(args: &[String]) -> Result<Mode, String> {
 
 /// Serves one session on stdio until the client closes stdin.
 async fn serve_stdio() -> Result<(), String> {
-    let running = Peer::new()
+    let running = Peer::new(TaskManager::new())
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| format!("stdio session failed to start: {e}"))?;
@@ -224,8 +273,9 @@ async fn serve_stdio() -> Result<(), String> {
 
 /// Serves Streamable HTTP on loopback until the process is killed.
 async fn serve_http(port: u16) -> Result<(), String> {
+    let tasks = TaskManager::new();
     let service: StreamableHttpService<Peer, LocalSessionManager> = StreamableHttpService::new(
-        || Ok(Peer::new()),
+        move || Ok(Peer::new(tasks.clone())),
         Arc::default(),
         StreamableHttpServerConfig::default(),
     );

@@ -43,8 +43,10 @@ pub fn expect(peer: Peer) -> Expect {
             unknown_tool_is_rpc_error: false,
         },
         Peer::Rmcp => Expect {
-            tools: 30,
-            pages: 3,
+            // add, crash, echo, fail, forecast, item_00..item_24, slow_sum,
+            // slow_sum_confirm: pages of 10.
+            tools: 32,
+            pages: 4,
             echo: ("echo", json!({"text": "hi"}), "hi"),
             fail: ("fail", json!({"reason": "boom"}), "boom"),
             unknown_tool_is_rpc_error: true,
