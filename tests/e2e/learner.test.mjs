@@ -235,16 +235,16 @@ const TRACK = [
     async act(page, w) {
       await w.run();
       await w.tick(0);
-      await page.waitForFunction(() => /^26 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
+      await page.waitForFunction(() => /^27 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
       await w.run();
       await w.tick(1);
-      await page.waitForFunction(() => /^25 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
-      // The naive host adds secret_recipe again but never lists: the panel stays at 25.
+      await page.waitForFunction(() => /^26 tools/.test(document.querySelector('[data-testid=tools-summary]')?.textContent ?? ''));
+      // The naive host adds secret_recipe again but never lists: the panel stays at 26.
       await w.click(tid('lesson-host-naive'));
       await w.run();
       await w.tick(2);
-      assert.match(await page.textContent(tid('tools-summary')), /^25 tools/);
-      // The careful host takes it away again and lists: still 25, now true.
+      assert.match(await page.textContent(tid('tools-summary')), /^26 tools/);
+      // The careful host takes it away again and lists: still 26, now true.
       await w.click(tid('lesson-host-careful'));
       await w.run();
       await w.tick(3);

@@ -72,8 +72,9 @@ describe('the tool loop on the embedded demo server', () => {
     await page.click(tid('tab-tools'));
     const pages = await page.$$eval(tid('tools-page'), (els) => els.map((e) => e.dataset.page));
     assert.deepEqual(pages, ['1', '2', '3', '4', '5']);
-    assert.equal(await page.locator(tid('tool-row')).count(), 25);
-    assert.match(await page.textContent(tid('tools-summary')), /25 tools in 5 page/);
+    // 26: count_task too, since the page declares the Tasks extension (2026-07-28).
+    assert.equal(await page.locator(tid('tool-row')).count(), 26);
+    assert.match(await page.textContent(tid('tools-summary')), /26 tools in 5 page/);
     const boundaries = await page.$$eval('.page-boundary', (els) => els.map((e) => e.textContent));
     assert.match(boundaries[0], /nextCursor/);
     assert.match(boundaries[4], /no nextCursor: the last page/);
@@ -172,10 +173,10 @@ describe('the tool loop on the embedded demo server', () => {
     await runLoop(page, 'Toggle the bonus tool');
     await page.click(tid('tab-tools'));
     await page.waitForSelector('[data-tool="secret_recipe"]');
-    assert.match(await page.textContent(tid('tools-summary')), /26 tools/);
+    assert.match(await page.textContent(tid('tools-summary')), /27 tools/);
     await page.click(tid('tab-wire'));
     assert.match(await page.textContent(tid('wire-log')), /notifications\/tools\/list_changed/);
-    // Toggle back, so the other tests see the usual 25 tools.
+    // Toggle back, so the other tests see the usual 26 tools.
     await runLoop(page, 'Toggle the bonus tool');
     await page.click(tid('tab-tools'));
     await page.waitForFunction(() => !document.querySelector('[data-tool="secret_recipe"]'));

@@ -14,6 +14,7 @@ mod handlers;
 mod hook;
 mod serve;
 mod tasks;
+mod tasks_ext;
 mod types;
 mod weather;
 

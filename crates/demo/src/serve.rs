@@ -6,7 +6,7 @@
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{RequestId, RpcError, code};
 use mcpg_core::model::{CallToolResult, JsonObject, LoggingLevel};
-use mcpg_core::server::ServerEvent;
+use mcpg_core::server::{ServerEvent, declares_tasks_extension};
 use mcpg_core::version::ProtocolVersion;
 use serde_json::{Value, json};
 
@@ -73,16 +73,18 @@ impl DemoServer {
         }
     }
 
-    /// The tools offered to request `id`'s revision (`count_task` under
-    /// 2025-11-25 only), for the prompt and the completion that name tools.
+    /// The tools offered to request `id` (`count_task` under 2025-11-25, and under
+    /// 2026-07-28 to a request that declares the Tasks extension), for the prompt
+    /// and the completion that name tools.
     fn offered_tools(&self, id: &RequestId) -> Vec<mcpg_core::model::Tool> {
-        let Some(version) = self.server.call_context(id).map(|c| c.version) else {
+        let Some(ctx) = self.server.call_context(id) else {
             return self.server.tools().to_vec();
         };
+        let declared = declares_tasks_extension(&ctx.client_capabilities);
         self.server
             .tools()
             .iter()
-            .filter(|t| self.server.offers_tool(t, version))
+            .filter(|t| self.server.lists_tool(t, ctx.version, declared))
             .cloned()
             .collect()
     }

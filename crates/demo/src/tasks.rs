@@ -18,6 +18,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{RequestId, RpcError, code};
 use mcpg_core::model::{CallToolResult, ContentBlock, JsonObject};
 use mcpg_core::server::AskOutcome;
+use mcpg_core::version::Generation;
 use serde_json::{Map, Value, json};
 
 use crate::asking::{self, Kind};
@@ -44,7 +45,7 @@ pub(crate) enum Status {
 }
 
 impl Status {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Working => "working",
             Status::InputRequired => "input_required",
@@ -54,7 +55,7 @@ impl Status {
         }
     }
 
-    fn is_terminal(self) -> bool {
+    pub(crate) fn is_terminal(self) -> bool {
         matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
     }
 }
@@ -62,25 +63,31 @@ impl Status {
 /// One task of `count_task`.
 #[derive(Debug)]
 pub(crate) struct DemoTask {
-    id: String,
+    pub(crate) id: String,
     /// The `tools/call` that made it (its asks are filed under it).
-    call: RequestId,
-    status: Status,
-    message: String,
-    created: Timestamp,
-    updated: Timestamp,
-    ttl_ms: u64,
+    pub(crate) call: RequestId,
+    pub(crate) status: Status,
+    pub(crate) message: String,
+    pub(crate) created: Timestamp,
+    pub(crate) updated: Timestamp,
+    pub(crate) ttl_ms: u64,
     /// The count, while the task waits for the answer to its question.
-    paused: Option<Job>,
+    pub(crate) paused: Option<Job>,
     /// Once it ended: what `tasks/result` returns (the tool's result, or an error).
-    result: Option<Result<Value, RpcError>>,
+    pub(crate) result: Option<Result<Value, RpcError>>,
     /// `tasks/result` requests held open until it ends.
     waiting: Vec<RequestId>,
+    /// What a 2026-07-28 Tasks extension task has beyond (`tasks_ext.rs`); `None`
+    /// for a 2025-11-25 task.
+    pub(crate) ext: Option<crate::tasks_ext::ExtTask>,
 }
 
 impl DemoTask {
-    /// The `Task` object.
+    /// The `Task` object (the extension's spelling for one of its tasks).
     fn to_json(&self) -> Value {
+        if self.ext.is_some() {
+            return self.ext_json();
+        }
         json!({
             "taskId": self.id,
             "status": self.status.as_str(),
@@ -100,8 +107,9 @@ fn related(task_id: &str) -> Value {
     Value::Object(m)
 }
 
-/// `-32602`, as 2025-11-25 asks for every unusable `taskId` or cursor.
-fn invalid(message: String) -> RpcError {
+/// `-32602`, as 2025-11-25 asks for every unusable `taskId` or cursor (and the
+/// extension for an unknown one).
+pub(crate) fn invalid(message: String) -> RpcError {
     RpcError::new(code::INVALID_PARAMS, message)
 }
 
@@ -151,7 +159,7 @@ fn civil(days: u64) -> (u64, u64, u64) {
 }
 
 /// The text of a result's first text block.
-fn first_text(r: &CallToolResult) -> String {
+pub(crate) fn first_text(r: &CallToolResult) -> String {
     r.content
         .iter()
         .find_map(|c| match c {
@@ -162,18 +170,19 @@ fn first_text(r: &CallToolResult) -> String {
 }
 
 impl DemoServer {
-    fn task_mut(&mut self, task_id: &str) -> Option<&mut DemoTask> {
+    pub(crate) fn task_mut(&mut self, task_id: &str) -> Option<&mut DemoTask> {
         self.tasks.iter_mut().find(|t| t.id == task_id)
     }
 
     /// Makes a task for call `id` (`task` is its `params.task`; `runs` how long its
     /// count takes) and answers the call with its `CreateTaskResult`; the task's id.
-    fn create_task(
+    pub(crate) fn create_task(
         &mut self,
         now: Timestamp,
         id: &RequestId,
         task: &JsonObject,
         (runs, message): (u64, String),
+        ext: Option<crate::tasks_ext::ExtTask>,
     ) -> String {
         self.next_task += 1;
         let task_id = format!("task-{}", self.next_task);
@@ -194,9 +203,17 @@ impl DemoServer {
             paused: None,
             result: None,
             waiting: Vec::new(),
+            ext,
         };
-        self.server
-            .respond_result(now, id, json!({ "task": t.to_json() }));
+        // The extension's handle is the flat task, tagged (`CreateTaskResult`).
+        let handle = match t.to_json() {
+            Value::Object(mut o) if t.ext.is_some() => {
+                o.insert("resultType".into(), Value::from("task"));
+                Value::Object(o)
+            }
+            task => json!({ "task": task }),
+        };
+        self.server.respond_result(now, id, handle);
         self.tasks.push(t);
         task_id
     }
@@ -212,12 +229,16 @@ impl DemoServer {
         (to, step_ms, ask): (u32, u64, bool),
         token: Option<&Value>,
     ) {
-        let Some(task) = task else {
+        let ext = JsonObject::new();
+        let Some(task) = task.or_else(|| self.ext_task_for(id).map(|_| &ext)) else {
             let r = CallToolResult::tool_error("count_task runs only as a task: send params.task");
             return self.answer(now, id, crate::catalogue::TASK, r);
         };
         let runs = u64::from(to).saturating_mul(step_ms);
-        let task_id = self.create_task(now, id, task, (runs, format!("counted 0 of {to}")));
+        let ext = self.ext_task_for(id);
+        // The extension supports no progress notifications on tasks.
+        let token = token.filter(|_| ext.is_none());
+        let task_id = self.create_task(now, id, task, (runs, format!("counted 0 of {to}")), ext);
         self.jobs.push(Job {
             id: id.clone(),
             token: token.cloned(),
@@ -239,7 +260,7 @@ impl DemoServer {
         task: &JsonObject,
         r: CallToolResult,
     ) {
-        let task_id = self.create_task(now, id, task, (0, "checking the arguments".into()));
+        let task_id = self.create_task(now, id, task, (0, "checking the arguments".into()), None);
         self.end_task(now, &task_id, r);
     }
 
@@ -264,7 +285,12 @@ impl DemoServer {
         }
         job.ask_at = None;
         let call = job.id.clone();
-        match self.ask_go_on(at, &call, &progress, related(&task_id)) {
+        let asked = if self.task_mut(&task_id).is_some_and(|t| t.ext.is_some()) {
+            self.ext_ask_go_on(&task_id, &progress)
+        } else {
+            self.ask_go_on(at, &call, &progress, related(&task_id))
+        };
+        match asked {
             Ok(()) => {
                 if let Some(t) = self.task_mut(&task_id) {
                     t.status = Status::InputRequired;
@@ -312,15 +338,24 @@ impl DemoServer {
     /// Ends a task with the tool's result: `completed`, or `failed` for a result
     /// with `isError` (as 2025-11-25 says of tool calls). The status goes out,
     /// then the result to every `tasks/result` held open.
-    fn end_task(&mut self, now: Timestamp, task_id: &str, r: CallToolResult) {
+    pub(crate) fn end_task(&mut self, now: Timestamp, task_id: &str, r: CallToolResult) {
         let mut result = r.to_json();
-        if let Value::Object(o) = &mut result {
-            o.insert("_meta".into(), related(task_id));
-        }
         let Some(t) = self.task_mut(task_id) else {
             return;
         };
-        t.status = if r.is_error == Some(true) {
+        // The extension's `failed` is for JSON-RPC errors only: a result with
+        // `isError` completes its task, and carries no related-task `_meta`.
+        // Its `result` is the tool's 2026-07-28 `CallToolResult`, whose
+        // `resultType` is required.
+        let ext = t.ext.is_some();
+        if let Value::Object(o) = &mut result {
+            if ext {
+                o.insert("resultType".into(), Value::from("complete"));
+            } else {
+                o.insert("_meta".into(), related(task_id));
+            }
+        }
+        t.status = if r.is_error == Some(true) && !ext {
             Status::Failed
         } else {
             Status::Completed
@@ -335,9 +370,15 @@ impl DemoServer {
         }
     }
 
-    /// `notifications/tasks/status` with the task as it is now.
-    fn task_status(&mut self, now: Timestamp, task_id: &str) {
-        if let Some(t) = self.tasks.iter().find(|t| t.id == task_id) {
+    /// `notifications/tasks/status` with the task as it is now (none for the
+    /// extension's tasks: its `notifications/tasks` need a `subscriptions/listen`
+    /// naming the task, which the demo does not offer; clients poll).
+    pub(crate) fn task_status(&mut self, now: Timestamp, task_id: &str) {
+        if let Some(t) = self
+            .tasks
+            .iter()
+            .find(|t| t.id == task_id && t.ext.is_none())
+        {
             let task = t.to_json();
             self.server.notify(now, "notifications/tasks/status", task);
         }
@@ -355,7 +396,13 @@ impl DemoServer {
         self.tasks.retain(|t| {
             !t.status.is_terminal() || now < t.created.after(Duration::from_millis(t.ttl_ms))
         });
-        let answer = if method == "tasks/list" {
+        let ext = self
+            .server
+            .call_context(id)
+            .is_some_and(|c| c.version.generation() == Generation::Stateless);
+        let answer = if ext {
+            self.ext_task_request(now, method, params)
+        } else if method == "tasks/list" {
             self.list_tasks(params)
         } else {
             self.about_task(now, id, method, params)
@@ -399,7 +446,7 @@ impl DemoServer {
     /// `tasks/cancel`: a task not yet ended stops and is `cancelled` (its
     /// `tasks/result`, now or held, is an error: it has no result); an ended one
     /// is `-32602`, as 2025-11-25 says.
-    fn cancel_task(&mut self, now: Timestamp, task_id: &str) -> Result<Value, RpcError> {
+    pub(crate) fn cancel_task(&mut self, now: Timestamp, task_id: &str) -> Result<Value, RpcError> {
         let t = self
             .task_mut(task_id)
             .ok_or_else(|| invalid(format!("no task {task_id:?}")))?;

@@ -91,11 +91,23 @@ fn went_on(session: &Recording) -> bool {
 
 /// Replaces the client `Page::open` just made, before it sent anything, with one
 /// that declares `caps` (here, so the first screen carries none of this).
-fn declare(page: &mut Page, caps: JsonObject) {
+fn declare(page: &mut Page, mut caps: JsonObject) {
     let mut cfg = page.client.config().clone();
+    // The Tasks extension is the configuration's to stamp (2026-07-28 only): a
+    // recording made before the page declared it declares it not, and replays so.
+    cfg.tasks_extension = take_tasks_extension(&mut caps);
     cfg.capabilities = caps;
     page.client = Client::new(cfg);
     page.client.connect(page.now);
+}
+
+/// Removes the Tasks extension from recorded capabilities; whether it was there.
+/// An `extensions` left empty stays, so the stamp puts it back where it was.
+fn take_tasks_extension(caps: &mut JsonObject) -> bool {
+    caps.get_mut("extensions")
+        .and_then(serde_json::Value::as_object_mut)
+        .and_then(|e| e.remove(mcpg_core::client::TASKS_EXTENSION))
+        .is_some()
 }
 
 /// The capabilities the recorded session declared (its first request's:

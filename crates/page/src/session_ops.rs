@@ -148,6 +148,11 @@ impl Page {
             // by the source, so a replay sends what the recorded session sent.)
             listen_for_list_changes: !matches!(source, Source::Relay(_) | Source::Url(_)),
             capabilities: mcpg_loop_data::page_capabilities(),
+            // The 2026-07-28 Tasks extension, declared on every request of that
+            // revision from the first (the core stamps it from the configuration,
+            // not from the later parts' readers), so a recorded session's frames do
+            // not depend on when the later parts came.
+            tasks_extension: true,
             ..ClientConfig::default()
         };
         if let Pin::Revision(v) = self.pin {

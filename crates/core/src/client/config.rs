@@ -48,8 +48,9 @@ pub struct ClientConfig {
     /// Under 2026-07-28, speak the Tasks extension (`io.modelcontextprotocol/tasks`,
     /// SEP-2663): declare it in every request's capabilities and follow a
     /// `tools/call` the server answers with a task handle (`resultType: "task"`)
-    /// until it ends, polling `tasks/get`. Off by default. Only a client with its
-    /// answer readers declares it (they carry the code that follows a task).
+    /// until it ends, polling `tasks/get`. Off by default. Declared whether or not
+    /// the answer readers (which carry the code that follows a task) are in yet:
+    /// a handle that comes before them fails its call, saying so.
     pub tasks_extension: bool,
 }
 

@@ -45,16 +45,16 @@ type CloseTasks = fn(&mut Client, &str);
 type CancelTask = fn(&mut Client, Timestamp, OpId, &str) -> bool;
 /// When the next task needs polling (or expires).
 type TaskWake = fn(&Client) -> Option<Timestamp>;
-/// Adds the Tasks extension to a 2026-07-28 request's capabilities, when spoken.
-type DeclareTasks = fn(&Client, &mut JsonObject);
 /// The host's answers to an extension task's input requests (`tasks/update`):
 /// `None` when the call is no such task.
 type TaskInput = fn(&mut Client, Timestamp, OpId, &mut JsonObject) -> Option<bool>;
 
 /// The code that follows a task-augmented call (2025-11-25, and the 2026-07-28
 /// Tasks extension), reached only through the readers: a task exists only once a
-/// call's reader saw its handle, so a client without readers has none (nor
-/// declares the extension), and the page's first load carries none of it.
+/// call's reader saw its handle, so a client without readers has none, and the
+/// page's first load carries none of it. (The extension's declaration is not
+/// here: it follows [`super::ClientConfig::tasks_extension`] alone, in `stamp.rs`,
+/// so a request's text does not depend on when the readers came.)
 #[derive(Clone, Copy)]
 pub(super) struct TaskCode {
     pub(super) answer: TaskAnswer,
@@ -63,7 +63,6 @@ pub(super) struct TaskCode {
     pub(super) close: CloseTasks,
     pub(super) cancel: CancelTask,
     pub(super) wake: TaskWake,
-    pub(super) declare: DeclareTasks,
     pub(super) input: TaskInput,
 }
 
@@ -95,7 +94,6 @@ impl AnswerReaders {
             close: Client::close_tasks,
             cancel: Client::cancel_task_because,
             wake: Client::task_wake,
-            declare: Client::declare_tasks_extension,
             input: Client::answer_task_input,
         },
     };

@@ -4,6 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::Client;
+use super::task_types::TASKS_EXTENSION;
+use crate::model::JsonObject;
 use crate::model::meta;
 use crate::version::ProtocolVersion;
 
@@ -22,9 +24,7 @@ impl Client {
                 m.insert(meta::PROTOCOL_VERSION.into(), Value::from(v.as_str()));
             }
             let mut caps = self.cfg.capabilities.clone();
-            if let Some(r) = self.readers {
-                (r.tasks.declare)(self, &mut caps);
-            }
+            self.declare_tasks_extension(&mut caps);
             m.insert(meta::CLIENT_CAPABILITIES.into(), Value::Object(caps));
             m.insert(meta::CLIENT_INFO.into(), self.cfg.client_info.to_json());
             if let Some(level) = self.log_level {
@@ -32,6 +32,26 @@ impl Client {
             }
         }
         Value::Object(p)
+    }
+
+    /// Adds the Tasks extension to the capabilities a 2026-07-28 request is
+    /// stamped with, when the configuration speaks it (keeping any other extension
+    /// declared). It follows the configuration alone, not the answer readers: a
+    /// host that hands the readers in later (the page) sends the same text before
+    /// and after, so a recorded session replays whenever they came. A task handle
+    /// answered before the readers are in ends its call as unread, with a failure
+    /// that says so.
+    fn declare_tasks_extension(&self, caps: &mut JsonObject) {
+        if !self.cfg.tasks_extension {
+            return;
+        }
+        let extensions = caps
+            .entry("extensions")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(e) = extensions {
+            e.entry(TASKS_EXTENSION)
+                .or_insert_with(|| Value::Object(Map::new()));
+        }
     }
 }
 

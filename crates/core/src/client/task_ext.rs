@@ -20,7 +20,7 @@
 //! ends later in another [`Event::CallFinished`].
 //!
 //! Reached only through the answer readers' [`super::readers::TaskCode`], so the
-//! page's first load carries none of it.
+//! page's first load carries none of it (bar the declaration, in `stamp.rs`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -69,20 +69,6 @@ fn declares_extension(params: Option<&Value>) -> bool {
 }
 
 impl Client {
-    /// Adds the extension to the capabilities a 2026-07-28 request is stamped
-    /// with, when the client speaks it (keeping any other extension declared).
-    pub(super) fn declare_tasks_extension(&self, caps: &mut JsonObject) {
-        if !self.cfg.tasks_extension {
-            return;
-        }
-        let extensions = caps
-            .entry("extensions")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(e) = extensions {
-            e.entry(TASKS_EXTENSION).or_insert_with(|| json!({}));
-        }
-    }
-
     /// Whether the server declared the extension in `server/discover`.
     fn server_declares_tasks(&self) -> bool {
         self.negotiated

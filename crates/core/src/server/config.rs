@@ -39,7 +39,10 @@ pub struct ServerConfig {
     /// and hand `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` to the
     /// application ([`super::ServerEvent::TaskRequest`]). The application runs the
     /// tasks; the server checks each call against its tool's
-    /// `execution.taskSupport`.
+    /// `execution.taskSupport`. Under 2026-07-28 the same switch declares the
+    /// Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) in
+    /// `server/discover`, lists a tool that runs only as a task to the requests
+    /// that declare it and hands on `tasks/get`, `tasks/update` and `tasks/cancel`.
     pub tasks: bool,
 }
 

@@ -106,7 +106,10 @@ impl Server {
             }
             "logging/setLevel" => self.cfg.logging && !stateless,
             "skills/list" | "skills/get" => self.cfg.skills && stateless,
-            "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" => self.has_tasks(version),
+            "tasks/result" | "tasks/list" => self.has_tasks(version),
+            // The extension's methods too (it has no tasks/result, no tasks/list).
+            "tasks/get" | "tasks/cancel" => self.has_tasks(version) || self.has_ext_tasks(version),
+            "tasks/update" => self.has_ext_tasks(version),
             _ => false,
         }
     }
@@ -218,6 +221,13 @@ impl Server {
         {
             e.insert(super::SKILLS_EXTENSION.into(), json!({}));
         }
+        if self.has_ext_tasks(version)
+            && let Value::Object(e) = caps
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(Map::new()))
+        {
+            e.insert(crate::client::TASKS_EXTENSION.into(), json!({}));
+        }
         Value::Object(caps)
     }
 
@@ -240,10 +250,11 @@ impl Server {
         params: Option<&Value>,
         version: ProtocolVersion,
     ) -> Result<Value, RpcError> {
+        let declared = super::tasks_ext::request_declares_tasks(params);
         let tools: Vec<&Tool> = self
             .tools
             .iter()
-            .filter(|t| self.offers_tool(t, version))
+            .filter(|t| self.lists_tool(t, version, declared))
             .collect();
         let p = paging::page(params, tools.len(), self.cfg.page_size)?;
         let items = json!(tools.get(p.start..p.end).unwrap_or_default());
@@ -257,12 +268,13 @@ impl Server {
         self.cfg.tasks && version == ProtocolVersion::V2025_11_25
     }
 
-    /// Whether `tool` is listed, and can be called, under `version`: a tool whose
-    /// `execution.taskSupport` is `"required"` only where this server has tasks
-    /// (nowhere else could a client call it); every other tool always.
+    /// Whether `tool` is listed, and can be called, under `version` by a request
+    /// that does not declare the 2026-07-28 Tasks extension: a tool whose
+    /// `execution.taskSupport` is `"required"` only where this server has
+    /// 2025-11-25 tasks (nowhere else could such a client call it); every other
+    /// tool always. [`Server::lists_tool`] adds the extension's case.
     pub fn offers_tool(&self, tool: &Tool, version: ProtocolVersion) -> bool {
-        let support = tool.execution.as_ref().and_then(|e| e.get("taskSupport"));
-        support.and_then(Value::as_str) != Some("required") || self.has_tasks(version)
+        !super::tasks_ext::task_only(tool) || self.has_tasks(version)
     }
 
     /// Adds what 2026-07-28 requires on every result (`resultType`, `_meta` server

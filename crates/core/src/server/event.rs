@@ -79,8 +79,10 @@ pub enum ServerEvent {
         /// Arguments already filled in (`context.arguments`).
         context: JsonObject,
     },
-    /// A request about a task (2025-11-25, when the configuration declares tasks):
-    /// `tasks/get`, `tasks/result`, `tasks/list` or `tasks/cancel`, as sent. The
+    /// A request about a task (when the configuration declares tasks): under
+    /// 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list` or `tasks/cancel`; under
+    /// 2026-07-28, from a request that declares the Tasks extension, `tasks/get`,
+    /// `tasks/update` or `tasks/cancel`; as sent. The
     /// application keeps the tasks, so it answers, with
     /// [`super::Server::respond_result`] or [`super::Server::respond_error`]
     /// (`tasks/result` when the task has ended).

@@ -14,6 +14,7 @@
 use serde_json::{Value, json};
 
 use super::dispatch::{invalid, not_found, object_param, string_param};
+use super::tasks_ext::{request_declares_tasks, tasks_extension_missing};
 use super::{Incoming, OpenCall, Server, ServerEvent, logging, paging};
 use crate::jsonrpc::{RpcError, code};
 
@@ -153,7 +154,9 @@ impl Server {
     }
 
     /// `tools/call`: an unknown tool (or one not offered under this revision) is
-    /// `-32602`. Where this server has tasks, a call is checked against its tool's
+    /// `-32602`; under 2026-07-28 a tool that runs only as a task, called without
+    /// the Tasks extension declared, is `-32021` (the application decides whether a
+    /// call that declares it becomes a task, from its [`super::CallContext`]). Where this server has tasks, a call is checked against its tool's
     /// `execution.taskSupport` as 2025-11-25 says: a `"required"` tool called
     /// without `params.task` is `-32601` (MUST), and so is a task asked of a tool
     /// that does not support one (SHOULD); elsewhere `params.task` is ignored, as a
@@ -164,8 +167,11 @@ impl Server {
         let tool = self
             .tools
             .iter()
-            .find(|t| t.name == name && self.offers_tool(t, r.version))
+            .find(|t| t.name == name && self.lists_tool(t, r.version, true))
             .ok_or_else(|| invalid(format!("Unknown tool: {name}")))?;
+        if self.needs_tasks_declared(tool, r.version, params) {
+            return Err(tasks_extension_missing(&format!("tools/call {name}")));
+        }
         let arguments = object_param(params, "arguments")?;
         let progress_token = params
             .and_then(|p| p.get("_meta"))
@@ -219,8 +225,14 @@ impl Server {
         let (id, params) = (r.id, r.params);
         let event = match r.method {
             "tools/call" => self.call(r),
-            // Offered only where this server has tasks (`offers`).
-            "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" => {
+            // Offered only where this server has tasks (`offers`); under 2026-07-28
+            // only to a request that declares the extension, as it says.
+            "tasks/get" | "tasks/update" | "tasks/cancel"
+                if self.has_ext_tasks(r.version) && !request_declares_tasks(params) =>
+            {
+                Err(tasks_extension_missing(r.method))
+            }
+            "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" | "tasks/update" => {
                 Ok(ServerEvent::TaskRequest {
                     id: id.clone(),
                     method: r.method.to_owned(),

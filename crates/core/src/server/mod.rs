@@ -10,7 +10,8 @@
 //! negotiation, result stamping),
 //! `respond` (the application's answers, tasks' among them: the application keeps
 //! its tasks, the server checks calls against `execution.taskSupport` and hands on
-//! `tasks/*`), `handlers` (the hook that keeps every
+//! `tasks/*`), `tasks_ext` (what the core's server does of the 2026-07-28 Tasks
+//! extension: the declaration, the listing, `-32021`), `handlers` (the hook that keeps every
 //! request beyond the handshake and the tool list out of a host's first load), `resources`, `prompts` (with
 //! completions), `logging`, `listen` (list changes and resource updates, in both
 //! generations), `paging` and `template` (RFC 6570).
@@ -26,6 +27,7 @@ mod paging;
 mod prompts;
 mod resources;
 mod respond;
+mod tasks_ext;
 pub mod template;
 
 pub use asks::{ASK_TIMEOUT, AskOutcome, CallContext, CannotAsk, declares};
@@ -34,6 +36,7 @@ pub use event::{CompletionTarget, ServerEvent};
 pub use handlers::RequestHandlers;
 pub use resources::resource_not_found;
 pub use respond::{MAX_COMPLETIONS, blob_contents, text_contents};
+pub use tasks_ext::declares_tasks_extension;
 
 use std::collections::{HashMap, VecDeque};
 

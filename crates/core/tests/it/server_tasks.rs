@@ -55,6 +55,13 @@ fn tasks_are_declared_listed_and_handed_on_under_2025_11_25_only() {
         };
         let has = generation == Gen::Initialize("2025-11-25");
         assert_eq!(caps.get("tasks").is_some(), has, "{generation:?}: {caps}");
+        // 2026-07-28 declares the extension instead (`tasks_ext` below).
+        let ext = generation == Gen::Stateless;
+        assert_eq!(
+            caps.pointer("/extensions/io.modelcontextprotocol~1tasks"),
+            ext.then(|| json!({})).as_ref(),
+            "{generation:?}: {caps}"
+        );
         if has {
             assert_eq!(
                 caps["tasks"],
@@ -73,13 +80,17 @@ fn tasks_are_declared_listed_and_handed_on_under_2025_11_25_only() {
             assert_eq!(r.answer(&id), None, "handed on to the application");
             assert!(matches!(&r.take()[..], [ServerEvent::TaskRequest { .. }]));
         } else {
+            // Under 2026-07-28 a request that does not declare the extension: -32021.
             let a = r.answer(&id).unwrap();
-            assert_eq!(Raw::code(a), Some(-32601), "{generation:?}: {a}");
+            let code = if ext { -32021 } else { -32601 };
+            assert_eq!(Raw::code(a), Some(code), "{generation:?}: {a}");
         }
-        // Where the tool is not offered, calling it is an unknown tool.
+        // Where the tool is not offered, calling it is an unknown tool (or, under
+        // 2026-07-28, one that needs the extension declared).
         if !has {
             let a = r.request("tools/call", json!({"name": "task_only", "task": {}}));
-            assert_eq!(Raw::code(&a), Some(-32602), "{generation:?}: {a}");
+            let code = if ext { -32021 } else { -32602 };
+            assert_eq!(Raw::code(&a), Some(code), "{generation:?}: {a}");
         }
     }
 }
@@ -157,4 +168,79 @@ fn without_the_configuration_task_is_ignored_and_nothing_is_declared() {
     ));
     let a = r.request("tasks/list", json!({}));
     assert_eq!(Raw::code(&a), Some(-32601));
+}
+
+/// The 2026-07-28 Tasks extension, as far as the core's server goes: a request
+/// that declares it sees the tool that runs only as a task and may call it (the
+/// application decides whether to answer with a task, from the call's context);
+/// `tasks/get`, `tasks/update` and `tasks/cancel` are handed on; `tasks/result`
+/// and `tasks/list` do not exist there; a request that does not declare it gets
+/// `-32021` naming the extension; a server without tasks has none of it.
+#[test]
+fn tasks_ext() {
+    let ext = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let mut r = Raw::new(server(true), Gen::Stateless);
+    r.caps = ext.clone();
+    assert!(names(&mut r).contains(&"task_only".to_owned()));
+    let call = r.send("tools/call", json!({"name": "task_only"}));
+    let get = r.send("tasks/get", json!({"taskId": "t1"}));
+    let update = r.send(
+        "tasks/update",
+        json!({"taskId": "t1", "inputResponses": {"k": {"action": "cancel"}}}),
+    );
+    let cancel = r.send("tasks/cancel", json!({"taskId": "t1"}));
+    let seen: Vec<String> = r
+        .take()
+        .into_iter()
+        .map(|e| match e {
+            ServerEvent::CallTool { id, task, .. } => format!("{id} call {task:?}"),
+            ServerEvent::TaskRequest { id, method, .. } => format!("{id} {method}"),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            format!("{call} call None"),
+            format!("{get} tasks/get"),
+            format!("{update} tasks/update"),
+            format!("{cancel} tasks/cancel"),
+        ]
+    );
+    let ctx = r.server.call_context(&call).unwrap();
+    assert!(mcpg_core::server::declares_tasks_extension(
+        &ctx.client_capabilities
+    ));
+    // The handle is the application's, tagged as it built it.
+    let handle = json!({"resultType": "task", "taskId": "t1", "status": "working",
+        "createdAt": "x", "lastUpdatedAt": "x", "ttlMs": null});
+    r.server.respond_result(r.now, &call, handle);
+    r.drain();
+    assert_eq!(r.answer(&call).unwrap()["result"]["resultType"], "task");
+    for method in ["tasks/result", "tasks/list"] {
+        let a = r.request(method, json!({"taskId": "t1"}));
+        assert_eq!(Raw::code(&a), Some(-32601), "{method}: {a}");
+    }
+    // Without the declaration: not listed, and -32021 with the extension named.
+    r.caps = json!({"elicitation": {}});
+    assert!(!names(&mut r).contains(&"task_only".to_owned()));
+    let a = r.request("tools/call", json!({"name": "task_only"}));
+    assert_eq!(Raw::code(&a), Some(-32021), "{a}");
+    assert_eq!(
+        a["error"]["data"]["requiredCapabilities"],
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
+    r.send("tools/call", json!({"name": "plain"}));
+    assert!(
+        matches!(&r.take()[..], [ServerEvent::CallTool { .. }]),
+        "other tools need nothing"
+    );
+    // A server without tasks: nothing of the extension, the tool unknown.
+    let mut r = Raw::new(server(false), Gen::Stateless);
+    r.caps = ext;
+    let caps = r.request("server/discover", json!({}))["result"]["capabilities"].clone();
+    assert!(caps.get("extensions").is_none(), "{caps}");
+    assert!(!names(&mut r).contains(&"task_only".to_owned()));
+    let a = r.request("tasks/get", json!({"taskId": "t1"}));
+    assert_eq!(Raw::code(&a), Some(-32601), "{a}");
 }

@@ -172,14 +172,27 @@ fn the_extension_is_declared_per_request_only_when_configured() {
     call(&mut off, "research");
     let params = off.last_request_like("tools/call");
     assert!(declared(&params).is_none(), "{params}");
-    // A client without its answer readers cannot follow a task: it declares nothing.
+    // A client without its answer readers (the page before its later pack) declares
+    // it all the same, so a request's text does not depend on when they came; a task
+    // handle it cannot follow yet fails the call, saying why, and nothing is polled.
     let mut bare = Scripted::new(config(true));
     bare.client = Client::without_answer_readers(config(true));
     bare.connect_with("2026-07-28", server_caps());
     bare.client.list_tools(bare.now);
     bare.drain();
     let params = bare.last_request_like("tools/list");
-    assert!(declared(&params).is_none(), "{params}");
+    assert_eq!(declared(&params), Some(&json!({})), "{params}");
+    let op = call(&mut bare, "research");
+    bare.reply("tools/call", handle("t1", "working", Some(500)));
+    match &outcomes(&bare.take(), op)[..] {
+        [CallOutcome::Failed(Failure::Malformed(why))] => {
+            assert!(why.contains("without its answer readers"), "{why}");
+        }
+        other => panic!("{other:#?}"),
+    }
+    bare.advance(Duration::from_secs(5));
+    assert_eq!(count(&bare, "tasks/get"), 0, "no task to poll");
+    assert_eq!(bare.client.task_id(op), None);
     // 2025-11-25 has no per-request capabilities, and its initialize gets no extensions.
     let mut old = Scripted::new(config(true));
     old.connect_with("2025-11-25", json!({"tools": {}}));

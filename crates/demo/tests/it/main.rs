@@ -17,3 +17,4 @@ mod handlers_hook;
 mod prompts_logs;
 mod skills;
 mod tasks;
+mod tasks_ext;

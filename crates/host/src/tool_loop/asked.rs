@@ -74,7 +74,12 @@ impl ToolLoop {
             ),
             None => return,
         };
-        let why = super::explain::server_asked("input_required");
+        let what = if self.in_ext_task() {
+            "task_input"
+        } else {
+            "input_required"
+        };
+        let why = super::explain::server_asked(what);
         self.nest_in_call(block, &why);
     }
 

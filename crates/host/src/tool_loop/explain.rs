@@ -151,7 +151,7 @@ pub fn call_running(progress: Option<(f64, Option<f64>, Option<&str>)>) -> Strin
 /// Step 5 while the call runs as a task (2025-11-25).
 pub fn task_running(
     task_id: Option<&str>,
-    poll_ms: Option<u128>,
+    (poll_ms, ext): (Option<u128>, bool),
     polls: u32,
     notices: u32,
     status: Option<(&str, Option<&str>)>,
@@ -159,12 +159,17 @@ pub fn task_running(
     let Some(id) = task_id else {
         return "The host asked for this call as a task (params.task): the server should answer at once with a task handle.".to_owned();
     };
+    let hint = if ext {
+        "pollIntervalMs"
+    } else {
+        "pollInterval"
+    };
     let every = match poll_ms {
         Some(ms) => format!(
-            "every {} s, as the server asked (pollInterval)",
+            "every {} s, as the server asked ({hint})",
             fmt_num(ms as f64 / 1000.0)
         ),
-        None => "every second (the server gave no pollInterval)".to_owned(),
+        None => format!("every second (the server gave no {hint})"),
     };
     let now = match status {
         Some((s, Some(m))) => format!(" Now: {s} ({m})."),
@@ -176,6 +181,11 @@ pub fn task_running(
     } else {
         String::new()
     };
+    if ext {
+        return format!(
+            "The server made this call a task ({id:?}) of the Tasks extension, which the host declared on the call (2026-07-28: the server decides, the host asks nothing): it answered at once and works on. The host polls tasks/get {every}: {polls} poll(s) so far. A question of the task's (input_required) goes to the server's questions, its answer back as tasks/update; the poll that finds the task completed or failed carries the tool's result or error (there is no tasks/result); Cancel sends tasks/cancel.{now}"
+        );
+    }
     format!(
         "The server made this call a task ({id:?}): it answered at once and works on. The host polls tasks/get {every}: {polls} poll(s) so far{heard}. When the status is completed, failed or cancelled, tasks/result brings the tool's result; Cancel sends tasks/cancel.{now}"
     )
@@ -187,6 +197,9 @@ pub fn server_asked(what: &str) -> String {
         "sampling/createMessage" => "to have the model write something (sampling/createMessage)",
         "elicitation/create" => "for input from the user (elicitation/create)",
         "roots/list" => "which folders it may see (roots/list)",
+        "task_input" => {
+            "for input, in the task's inputRequests (the Tasks extension): the host answers with tasks/update, and the task goes on"
+        }
         _ => {
             "for input, in an InputRequiredResult (2026-07-28): the host answers by sending tools/call again with inputResponses and the server's requestState"
         }

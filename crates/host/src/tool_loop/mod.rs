@@ -752,7 +752,10 @@ impl ToolLoop {
                 ));
                 self.task_call_sent(&msg);
             }
-            (Phase::Calling, Some(m @ ("tasks/get" | "tasks/result" | "tasks/cancel"))) => {
+            (
+                Phase::Calling,
+                Some(m @ ("tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update")),
+            ) => {
                 self.task_request_sent(m, &msg, raw);
             }
             (Phase::Calling, None) => self.on_answer_sent(raw),

@@ -1,13 +1,16 @@
-//! A call that runs as a 2025-11-25 task, as step 5 shows it: the task handle the
-//! server answered with, the first `tasks/get` poll and its answer (later polls
-//! and status notifications are counted, not shown, so a long task does not bury
-//! the card), `tasks/result` and `tasks/cancel`, and each status in the
-//! explanation.
+//! A call that runs as a task, as step 5 shows it: the task handle the server
+//! answered with, the first `tasks/get` poll and its answer (later polls and
+//! status notifications are counted, not shown, so a long task does not bury the
+//! card), `tasks/result` and `tasks/cancel`, and each status in the explanation.
+//! Two kinds: a 2025-11-25 task the host asked for (`params.task`), and one of
+//! the 2026-07-28 Tasks extension, which the host only declares on the call: the
+//! server decides, so the call is a task only once its answer is a handle
+//! (`resultType: "task"`); its questions are answered with `tasks/update`.
 
 use std::collections::HashSet;
 
 use mcpg_core::ProtocolVersion;
-use mcpg_core::client::{TaskEvent, TaskRequest, TaskStatus};
+use mcpg_core::client::{TASKS_EXTENSION, TaskEvent, TaskRequest, TaskStatus};
 use mcpg_core::jsonrpc::{Message, RequestId};
 use mcpg_core::model::JsonObject;
 use serde_json::Value;
@@ -30,10 +33,25 @@ pub(super) struct TaskTrack {
     shown_polls: HashSet<RequestId>,
     /// `notifications/tasks/status` received.
     notices: u32,
+    /// A call that declared the Tasks extension (2026-07-28) rather than asked
+    /// for a task.
+    ext: bool,
+}
+
+/// Whether a request declares the Tasks extension in its per-request capabilities.
+fn declares_tasks(params: &Value) -> bool {
+    params
+        .get("_meta")
+        .and_then(|m| m.get(mcpg_core::model::meta::CLIENT_CAPABILITIES))
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(TASKS_EXTENSION))
+        .is_some()
 }
 
 impl ToolLoop {
-    /// Whether the host should ask `name` as a task: 2025-11-25, the tool's
+    /// Whether the host should ask `name` as a 2025-11-25 task (under 2026-07-28
+    /// the host asks nothing: it declares the Tasks extension on every request
+    /// and the server decides): 2025-11-25, the tool's
     /// `execution.taskSupport` is `required`, or `optional` and the server declares
     /// task-augmented `tools/call` in `capabilities` (what the spec lets a host do).
     pub fn task_for(
@@ -64,13 +82,23 @@ impl ToolLoop {
         }
     }
 
-    /// A `tools/call` went out: its answer may be a task handle.
+    /// A `tools/call` went out: its answer may be a task handle (asked for, or,
+    /// under the extension, the server's choice).
     pub(super) fn task_call_sent(&mut self, msg: &Message) {
         let asked = msg.params().is_some_and(|p| p.get("task").is_some());
-        self.task = asked.then(|| TaskTrack {
+        let ext = !asked && msg.params().is_some_and(declares_tasks);
+        self.task = (asked || ext).then(|| TaskTrack {
             call_request: msg.id().cloned(),
+            ext,
             ..TaskTrack::default()
         });
+    }
+
+    /// Whether the current call became a task of the Tasks extension.
+    pub(super) fn in_ext_task(&self) -> bool {
+        self.task
+            .as_ref()
+            .is_some_and(|t| t.ext && t.task_id.is_some())
     }
 
     /// A task request the core sent while the call waits.
@@ -92,6 +120,9 @@ impl ToolLoop {
             }
             "tasks/result" => "→ tasks/result: the host asks for the tool's result (sent)",
             "tasks/cancel" => "→ tasks/cancel: the host cancels the task (sent)",
+            "tasks/update" => {
+                "→ tasks/update: the host sends the answers to the task's questions (inputResponses, sent)"
+            }
             _ => return,
         };
         self.push_task_block(JsonBlock::wire(BlockKind::Sent, label, raw));
@@ -116,6 +147,16 @@ impl ToolLoop {
         } else if msg.method().is_some() {
             return;
         } else if msg.id().is_some() && msg.id() == t.call_request.as_ref() {
+            let handle = msg
+                .result()
+                .and_then(|r| r.get("resultType"))
+                .and_then(Value::as_str)
+                == Some("task");
+            if t.ext && !handle {
+                // The server chose to answer at once: no task, step 5 as ever.
+                self.task = None;
+                return;
+            }
             "← the task handle (CreateTaskResult): the server answers at once and works on (received)"
         } else if msg.id().is_some_and(|id| t.shown_polls.remove(id)) {
             "← tasks/get's answer (received)"
@@ -158,7 +199,7 @@ impl ToolLoop {
         };
         let text = super::explain::task_running(
             t.task_id.as_deref(),
-            t.poll_ms,
+            (t.poll_ms, t.ext),
             t.polls,
             t.notices,
             t.status.as_ref().map(|(s, m)| (s.as_str(), m.as_deref())),

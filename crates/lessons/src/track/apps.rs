@@ -96,7 +96,7 @@ pub const APP_ONLY: Lesson = Lesson {
     notice: &[at(
         2,
         "[0].name",
-        "Step 2 offers the model 24 of the 25 tools listed: get_weather_details is not among them, because its visibility leaves the model out.",
+        "Step 2 offers the model 25 of the 26 tools listed: get_weather_details is not among them, because its visibility leaves the model out.",
     )],
     pitfalls: &[],
     check: Check::Choice {

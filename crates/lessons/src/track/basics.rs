@@ -164,7 +164,7 @@ pub const PAGINATION: Lesson = Lesson {
             Choice {
                 text: "Sends tools/list again with params.cursor \"page-6\"",
                 right: true,
-                feedback: "Right: the cursor is opaque; the host hands it back until a page comes without one. The demo has 25 tools on 5 pages.",
+                feedback: "Right: the cursor is opaque; the host hands it back until a page comes without one. The demo has 26 tools on 5 pages (count_task among them: the page declares the Tasks extension).",
             },
             Choice {
                 text: "Shows the six tools to the model: that is the list",

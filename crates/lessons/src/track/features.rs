@@ -234,7 +234,7 @@ pub const LIST_CHANGED: Lesson = Lesson {
             Choice {
                 text: "Sent tools/list again and read every page",
                 right: true,
-                feedback: "Right: the notification carries no tools, only the news; the Tools panel's count follows it (26 with secret_recipe, 25 without).",
+                feedback: "Right: the notification carries no tools, only the news; the Tools panel's count follows it (27 with secret_recipe, 26 without).",
             },
             Choice {
                 text: "Nothing until the page is reloaded",

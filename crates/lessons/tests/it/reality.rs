@@ -72,7 +72,7 @@ fn pagination_follows_the_cursor_the_lesson_quotes() {
         Some(json!("page-6"))
     );
     assert!(right_choice("pagination").contains("\"page-6\""));
-    assert_eq!(played.tools, 25, "the choice's feedback says 25 tools");
+    assert_eq!(played.tools, 26, "the choice's feedback says 26 tools");
 }
 
 #[test]
@@ -166,8 +166,8 @@ fn list_changed_makes_the_host_list_again() {
         "a tools/list follows the notification"
     );
     assert_eq!(
-        played.tools, 26,
-        "the feedback says the Tools panel counts 26"
+        played.tools, 27,
+        "the feedback says the Tools panel counts 27"
     );
 }
 

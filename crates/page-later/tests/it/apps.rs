@@ -328,10 +328,10 @@ fn a_replay_hosts_the_view_from_the_recorded_read() {
 
 #[test]
 fn a_replay_declares_what_its_recording_did_and_then_hosts_no_view() {
-    // As `mcpg loop --share` records: a host that declares no MCP Apps, and so
-    // reads no view.
+    // As `mcpg loop --share` records: a host that declares no extension (no MCP
+    // Apps, and so reads no view; no Tasks extension either).
     let mut session = recorded_loop();
-    let ext = r#","extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}"#;
+    let ext = r#","extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]},"io.modelcontextprotocol/tasks":{}}"#;
     let read_id = session
         .wire
         .iter()
@@ -348,11 +348,7 @@ fn a_replay_declares_what_its_recording_did_and_then_hosts_no_view() {
             .unwrap_or(Value::Null);
         v["id"] != read_id
     });
-    for w in &mut session.wire {
-        if let Some(t) = &mut w.text {
-            *t = t.replace(ext, "");
-        }
-    }
+    assert!(support::recorded_without(&mut session, ext) > 0);
     let mut replay = Shell::replaying(session);
     replay.cmd(Command::Run);
     replay.advance(10 * mcpg_page::RUN_PACE.as_millis() as u64);
@@ -365,7 +361,9 @@ fn a_replay_declares_what_its_recording_did_and_then_hosts_no_view() {
         .map(|w| w.1)
         .collect();
     assert!(
-        !sent.iter().any(|w| w.contains(mcpg_apps::EXTENSION)),
+        !sent
+            .iter()
+            .any(|w| w.contains(mcpg_apps::EXTENSION) || w.contains("extensions")),
         "{sent:#?}"
     );
     assert!(

@@ -13,8 +13,9 @@ use mcpg_page::{Command, RUN_PACE};
 use support::Shell;
 
 /// The `tools/call` frame step 4 sends for "What's the weather in Austin?" (the
-/// page declares sampling, elicitation, roots and the MCP Apps extension).
-const CALL: &str = r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Austin"},"_meta":{"progressToken":"mcpg-5","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}},"io.modelcontextprotocol/clientInfo":{"name":"mcp-playground","version":"0.1.0"}}}}"#;
+/// page declares sampling, elicitation, roots, the MCP Apps extension and, on
+/// every 2026-07-28 request, the Tasks extension).
+const CALL: &str = r#"{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Austin"},"_meta":{"progressToken":"mcpg-5","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]},"io.modelcontextprotocol/tasks":{}}},"io.modelcontextprotocol/clientInfo":{"name":"mcp-playground","version":"0.1.0"}}}}"#;
 
 #[test]
 fn step_mode_performs_one_step_per_command() {

@@ -32,6 +32,48 @@ fn a_shared_walkthrough_replays_step_by_step_with_no_network_output() {
     replay.assert_replays(&live);
 }
 
+/// A 2026-07-28 link recorded before the page declared the Tasks extension (its
+/// frames without it, its demo answers regenerated from them: 25 tools) replays:
+/// the replay declares what the recording did, so its frames are the recording's.
+#[test]
+fn a_link_recorded_before_the_tasks_extension_still_replays() {
+    let mut live = Shell::demo();
+    live.cmd(Command::Run);
+    live.advance(5_000);
+    assert!(live.all_done());
+    // The old page's session: the same frames without the declaration, and the
+    // demo's answers to those.
+    let mut old = live.d.record();
+    let declared = support::recorded_without(&mut old, r#","io.modelcontextprotocol/tasks":{}"#);
+    assert!(declared > 5, "the live page declared it: {declared}");
+    let opened = decode_link(&encode_link(&mcpg_page::link_session(&old))).expect("a good link");
+    let mut replay = Shell::replaying(opened);
+    replay.cmd(Command::Run);
+    replay.advance(5_000);
+    assert_eq!(replay.numbers(), [1, 2, 3, 4, 5, 6], "{:?}", replay.notes());
+    assert!(replay.all_done());
+    assert_eq!(replay.answer, live.answer);
+    assert!(replay.network().is_empty(), "{:?}", replay.network());
+    let sent: Vec<String> = replay
+        .wire()
+        .into_iter()
+        .filter(|w| w.0)
+        .map(|w| w.1)
+        .collect();
+    assert!(!sent.is_empty());
+    assert!(
+        !sent
+            .iter()
+            .any(|w| w.contains("io.modelcontextprotocol/tasks")),
+        "{sent:#?}"
+    );
+    let tools: usize = replay.d.pages.iter().map(|p| p.tools.len()).sum();
+    assert_eq!(
+        tools, 25,
+        "the demo's answers regenerated as the old page got them"
+    );
+}
+
 #[test]
 fn a_replay_that_diverges_says_so_and_sends_nothing() {
     let mut live = Shell::demo();

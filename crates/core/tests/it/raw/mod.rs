@@ -71,6 +71,8 @@ pub struct Raw {
     pub events: Vec<ServerEvent>,
     /// The log level stamped on stateless requests, if any.
     pub log_level: Option<&'static str>,
+    /// The client capabilities stamped on stateless requests (`{}` unless set).
+    pub caps: Value,
     /// The method of every request sent, by id.
     pub asked: std::collections::HashMap<i64, String>,
 }
@@ -86,6 +88,7 @@ impl Raw {
             frames: vec![],
             events: vec![],
             log_level: None,
+            caps: json!({}),
             asked: Default::default(),
         };
         if let Gen::Initialize(v) = generation {
@@ -105,7 +108,7 @@ impl Raw {
         if self.generation == Gen::Stateless {
             let mut m = json!({
                 meta::PROTOCOL_VERSION: "2026-07-28",
-                meta::CLIENT_CAPABILITIES: {},
+                meta::CLIENT_CAPABILITIES: self.caps.clone(),
                 meta::CLIENT_INFO: {"name": "raw", "version": "1"},
             });
             if let Some(l) = self.log_level {

@@ -221,3 +221,24 @@ impl Shell {
         assert_eq!(self.wire(), live.wire(), "the same frames, in order");
     }
 }
+
+/// `session` as a page that did not send `text` would have recorded it: `text`
+/// removed from every sent frame, and every received frame the embedded demo's
+/// answer to those (a fresh demo, in order, as a link regenerates them). How
+/// many sent frames had it.
+pub fn recorded_without(session: &mut mcpg_recording::Recording, text: &str) -> usize {
+    let mut demo = mcpg_page::demo_exchange(mcpg_demo::handlers());
+    let (mut answers, mut had) = (std::collections::VecDeque::new(), 0);
+    for w in &mut session.wire {
+        let Some(t) = &mut w.text else { continue };
+        if w.direction == mcpg_recording::Direction::Sent {
+            had += usize::from(t.contains(text));
+            *t = t.replace(text, "");
+            answers.extend(demo(w.at_ms, Some(t)));
+        } else {
+            answers.extend(demo(w.at_ms, None));
+            *t = answers.pop_front().expect("the demo answers as often");
+        }
+    }
+    had
+}
