@@ -77,7 +77,7 @@ fn build(
         // Under 2026-07-28 every request declares the Tasks extension, so a server
         // may answer any `tools/call` with a task, which the core then follows
         // (`tools call` prints its statuses; `--task` catches Ctrl-C to cancel it).
-        tasks_extension: true,
+        tasks_extension: conn.tasks_extension,
         ..ClientConfig::default()
     };
     client.probe_timeout = client.probe_timeout.min(timeout);

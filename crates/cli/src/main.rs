@@ -45,6 +45,12 @@ fn main() -> ExitCode {
     {
         conn.apps = true;
     }
+    // A replay declares what the recorded session declared, so that it sends the
+    // recording's frames (a session recorded before the Tasks extension was
+    // declared lists the tools the server showed such a client).
+    if let Command::Replay { source, conn } = &mut cli.command {
+        conn.tasks_extension = replay::declares_tasks_extension(source);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -10,7 +10,7 @@ pub const PAGE_SIZE: usize = 6;
 /// Name of the tool that `toggle_bonus_tool` adds and removes.
 pub const BONUS: &str = "secret_recipe";
 
-/// Name of the tool that runs only as a 2025-11-25 task (`tasks.rs`).
+/// Name of the tool that runs only as a task (`tasks.rs`, `tasks_ext.rs`).
 pub const TASK: &str = "count_task";
 
 /// The definitions as JSON text: data costs the page far less than code building the
@@ -32,14 +32,15 @@ const BONUS_JSON: &str = r#"{
 }"#;
 
 /// The task tool: `execution.taskSupport` is `"required"`, so the core's server
-/// lists it, last, only in a 2025-11-25 session (the one revision with tasks in its
-/// core), and the tools of `tools.json` keep their count, pages and places in
-/// every other revision (the lessons and recorded links count on them). Not in
-/// `tools.json`, which every revision lists.
+/// lists it, last, in a 2025-11-25 session (the revision with tasks in its core)
+/// and under 2026-07-28 to a request that declares the Tasks extension; the tools
+/// of `tools.json` keep their count, pages and places everywhere else (recorded
+/// links count on them). Not in `tools.json`, which every revision lists. Its
+/// description is true of both kinds of task.
 const TASK_JSON: &str = r#"{
   "name": "count_task",
   "title": "Count as a task",
-  "description": "Counts to a number as a 2025-11-25 task: answers at once with a task handle; poll tasks/get, then tasks/result brings the result. With ask, stops half-way to ask whether to go on (input_required).",
+  "description": "Counts to a number as a task: answers at once with a task handle; poll tasks/get until the task is done (under 2025-11-25, tasks/result then brings the result). With ask, stops half-way to ask whether to go on (input_required).",
   "inputSchema": {"type": "object", "properties": {
     "to": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5},
     "step_ms": {"type": "integer", "minimum": 50, "maximum": 5000, "default": 500, "description": "Milliseconds per step"},
@@ -63,7 +64,7 @@ pub fn initial_tools() -> Vec<Tool> {
     }
 }
 
-/// The tool that runs only as a task, listed under 2025-11-25 only.
+/// The tool that runs only as a task (see [`TASK`]).
 pub fn task_tool() -> Option<Tool> {
     let v = serde_json::from_str::<serde_json::Value>(TASK_JSON).ok()?;
     Tool::from_json(&v).ok()

@@ -65,7 +65,7 @@ impl LoopParts {
             steps: session.cursor,
         };
         page.open(source, Some(link));
-        if let Some(caps) = recorded_capabilities(&session) {
+        if let Some(caps) = session.declared_capabilities() {
             declare(page, caps);
         }
         if went_on(&session) {
@@ -108,19 +108,4 @@ fn take_tasks_extension(caps: &mut JsonObject) -> bool {
         .and_then(serde_json::Value::as_object_mut)
         .and_then(|e| e.remove(mcpg_core::client::TASKS_EXTENSION))
         .is_some()
-}
-
-/// The capabilities the recorded session declared (its first request's:
-/// `initialize`'s, or 2026-07-28's in `_meta`): a replay declares the same, so its
-/// frames are the recording's (a link from `mcpg loop` declares no MCP Apps).
-fn recorded_capabilities(session: &Recording) -> Option<JsonObject> {
-    let first = session
-        .wire
-        .iter()
-        .find(|w| w.direction == mcpg_recording::Direction::Sent)?;
-    let v = serde_json::from_str::<serde_json::Value>(first.text.as_deref()?).ok()?;
-    let caps = v
-        .pointer("/params/capabilities")
-        .or_else(|| v.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities"))?;
-    caps.as_object().cloned()
 }

@@ -137,6 +137,18 @@ impl Recording {
             .retain(|k, _| !crate::secret::is_secret_key(k));
     }
 
+    /// The client capabilities the session declared: those of its first request
+    /// sent (`initialize`'s, or a 2026-07-28 request's in `_meta`). A replay
+    /// declares the same, so that it sends the recording's frames.
+    pub fn declared_capabilities(&self) -> Option<Map<String, Value>> {
+        let first = self.wire.iter().find(|w| w.direction == Direction::Sent)?;
+        let v = serde_json::from_str::<Value>(first.text.as_deref()?).ok()?;
+        let caps = v
+            .pointer("/params/capabilities")
+            .or_else(|| v.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities"))?;
+        caps.as_object().cloned()
+    }
+
     /// Leaves out the text of received messages for which `regenerable` says the
     /// replayer can produce the same bytes, keeping a fingerprint to check them.
     pub fn elide_received(&mut self, regenerable: impl Fn(usize, &WireRecord) -> bool) {

@@ -54,6 +54,10 @@ pub struct Connection {
     /// shows its tools' views: set by the commands that report them, not a flag.
     #[arg(skip)]
     pub apps: bool,
+    /// Declare the 2026-07-28 Tasks extension (`io.modelcontextprotocol/tasks`) in
+    /// every request: on, except for a replay of a session that declared it not.
+    #[arg(skip = true)]
+    pub tasks_extension: bool,
 }
 
 /// `--log-level`'s value, one of the 8 syslog levels MCP uses.

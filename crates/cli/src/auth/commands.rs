@@ -39,6 +39,7 @@ async fn login(args: &LoginArgs) -> Result<(), Failure> {
         },
         asks: Default::default(),
         apps: false,
+        tasks_extension: true,
     };
     let (driver, obtained) = crate::connect::open_for_login(&conn)?;
     let outcome = async {

@@ -264,6 +264,7 @@ mod tests {
             auth: crate::args::AuthFlags::default(),
             asks: Default::default(),
             apps: false,
+            tasks_extension: true,
         }
     }
 

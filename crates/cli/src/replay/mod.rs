@@ -42,6 +42,16 @@ fn load(source: &str) -> Result<Recording, Failure> {
     Ok(s)
 }
 
+/// Whether the session at `source` declared the 2026-07-28 Tasks extension; a
+/// source that cannot be read says yes (the default), and [`run`] reports it.
+pub fn declares_tasks_extension(source: &str) -> bool {
+    load(source).map_or(true, |s| {
+        s.declared_capabilities()
+            .and_then(|c| c.get("extensions").cloned())
+            .is_some_and(|e| e.get(mcpg_core::client::TASKS_EXTENSION).is_some())
+    })
+}
+
 /// `mcpg replay`.
 pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
     let session = load(source)?;

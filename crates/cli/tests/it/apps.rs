@@ -162,8 +162,9 @@ fn reading_a_view_tells_its_size_type_and_policy() {
 fn the_demos_weather_card_passes_in_both_generations() {
     let me = env!("CARGO_BIN_EXE_mcpg");
     let server = format!("'{me}' demo");
-    // 2025-11-25 lists the task tool (count_task) after the other 25.
-    for (rev, tools) in [("2025-11-25", 26), ("2026-07-28", 25)] {
+    // Both list the task tool (count_task) after the other 25: 2025-11-25 to every
+    // client, 2026-07-28 to one that declares the Tasks extension, as mcpg does.
+    for (rev, tools) in [("2025-11-25", 26), ("2026-07-28", 26)] {
         let r = mcpg(&[
             "apps",
             "check",
