@@ -191,6 +191,14 @@ pub fn task_running(
     )
 }
 
+/// Step 5, when the learner cancelled a call that had become a task (either
+/// kind): the core sent `tasks/cancel`, not `notifications/cancelled`.
+pub fn task_cancelled(f: &Failure) -> String {
+    format!(
+        "No answer: {f}. The call had become a task, so the host sent tasks/cancel (not notifications/cancelled): the server stops the task, and the model hears only that the call was cancelled."
+    )
+}
+
 /// Step 4, when the server asks the host something while the call waits.
 pub fn server_asked(what: &str) -> String {
     let how = match what {

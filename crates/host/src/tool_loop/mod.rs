@@ -28,7 +28,7 @@ pub use pitfalls::error_marker;
 pub use seed::{SeedError, prompt_turns};
 
 use mcpg_apps::Visibility;
-use mcpg_core::client::{CallOutcome, Direction, Event, OpId};
+use mcpg_core::client::{CallOutcome, Direction, Event, Failure, OpId};
 use mcpg_core::jsonrpc::{Message, RequestId};
 use mcpg_core::model::Tool;
 use serde_json::{Value, json};
@@ -832,13 +832,20 @@ impl ToolLoop {
         }
         let check = self.structured_check(outcome);
         let failed = !matches!(outcome, CallOutcome::Success(_));
+        let in_task = self.in_task();
+        let end_label = message.and_then(|m| self.ext_task_end_label(m));
         if let Some(s) = self.last_step_mut(5) {
             s.status = if failed {
                 StepStatus::Failed
             } else {
                 StepStatus::Done
             };
-            s.explanation = explain::call_finished(outcome, check.as_deref());
+            s.explanation = match outcome {
+                CallOutcome::Failed(f @ Failure::Cancelled(_)) if in_task => {
+                    explain::task_cancelled(f)
+                }
+                _ => explain::call_finished(outcome, check.as_deref()),
+            };
             match outcome {
                 CallOutcome::ProtocolError(_) => s.title = TITLE_RPC_ERROR.to_owned(),
                 CallOutcome::Failed(_) => s.title = TITLE_NO_RESULT.to_owned(),
@@ -849,7 +856,7 @@ impl ToolLoop {
             match message {
                 Some(m) => s.blocks.push(JsonBlock::wire(
                     BlockKind::Received,
-                    "← response (received)",
+                    end_label.unwrap_or("← response (received)"),
                     m.raw(),
                 )),
                 None => s.blocks.push(JsonBlock::value(

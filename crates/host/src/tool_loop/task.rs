@@ -36,6 +36,9 @@ pub(super) struct TaskTrack {
     /// A call that declared the Tasks extension (2026-07-28) rather than asked
     /// for a task.
     ext: bool,
+    /// The `tasks/cancel` request, once sent: under the extension its answer
+    /// ends the call.
+    cancel_request: Option<RequestId>,
 }
 
 /// Whether a request declares the Tasks extension in its per-request capabilities.
@@ -119,7 +122,10 @@ impl ToolLoop {
                 "→ tasks/get: the host polls the task (sent; later polls are counted below)"
             }
             "tasks/result" => "→ tasks/result: the host asks for the tool's result (sent)",
-            "tasks/cancel" => "→ tasks/cancel: the host cancels the task (sent)",
+            "tasks/cancel" => {
+                t.cancel_request = msg.id().cloned();
+                "→ tasks/cancel: the host cancels the task (sent)"
+            }
             "tasks/update" => {
                 "→ tasks/update: the host sends the answers to the task's questions (inputResponses, sent)"
             }
@@ -184,6 +190,29 @@ impl ToolLoop {
             TaskEvent::Expired { .. } => {}
         }
         self.task_explain();
+    }
+
+    /// Whether the current call had become a task (its handle came), of either kind.
+    pub(super) fn in_task(&self) -> bool {
+        self.task.as_ref().is_some_and(|t| t.task_id.is_some())
+    }
+
+    /// The label of `msg`, the message that ended a call that became a task of
+    /// the extension: the `tasks/cancel` acknowledgement, or the poll whose task
+    /// ended (the result is inside it: there is no `tasks/result`). `None`: the
+    /// generic label.
+    pub(super) fn ext_task_end_label(&self, msg: &Message) -> Option<&'static str> {
+        let t = self
+            .task
+            .as_ref()
+            .filter(|t| t.ext && t.task_id.is_some())?;
+        if msg.id().is_some() && msg.id() == t.cancel_request.as_ref() {
+            return Some("← tasks/cancel's answer: the server acknowledges (received)");
+        }
+        let r = msg.result()?;
+        (r.get("taskId").is_some() && r.get("status").is_some()).then_some(
+            "← tasks/get's answer: the task ended, with the tool's result inside (received)",
+        )
     }
 
     fn push_task_block(&mut self, block: JsonBlock) {

@@ -17,6 +17,7 @@ mod auth_hold;
 mod diagram;
 mod diagram_kinds;
 mod diagram_views;
+mod ext_task_loop;
 mod faults;
 mod features;
 mod http_faults;
