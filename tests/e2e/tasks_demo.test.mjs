@@ -38,7 +38,7 @@ describe('a Tasks-extension task in the loop (embedded demo, 2026-07-28)', () =>
     const labels = await step5Labels(page);
     assert.match(labels, /the task handle \(CreateTaskResult\)/);
     assert.match(labels, /→ tasks\/get: the host polls the task/);
-    assert.match(labels, /tasks\/get's answer: the task ended, with the tool's result inside/);
+    assert.match(labels, /tasks\/get's answer: the task completed, with the tool's result inside/);
     assert.doesNotMatch(labels, /tasks\/result/);
     // The count takes about a second: several polls, one shown.
     assert.equal(labels.match(/→ tasks\/get/g).length, 1, labels);

@@ -199,8 +199,8 @@ impl ToolLoop {
 
     /// The label of `msg`, the message that ended a call that became a task of
     /// the extension: the `tasks/cancel` acknowledgement, or the poll whose task
-    /// ended (the result is inside it: there is no `tasks/result`). `None`: the
-    /// generic label.
+    /// ended (its result or error is inside: there is no `tasks/result`). `None`:
+    /// the generic label.
     pub(super) fn ext_task_end_label(&self, msg: &Message) -> Option<&'static str> {
         let t = self
             .task
@@ -210,9 +210,17 @@ impl ToolLoop {
             return Some("← tasks/cancel's answer: the server acknowledges (received)");
         }
         let r = msg.result()?;
-        (r.get("taskId").is_some() && r.get("status").is_some()).then_some(
-            "← tasks/get's answer: the task ended, with the tool's result inside (received)",
-        )
+        r.get("taskId")?;
+        match r.get("status").and_then(Value::as_str)? {
+            "completed" => Some(
+                "← tasks/get's answer: the task completed, with the tool's result inside (received)",
+            ),
+            "failed" => {
+                Some("← tasks/get's answer: the task failed, with its error inside (received)")
+            }
+            "cancelled" => Some("← tasks/get's answer: the task was cancelled (received)"),
+            _ => None,
+        }
     }
 
     fn push_task_block(&mut self, block: JsonBlock) {
@@ -313,5 +321,44 @@ mod tests {
                     .is_none()
             );
         }
+    }
+
+    #[test]
+    fn the_message_that_ends_an_extension_task_is_named_by_what_it_carries() {
+        let mut run = run_with(None);
+        let label =
+            |run: &ToolLoop, raw: &str| run.ext_task_end_label(&Message::decode(raw).unwrap());
+        let done = r#"{"jsonrpc":"2.0","id":4,"result":{"taskId":"t","status":"completed","result":{"content":[]}}}"#;
+        assert_eq!(label(&run, done), None, "no task: the generic label");
+        run.task = Some(TaskTrack {
+            ext: true,
+            task_id: Some("t".into()),
+            cancel_request: Some(RequestId::Number(9)),
+            ..TaskTrack::default()
+        });
+        assert!(
+            label(&run, done)
+                .unwrap()
+                .contains("completed, with the tool's result inside")
+        );
+        let failed = r#"{"jsonrpc":"2.0","id":4,"result":{"taskId":"t","status":"failed","error":{"code":-1,"message":"x"}}}"#;
+        assert!(
+            label(&run, failed)
+                .unwrap()
+                .contains("failed, with its error inside")
+        );
+        let ack = r#"{"jsonrpc":"2.0","id":9,"result":{}}"#;
+        assert!(
+            label(&run, ack)
+                .unwrap()
+                .starts_with("← tasks/cancel's answer")
+        );
+        // Another answer, or a JSON-RPC error: the generic label.
+        assert_eq!(label(&run, r#"{"jsonrpc":"2.0","id":5,"result":{}}"#), None);
+        let error = r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"no task"}}"#;
+        assert_eq!(label(&run, error), None);
+        // A 2025-11-25 task ends on tasks/result's answer, labelled as ever.
+        run.task.as_mut().unwrap().ext = false;
+        assert_eq!(label(&run, done), None);
     }
 }

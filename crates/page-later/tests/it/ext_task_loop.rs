@@ -115,7 +115,7 @@ fn an_extension_task_is_followed_to_its_result_and_step_6_follows() {
     assert_eq!(count(&l, "← tasks/get's answer (received)"), 1, "{l:?}");
     assert_eq!(
         l.last().copied(),
-        Some("← tasks/get's answer: the task ended, with the tool's result inside (received)")
+        Some("← tasks/get's answer: the task completed, with the tool's result inside (received)")
     );
     let last = done.blocks.last().unwrap();
     assert!(last.json.contains(r#""status": "completed""#));
