@@ -74,7 +74,7 @@ pub const HTTP_SSE: Lesson = Lesson {
             Choice {
                 text: "Browsers cannot read an event stream",
                 right: false,
-                feedback: "This page read the old transport's event stream; Streamable HTTP uses the same SSE format when it streams an answer.",
+                feedback: "They do: this page reads a real server's event stream with fetch, as it does for the old transport's GET; Streamable HTTP uses the same SSE format when it streams an answer.",
             },
         ],
     },
