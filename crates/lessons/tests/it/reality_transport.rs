@@ -87,6 +87,8 @@ fn the_transport_row_says_what_the_needs_say() {
     assert!(row.contains("a POST answered 200"), "{row:?}");
     assert!(!TransportKind::Sse.named_in(row));
     assert!(field(&http, 5, "result.content[0].text").is_some());
+    // Switching aborted the old transport's GET, which ended its session.
+    assert_eq!((sse.sse_sessions, http.sse_sessions), (1, 0));
     let text = |p: &Played| field(p, 5, "result.content[0].text").unwrap();
     assert_eq!(text(&sse), text(&http), "the same demo answers either way");
 }

@@ -33,6 +33,8 @@ pub struct Played {
     pub opened: Vec<String>,
     /// The Server panel's Transport row at the end.
     pub transport: String,
+    /// Sessions of the in-page demo over HTTP+SSE still open at the end.
+    pub sse_sessions: usize,
 }
 
 struct Page {
@@ -187,6 +189,7 @@ pub fn opened(setup: &Setup) -> Played {
         tools: p.tools,
         asks: p.asks,
         opened: p.opened,
+        sse_sessions: p.net.open_sessions(),
         transport: p.transport,
     }
 }
@@ -255,6 +258,7 @@ impl Page {
             asks: self.asks.clone(),
             opened: self.opened.clone(),
             transport: self.transport.clone(),
+            sse_sessions: self.net.open_sessions(),
         }
     }
 }
