@@ -353,6 +353,26 @@ const TRACK = [
     },
   },
   {
+    slug: 'http-sse',
+    // Another server: the demo over HTTP+SSE, played in the page.
+    otherServer: true,
+    answer: 'Every answer travels on a separate, long-held GET stream',
+    async act(page, w) {
+      await w.run();
+      await w.tick(0);
+      await w.tick(1);
+      // “read the Transport row in the Server tab”
+      await openTab(w, page, 'server', 'server-panel');
+      assert.match(await page.textContent(tid('server-transport')), /fell back to HTTP\+SSE \(2024-11-05\): endpoint \/messages\/\?session_id=\w{4}…$/);
+      await w.click(tid('lesson-connect-streamable'));
+      await page.waitForFunction(() => document.querySelector('[data-testid=server-transport]')?.textContent === 'Streamable HTTP: a POST answered 200');
+      await w.tick(2);
+      await connected(page, 'mcpg-demo');
+      await w.run();
+      await w.tick(3);
+    },
+  },
+  {
     slug: 'oauth',
     // The demo behind OAuth: the connection waits for the sign-in.
     signsIn: true,
@@ -531,9 +551,11 @@ describe('the learner', () => {
         await checkSetup(page);
         // A lesson that changed the revision says the wire log started again.
         const pinned = (l) => /pinned to/.test(l ?? '');
-        // So does one that goes to or from the demo behind OAuth (another server).
+        // So does one that goes to or from another server (the demo behind OAuth,
+        // the demo over HTTP+SSE).
+        const elsewhere = (l) => Boolean(l.signsIn || l.otherServer);
         const reconnected = i > 0 && (pinned(previousSetup) !== pinned(await page.textContent(tid('lesson-setup')))
-          || Boolean(lesson.signsIn) || Boolean(TRACK[i - 1].signsIn));
+          || elsewhere(lesson) || elsewhere(TRACK[i - 1]));
         assert.equal(await page.isVisible(tid('lesson-reconnected')), reconnected, `${where}: the reconnection notice`);
         previousSetup = await page.textContent(tid('lesson-setup'));
         if (i === 4) await expectNoSeriousA11y(page, 'a lesson, locked');

@@ -12,7 +12,7 @@ import {
 } from './support.mjs';
 
 const KEY = 'mcpg.lessons.v1';
-const TOTAL = 26;
+const TOTAL = 27;
 const lessonUrl = (slug) => `${baseUrl}#lesson=${slug}`;
 
 async function openLesson(slug) {

@@ -2,8 +2,8 @@
 // loaded once online; the service worker takes charge of that very page once it
 // has cached the page's files (no second load needed), then the browser goes
 // offline, the page reloads and the loop runs on the embedded server with the mock
-// model, and the OAuth lesson signs in to the demo behind OAuth (both servers
-// answered inside the page). And a new version on the host replaces the cached one on the next online
+// model, the OAuth lesson signs in to the demo behind OAuth (both servers
+// answered inside the page), and the HTTP+SSE lesson runs over both transports. And a new version on the host replaces the cached one on the next online
 // load, old files forgotten.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,6 +108,35 @@ describe('offline after one load', () => {
       assert.deepEqual(p.requests.filter((u) => u.includes('demo-oauth.invalid')), []);
       assert.equal(host.requests.length, seen, 'the host heard nothing while offline');
       await shot(p.page, 'offline-oauth.png');
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('offline, the HTTP+SSE lesson runs over both transports: nothing leaves the page', async () => {
+    const p = await openHostPage(host.url);
+    try {
+      await connected(p.page, 'mcpg-demo');
+      await controlled(p.page);
+      await p.context.setOffline(true);
+      const seen = host.requests.length;
+      await p.page.goto(`${host.url}#lesson=http-sse`);
+      await p.page.reload();
+      await p.page.waitForSelector(`${tid('lesson')}[data-slug="http-sse"]`);
+      await connected(p.page, 'mcpg-demo');
+      await runLoop(p.page, "What's the weather in Paris?");
+      assert.match(await p.page.textContent(tid('answer')), /Paris/);
+      await p.page.waitForSelector(`${tid('lesson-need')}:nth-child(2)[data-seen="true"]`);
+      await p.page.click(tid('lesson-connect-streamable'));
+      await p.page.waitForSelector(`${tid('lesson-need')}:nth-child(3)[data-seen="true"]`);
+      await runLoop(p.page, "What's the weather in Paris?");
+      assert.equal(await p.page.locator(`${tid('lesson-need')}[data-seen="true"]`).count(), 4);
+      assert.deepEqual(p.requests.filter((u) => u.includes('demo-sse.invalid')), []);
+      // The browser's own update check of the service worker may run on a
+      // navigation (Playwright's offline mode does not cover it): not the page's.
+      const heard = host.requests.slice(seen).filter((r) => !r.path.endsWith('/sw.js'));
+      assert.deepEqual(heard, [], 'the host heard nothing from the page while offline');
       assert.deepEqual(p.errors, []);
     } finally {
       await p.close();

@@ -24,7 +24,7 @@ pub use mcpg_auth::Step as AuthStep;
 pub use mcpg_core::version::ProtocolVersion;
 pub use mcpg_host::provider::Provider;
 pub use mcpg_loop_data::Pitfall;
-pub use need::{Need, Sign, Watch};
+pub use need::{Need, Sign, TransportKind, Watch};
 pub use order::shuffled;
 pub use path::at;
 pub use track::LESSONS;
@@ -38,6 +38,10 @@ pub enum Server {
     /// server, both played inside the page over HTTP (`mcpg_demo_auth`), so the
     /// sign-in runs with no network.
     OAuthDemo,
+    /// The same demo over the deprecated HTTP+SSE transport (2024-11-05), played
+    /// inside the page (`mcpg_demo_sse`), which also serves it over Streamable HTTP
+    /// for the lesson to compare.
+    SseDemo,
 }
 
 /// Who answers for the model in a lesson.

@@ -1,6 +1,7 @@
 //! What a learner must make happen before a lesson's question opens, and the page's
 //! watch over it. A [`Need`] names a sign the page can see (a step card's field, a
-//! number of cards, a message in the wire log); [`Watch`] remembers which signs have
+//! number of cards, a message in the wire log, the Server panel's Transport row);
+//! [`Watch`] remembers which signs have
 //! been seen since the lesson opened, so a lesson whose task takes two runs (Atlantis,
 //! then an unknown tool) counts both even though the second run replaces the first's
 //! cards.
@@ -62,6 +63,34 @@ pub enum Sign {
         /// The value it must have, as JSON text.
         value: Option<&'static str>,
     },
+    /// The Server panel's Transport row names this transport (for HTTP+SSE, with
+    /// the endpoint its stream named). The page looks when the row changes and
+    /// whenever the cards do, so a need after a run is seen only if the run
+    /// happened over this transport.
+    Transport(TransportKind),
+}
+
+/// Which HTTP transport the Transport row names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransportKind {
+    /// The deprecated HTTP+SSE (2024-11-05), once its stream named the endpoint.
+    Sse,
+    /// Streamable HTTP.
+    StreamableHttp,
+}
+
+impl TransportKind {
+    /// Whether the Transport row's `text` names this transport. The texts are the
+    /// HTTP machine's (`mcpg_http::TransportChoice::why`): "Streamable HTTP POST
+    /// answered 405; fell back to HTTP+SSE (2024-11-05): endpoint …" names the old
+    /// one though it starts with the new one's name.
+    pub fn named_in(self, text: &str) -> bool {
+        let sse = text.contains("HTTP+SSE");
+        match self {
+            TransportKind::Sse => sse && text.contains(": endpoint "),
+            TransportKind::StreamableHttp => !sse && text.starts_with("Streamable HTTP"),
+        }
+    }
 }
 
 /// One thing the learner does before the question.
@@ -103,7 +132,7 @@ impl Sign {
                 .iter()
                 .flat_map(|s| &s.choices)
                 .any(|c| c.pitfall == pitfall && c.naive == naive),
-            Sign::Wire { .. } | Sign::Auth(_) | Sign::App { .. } => false,
+            Sign::Wire { .. } | Sign::Auth(_) | Sign::App { .. } | Sign::Transport(_) => false,
         }
     }
 
@@ -116,7 +145,8 @@ impl Sign {
             | Sign::Cards { .. }
             | Sign::Choice { .. }
             | Sign::Auth(_)
-            | Sign::App { .. } => false,
+            | Sign::App { .. }
+            | Sign::Transport(_) => false,
         }
     }
 
@@ -124,6 +154,15 @@ impl Sign {
     pub fn in_app(&self, msg: &Value) -> bool {
         match *self {
             Sign::App { field, value } => matches(at(msg, field), value),
+            _ => false,
+        }
+    }
+
+    /// Whether the Transport row's `text` shows this sign. Only a transport sign
+    /// does.
+    pub fn in_transport(&self, text: &str) -> bool {
+        match *self {
+            Sign::Transport(kind) => kind.named_in(text),
             _ => false,
         }
     }
@@ -193,6 +232,12 @@ impl Watch {
     /// newly seen.
     pub fn see_auth(&mut self, lesson: &Lesson, exchanges: &[AuthStep]) -> bool {
         self.see(lesson, |s| s.in_auth(exchanges))
+    }
+
+    /// Looks at the Server panel's Transport row (its text now); true when a need
+    /// was newly seen.
+    pub fn see_transport(&mut self, lesson: &Lesson, text: &str) -> bool {
+        self.see(lesson, |s| s.in_transport(text))
     }
 
     /// Whether the next need is seen in the wire log, either lane (the page reads

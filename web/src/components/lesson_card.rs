@@ -7,6 +7,7 @@ use mcpg_lessons::{LESSONS, Lesson, Model, Pointer, Server};
 use mcpg_loop_data::Pitfalls;
 
 use super::lesson_check::LessonCheck;
+use super::lesson_transports::TransportSwitch;
 use crate::effects;
 use crate::effects::lessons::{self, Lessons};
 use crate::state::use_app;
@@ -26,6 +27,7 @@ fn setup_text(l: &Lesson) -> String {
         Server::OAuthDemo => {
             "the demo behind OAuth (a protected server and its authorization server, both in this page)"
         }
+        Server::SseDemo => "the demo over HTTP+SSE (2024-11-05, in this page)",
     };
     format!(
         "Set up: {server} · {revision} · message “{}” · {model} · {} format",
@@ -167,6 +169,7 @@ pub fn LessonCard(
                 </Show>
                 <p data-testid="lesson-task"><strong>"Do: "</strong>{lesson.task}</p>
                 {(!lesson.pitfalls.is_empty()).then(|| view! { <HostSwitch lesson=lesson/> })}
+                {(lesson.setup.server == Server::SseDemo).then(|| view! { <TransportSwitch/> })}
                 <button class="quiet" data-testid="lesson-skip" on:click=move |_| go_to_controls()>
                     "Go to the loop's controls"
                 </button>

@@ -22,6 +22,7 @@ pub mod json_block;
 pub mod later_parts;
 pub mod lesson_card;
 pub mod lesson_check;
+pub mod lesson_transports;
 pub mod lessons_panel;
 pub mod list_state;
 pub mod llm_settings;

@@ -9,13 +9,18 @@
 //! URL (issue 26): a failed fetch's text names the URL, and that text reaches the
 //! step cards and the model's context; the bridge never passes that header on. So are the learner's headers and OAuth's bearer token
 //! (`conn_headers`), read as each request runs. Reached only from the links chunk
-//! (`transports`), so this and `mcpg_http::fetch` are not in the first load.
+//! (`transports`), so this and `mcpg_http::fetch` are not in the first load. The
+//! in-page demos' origins are answered without `fetch`: the demo behind OAuth
+//! (`demo_oauth`) and the demo over HTTP+SSE and Streamable HTTP (`demo_sse`), whose
+//! open GET streams are kept by request so that aborting one ends its session.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use mcpg_page::{ConnId, HttpRequest, HttpTarget, Input, NetEvent, ReqId};
+
+use mcpg_demo_sse::StreamId;
 
 use super::conn_headers::{extra, key_of};
 use super::inbox::send;
@@ -35,6 +40,8 @@ pub struct HttpLink {
     relay: bool,
     /// Fetches running, by request (removed when they end, fail or are aborted).
     fetches: Rc<RefCell<HashMap<ReqId, Fetch>>>,
+    /// Streams the in-page demo over HTTP+SSE holds open, by request.
+    streams: Rc<RefCell<HashMap<ReqId, StreamId>>>,
 }
 
 impl HttpLink {
@@ -53,6 +60,7 @@ impl HttpLink {
             key: key_of(target),
             relay: matches!(target, HttpTarget::Relay(_)),
             fetches: Rc::default(),
+            streams: Rc::default(),
         }
     }
 
@@ -68,15 +76,25 @@ impl HttpLink {
         }
         let (conn, id) = (self.conn, request.id);
         let fetches = Rc::downgrade(&self.fetches);
+        let streams = Rc::downgrade(&self.streams);
         let on = Rc::new(move |event: NetEvent| {
             let done = event.is_last();
             send(Input::Http { conn, event });
             if done && let Some(f) = fetches.upgrade() {
                 f.borrow_mut().remove(&id);
             }
+            if done && let Some(s) = streams.upgrade() {
+                s.borrow_mut().remove(&id);
+            }
         });
         if self.prefix.is_empty() && super::demo_oauth::is_in_page(&request.url) {
             in_page(&request, on);
+            return;
+        }
+        if self.prefix.is_empty() && super::demo_sse::is_in_page(&request.url) {
+            if let Some(s) = super::demo_sse::run(&request, on) {
+                self.streams.borrow_mut().insert(id, s);
+            }
             return;
         }
         let fetch = execute(request, on);
@@ -88,12 +106,18 @@ impl HttpLink {
         if let Some(f) = self.fetches.borrow_mut().remove(&req) {
             f.abort();
         }
+        if let Some(s) = self.streams.borrow_mut().remove(&req) {
+            super::demo_sse::closed(s);
+        }
     }
 
     /// Aborts every fetch still running (the driver closed the link).
     pub fn close(&self) {
         for (_, f) in self.fetches.borrow_mut().drain() {
             f.abort();
+        }
+        for (_, s) in self.streams.borrow_mut().drain() {
+            super::demo_sse::closed(s);
         }
     }
 }

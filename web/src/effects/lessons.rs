@@ -114,10 +114,18 @@ pub fn init(st: AppState) -> Lessons {
     ls
 }
 
-/// Follows the cards and the wire log for the open lesson's needs. Only changes
-/// count: the cards on screen when a lesson opens are the last lesson's, so the
-/// effects skip their first run, and the wire rows from before the lesson opened
-/// are skipped by row number.
+/// The Server panel's Transport row now.
+fn transport_row(st: AppState) -> String {
+    st.server
+        .with_untracked(|s| s.as_ref().map(|s| s.transport.clone()))
+        .unwrap_or_default()
+}
+
+/// Follows the cards, the Transport row and the wire log for the open lesson's
+/// needs. Only changes count: the cards on screen when a lesson opens are the last
+/// lesson's, so the effects skip their first run, and the wire rows from before the
+/// lesson opened are skipped by row number. The Transport row is read again each
+/// time the cards change, so a need after a run sees the transport it ran over.
 fn watch_page(st: AppState, ls: Lessons) {
     Effect::new(move |first: Option<()>| {
         st.steps.with(|steps| {
@@ -128,10 +136,24 @@ fn watch_page(st: AppState, ls: Lessons) {
                 return;
             };
             let mut w = ls.watch.get_untracked();
-            if w.see_steps(lesson, steps) {
+            let seen = w.see_steps(lesson, steps);
+            if w.see_transport(lesson, &transport_row(st)) || seen {
                 ls.watch.set(w);
             }
         });
+    });
+    Effect::new(move |first: Option<()>| {
+        st.server.track();
+        if first.is_none() {
+            return;
+        }
+        let Some(lesson) = ls.current.get_untracked().and_then(|i| LESSONS.get(i)) else {
+            return;
+        };
+        let mut w = ls.watch.get_untracked();
+        if w.see_transport(lesson, &transport_row(st)) {
+            ls.watch.set(w);
+        }
     });
     Effect::new(move |first: Option<()>| {
         let meta = st.log.get();
@@ -220,6 +242,7 @@ pub fn open(st: AppState, ls: Lessons, index: usize) {
             Source::Url(super::demo_oauth::RESOURCE_URL.to_owned()),
             true,
         ),
+        Server::SseDemo => (Source::Url(mcpg_demo_sse::SSE_URL.to_owned()), false),
     };
     // Pinned first, so a new connection starts with it (the driver ignores a pin it
     // already has; a new one reconnects).

@@ -14,6 +14,7 @@ mod chunk_queue;
 mod clock;
 pub mod conn_headers;
 pub mod demo_oauth;
+mod demo_sse;
 mod download;
 mod feature_sink;
 pub mod features;

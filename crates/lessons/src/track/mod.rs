@@ -9,6 +9,7 @@ mod basics;
 mod beyond;
 mod features;
 mod tasks;
+mod transports;
 
 use crate::Lesson;
 
@@ -31,6 +32,7 @@ pub static LESSONS: &[&Lesson] = &[
     &beyond::SKILLS,
     &beyond::COMPLETIONS,
     &beyond::LOGS,
+    &transports::HTTP_SSE,
     &auth::OAUTH,
     &apps::APPS,
     &apps::APP_ONLY,

@@ -13,4 +13,5 @@ mod needs;
 mod reality;
 mod reality_asks;
 mod reality_beyond;
+mod reality_transport;
 mod table;

@@ -17,6 +17,8 @@ use support::{Played, opened, play, play_with};
 fn watch(lesson: &Lesson, played: &Played) -> Watch {
     let mut w = Watch::new(lesson);
     w.see_steps(lesson, &played.steps);
+    // The page looks at the Transport row whenever the cards change, too.
+    w.see_transport(lesson, &played.transport);
     for raw in &played.wire {
         w.see_wire(lesson, raw);
     }

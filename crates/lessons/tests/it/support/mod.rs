@@ -4,6 +4,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod http;
+
 use mcpg_core::Timestamp;
 use mcpg_host::Step;
 use mcpg_host::asks::{
@@ -29,6 +31,10 @@ pub struct Played {
     pub asks: Vec<AskView>,
     /// URLs the page opened (only ever on the learner's click).
     pub opened: Vec<String>,
+    /// The Server panel's Transport row at the end.
+    pub transport: String,
+    /// Sessions of the in-page demo over HTTP+SSE still open at the end.
+    pub sse_sessions: usize,
 }
 
 struct Page {
@@ -39,6 +45,10 @@ struct Page {
     tools: usize,
     asks: Vec<AskView>,
     opened: Vec<String>,
+    /// The in-page demo over HTTP, answering the page's requests.
+    net: http::Net,
+    /// The Server panel's Transport row.
+    transport: String,
 }
 
 impl Page {
@@ -47,17 +57,38 @@ impl Page {
         self.drain();
     }
 
+    /// Takes the driver's outputs; HTTP requests are answered by the in-page demo
+    /// (as the page's executor answers them), and what that says is fed back, until
+    /// nothing moves.
     fn drain(&mut self) {
-        while let Some(o) = self.d.poll_output() {
-            match o {
-                Output::View(ViewChange::Steps(s)) => self.steps = s,
-                Output::View(ViewChange::NextStep(n)) => self.next = n,
-                Output::View(ViewChange::Pages(p)) => {
-                    self.tools = p.iter().map(|p| p.tools.len()).sum();
+        loop {
+            let mut inputs = Vec::new();
+            while let Some(o) = self.d.poll_output() {
+                match o {
+                    Output::View(ViewChange::Steps(s)) => self.steps = s,
+                    Output::View(ViewChange::NextStep(n)) => self.next = n,
+                    Output::View(ViewChange::Pages(p)) => {
+                        self.tools = p.iter().map(|p| p.tools.len()).sum();
+                    }
+                    Output::View(ViewChange::Asks(a)) => self.asks = a,
+                    Output::View(ViewChange::Server(s)) => {
+                        self.transport = s.map(|s| s.transport).unwrap_or_default();
+                    }
+                    Output::OpenUrl { url, .. } => self.opened.push(url),
+                    o @ (Output::Http { .. }
+                    | Output::AbortHttp { .. }
+                    | Output::CloseLink { .. }) => {
+                        inputs.extend(self.net.run(self.now, o));
+                    }
+                    _ => {}
                 }
-                Output::View(ViewChange::Asks(a)) => self.asks = a,
-                Output::OpenUrl { url, .. } => self.opened.push(url),
-                _ => {}
+            }
+            inputs.extend(self.net.pushes());
+            if inputs.is_empty() {
+                return;
+            }
+            for i in inputs {
+                self.d.handle(self.now, i);
             }
         }
     }
@@ -111,6 +142,8 @@ fn start(setup: &Setup, prompt: &str) -> Page {
         tools: 0,
         asks: Vec::new(),
         opened: Vec::new(),
+        net: http::Net::default(),
+        transport: String::new(),
     };
     // Pinned before connecting, as the page's lessons panel does.
     p.cmd(Command::Pin(
@@ -119,8 +152,12 @@ fn start(setup: &Setup, prompt: &str) -> Page {
     // The demo behind OAuth is this same demo server once signed in (the page
     // reaches it over HTTP with a token; `mcpg-demo-auth`'s tests and the e2e
     // learner test play that part): its loop's cards are the embedded demo's.
-    let (mcpg_lessons::Server::Demo | mcpg_lessons::Server::OAuthDemo) = setup.server;
-    p.cmd(Command::Connect(Source::Demo));
+    // The demo over HTTP+SSE is played here as the page plays it, over HTTP.
+    let source = match setup.server {
+        mcpg_lessons::Server::Demo | mcpg_lessons::Server::OAuthDemo => Source::Demo,
+        mcpg_lessons::Server::SseDemo => Source::Url(mcpg_demo_sse::SSE_URL.to_owned()),
+    };
+    p.cmd(Command::Connect(source));
     p.cmd(Command::SetProvider(setup.provider));
     p.cmd(Command::SetModel(match setup.model {
         Model::Mock => ModelChoice::Mock,
@@ -152,6 +189,8 @@ pub fn opened(setup: &Setup) -> Played {
         tools: p.tools,
         asks: p.asks,
         opened: p.opened,
+        sse_sessions: p.net.open_sessions(),
+        transport: p.transport,
     }
 }
 
@@ -164,34 +203,63 @@ pub fn play(setup: &Setup, prompt: &str) -> Played {
 pub fn play_with(setup: &Setup, prompt: &str, pitfalls: Pitfalls) -> Played {
     let mut p = start(setup, prompt);
     p.cmd(Command::SetPitfalls(pitfalls));
-    for _ in 0..40 {
-        match (setup.model, p.next) {
-            (_, None) if !p.steps.is_empty() => break,
-            (Model::Play, Some(3)) if p.steps.len() >= 2 => {
-                let mut args = Map::new();
-                args.insert("city".into(), json!("Austin"));
-                p.cmd(Command::PlayCall {
-                    name: "get_weather".into(),
-                    arguments: args,
-                });
-            }
-            (Model::Play, Some(6)) if p.steps.iter().any(|s| s.number == 5) => {
-                p.cmd(Command::PlayAnswer("It is 91F and sunny in Austin.".into()));
-            }
-            _ => p.cmd(Command::Step),
-        }
-        // A learner answers before the core's deadline, which settling would pass.
-        while p.answer_ask() {}
-        p.settle();
-    }
-    assert_eq!(p.next, None, "the loop for {prompt:?} did not end");
+    p.run_loop(setup.model, prompt);
+    p.played()
+}
+
+/// Plays `setup`'s loop for its message, then connects to `then` (a learner's
+/// switch, as the lesson's button does) and plays it again: what the page showed
+/// after each run.
+pub fn play_then_switch(setup: &Setup, then: Source) -> (Played, Played) {
+    let mut p = start(setup, setup.prompt);
+    p.run_loop(setup.model, setup.prompt);
+    let first = p.played();
+    p.cmd(Command::Connect(then));
     p.settle();
-    Played {
-        wire: wire(&p),
-        steps: p.steps,
-        tools: p.tools,
-        asks: p.asks,
-        opened: p.opened,
+    p.cmd(Command::Reset);
+    p.run_loop(setup.model, setup.prompt);
+    (first, p.played())
+}
+
+impl Page {
+    /// Steps the loop to its end as the learner would (playing the model when the
+    /// lesson says so, answering the server's questions).
+    fn run_loop(&mut self, model: Model, prompt: &str) {
+        for _ in 0..40 {
+            match (model, self.next) {
+                (_, None) if !self.steps.is_empty() => break,
+                (Model::Play, Some(3)) if self.steps.len() >= 2 => {
+                    let mut args = Map::new();
+                    args.insert("city".into(), json!("Austin"));
+                    self.cmd(Command::PlayCall {
+                        name: "get_weather".into(),
+                        arguments: args,
+                    });
+                }
+                (Model::Play, Some(6)) if self.steps.iter().any(|s| s.number == 5) => {
+                    self.cmd(Command::PlayAnswer("It is 91F and sunny in Austin.".into()));
+                }
+                _ => self.cmd(Command::Step),
+            }
+            // A learner answers before the core's deadline, which settling would pass.
+            while self.answer_ask() {}
+            self.settle();
+        }
+        assert_eq!(self.next, None, "the loop for {prompt:?} did not end");
+        self.settle();
+    }
+
+    /// What the page shows now.
+    fn played(&self) -> Played {
+        Played {
+            wire: wire(self),
+            steps: self.steps.clone(),
+            tools: self.tools,
+            asks: self.asks.clone(),
+            opened: self.opened.clone(),
+            transport: self.transport.clone(),
+            sse_sessions: self.net.open_sessions(),
+        }
     }
 }
 

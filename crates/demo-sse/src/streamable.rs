@@ -1,0 +1,93 @@
+//! The same demo over Streamable HTTP, with no sign-in: each POST is answered in
+//! its own response (JSON for one message; an SSE stream when progress or log
+//! notifications come before the answer). No GET stream and no session id: what
+//! the demo sends unasked has nowhere to go.
+
+use mcpg_core::Timestamp;
+use mcpg_core::jsonrpc::{Body, Message, RequestId, RpcError, code};
+
+use crate::Answer;
+use crate::session::DemoSession;
+
+/// `POST /mcp`.
+pub(crate) fn post(session: &mut DemoSession, now: Timestamp, body: &str) -> Answer {
+    let Ok(msg) = Message::decode(body) else {
+        return json(
+            400,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: one JSON-RPC message per POST"}}"#.to_owned(),
+        );
+    };
+    let (id, opens) = match msg.body() {
+        Body::Request { id, method, .. } => (
+            Some(id.clone()),
+            method == "initialize" || method == "server/discover",
+        ),
+        _ => (None, false),
+    };
+    // A session starts with a fresh demo (the page reconnected).
+    if opens {
+        session.restart();
+    }
+    let sent = session.handle(now, &msg);
+    let Some(id) = id else {
+        // A notification or a response: accepted, nothing to say.
+        return Answer {
+            status: 202,
+            headers: Vec::new(),
+            body: String::new(),
+            stream: None,
+        };
+    };
+    let mut frames = Vec::new();
+    for m in sent {
+        match m.body() {
+            Body::Response { id: r, .. } | Body::Error { id: Some(r), .. } if *r == id => {
+                frames.push(m.raw().to_owned());
+                return stream(&frames);
+            }
+            // A question of the demo's own needs a channel back this face has not.
+            Body::Request { .. } => break,
+            _ => frames.push(m.raw().to_owned()),
+        }
+    }
+    session.give_up(&id);
+    frames.push(cannot_ask(&id));
+    stream(&frames)
+}
+
+fn json(status: u16, body: String) -> Answer {
+    Answer {
+        status,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body,
+        stream: None,
+    }
+}
+
+fn cannot_ask(id: &RequestId) -> String {
+    Message::error(
+        Some(id.clone()),
+        RpcError::new(
+            code::INTERNAL_ERROR,
+            "this demo answers each request at once; a tool that asks the client first (sampling, elicitation, roots) runs on the embedded demo",
+        ),
+    )
+    .raw()
+    .to_owned()
+}
+
+/// One frame as JSON; several (notifications, then the answer) as an SSE stream.
+fn stream(frames: &[String]) -> Answer {
+    match frames {
+        [one] => json(200, one.clone()),
+        many => Answer {
+            status: 200,
+            headers: vec![("content-type".into(), "text/event-stream".into())],
+            body: many
+                .iter()
+                .map(|f| format!("event: message\ndata: {f}\n\n"))
+                .collect(),
+            stream: None,
+        },
+    }
+}
