@@ -536,6 +536,8 @@ describe('the learner', () => {
     const { page } = p;
     try {
       await connected(page, 'mcpg-demo');
+      // The track's list comes with the lessons chunk, which may still be on its way.
+      await page.waitForSelector(tid('lesson-item'));
       assert.equal(await page.locator(tid('lesson-item')).count(), TRACK.length, 'the walk covers the whole track');
       let previousSetup;
       for (const [i, lesson] of TRACK.entries()) {
