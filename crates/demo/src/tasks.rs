@@ -60,6 +60,17 @@ impl Status {
     }
 }
 
+/// What a 2026-07-28 Tasks extension task keeps beyond a 2025-11-25 one (its
+/// handling is in `tasks_ext.rs`; the type is here, where the store keeps it).
+#[derive(Debug)]
+pub(crate) struct ExtTask {
+    /// The client capabilities its `tools/call` declared: the question needs
+    /// `elicitation` among them (a task asks within the call's capabilities).
+    pub(crate) caps: JsonObject,
+    /// The outstanding input request, by its key, while `input_required`.
+    pub(crate) asking: Option<(String, Value)>,
+}
+
 /// One task of `count_task`.
 #[derive(Debug)]
 pub(crate) struct DemoTask {
@@ -79,7 +90,7 @@ pub(crate) struct DemoTask {
     waiting: Vec<RequestId>,
     /// What a 2026-07-28 Tasks extension task has beyond (`tasks_ext.rs`); `None`
     /// for a 2025-11-25 task.
-    pub(crate) ext: Option<crate::tasks_ext::ExtTask>,
+    pub(crate) ext: Option<ExtTask>,
 }
 
 impl DemoTask {
@@ -182,7 +193,7 @@ impl DemoServer {
         id: &RequestId,
         task: &JsonObject,
         (runs, message): (u64, String),
-        ext: Option<crate::tasks_ext::ExtTask>,
+        ext: Option<ExtTask>,
     ) -> String {
         self.next_task += 1;
         let task_id = format!("task-{}", self.next_task);

@@ -24,17 +24,7 @@ use serde_json::{Value, json};
 
 use crate::DemoServer;
 use crate::asking::{self, Kind};
-use crate::tasks::{DemoTask, POLL_INTERVAL_MS, Status, invalid, iso8601};
-
-/// What an extension task keeps beyond a 2025-11-25 one.
-#[derive(Debug)]
-pub(crate) struct ExtTask {
-    /// The client capabilities its `tools/call` declared: the question needs
-    /// `elicitation` among them (a task asks within the call's capabilities).
-    caps: JsonObject,
-    /// The outstanding input request, by its key, while `input_required`.
-    asking: Option<(String, Value)>,
-}
+use crate::tasks::{DemoTask, ExtTask, POLL_INTERVAL_MS, Status, invalid, iso8601};
 
 impl DemoTask {
     /// The extension's `Task`: `ttlMs` and `pollIntervalMs` where 2025-11-25 says
