@@ -537,7 +537,7 @@ describe('the learner', () => {
     try {
       await connected(page, 'mcpg-demo');
       // The track's list comes with the lessons chunk, which may still be on its way.
-      await page.waitForSelector(tid('lesson-item'));
+      await page.waitForSelector(tid('lesson-item'), { state: 'attached' });
       assert.equal(await page.locator(tid('lesson-item')).count(), TRACK.length, 'the walk covers the whole track');
       let previousSetup;
       for (const [i, lesson] of TRACK.entries()) {
