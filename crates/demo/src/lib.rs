@@ -115,6 +115,8 @@ impl DemoServer {
             completions: true,
             logging: true,
             skills: true,
+            // Answered from the skill's entry, with the handlers.
+            skills_directory_read: true,
             // Declared under 2025-11-25 only; the tasks are `count_task`'s.
             tasks: true,
             ..Default::default()

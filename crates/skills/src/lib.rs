@@ -8,13 +8,17 @@
 //! against the spec's rules ([`Skill::from_value`]: a host must not load an invalid
 //! one) and verifies what a host reads against it ([`Skill::verify`]: a mismatch
 //! means the content must not be used). It sends nothing: the caller issues the
-//! requests and hands the answers in.
+//! requests and hands the answers in. The optional `resources/directory/read`
+//! answer is checked by [`DirectoryPage::from_result`]: every child one segment
+//! below the directory read.
 
+mod directory;
 mod entry;
 mod listing;
 mod name;
 mod verify;
 
+pub use directory::{Child, ChildError, DIRECTORY_MIME, DirectoryError, DirectoryPage};
 pub use entry::{Digest, EntryError, Skill, SkillFile, SkillFiles};
 pub use listing::{ListError, Listing};
 pub use name::{NameError, check_name};

@@ -66,7 +66,7 @@ pub enum Command {
     },
     /// Ask for completions of a prompt argument or a resource template variable.
     Complete(Complete),
-    /// List skills or get one, its files verified (the Skills extension, 2026-07-28).
+    /// List skills, get one with its files verified, or read a directory (the Skills extension, 2026-07-28).
     Skills {
         /// What to do with skills.
         #[command(subcommand)]

@@ -40,4 +40,17 @@ pub enum SkillsCommand {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// List a directory's direct children (`resources/directory/read`): files and subdirectories.
+    ///
+    /// Only when the server's Skills extension settings say `directoryRead: true`
+    /// (else a usage error: the extension forbids the request). Every page is
+    /// followed; a child that is not one segment below URI is named on stderr and
+    /// skipped, and then the exit status is 1. Nothing is read or written.
+    Dir {
+        /// The server and connection options.
+        #[command(flatten)]
+        conn: Connection,
+        /// The directory's URI: a skill's root (skill://NAME) or a folder in it.
+        uri: String,
+    },
 }

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use mcpg_core::{Generation, ProtocolVersion};
-use mcpg_skills::{EXTENSION, EntryError, ListError, VerifyError};
+use mcpg_skills::{DirectoryError, EXTENSION, EntryError, ListError, VerifyError};
 
 use crate::exit::{self, Failure};
 
@@ -25,6 +25,20 @@ pub enum SkillsError {
         page: usize,
         /// What is wrong with it.
         error: ListError,
+    },
+    /// The extension is declared without `directoryRead: true`: the extension
+    /// forbids sending `resources/directory/read`.
+    #[error(
+        "the server declares the Skills extension without directoryRead: true, so resources/directory/read must not be sent (skills get NAME lists a skill's files)"
+    )]
+    NoDirectoryRead,
+    /// A `resources/directory/read` page that is not a directory listing at all.
+    #[error("resources/directory/read page {page} is unusable: {error}")]
+    BadDirPage {
+        /// The page, from 1.
+        page: usize,
+        /// What is wrong with it.
+        error: DirectoryError,
     },
     /// A `skills/get` answer that holds no entry.
     #[error("skills/get for {uri} is unusable: {error}")]
@@ -106,8 +120,11 @@ impl From<SkillsError> for Failure {
             SkillsError::NotDeclared { .. } | SkillsError::NotFound { .. } => exit::RPC_ERROR,
             // The command line must say which one.
             SkillsError::Ambiguous { .. } => exit::USAGE,
+            // The command does not apply to this server, as a client must not send it.
+            SkillsError::NoDirectoryRead => exit::USAGE,
             // Answers that are not answers.
             SkillsError::BadPage { .. }
+            | SkillsError::BadDirPage { .. }
             | SkillsError::BadGet { .. }
             | SkillsError::Other { .. } => exit::TRANSPORT,
             // What the server serves fails the extension's checks: a finding.

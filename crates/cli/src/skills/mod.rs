@@ -1,10 +1,11 @@
-//! `mcpg skills list|get`: the Skills extension (`io.modelcontextprotocol/skills`,
+//! `mcpg skills list|get|dir`: the Skills extension (`io.modelcontextprotocol/skills`,
 //! SEP-2640, under 2026-07-28) on `mcpg-skills`' checks. `skills/list` and
 //! `skills/get` go out as raw requests (the core has no typed method for them,
 //! and the page's first load carries none); each entry is checked, each file read
 //! with `resources/read` is verified (size, then SHA-256) before it is printed or
 //! written, and a file is written only inside `DIR/NAME/`.
 
+mod dir;
 mod error;
 mod files;
 
@@ -33,6 +34,7 @@ pub async fn run(cmd: &SkillsCommand) -> Result<(), Failure> {
     match cmd {
         SkillsCommand::List { conn, json } => list(conn, *json).await,
         SkillsCommand::Get { conn, name, out } => get(conn, name, out.as_deref()).await,
+        SkillsCommand::Dir { conn, uri } => dir::dir(conn, uri).await,
     }
 }
 

@@ -36,5 +36,6 @@ mod old_sse;
 mod oversized;
 mod replay;
 mod skills;
+mod skills_dir;
 mod tasks;
 mod tasks_ext;

@@ -19,7 +19,7 @@ use mcpg_run::{Run, mcpg, python};
 use serde_json::Value;
 
 /// `--stdio` for `mcpg demo`, speaking only 2026-07-28 (the extension's revision).
-fn demo() -> [String; 4] {
+pub(crate) fn demo() -> [String; 4] {
     [
         "--stdio".into(),
         format!("'{}' demo", env!("CARGO_BIN_EXE_mcpg")),
@@ -29,13 +29,13 @@ fn demo() -> [String; 4] {
 }
 
 /// `mcpg skills args… conn…`.
-fn skills(args: &[&str], conn: &[String]) -> Run {
+pub(crate) fn skills(args: &[&str], conn: &[String]) -> Run {
     let conn: Vec<&str> = conn.iter().map(String::as_str).collect();
     mcpg(&[&["skills"][..], args, &conn].concat())
 }
 
 /// `--stdio` for the hostile server, its absolute file pointing at `outside`.
-fn hostile(outside: &Path, flags: &str) -> Option<[String; 2]> {
+pub(crate) fn hostile(outside: &Path, flags: &str) -> Option<[String; 2]> {
     let python = python()?;
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile_skills.py");
     Some([
@@ -49,7 +49,7 @@ fn hostile(outside: &Path, flags: &str) -> Option<[String; 2]> {
 }
 
 /// No control character but newline on either stream.
-fn assert_clean(r: &Run) {
+pub(crate) fn assert_clean(r: &Run) {
     for text in [&r.stdout, &r.stderr] {
         let bad = text
             .chars()

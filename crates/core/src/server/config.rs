@@ -34,6 +34,10 @@ pub struct ServerConfig {
     /// under 2026-07-28 and answer `skills/list` and `skills/get` from
     /// [`super::Server::set_skills`] (the skills' files are resources).
     pub skills: bool,
+    /// With [`ServerConfig::skills`], whether to declare `directoryRead: true` in
+    /// the extension's settings and answer `resources/directory/read` for every
+    /// directory of the skills' files (the skill roots and the folders below them).
+    pub skills_directory_read: bool,
     /// Whether to declare `tasks` (`list`, `cancel` and task-augmented
     /// `tools/call`) under 2025-11-25, the one revision with tasks in its core,
     /// and hand `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` to the
@@ -80,6 +84,7 @@ impl Default for ServerConfig {
             versions: ProtocolVersion::ALL.to_vec(),
             page_size: 50,
             skills: false,
+            skills_directory_read: false,
             tasks: false,
         }
     }

@@ -106,6 +106,9 @@ impl Server {
             }
             "logging/setLevel" => self.cfg.logging && !stateless,
             "skills/list" | "skills/get" => self.cfg.skills && stateless,
+            "resources/directory/read" => {
+                self.cfg.skills && self.cfg.skills_directory_read && stateless
+            }
             "tasks/result" | "tasks/list" => self.has_tasks(version),
             // The extension's methods too (it has no tasks/result, no tasks/list).
             "tasks/get" | "tasks/cancel" => self.has_tasks(version) || self.has_ext_tasks(version),
@@ -219,7 +222,12 @@ impl Server {
                 .entry("extensions")
                 .or_insert_with(|| Value::Object(Map::new()))
         {
-            e.insert(super::SKILLS_EXTENSION.into(), json!({}));
+            let settings = if self.cfg.skills_directory_read {
+                json!({"directoryRead": true})
+            } else {
+                json!({})
+            };
+            e.insert(super::SKILLS_EXTENSION.into(), settings);
         }
         if self.has_ext_tasks(version)
             && let Value::Object(e) = caps

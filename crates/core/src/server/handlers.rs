@@ -72,6 +72,7 @@ fn answer(server: &mut Server, r: &Incoming<'_>) -> Result<Option<Value>, RpcErr
             "skills",
         )?,
         "skills/get" => server.get_skill(params)?,
+        "resources/directory/read" => server.read_directory(params)?,
         "resources/subscribe" => server.subscribe(params)?,
         "resources/unsubscribe" => server.unsubscribe(params)?,
         "logging/setLevel" => {

@@ -27,6 +27,7 @@ mod paging;
 mod prompts;
 mod resources;
 mod respond;
+mod skills_dir;
 mod tasks_ext;
 pub mod template;
 

@@ -10,9 +10,10 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::support;
 
-use mcpg_core::client::GenerationMode;
+use mcpg_core::client::{ClientConfig, GenerationMode};
 use mcpg_core::server::SKILLS_EXTENSION;
-use mcpg_skills::{Listing, SkillFiles};
+use mcpg_demo::{DemoServer, handlers};
+use mcpg_skills::{Child, DirectoryPage, Listing, SkillFiles};
 use serde_json::json;
 use support::{Session, rpc_code};
 
@@ -21,7 +22,11 @@ fn the_skill_is_listed_got_and_its_files_verify_under_2026_07_28() {
     assert_eq!(SKILLS_EXTENSION, mcpg_skills::EXTENSION, "one name");
     let mut s = Session::new(GenerationMode::Auto);
     let caps = &s.client.negotiated().unwrap().capabilities;
-    assert_eq!(caps["extensions"][SKILLS_EXTENSION], json!({}), "{caps:?}");
+    assert_eq!(
+        caps["extensions"][SKILLS_EXTENSION],
+        json!({"directoryRead": true}),
+        "{caps:?}"
+    );
     assert!(
         caps.contains_key("resources"),
         "a skills server declares resources too"
@@ -93,4 +98,80 @@ fn under_2025_11_25_there_is_no_skills_extension() {
             .unwrap()
             .starts_with("---\nname: weather-report")
     );
+}
+
+/// The checked children of one directory read (the demo's fit on one page).
+fn children(s: &mut Session, dir: &str) -> Vec<Child> {
+    let page = s.ok("resources/directory/read", json!({"uri": dir}));
+    assert_eq!(page["resultType"], "complete", "{page}");
+    let page = DirectoryPage::from_result(dir, &page).unwrap();
+    assert_eq!(page.next_cursor, None);
+    page.children.into_iter().map(Result::unwrap).collect()
+}
+
+#[test]
+fn the_skill_s_directories_are_read_from_its_entry_under_2026_07_28() {
+    let mut s = Session::new(GenerationMode::Auto);
+    let root = children(&mut s, "skill://weather-report");
+    let shown: Vec<(&str, bool)> = root
+        .iter()
+        .map(|c| (c.segment.as_str(), c.is_directory()))
+        .collect();
+    assert_eq!(shown, [("SKILL.md", false), ("references", true)]);
+    assert_eq!(root[0].mime_type.as_deref(), Some("text/markdown"));
+    assert_eq!(root[1].uri, "skill://weather-report/references");
+
+    let refs = children(&mut s, "skill://weather-report/references");
+    assert_eq!(refs.len(), 1);
+    assert_eq!(refs[0].uri, FILES_REF);
+    assert!(!refs[0].is_directory());
+    // Every file the directories show is one the entry lists (and reads).
+    let read = s.ok("resources/read", json!({"uri": refs[0].uri}));
+    assert!(read["contents"][0]["text"].is_string());
+
+    // A file, an unknown directory, a prefix that is no folder: -32602.
+    for uri in [
+        "skill://weather-report/SKILL.md",
+        "skill://nope",
+        "skill://weather-rep",
+        "skill://weather-report/references/cities.md",
+        "skill://weather-report/",
+    ] {
+        let r = s.request("resources/directory/read", json!({"uri": uri}));
+        assert_eq!(rpc_code(r), -32602, "{uri}");
+    }
+    let r = s.request("resources/directory/read", json!({}));
+    assert_eq!(rpc_code(r), -32602);
+    assert_eq!(s.diagnostics(), Vec::<String>::new());
+}
+
+const FILES_REF: &str = "skill://weather-report/references/cities.md";
+
+#[test]
+fn directory_read_is_not_offered_under_2025_11_25_nor_before_the_answers_load() {
+    let mut old = Session::new(GenerationMode::Initialize);
+    let r = old.request(
+        "resources/directory/read",
+        json!({"uri": "skill://weather-report"}),
+    );
+    assert_eq!(rpc_code(r), -32601);
+
+    let cfg = ClientConfig {
+        mode: GenerationMode::Auto,
+        ..Default::default()
+    };
+    let mut s = Session::with_server(cfg, DemoServer::without_handlers());
+    let caps = &s.client.negotiated().unwrap().capabilities;
+    assert_eq!(
+        caps["extensions"][SKILLS_EXTENSION]["directoryRead"],
+        json!(true),
+        "declared from the configuration before the answers come"
+    );
+    let r = s.request(
+        "resources/directory/read",
+        json!({"uri": "skill://weather-report"}),
+    );
+    assert_eq!(rpc_code(r), -32603, "not loaded yet");
+    s.server.set_handlers(handlers());
+    assert_eq!(children(&mut s, "skill://weather-report").len(), 2);
 }
