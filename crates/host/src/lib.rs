@@ -14,11 +14,13 @@
 //! - [`schema`]: a small JSON Schema checker (forms, `structuredContent`).
 //! - [`asks`]: what the server asks the host (sampling, elicitation, roots, MRTR) and the answers.
 //! - [`form`]: a tool's `inputSchema` as form fields, and back to arguments.
+//! - [`lint`]: what each provider format would reject, rewrite or drop of a tool.
 //!
 //! Like the core, it does no I/O and reads no clock.
 
 pub mod asks;
 pub mod form;
+pub mod lint;
 pub mod mock;
 pub mod provider;
 pub mod schema;

@@ -17,8 +17,8 @@ pub struct SchemaChange {
     pub what: String,
 }
 
-/// Keywords Gemini's `Schema` understands.
-const GEMINI_KEYWORDS: [&str; 22] = [
+/// Keywords Gemini's `Schema` understands (the lint reads it too).
+pub(crate) const GEMINI_KEYWORDS: [&str; 22] = [
     "anyOf",
     "default",
     "description",
@@ -43,8 +43,8 @@ const GEMINI_KEYWORDS: [&str; 22] = [
     "type",
 ];
 
-/// Keywords OpenAI's strict mode rejects.
-const STRICT_UNSUPPORTED: [&str; 7] = [
+/// Keywords OpenAI's strict mode rejects (the lint reads it too).
+pub(crate) const STRICT_UNSUPPORTED: [&str; 7] = [
     "allOf",
     "not",
     "if",

@@ -16,6 +16,8 @@ mod apps_visibility;
 mod asks;
 mod every_tool;
 mod follow_up;
+mod lint;
+mod lint_recorded;
 mod mock;
 mod providers;
 mod schema;
