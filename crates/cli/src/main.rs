@@ -18,6 +18,7 @@ mod escape;
 mod eval;
 mod exit;
 mod headers;
+mod lint_cmd;
 mod logs;
 mod loop_cmd;
 mod render;
@@ -68,6 +69,9 @@ fn main() -> ExitCode {
             Command::Tools {
                 command: ToolsCommand::List { conn, json },
             } => commands::list(conn, *json).await,
+            Command::Tools {
+                command: ToolsCommand::Lint(args),
+            } => lint_cmd::run(args).await,
             Command::Tools {
                 command:
                     ToolsCommand::Call {

@@ -5,6 +5,7 @@ mod apps;
 mod auth;
 mod catalog;
 mod connection;
+mod lint;
 mod loops;
 mod skills;
 mod tasks;
@@ -16,6 +17,7 @@ pub use apps::AppsCommand;
 pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, HttpTransportArg, Protocol, Target};
+pub use lint::LintArgs;
 pub use loops::{EvalArgs, LoopArgs};
 pub use skills::SkillsCommand;
 pub use tasks::TasksCommand;
@@ -125,6 +127,9 @@ pub enum ToolsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Say what each provider format would reject, rewrite or drop of every tool
+    /// (exit 1 when a format rejects one).
+    Lint(LintArgs),
     /// Call one tool and print its result.
     Call {
         /// The server and connection options.

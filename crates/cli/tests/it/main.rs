@@ -39,3 +39,4 @@ mod skills;
 mod skills_dir;
 mod tasks;
 mod tasks_ext;
+mod tools_lint;
