@@ -92,12 +92,11 @@ fn human(tools: &[Tool], formats: &[Provider], found: &[Finding]) -> String {
         last = Some((f.tool.as_str(), f.format));
         let _ = writeln!(
             out,
-            "    {:<7} {} {}: {} [host: {}]",
+            "    {:<7} {} {}: {}",
             f.severity.id(),
             f.rule.id(),
             escape::line(&f.pointer),
-            escape::line(&f.message),
-            f.host.id()
+            escape::line(&f.message)
         );
     }
     let docs: BTreeSet<(&str, &str)> = found.iter().map(|f| (f.rule.id(), f.doc())).collect();

@@ -21,7 +21,7 @@ fn the_demo_under_anthropic_has_one_rejected_name() {
     assert_eq!(r.code, 1, "{r:?}");
     assert_eq!(
         r.stdout,
-        "math.square\n  anthropic:\n    reject  name-characters /name: the name has characters Anthropic Messages does not allow: '.' (^[a-zA-Z0-9_-]{1,64}$) [host: renames]\n\
+        "math.square\n  anthropic:\n    reject  name-characters /name: the name has characters Anthropic Messages does not allow: '.' (^[a-zA-Z0-9_-]{1,64}$); the host renames it\n\
          rules:\n  name-characters: https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use\n\
          26 tools × anthropic: 1 rejection, 0 rewrites, 0 drops (25 without findings)\n"
     );

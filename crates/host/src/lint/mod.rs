@@ -89,7 +89,8 @@ pub struct Finding {
     pub severity: Severity,
     /// What this host does about it first.
     pub host: HostAction,
-    /// One sentence for people (it quotes the server's names: escape it for a terminal).
+    /// One sentence for people, which ends with what the host does (it quotes the
+    /// server's names: escape it for a terminal).
     pub message: String,
 }
 

@@ -28,7 +28,7 @@ pub(super) fn check(name: &str, format: Provider, sink: &mut Sink<'_>) {
             severity,
             HostAction::Renames,
             format!(
-                "the name is {} bytes long; {label} allows at most {} ({pattern})",
+                "the name is {} bytes long; {label} allows at most {} ({pattern}); the host renames it",
                 name.len(),
                 rules.max_len
             ),
@@ -59,7 +59,7 @@ pub(super) fn check(name: &str, format: Provider, sink: &mut Sink<'_>) {
             Rule::NameCharacters,
             severity,
             HostAction::Renames,
-            format!("{what} ({pattern})"),
+            format!("{what} ({pattern}); the host renames it"),
         );
     }
     if rules.letter_first
@@ -73,7 +73,7 @@ pub(super) fn check(name: &str, format: Provider, sink: &mut Sink<'_>) {
             Rule::NameFirstCharacter,
             severity,
             HostAction::Renames,
-            format!("{label} wants a letter or _ first ({pattern})"),
+            format!("{label} wants a letter or _ first ({pattern}); the host renames it"),
         );
     }
 }

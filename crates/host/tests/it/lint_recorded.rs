@@ -197,7 +197,7 @@ fn json_shape_is_stable() {
             "rule": "name-characters",
             "severity": "reject",
             "host": "renames",
-            "message": "the name has characters Anthropic Messages does not allow: '.' (^[a-zA-Z0-9_-]{1,64}$)",
+            "message": "the name has characters Anthropic Messages does not allow: '.' (^[a-zA-Z0-9_-]{1,64}$); the host renames it",
             "doc": "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use"
         })
     );
