@@ -24,6 +24,7 @@ pub mod lesson_card;
 pub mod lesson_check;
 pub mod lesson_transports;
 pub mod lessons_panel;
+pub mod lint_view;
 pub mod list_state;
 pub mod llm_settings;
 pub mod log_row;

@@ -9,6 +9,7 @@ use mcpg_core::model::Tool;
 use mcpg_host::provider::shape_tools;
 use serde_json::Value;
 
+use super::lint_view::LintView;
 use super::once_shown::Loaded;
 use crate::state::{pretty, use_app};
 
@@ -19,8 +20,9 @@ pub fn reshape() -> Loaded {
     Ok(view! { <Reshape/> }.into_any())
 }
 
-/// Step 2 in full: the MCP tools and the chosen provider's tools side by side, and
-/// every rewrite the host made, as plain text. It follows the provider selector, so
+/// Step 2 in full: the MCP tools and the chosen provider's tools side by side,
+/// every rewrite the host made, as plain text, and what the provider's API would
+/// reject, rewrite or drop of the tools as the server wrote them (the lint). It follows the provider selector, so
 /// switching provider reshapes the same tools at once.
 #[component]
 fn Reshape() -> impl IntoView {
@@ -75,6 +77,7 @@ fn Reshape() -> impl IntoView {
             </div>
             {list("Names rewritten", "name-changes", names)}
             {list("Schema changes", "schema-changes", schema)}
+            <LintView/>
         }
     }
 }
