@@ -48,7 +48,7 @@ pub(super) fn check(name: &str, format: Provider, sink: &mut Sink<'_>) {
         let what = if chars == 0 {
             "the name is empty".to_owned()
         } else {
-            let list: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+            let list: Vec<String> = bad.iter().map(|c| format!("'{c}'")).collect();
             format!(
                 "the name has characters {label} does not allow: {}",
                 list.join(" ")
