@@ -4,10 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 
 use crate::asks_support::stdio;
-use crate::mcpg_run::mcpg;
+use crate::mcpg_run::{mcpg, python};
 use crate::peers::Peer;
 
 fn demo() -> String {
@@ -196,4 +198,55 @@ fn usage_and_connection_failures_keep_their_statuses() {
     let r = mcpg(&["tools", "lint", "--stdio", "/nonexistent/mcp-server"]);
     assert_eq!(r.code, 4, "{r:?}");
     assert_eq!(r.stdout, "");
+}
+
+#[test]
+fn every_page_is_linted_and_server_text_is_escaped() {
+    let Some(python) = python() else { return };
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile_tools.py");
+    let server = format!("{python} '{}'", script.display());
+    let r = mcpg(&[
+        "tools",
+        "lint",
+        "--stdio",
+        &server,
+        "--format",
+        "openai-chat",
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let shown = r"\u{1b}[2J\u{1b}]0;pwned\u{7}\u{1b}[31mred\u{202e}exe.txt\u{9b}";
+    assert!(
+        r.stdout
+            .starts_with(&format!("evil{shown}\n  openai-chat:\n")),
+        "{r:?}"
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "array-without-items /inputSchema/properties/p{shown}:"
+        )),
+        "{r:?}"
+    );
+    for (name, text) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+        let bad = text
+            .chars()
+            .find(|&c| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c));
+        assert_eq!(
+            bad, None,
+            "{name} carries a raw control character: {text:?}"
+        );
+    }
+    // The second page's tool is linted too.
+    let r = mcpg(&[
+        "tools", "lint", "--stdio", &server, "--format", "gemini", "--json",
+    ]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["tools"], 2);
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["tool"] == "second_page" && f["rule"] == "gemini-ref"),
+        "{r:?}"
+    );
 }
