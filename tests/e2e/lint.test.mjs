@@ -42,7 +42,7 @@ describe('step 2 warns what each provider would reject, rewrite or drop', () => 
     assert.deepEqual(p.errors, []);
   });
 
-  it('gemini: the date format fails a real call; rejections come first', async () => {
+  it('gemini: the date format would be refused as written, and this host removes it; rejections come first', async () => {
     const { page } = p;
     await page.selectOption(tid('provider-select'), 'gemini');
     await page.waitForFunction(() => document.querySelector('[data-testid="lint-finding"][data-rule="gemini-string-format"]'));
@@ -50,9 +50,11 @@ describe('step 2 warns what each provider would reject, rewrite or drop', () => 
     const date = f.find((x) => x.rule === 'gemini-string-format');
     assert.equal(date.tool, 'book_table');
     assert.equal(date.severity, 'reject');
-    assert.equal(date.host, 'sends-as-is');
+    assert.equal(date.host, 'removes');
     assert.match(date.text, /Gemini takes only "enum" and "date-time" as a string format, not "date"/);
-    assert.match(date.text, /the host sends it as it is, so the request fails/);
+    assert.match(date.text, /the host removes it, so the model is not told the format/);
+    // The host's own schema changes beside it say the same.
+    assert.match(await page.textContent(tid('schema-changes')), /book_table \/properties\/date: removed format "date"/);
     assert.equal(date.doc, 'https://ai.google.dev/api/caching#Schema');
     // additionalProperties: refused as written, removed by this host.
     assert.ok(f.some((x) => x.rule === 'gemini-unknown-keyword' && x.host === 'removes'), JSON.stringify(f));

@@ -92,11 +92,11 @@ fn json_has_a_stable_shape_for_every_format() {
     assert_eq!(v["counts"]["reject"], count("reject"));
     assert_eq!(v["counts"]["rewrite"], count("rewrite"));
     assert_eq!(v["counts"]["drop"], count("drop"));
-    // The book_table date format, which Gemini refuses and the host sends as is.
+    // The book_table date format, which Gemini refuses and the host removes.
     assert!(findings.iter().any(|f| f["tool"] == "book_table"
         && f["format"] == "gemini"
         && f["rule"] == "gemini-string-format"
-        && f["host"] == "sends-as-is"
+        && f["host"] == "removes"
         && f["pointer"] == "/inputSchema/properties/date/format"));
 }
 
@@ -176,13 +176,12 @@ fn server_everything_is_clean_for_anthropic_and_rejected_by_gemini() {
             .count(),
         13
     );
-    // `format: uri`: the one the host does not fix.
-    let unfixed: Vec<(&str, &str)> = findings
-        .iter()
-        .filter(|f| f["host"] == "sends-as-is")
-        .map(|f| (f["tool"].as_str().unwrap(), f["rule"].as_str().unwrap()))
-        .collect();
-    assert_eq!(unfixed, [("gzip-file-as-resource", "gemini-string-format")]);
+    // `format: uri` is refused as written, and the host removes it: nothing is
+    // left that the host sends as is.
+    assert!(findings.iter().any(|f| f["tool"] == "gzip-file-as-resource"
+        && f["rule"] == "gemini-string-format"
+        && f["host"] == "removes"));
+    assert!(!findings.iter().any(|f| f["host"] == "sends-as-is"));
 }
 
 #[test]

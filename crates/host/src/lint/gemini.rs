@@ -9,12 +9,7 @@ use serde_json::{Map, Value};
 
 use super::walk::{self, HOST, one_type, seg};
 use super::{HostAction, Rule, Severity, Sink};
-use crate::provider::GEMINI_KEYWORDS;
-
-/// The string formats Gemini's `Schema` takes: "only 'enum' and 'date-time' are
-/// supported for STRING type" (its 400 for any other, seen in 2025; the `Schema`
-/// page lists the same two).
-const STRING_FORMATS: [&str; 2] = ["enum", "date-time"];
+use crate::provider::{GEMINI_KEYWORDS, GEMINI_STRING_FORMATS};
 
 pub(super) fn check(schema: &Value, sink: &mut Sink<'_>) {
     walk::walk(schema, "/inputSchema", HOST, &mut |o, ptr| {
@@ -111,14 +106,14 @@ fn node(o: &Map<String, Value>, ptr: &str, sink: &mut Sink<'_>) {
     let ty = one_type(o);
     if ty == Some("string")
         && let Some(f) = o.get("format").and_then(Value::as_str)
-        && !STRING_FORMATS.contains(&f)
+        && !GEMINI_STRING_FORMATS.contains(&f)
     {
         reject(
             "format",
             Rule::GeminiStringFormat,
-            HostAction::SendsAsIs,
+            HostAction::Removes,
             format!(
-                "Gemini takes only \"enum\" and \"date-time\" as a string format, not {f:?}; the host sends it as it is, so the request fails"
+                "Gemini takes only \"enum\" and \"date-time\" as a string format, not {f:?}; the host removes it, so the model is not told the format"
             ),
         );
     }

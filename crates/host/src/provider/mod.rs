@@ -26,7 +26,7 @@ pub use error::HostError;
 pub use mcpg_loop_data::{ModelTurn, Provider, ResultView, ToolCall, ToolOutput, Turn};
 pub use names::{NameChange, NameMap, NameRules};
 pub use rejection::{Rejection, refused_names};
-pub(crate) use schema::{GEMINI_KEYWORDS, STRICT_UNSUPPORTED};
+pub(crate) use schema::{GEMINI_KEYWORDS, GEMINI_STRING_FORMATS, STRICT_UNSUPPORTED};
 pub use schema::{SchemaChange, adapt_schema};
 
 use mcpg_core::model::Tool;

@@ -43,6 +43,11 @@ pub(crate) const GEMINI_KEYWORDS: [&str; 22] = [
     "type",
 ];
 
+/// The string formats Gemini's `Schema` takes: "only 'enum' and 'date-time' are
+/// supported for STRING type" (its 400 for any other; the `Schema` page lists the
+/// same two). The lint reads it too.
+pub(crate) const GEMINI_STRING_FORMATS: [&str; 2] = ["enum", "date-time"];
+
 /// Keywords OpenAI's strict mode rejects (the lint reads it too).
 pub(crate) const STRICT_UNSUPPORTED: [&str; 7] = [
     "allOf",
@@ -237,6 +242,19 @@ fn geminify(v: &mut Value, path: &str, changes: &mut Vec<SchemaChange>) {
         changes.push(change(
             path,
             "removed an enum of non-strings (Gemini enums are strings)",
+        ));
+    }
+    // Gemini answers 400 to any other string format ("only 'enum' and 'date-time'
+    // are supported for STRING type"), so one it would refuse is removed.
+    if o.get("type").and_then(Value::as_str) == Some("string")
+        && let Some(f) = o.get("format").and_then(Value::as_str)
+        && !GEMINI_STRING_FORMATS.contains(&f)
+    {
+        let f = f.to_owned();
+        o.remove("format");
+        changes.push(change(
+            path,
+            &format!("removed format {f:?} (Gemini takes only enum and date-time for strings)"),
         ));
     }
     let dropped: Vec<String> = o

@@ -284,7 +284,7 @@ fn cases() -> Vec<Case> {
             &[(
                 Gemini,
                 Reject,
-                SendsAsIs,
+                Removes,
                 "/inputSchema/properties/a/format",
             )],
         ),
