@@ -159,3 +159,41 @@ pub fn revisions(discover: &HandshakeSeen, initialize: &HandshakeSeen) -> Findin
         ),
     )
 }
+
+/// The JSON-RPC error the server answered `method` with, found in a wire log
+/// (`(sent_by_client, text)` per frame, in order): the last request of that
+/// method the client sent, and an error response with its id. A driver's typed
+/// error may say only that negotiation failed; the wire keeps the code.
+pub fn error_reply<'a>(
+    wire: impl IntoIterator<Item = (bool, &'a str)>,
+    method: &str,
+) -> Option<(i64, String)> {
+    use serde_json::Value;
+    let mut id: Option<Value> = None;
+    let mut found = None;
+    for (sent, text) in wire {
+        let Ok(v) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        if sent {
+            if v.get("method").and_then(Value::as_str) == Some(method) {
+                id = v.get("id").cloned();
+                found = None;
+            }
+            continue;
+        }
+        if id.is_some()
+            && v.get("id") == id.as_ref()
+            && let Some(e) = v.get("error")
+        {
+            let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);
+            let message = e
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            found = Some((code, message));
+        }
+    }
+    found
+}

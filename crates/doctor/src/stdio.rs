@@ -22,6 +22,9 @@ pub enum ProgramSeen {
 /// Judges the program `name`.
 pub fn program(name: &str, seen: &ProgramSeen) -> Finding {
     match seen {
+        ProgramSeen::Found(path) if path == name => {
+            Finding::pass(Check::Program, format!("{path} exists and is executable"))
+        }
         ProgramSeen::Found(path) => Finding::pass(Check::Program, format!("{name} is {path}")),
         ProgramSeen::Missing { on_path: true } => Finding::fail(
             Check::Program,

@@ -402,3 +402,30 @@ fn stdio_program_and_start_up() {
     });
     assert!(silent.evidence.contains("within 5000 ms"));
 }
+
+#[test]
+fn the_error_a_handshake_got_is_read_from_the_wire() {
+    use mcpg_doctor::handshake::error_reply;
+    let wire = [
+        (
+            true,
+            r#"{"jsonrpc":"2.0","id":0,"method":"server/discover"}"#,
+        ),
+        (false, "junk"),
+        (
+            false,
+            r#"{"jsonrpc":"2.0","id":0,"error":{"code":-32601,"message":"Method not found"}}"#,
+        ),
+        (
+            true,
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+        ),
+        (false, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+    ];
+    assert_eq!(
+        error_reply(wire, "server/discover"),
+        Some((-32601, "Method not found".to_owned()))
+    );
+    assert_eq!(error_reply(wire, "initialize"), None);
+    assert_eq!(error_reply(wire, "tools/list"), None);
+}
