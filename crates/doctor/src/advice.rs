@@ -7,6 +7,9 @@
 
 use mcpg_core::jsonrpc::RpcError;
 
+/// Where to see the whole exchange (the doctor itself prints verdicts only).
+const SEE: &str = "`mcpg info --verbose` against the same server shows the exchange";
+
 /// The fix for `method` answered with error `code` (`message` is the server's
 /// text, for rows that look at it).
 pub fn rpc_fix(method: &str, code: i64, message: &str) -> String {
@@ -14,17 +17,14 @@ pub fn rpc_fix(method: &str, code: i64, message: &str) -> String {
     match code {
         -32601 => format!("The server does not implement {method}."),
         -32602 => format!(
-            "The server refused {method}'s parameters: run with `--verbose` to see the \
-             request, and compare it with the revision the server speaks."
+            "The server refused {method}'s parameters: compare them with the revision the \
+             server speaks ({SEE})."
         ),
         -32600 => format!(
             "The server refused {method} as an invalid request: often a revision mismatch; \
-             try another with `--protocol-version`."
+             try another with `--protocol-version` ({SEE})."
         ),
-        _ => format!(
-            "The server refused {method}: run with `--verbose` to see the exchange and read \
-             the server's logs."
-        ),
+        _ => format!("The server refused {method}: read the server's logs ({SEE})."),
     }
 }
 

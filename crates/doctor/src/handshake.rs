@@ -101,8 +101,8 @@ fn judge(check: Check, method: &str, seen: &HandshakeSeen, other_ok: bool) -> Fi
         HandshakeSeen::Failed(why) => Finding::fail(
             check,
             format!("{method}: {why}"),
-            "The server gave no usable answer: read its stderr or logs (`--verbose` shows \
-             the exchange).",
+            "The server gave no usable answer: read its stderr or logs (`mcpg info --verbose` \
+             against the same server shows the exchange).",
         ),
     }
 }
@@ -128,13 +128,12 @@ pub fn revisions(discover: &HandshakeSeen, initialize: &HandshakeSeen) -> Findin
     // The default client probes server/discover first and falls back.
     let negotiated = discover.version().or(initialize.version());
     let Some(negotiated) = negotiated else {
-        let verdict = if matches!(discover, HandshakeSeen::SignIn) {
-            Verdict::Skip
-        } else {
-            Verdict::Fail
-        };
+        let signin = [discover, initialize]
+            .iter()
+            .any(|h| matches!(h, HandshakeSeen::SignIn));
+        let verdict = if signin { Verdict::Skip } else { Verdict::Fail };
         return match verdict {
-            Verdict::Skip => Finding::skip(Check::Revisions, "no handshake worked"),
+            Verdict::Skip => Finding::skip(Check::Revisions, "the server wants a sign-in first"),
             _ => Finding::fail(
                 Check::Revisions,
                 format!(
@@ -162,7 +161,8 @@ pub fn revisions(discover: &HandshakeSeen, initialize: &HandshakeSeen) -> Findin
 
 /// The JSON-RPC error the server answered `method` with, found in a wire log
 /// (`(sent_by_client, text)` per frame, in order): the last request of that
-/// method the client sent, and an error response with its id. A driver's typed
+/// method the client sent, and an error response with its id (or a null id, after
+/// it). A driver's typed
 /// error may say only that negotiation failed; the wire keeps the code.
 pub fn error_reply<'a>(
     wire: impl IntoIterator<Item = (bool, &'a str)>,
@@ -182,8 +182,11 @@ pub fn error_reply<'a>(
             }
             continue;
         }
+        // An error with a null id is the server saying it could not read the
+        // request's id (a refusal at the door, often with an HTTP 400).
+        let ours = v.get("id") == id.as_ref() || v.get("id").is_some_and(Value::is_null);
         if id.is_some()
-            && v.get("id") == id.as_ref()
+            && ours
             && let Some(e) = v.get("error")
         {
             let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);

@@ -4,14 +4,17 @@
 //! each observation to the judging there.
 //!
 //! - `stdio.rs`: the program and its start-up.
-//! - `http.rs`: name, TCP, TLS, the POSTs, CORS, sign-in discovery.
+//! - `http.rs`: name, TCP, TLS, the POSTs, CORS; `tls.rs` classifies a TLS
+//!   error; `signin.rs` runs `mcpg-auth`'s discovery after a 401.
 //! - `session.rs`: both handshakes, the revisions, tools, capabilities (either transport).
 //! - `print.rs`: the report for people, or as JSON.
 
 mod http;
 mod print;
 mod session;
+mod signin;
 mod stdio;
+mod tls;
 
 use std::time::Duration;
 

@@ -132,6 +132,11 @@ async fn startup(cfg: StdioConfig, timeout: Duration) -> StartupSeen {
             keep(&mut seen.stderr, l.text);
         }
     }
+    // The link reports its end before stderr lines still queued (transport events
+    // come first), and the reader finished before that end: take them now.
+    while let Some(l) = link.try_stderr() {
+        keep(&mut seen.stderr, l.text);
+    }
     seen
 }
 

@@ -10,7 +10,7 @@ use crate::peers::{self, Peer};
 use serde_json::Value;
 
 /// `mcpg doctor ARGS --json`, parsed.
-fn doctor_json(args: &[&str]) -> (Run, Value) {
+pub(crate) fn doctor_json(args: &[&str]) -> (Run, Value) {
     let r = mcpg(&[&["doctor", "--json"][..], args].concat());
     let v: Value =
         serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {r:?}"));
@@ -18,7 +18,7 @@ fn doctor_json(args: &[&str]) -> (Run, Value) {
 }
 
 /// The check `id` of a JSON report: (verdict, evidence, fix).
-fn check<'a>(report: &'a Value, id: &str) -> (&'a str, &'a str, &'a str) {
+pub(crate) fn check<'a>(report: &'a Value, id: &str) -> (&'a str, &'a str, &'a str) {
     let c = report["checks"]
         .as_array()
         .unwrap()

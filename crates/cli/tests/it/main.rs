@@ -30,6 +30,8 @@ mod catalog_demo;
 mod catalog_fixture;
 mod cli;
 mod doctor;
+mod doctor_http;
+mod doctor_tls;
 mod eval;
 mod hosted;
 mod loop_cmd;
