@@ -107,12 +107,26 @@ fn judge(check: Check, method: &str, seen: &HandshakeSeen, other_ok: bool) -> Fi
     }
 }
 
+/// The older `initialize` revisions worth asking for one by one (the handshake
+/// shows only the one the server chose for the newest offered), newest first.
+pub fn older_revisions() -> impl Iterator<Item = ProtocolVersion> {
+    ProtocolVersion::ALL
+        .into_iter()
+        .rev()
+        .filter(|v| *v < ProtocolVersion::LATEST_WITH_INITIALIZE)
+}
+
 /// Judges the revisions: what this client speaks, what the server listed or
-/// chose in each handshake, and what a client that probes first (the CLI's and
-/// the page's default) negotiates.
-pub fn revisions(discover: &HandshakeSeen, initialize: &HandshakeSeen) -> Finding {
+/// chose in each handshake (and `older`: the older revisions it accepted when
+/// offered alone, see [`older_revisions`]), and what a client that probes first
+/// (the CLI's and the page's default) negotiates.
+pub fn revisions(
+    discover: &HandshakeSeen,
+    initialize: &HandshakeSeen,
+    older: &[String],
+) -> Finding {
     let ours: Vec<&str> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
-    let mut theirs: Vec<String> = Vec::new();
+    let mut theirs: Vec<String> = older.to_vec();
     for seen in [discover, initialize] {
         if let HandshakeSeen::Agreed {
             server_versions, ..
@@ -145,6 +159,7 @@ pub fn revisions(discover: &HandshakeSeen, initialize: &HandshakeSeen) -> Findin
         };
     };
     theirs.sort();
+    theirs.dedup();
     Finding::pass(
         Check::Revisions,
         format!(

@@ -94,8 +94,9 @@ pub fn param_headers(pages: &[Value], version: ProtocolVersion) -> Finding {
             Finding::pass(
                 Check::ParamHeaders,
                 format!(
-                    "{} mirror {} into Mcp-Param-* headers; every annotation is valid",
+                    "{} {} {} into Mcp-Param-* headers; every annotation is valid",
                     plural(tools, "tool"),
+                    if tools == 1 { "mirrors" } else { "mirror" },
                     plural(headers, "argument")
                 ),
             )

@@ -36,24 +36,36 @@ fn handshakes_and_revisions() {
     assert!(d.evidence.contains("-32601") && d.evidence.contains("fall back"));
     assert!(fix(&d).contains("does not implement server/discover"));
     assert_eq!(initialize(&init, false).verdict, Verdict::Pass);
-    let r = revisions(&not_found, &init);
+    let r = revisions(&not_found, &init, &[]);
     assert_eq!(r.verdict, Verdict::Pass);
     assert!(r.evidence.ends_with("negotiates 2025-11-25"), "{r:?}");
     assert!(r.evidence.contains("the server speaks 2025-11-25"));
+    // Older revisions it accepted when offered alone join the list.
+    let older = ["2025-06-18".to_owned(), "2025-03-26".to_owned()];
+    let r = revisions(&not_found, &init, &older);
+    assert!(
+        r.evidence
+            .contains("the server speaks 2025-03-26, 2025-06-18, 2025-11-25;"),
+        "{r:?}"
+    );
+    let older: Vec<&str> = mcpg_doctor::handshake::older_revisions()
+        .map(|v| v.as_str())
+        .collect();
+    assert_eq!(older, ["2025-06-18", "2025-03-26", "2024-11-05"]);
     // A 2026-07-28 server that also answers initialize.
     let both = agreed("2026-07-28", &["2026-07-28", "2025-11-25"]);
-    let r = revisions(&both, &init);
+    let r = revisions(&both, &init, &[]);
     assert!(r.evidence.ends_with("negotiates 2026-07-28"));
     // Nothing works.
     let dead = HandshakeSeen::Failed("the server exited with status 1".into());
     assert_eq!(discover(&dead, false).verdict, Verdict::Fail);
     assert_eq!(initialize(&not_found, false).verdict, Verdict::Fail);
-    assert_eq!(revisions(&dead, &dead).verdict, Verdict::Fail);
+    assert_eq!(revisions(&dead, &dead, &[]).verdict, Verdict::Fail);
     // Behind a sign-in: skipped, not failed.
     let f = discover(&HandshakeSeen::SignIn, false);
     assert_eq!(f.verdict, Verdict::Skip);
     assert_eq!(
-        revisions(&HandshakeSeen::SignIn, &HandshakeSeen::SignIn).verdict,
+        revisions(&HandshakeSeen::SignIn, &HandshakeSeen::SignIn, &[]).verdict,
         Verdict::Skip
     );
 }
@@ -88,7 +100,7 @@ fn tools_pages_headers_and_schemas() {
     );
     let f = param_headers(&header, ProtocolVersion::V2026_07_28);
     assert_eq!(f.verdict, Verdict::Pass);
-    assert!(f.evidence.contains("1 tool mirror 1 argument"), "{f:?}");
+    assert!(f.evidence.contains("1 tool mirrors 1 argument"), "{f:?}");
     let bad = page(json!([{"name": "score", "inputSchema": {"type": "object",
         "properties": {"s": {"type": "number", "x-mcp-header": "Score"}}}}]));
     let f = param_headers(&bad, ProtocolVersion::V2026_07_28);

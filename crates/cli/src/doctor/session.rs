@@ -27,7 +27,12 @@ pub async fn check(report: &mut Report, open: &Opener<'_>, timeout: Duration) {
     let initialize = connect(open, GenerationMode::Initialize, "initialize", timeout).await;
     report.push(handshake::discover(&discover.0, initialize.0.agreed()));
     report.push(handshake::initialize(&initialize.0, discover.0.agreed()));
-    report.push(handshake::revisions(&discover.0, &initialize.0));
+    let older = if initialize.0.agreed() {
+        accepted_older(open, timeout).await
+    } else {
+        Vec::new()
+    };
+    report.push(handshake::revisions(&discover.0, &initialize.0, &older));
     // The session a client that probes first ends up with.
     let (chosen, other) = if discover.0.agreed() {
         (discover, initialize)
@@ -50,6 +55,31 @@ pub async fn check(report: &mut Report, open: &Opener<'_>, timeout: Duration) {
             report.skip_rest(&Check::SESSION, why);
         }
     }
+}
+
+/// The older revisions the server accepts when a client offers only that one
+/// (`initialize` shows only its choice for the newest offered): one short
+/// connection each, as `--protocol-version` pins them.
+async fn accepted_older(open: &Opener<'_>, timeout: Duration) -> Vec<String> {
+    let mut out = Vec::new();
+    for v in handshake::older_revisions() {
+        let mut client = ClientConfig {
+            request_timeout: timeout,
+            ..ClientConfig::default()
+        };
+        client.pin_version(v);
+        let cfg = DriverConfig {
+            client,
+            observer: None,
+            handler: None,
+        };
+        let Ok(d) = open(cfg) else { continue };
+        if d.connect().await.is_ok_and(|n| n.version == v) {
+            out.push(v.as_str().to_owned());
+        }
+        close(Some(d)).await;
+    }
+    out
 }
 
 async fn close(d: Option<Driver>) {

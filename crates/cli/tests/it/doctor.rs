@@ -82,7 +82,13 @@ fn everything_over_stdio_passes_and_warns_about_2026() {
     );
     assert!(fix.contains("does not implement server/discover"), "{fix}");
     assert_eq!(check(&v, "initialize").1, "agreed on 2025-11-25");
-    assert!(check(&v, "revisions").1.ends_with("negotiates 2025-11-25"));
+    let revisions = check(&v, "revisions").1;
+    // Each older revision was offered alone, and accepted.
+    assert!(
+        revisions.contains("the server speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25;"),
+        "{revisions}"
+    );
+    assert!(revisions.ends_with("negotiates 2025-11-25"));
     assert_eq!(check(&v, "tools-list"), ("pass", "13 tools in 1 page", ""));
     assert_eq!(check(&v, "tool-schemas").0, "pass");
     assert_eq!(check(&v, "capabilities").0, "pass");
@@ -113,12 +119,32 @@ fn the_python_sdk_over_stdio_speaks_both_generations() {
     assert_eq!(check(&v, "initialize").1, "agreed on 2025-11-25");
     let revisions = check(&v, "revisions").1;
     assert!(
-        revisions.contains("the server speaks 2025-11-25, 2026-07-28")
-            && revisions.ends_with("negotiates 2026-07-28"),
+        revisions.contains(
+            "the server speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28;"
+        ) && revisions.ends_with("negotiates 2026-07-28"),
         "{revisions}"
     );
     assert_eq!(check(&v, "tools-list").1, "5 tools in 1 page");
     assert!(check(&v, "tool-schemas").1.ends_with("follow 2026-07-28"));
+}
+
+#[test]
+fn rmcp_pages_its_tools_and_mirrors_an_argument_into_a_header() {
+    let Some(line) = stdio(Peer::Rmcp) else {
+        return;
+    };
+    let (r, v) = doctor_json(&["--stdio", &line]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(v["worst"], "pass", "{v}");
+    assert_eq!(check(&v, "tools-list").1, "32 tools in 4 pages");
+    assert_eq!(
+        check(&v, "x-mcp-header").1,
+        "1 tool mirrors 1 argument into Mcp-Param-* headers; every annotation is valid"
+    );
+    assert_eq!(
+        check(&v, "capabilities").1,
+        "tools: declared and answered; resources: not declared, not answered; prompts: not declared, not answered"
+    );
 }
 
 #[test]
