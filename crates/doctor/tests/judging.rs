@@ -227,4 +227,14 @@ fn sign_in_discovery() {
         ..found
     };
     assert_eq!(discovery(URL, Some(&odd)).verdict, Verdict::Warn);
+    let cached = AuthSeen {
+        cached_login: true,
+        ..AuthSeen::default()
+    };
+    let f = discovery(URL, Some(&cached));
+    assert!(
+        f.evidence
+            .ends_with("; the checks below use the cached login")
+    );
+    assert!(fix(&f).starts_with("The cached login is in use"));
 }

@@ -127,8 +127,13 @@ pub async fn check(
     });
     let refused = (post.status == 401 || (post.status == 403 && post.www_authenticate.is_some()))
         .then_some(&post);
+    let cached = cached_login(url, &headers)?;
     let signin = match refused {
-        Some(p) => Some(super::signin::discover(url, p, timeout).await),
+        Some(p) => {
+            let mut seen = super::signin::discover(url, p, timeout).await;
+            seen.cached_login = cached.is_some();
+            Some(seen)
+        }
         None => None,
     };
     report.push(mcpg_doctor::auth::discovery(url, signin.as_ref()));
@@ -140,10 +145,30 @@ pub async fn check(
         let mut http = HttpConfig::new(url);
         http.transport = HttpTransport::Auto;
         http.headers = headers.clone();
+        http.auth = cached.clone();
         Driver::http(http, cfg).map_err(Failure::from)
     };
     super::session::check(&mut report, &open, timeout).await;
     Ok(report)
+}
+
+/// The OAuth set-up a command would use for `url` with `mcpg auth login`'s
+/// cached tokens (refreshed when expired, never a new login), unless the headers
+/// carry an `Authorization` of their own or no login is cached.
+fn cached_login(
+    url: &str,
+    headers: &[(String, String)],
+) -> Result<Option<mcpg_transport::AuthOptions>, Failure> {
+    use clap::{Args, FromArgMatches};
+    let own = headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
+    // The connection flags of `--url URL` and nothing else, as clap fills them.
+    let conn = crate::args::Connection::augment_args(clap::Command::new("doctor"))
+        .try_get_matches_from(["doctor", "--url", url])
+        .and_then(|m| crate::args::Connection::from_arg_matches(&m))
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    Ok(crate::auth::prepare(&conn, url, own, false)?.map(|p| p.options))
 }
 
 async fn connect(addr: SocketAddr, timeout: Duration) -> Result<(), TcpFailure> {

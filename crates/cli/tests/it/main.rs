@@ -31,6 +31,7 @@ mod catalog_fixture;
 mod cli;
 mod doctor;
 mod doctor_http;
+mod doctor_login;
 mod doctor_tls;
 mod eval;
 mod hosted;
