@@ -98,11 +98,13 @@ fn judge(check: Check, method: &str, seen: &HandshakeSeen, other_ok: bool) -> Fi
             format!("The server's answer to {method} must name a revision this client speaks."),
         ),
         HandshakeSeen::SignIn => Finding::skip(check, "the server wants a sign-in first"),
-        HandshakeSeen::Failed(why) => Finding::fail(
-            check,
+        // The other handshake worked, so the server is up: this generation is
+        // what it does not speak (an HTTP 405 from an HTTP+SSE server, say).
+        HandshakeSeen::Failed(why) => problem(
             format!("{method}: {why}"),
             "The server gave no usable answer: read its stderr or logs (`mcpg info --verbose` \
-             against the same server shows the exchange).",
+             against the same server shows the exchange)."
+                .to_owned(),
         ),
     }
 }

@@ -106,8 +106,19 @@ pub fn post(seen: &PostSeen) -> Finding {
     }
 }
 
-/// Judges the POST sent with `Accept: application/json` alone.
-pub fn accept(seen: &PostSeen) -> Finding {
+/// Judges the POST sent with `Accept: application/json` alone, beside `full`,
+/// the same POST with [`ACCEPT`] (only a server that took that one tells
+/// anything by refusing this one).
+pub fn accept(full: &PostSeen, seen: &PostSeen) -> Finding {
+    if !(200..300).contains(&full.status) {
+        return Finding::skip(
+            Check::Accept,
+            format!(
+                "the POST with the full Accept got HTTP {}: nothing to compare",
+                full.status
+            ),
+        );
+    }
     if seen.status == 406 {
         Finding::pass(
             Check::Accept,

@@ -135,17 +135,22 @@ fn the_post_status_and_content_type() {
         ..PostSeen::default()
     });
     assert!(moved.evidence.contains("https://elsewhere/mcp"));
-    let strict = accept(&seen(406, None));
+    let ok = seen(200, Some("application/json"));
+    let strict = accept(&ok, &seen(406, None));
     assert!(
         strict
             .evidence
             .contains("application/json, text/event-stream")
     );
     assert!(
-        accept(&seen(200, None))
+        accept(&ok, &seen(200, None))
             .evidence
             .contains("does not insist")
     );
+    // Nothing to compare with a POST that was refused anyway.
+    let skipped = accept(&seen(405, None), &seen(405, None));
+    assert_eq!(skipped.verdict, Verdict::Skip);
+    assert!(skipped.evidence.contains("HTTP 405"));
 }
 
 #[test]

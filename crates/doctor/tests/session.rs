@@ -59,6 +59,14 @@ fn handshakes_and_revisions() {
     // Nothing works.
     let dead = HandshakeSeen::Failed("the server exited with status 1".into());
     assert_eq!(discover(&dead, false).verdict, Verdict::Fail);
+    // An HTTP+SSE server answers the probe's POST with 405; initialize works.
+    let refused = HandshakeSeen::Failed("HTTP 405: Method Not Allowed".into());
+    let f = discover(&refused, true);
+    assert_eq!(f.verdict, Verdict::Warn);
+    assert!(
+        f.evidence.contains("405") && f.evidence.contains("fall back"),
+        "{f:?}"
+    );
     assert_eq!(initialize(&not_found, false).verdict, Verdict::Fail);
     assert_eq!(revisions(&dead, &dead, &[]).verdict, Verdict::Fail);
     // Behind a sign-in: skipped, not failed.

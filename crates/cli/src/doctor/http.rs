@@ -111,7 +111,7 @@ pub async fn check(
     };
     report.push(http::post(&post));
     match send_post(&client, url, &extra, "application/json").await {
-        Ok(narrow) => report.push(http::accept(&narrow)),
+        Ok(narrow) => report.push(http::accept(&post, &narrow)),
         Err(e) => report.push(mcpg_doctor::Finding::skip(
             Check::Accept,
             format!("the second POST failed: {}", root_cause(&e)),

@@ -206,3 +206,29 @@ fn nothing_listening_fails_tcp_and_skips_the_rest() {
     let r = mcpg(&["doctor", "ftp://127.0.0.1/mcp"]);
     assert_eq!(r.code, 2, "{r:?}");
 }
+
+#[test]
+fn an_http_sse_server_warns_and_its_session_still_passes() {
+    let Some(server) = peers::start_python_sse() else {
+        return;
+    };
+    let (r, v) = doctor_json(&[&server.url]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let (verdict, evidence, fix) = check(&v, "http-post");
+    assert_eq!((verdict, evidence), ("warn", "HTTP 405 to a POST"));
+    assert!(fix.contains("`--transport sse`"), "{fix}");
+    assert_eq!(
+        check(&v, "http-accept"),
+        (
+            "skip",
+            "the POST with the full Accept got HTTP 405: nothing to compare",
+            ""
+        )
+    );
+    // The probe's POST gets the same 405; initialize goes over HTTP+SSE.
+    let (verdict, evidence, _) = check(&v, "server-discover");
+    assert_eq!(verdict, "warn");
+    assert!(evidence.contains("405"), "{evidence}");
+    assert_eq!(check(&v, "initialize").1, "agreed on 2025-11-25");
+    assert_eq!(check(&v, "tools-list").1, "5 tools in 1 page");
+}
