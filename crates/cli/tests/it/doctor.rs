@@ -148,6 +148,51 @@ fn rmcp_pages_its_tools_and_mirrors_an_argument_into_a_header() {
 }
 
 #[test]
+fn an_awkward_server_fails_its_schemas_and_capabilities() {
+    let Some(python) = crate::mcpg_run::python() else {
+        return;
+    };
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/doctor_awkward.py");
+    let line = format!("{python} '{}'", script.display());
+    let (r, v) = doctor_json(&["--stdio", &line]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(
+        r.error_line(),
+        "mcpg: doctor: failed: tool-schemas, capabilities"
+    );
+    assert_eq!(check(&v, "tools-list").1, "3 tools in 2 pages");
+    let (verdict, evidence, fix) = check(&v, "x-mcp-header");
+    assert_eq!(verdict, "warn", "under 2025-11-25 nobody reads it yet");
+    assert!(
+        evidence.starts_with("tool \"score\": x-mcp-header \"Score\""),
+        "{evidence}"
+    );
+    assert!(fix.contains("string, integer or boolean"), "{fix}");
+    let (verdict, evidence, _) = check(&v, "tool-schemas");
+    assert_eq!(verdict, "fail");
+    assert!(
+        evidence.contains("[input-schema]") && evidence.contains("[tool-name]"),
+        "{evidence}"
+    );
+    let (verdict, evidence, fix) = check(&v, "capabilities");
+    assert_eq!(verdict, "fail");
+    assert_eq!(
+        evidence,
+        "tools: declared and answered; resources: answered resources/list but not declared; \
+         prompts: declared, but prompts/list answered error -32601: Method not found"
+    );
+    assert!(
+        fix.starts_with("Declare `resources` in the server's capabilities"),
+        "{fix}"
+    );
+    assert!(
+        fix.contains("answer prompts/list, or stop declaring `prompts`"),
+        "{fix}"
+    );
+}
+
+#[test]
 fn a_missing_program_fails_and_skips_the_rest() {
     let (r, v) = doctor_json(&["--stdio", "mcpg-doctor-no-such-program --stdio"]);
     assert_eq!(r.code, 1, "{r:?}");
