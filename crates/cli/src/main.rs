@@ -14,6 +14,7 @@ mod catalog;
 mod commands;
 mod conformance;
 mod connect;
+mod doctor;
 mod escape;
 mod eval;
 mod exit;
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
             Command::Replay { source, conn } => replay::run(source, conn).await,
             Command::Loop(args) => loop_cmd::run(args).await,
             Command::Eval(args) => eval::run(args).await,
+            Command::Doctor(args) => doctor::run(args).await,
         }
     });
     match outcome {

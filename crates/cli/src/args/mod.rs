@@ -5,6 +5,7 @@ mod apps;
 mod auth;
 mod catalog;
 mod connection;
+mod doctor;
 mod lint;
 mod loops;
 mod skills;
@@ -17,6 +18,7 @@ pub use apps::AppsCommand;
 pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, HttpTransportArg, Protocol, Target};
+pub use doctor::DoctorArgs;
 pub use lint::LintArgs;
 pub use loops::{EvalArgs, LoopArgs};
 pub use skills::SkillsCommand;
@@ -103,6 +105,11 @@ pub enum Command {
     /// Run a suite of cases (TOML) × models × repeats through the loop and report
     /// whether models still pick the server's tools and fill them right.
     Eval(EvalArgs),
+    /// Check a server step by step (name, TCP, TLS, HTTP, CORS, sign-in,
+    /// handshakes, revisions, tools, schemas, capabilities; for stdio the program
+    /// and its start-up): each check passes, warns, fails or is skipped, with the
+    /// evidence and the fix. Exit 0 without failures (warnings allowed), 1 with any.
+    Doctor(DoctorArgs),
     /// Re-run a shared session's recorded tools/list and tools/call steps against a
     /// live server and report every difference (exit 0 when there is none).
     Replay {

@@ -44,6 +44,7 @@ pub use event::{
     CallOutcome, ConnectError, Direction, Event, Failure, Negotiated, OpError, OpId, WireEntry,
 };
 pub use outgoing::{Outgoing, SendFailure, TRANSPORT_HEADERS, is_transport_header};
+pub use param_headers::{param_header_count, param_header_problem};
 pub use readers::AnswerReaders;
 pub use task_types::{TASKS_EXTENSION, TaskEvent, TaskRequest, TaskStatus};
 

@@ -73,6 +73,19 @@ pub(crate) fn annotations(schema: &Value) -> Result<Vec<ParamHeader>, String> {
     Ok(found)
 }
 
+/// Why an `inputSchema`'s `x-mcp-header` annotations are invalid (the first rule
+/// broken, in words), or `None` when they are valid or absent: the check behind
+/// leaving a tool out of a 2026-07-28 listing, for tools that judge a server
+/// (`mcpg doctor`).
+pub fn param_header_problem(schema: &Value) -> Option<String> {
+    annotations(schema).err()
+}
+
+/// How many `x-mcp-header` annotations an `inputSchema` has, when they are valid.
+pub fn param_header_count(schema: &Value) -> Option<usize> {
+    annotations(schema).ok().map(|v| v.len())
+}
+
 /// Visits one schema. `reachable` says whether the path so far is made only of
 /// `properties` keys; `at` names the place for messages.
 fn walk(

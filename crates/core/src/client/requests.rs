@@ -67,8 +67,18 @@ impl Client {
             SendFailure::Rejected { status, body } => {
                 // A JSON-RPC error in the body is the server's real answer; use it.
                 let err = Message::decode(&body).ok().and_then(|m| match m.body() {
-                    Body::Error { error, .. } => Some(error.clone()),
+                    Body::Error { error, .. } => Some((error.clone(), m.raw_shared())),
                     _ => None,
+                });
+                // It crossed the wire like any answer, so the wire log shows it (the
+                // doctor reads a refused handshake's code there).
+                let err = err.map(|(e, raw)| {
+                    self.events.push_back(Event::Wire(WireEntry {
+                        direction: Direction::Received,
+                        at: now,
+                        raw,
+                    }));
+                    e
                 });
                 match err {
                     Some(e) => self.on_error(now, id.clone(), p, e),

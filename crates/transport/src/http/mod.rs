@@ -11,6 +11,7 @@ mod oauth;
 pub mod redirect;
 
 pub use auth::{AuthOptions, Authorizer, BoxFuture, FollowRedirect, OnTokens};
+pub use oauth::execute as execute_auth_request;
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -280,8 +280,10 @@ async fn drive(
     }
 }
 
-/// Makes one request of the flow exactly as asked.
-async fn execute(http: &reqwest::Client, req: AuthRequest) -> AuthResponse {
+/// Makes one request of the flow exactly as asked (no redirect followed when
+/// `http` follows none), its body read up to [`mcpg_auth::MAX_ANSWER_BYTES`]. Also
+/// what `mcpg doctor` runs the flow's discovery with.
+pub async fn execute(http: &reqwest::Client, req: AuthRequest) -> AuthResponse {
     let id = req.id;
     let mut rb = if req.method == "POST" {
         http.post(&req.url)
