@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{Client, Pending, Phase, What};
-use super::{ConnectError, Direction, Event, Failure, GenerationMode, OpError, WireEntry};
+use super::{ConnectError, Direction, Event, Failure, GenerationMode, OpError};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{Body, Message, RequestId, RpcError, code, decode_frame};
 use crate::time::Timestamp;
@@ -14,11 +14,7 @@ impl Client {
     /// Feeds one frame of received text (a line, a WebSocket frame, an HTTP body or SSE `data`).
     pub fn handle_text(&mut self, now: Timestamp, text: &str) {
         let frame = decode_frame(text);
-        self.events.push_back(Event::Wire(WireEntry {
-            direction: Direction::Received,
-            at: now,
-            raw: frame.raw.clone(),
-        }));
+        self.wire(Direction::Received, now, frame.raw.clone());
         if frame.batch {
             let allowed = self
                 .negotiated

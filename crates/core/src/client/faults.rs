@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::RequestId;
 use crate::time::Timestamp;
 
-use super::{Client, Direction, Event, Failure, WireEntry};
+use super::{Client, Direction, Failure};
 
 impl Client {
     /// A message of `size` bytes was dropped because it exceeds `limit`; `head` is
@@ -52,13 +52,13 @@ impl Client {
         head: &[u8],
     ) {
         let shown = String::from_utf8_lossy(&head[..head.len().min(200)]).into_owned();
-        self.events.push_back(Event::Wire(WireEntry {
-            direction: Direction::Received,
-            at: now,
-            raw: Arc::from(format!(
+        self.wire(
+            Direction::Received,
+            now,
+            Arc::from(format!(
                 "[dropped: a message of {size} bytes over the {limit}-byte limit, starting {shown}]"
             )),
-        }));
+        );
         let whose = match &id {
             Some(id) => format!("; request {id} fails"),
             None => String::new(),

@@ -66,19 +66,14 @@ impl Client {
             }
             SendFailure::Rejected { status, body } => {
                 // A JSON-RPC error in the body is the server's real answer; use it.
-                let err = Message::decode(&body).ok().and_then(|m| match m.body() {
-                    Body::Error { error, .. } => Some((error.clone(), m.raw_shared())),
-                    _ => None,
-                });
                 // It crossed the wire like any answer, so the wire log shows it (the
                 // doctor reads a refused handshake's code there).
-                let err = err.map(|(e, raw)| {
-                    self.events.push_back(Event::Wire(WireEntry {
-                        direction: Direction::Received,
-                        at: now,
-                        raw,
-                    }));
-                    e
+                let err = Message::decode(&body).ok().and_then(|m| match m.body() {
+                    Body::Error { error, .. } => {
+                        self.wire(Direction::Received, now, m.raw_shared());
+                        Some(error.clone())
+                    }
+                    _ => None,
                 });
                 match err {
                     Some(e) => self.on_error(now, id.clone(), p, e),
@@ -245,14 +240,16 @@ impl Client {
         id
     }
 
+    /// Puts one entry in the wire log.
+    pub(super) fn wire(&mut self, direction: Direction, at: Timestamp, raw: std::sync::Arc<str>) {
+        self.events
+            .push_back(Event::Wire(WireEntry { direction, at, raw }));
+    }
+
     pub(super) fn transmit(&mut self, now: Timestamp, msg: Message) {
         let headers = outgoing::headers(&msg, self.stamp_version());
         let param_headers = self.param_headers(&msg);
-        self.events.push_back(Event::Wire(WireEntry {
-            direction: Direction::Sent,
-            at: now,
-            raw: msg.raw_shared(),
-        }));
+        self.wire(Direction::Sent, now, msg.raw_shared());
         self.outbox.push_back(Outgoing {
             message: msg,
             headers,
