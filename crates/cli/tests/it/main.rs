@@ -29,6 +29,7 @@ mod catalog;
 mod catalog_demo;
 mod catalog_fixture;
 mod cli;
+mod diff;
 mod eval;
 mod hosted;
 mod loop_cmd;
