@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
 use super::snapshot::{Answer, Call};
 use super::value::{FieldChange, canonical, value_changes};
@@ -77,8 +77,8 @@ pub fn answer_changes(a: &Answer, b: &Answer) -> Vec<FieldChange> {
         (Answer::Error { code: c, .. }, Answer::Error { code: d, .. }) if c == d => vec![],
         (Answer::Error { code: c, .. }, Answer::Error { code: d, .. }) => vec![FieldChange {
             pointer: "/error/code".into(),
-            before: Some(json!(c)),
-            after: Some(json!(d)),
+            before: Some(Value::from(*c)),
+            after: Some(Value::from(*d)),
         }],
         (Answer::Missing, _) | (_, Answer::Missing) => vec![],
         (x, y) => vec![FieldChange {
@@ -92,7 +92,14 @@ pub fn answer_changes(a: &Answer, b: &Answer) -> Vec<FieldChange> {
 fn as_value(a: &Answer) -> Value {
     match a {
         Answer::Result(v) => super::value::strip(v),
-        Answer::Error { code, message } => json!({"error": {"code": code, "message": message}}),
+        Answer::Error { code, message } => {
+            let mut error = Map::new();
+            error.insert("code".into(), Value::from(*code));
+            error.insert("message".into(), Value::from(message.as_str()));
+            let mut outer = Map::new();
+            outer.insert("error".into(), Value::Object(error));
+            Value::Object(outer)
+        }
         Answer::Missing => Value::Null,
     }
 }

@@ -7,7 +7,7 @@
 //! `id` and a `result` or an `error`. Anything else (notifications, the server's own
 //! requests, lines that are not JSON) is not part of the catalog and is skipped.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
@@ -63,7 +63,7 @@ impl Snapshot {
     /// Reads `session`'s catalog and calls out of its wire log.
     pub fn from_recording(session: &Recording) -> Result<Snapshot, SnapshotError> {
         let mut requests: Vec<(String, String, Option<Value>)> = Vec::new();
-        let mut answers: HashMap<String, Answer> = HashMap::new();
+        let mut answers: BTreeMap<String, Answer> = BTreeMap::new();
         for (i, w) in session.wire.iter().enumerate() {
             let text = w.text.as_deref().ok_or(SnapshotError::Elided(i))?;
             let Ok(Value::Object(msg)) = serde_json::from_str::<Value>(text) else {
@@ -75,7 +75,7 @@ impl Snapshot {
             let id = id.to_string();
             match w.direction {
                 Direction::Sent => {
-                    if let Some(method) = msg.get("method").and_then(Value::as_str) {
+                    if let Some(method) = msg.get("method").and_then(|m| m.as_str()) {
                         requests.push((id, method.to_owned(), msg.get("params").cloned()));
                     }
                 }
@@ -97,7 +97,7 @@ impl Snapshot {
             match method.as_str() {
                 "tools/list" => {
                     let page = match &answer {
-                        Answer::Result(r) => r.get("tools").and_then(Value::as_array).cloned(),
+                        Answer::Result(r) => r.get("tools").and_then(|t| t.as_array()).cloned(),
                         _ => None,
                     };
                     let continues = params.as_ref().and_then(|p| p.get("cursor")).is_some();
@@ -114,10 +114,10 @@ impl Snapshot {
                     snapshot.calls.push(Call {
                         name: p
                             .get("name")
-                            .and_then(Value::as_str)
+                            .and_then(|m| m.as_str())
                             .unwrap_or_default()
                             .to_owned(),
-                        arguments: p.get("arguments").and_then(Value::as_object).cloned(),
+                        arguments: p.get("arguments").and_then(|a| a.as_object()).cloned(),
                         answer,
                     });
                 }
@@ -131,10 +131,10 @@ impl Snapshot {
 /// A JSON-RPC error object as an [`Answer`] (a missing code reads as 0).
 pub fn error_answer(error: &Value) -> Answer {
     Answer::Error {
-        code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+        code: error.get("code").and_then(|c| c.as_i64()).unwrap_or(0),
         message: error
             .get("message")
-            .and_then(Value::as_str)
+            .and_then(|m| m.as_str())
             .unwrap_or_default()
             .to_owned(),
     }

@@ -116,7 +116,7 @@ pub struct CatalogDiff {
 fn by_name(tools: &[Value]) -> BTreeMap<&str, &Value> {
     let mut out = BTreeMap::new();
     for t in tools {
-        if let Some(name) = t.get("name").and_then(Value::as_str) {
+        if let Some(name) = t.get("name").and_then(|n| n.as_str()) {
             out.entry(name).or_insert(t);
         }
     }

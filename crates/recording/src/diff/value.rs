@@ -1,6 +1,8 @@
 //! Differences between two JSON values, one [`FieldChange`] per place that
 //! differs, named by its JSON pointer (RFC 6901).
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -36,20 +38,27 @@ pub fn value_changes(a: &Value, b: &Value) -> Vec<FieldChange> {
 
 /// `segment` escaped for a JSON pointer: `~` as `~0`, `/` as `~1`.
 pub fn pointer_segment(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(segment.len());
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn walk(path: &mut String, a: &Value, b: &Value, out: &mut Vec<FieldChange>) {
     let at = path.len();
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
-            let mut keys: Vec<&String> = x
+            // Sorted and each once.
+            let keys: BTreeSet<&String> = x
                 .keys()
                 .chain(y.keys())
                 .filter(|k| !VOLATILE.contains(&k.as_str()))
                 .collect();
-            keys.sort();
-            keys.dedup();
             for k in keys {
                 path.push('/');
                 path.push_str(&pointer_segment(k));
