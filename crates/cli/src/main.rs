@@ -14,6 +14,7 @@ mod catalog;
 mod commands;
 mod conformance;
 mod connect;
+mod diff;
 mod doctor;
 mod escape;
 mod eval;
@@ -52,6 +53,9 @@ fn main() -> ExitCode {
     // declared lists the tools the server showed such a client).
     if let Command::Replay { source, conn } = &mut cli.command {
         conn.tasks_extension = replay::declares_tasks_extension(source);
+    }
+    if let Command::Diff(d) = &mut cli.command {
+        d.conn.tasks_extension = replay::declares_tasks_extension(&d.a);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -106,6 +110,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo => bridge::demo().await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
+            Command::Diff(args) => diff::run(args).await,
             Command::Loop(args) => loop_cmd::run(args).await,
             Command::Eval(args) => eval::run(args).await,
             Command::Doctor(args) => doctor::run(args).await,

@@ -21,6 +21,7 @@ mod loop_view;
 mod model_http;
 mod panel_ops;
 mod parts;
+pub mod session_diff;
 mod shared;
 mod shown;
 mod skills;

@@ -7,6 +7,7 @@
 //! link gives one clear [`LinkError`] and nothing else happens. Nothing here does I/O.
 
 mod codec;
+pub mod diff;
 mod doc;
 mod json;
 mod rehydrate;

@@ -54,6 +54,7 @@ pub mod sampling_ask;
 pub mod script_editor;
 pub mod server_asks;
 pub mod server_panel;
+pub mod session_diff;
 pub mod share_bar;
 pub mod skills_panel;
 pub mod step_bar;

@@ -1,10 +1,12 @@
 //! Share (a link carrying the session in its fragment), Export and Import (a file,
-//! also by dropping it on the page), and the model script editor.
+//! also by dropping it on the page), Compare two sessions (the session diff), and
+//! the model script editor.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast as _;
 
 use super::script_editor::ScriptEditor;
+use super::session_diff::SessionDiff;
 use super::unrecorded_notice::UnrecordedNotice;
 use crate::effects;
 
@@ -12,6 +14,7 @@ use crate::effects;
 #[component]
 pub fn ShareBar() -> impl IntoView {
     let link = RwSignal::new(None::<String>);
+    let diff_open = RwSignal::new(false);
     let message = RwSignal::new(None::<String>);
     let on_share = move |_| {
         wasm_bindgen_futures::spawn_local(async move {
@@ -60,6 +63,8 @@ pub fn ShareBar() -> impl IntoView {
                     on:change=on_import/>
             </label>
             <span class="muted">"(or drop a session file on the page)"</span>
+            <button class="quiet" data-testid="diff-open" aria-expanded=move || diff_open.get().to_string()
+                on:click=move |_| diff_open.update(|o| *o = !*o)>"Compare two sessions"</button>
             <UnrecordedNotice/>
             <Show when=move || link.with(Option::is_some)>
                 <input type="text" readonly data-testid="share-link" aria-label="Session link"
@@ -69,6 +74,9 @@ pub fn ShareBar() -> impl IntoView {
             </Show>
             <Show when=move || message.with(Option::is_some)>
                 <p data-testid="share-message">{move || message.get().unwrap_or_default()}</p>
+            </Show>
+            <Show when=move || diff_open.get()>
+                <div class="diff-holder"><SessionDiff/></div>
             </Show>
             <ScriptEditor/>
         </section>

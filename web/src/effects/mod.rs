@@ -29,6 +29,7 @@ mod no_bridge;
 pub mod oauth;
 pub mod offline;
 pub mod picture;
+pub mod session_diff;
 pub mod share;
 mod shell;
 pub mod stylesheet;

@@ -23,7 +23,7 @@ use super::inbox::{command, read};
 use crate::state::AppState;
 
 /// The page as a recording (the driver records it; no key, no token).
-fn record() -> Recording {
+pub(crate) fn record() -> Recording {
     read(|d| d.record()).unwrap_or_else(|| Recording::new(mcpg_recording::Connection::Embedded))
 }
 
@@ -84,7 +84,7 @@ async fn decode_link_in_browser(fragment: &str) -> Result<Recording, LinkError> 
 }
 
 /// Decodes a session file, or a pasted link, as `mcpg_recording::decode_file` does.
-async fn decode_file_in_browser(text: &str) -> Result<Recording, LinkError> {
+pub(crate) async fn decode_file_in_browser(text: &str) -> Result<Recording, LinkError> {
     match read_imported(text)? {
         Imported::File(s) => Ok(*s),
         Imported::Link(fragment) => decode_link_in_browser(fragment).await,

@@ -5,6 +5,7 @@ mod apps;
 mod auth;
 mod catalog;
 mod connection;
+mod diff;
 mod doctor;
 mod lint;
 mod loops;
@@ -18,6 +19,7 @@ pub use apps::AppsCommand;
 pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
 pub use connection::{Connection, HttpTransportArg, Protocol, Target};
+pub use diff::DiffArgs;
 pub use doctor::DoctorArgs;
 pub use lint::LintArgs;
 pub use loops::{EvalArgs, LoopArgs};
@@ -119,6 +121,10 @@ pub enum Command {
         #[command(flatten)]
         conn: Connection,
     },
+    /// Compare two sessions (files or links), or a session with a live server: tools
+    /// added, removed, renamed and changed, and answers to the same call that changed
+    /// (exit 0 when there is no difference, 1 when there is).
+    Diff(DiffArgs),
 }
 
 /// `mcpg tools …`.

@@ -3,17 +3,18 @@
 //! every difference in the answers. Exit 0 when there is none, so servers get
 //! regression tests from shared sessions.
 
-mod diff;
 mod recorded;
 
 use mcpg_core::client::CallOutcome;
 use mcpg_demo::DemoServer;
+use mcpg_recording::diff::value_changes;
 use mcpg_recording::{Connection as Recorded, Recording, decode_file, rehydrate_with};
 use mcpg_transport::Driver;
 use serde_json::Value;
 
 use crate::args::Connection;
 use crate::commands::with_server;
+use crate::diff::change_line;
 use crate::escape;
 use crate::exit::{Failure, TOOL_ERROR, USAGE};
 use recorded::{Answer, Step};
@@ -22,7 +23,7 @@ use recorded::{Answer, Step};
 const MAX_DIFFS: usize = 20;
 
 /// Loads a session from a file path, a link or a bare fragment.
-fn load(source: &str) -> Result<Recording, Failure> {
+pub(crate) fn load(source: &str) -> Result<Recording, Failure> {
     let text = match std::fs::read_to_string(source) {
         Ok(t) => t,
         Err(_) if source.contains("s1.") => source.to_owned(),
@@ -79,11 +80,7 @@ pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
                         .flatten()
                         .cloned()
                         .collect();
-                    let found = diff::diff(
-                        &Value::Array(tools.clone()),
-                        &Value::Array(live_tools),
-                        MAX_DIFFS,
-                    );
+                    let found = diff(&Value::Array(tools.clone()), &Value::Array(live_tools));
                     report(
                         n + 1,
                         &format!(
@@ -134,12 +131,22 @@ pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
 
 fn compare(recorded: &Answer, live: &Answer) -> Vec<String> {
     match (recorded, live) {
-        (Answer::Result(a), Answer::Result(b)) => diff::diff(a, b, MAX_DIFFS),
+        (Answer::Result(a), Answer::Result(b)) => diff(a, b),
         (Answer::Error(c, m), Answer::Error(d, n)) if c == d && m == n => vec![],
         (Answer::Error(c, _), Answer::Error(d, _)) if c == d => vec![],
         (Answer::Missing, _) => vec![],
         (a, b) => vec![format!("recorded {}, live {}", describe(a), describe(b))],
     }
+}
+
+/// Up to [`MAX_DIFFS`] differences between a recorded and a live value, as
+/// `POINTER: recorded → live` (`mcpg_recording::diff`'s differ, as `mcpg diff`'s).
+fn diff(recorded: &Value, live: &Value) -> Vec<String> {
+    value_changes(recorded, live)
+        .iter()
+        .take(MAX_DIFFS)
+        .map(change_line)
+        .collect()
 }
 
 fn describe(a: &Answer) -> String {

@@ -29,6 +29,7 @@ mod catalog;
 mod catalog_demo;
 mod catalog_fixture;
 mod cli;
+mod diff;
 mod doctor;
 mod doctor_http;
 mod doctor_login;

@@ -124,7 +124,7 @@ fn a_changed_answer_is_reported() {
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(out.contains("DIFF  2. tools/call get_weather"), "{out}");
     assert!(
-        out.contains("$.content[0].text: \"Austin: 75F, cloudy\" → \"Austin: 91F, sunny\""),
+        out.contains("/content/0/text: \"Austin: 75F, cloudy\" → \"Austin: 91F, sunny\""),
         "{out}"
     );
     assert!(out.contains("3 steps replayed, 1 differences"), "{out}");

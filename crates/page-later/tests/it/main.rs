@@ -27,4 +27,5 @@ mod loop_modes;
 mod pitfalls;
 mod replay_log_pin;
 mod seeded_replay;
+mod session_diff;
 mod skills;

@@ -9,5 +9,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 // Helpers shared by the test modules.
 mod support;
 
+mod diff;
 mod links;
 mod seeds;
