@@ -3,23 +3,32 @@
 //! session), and what changed in the server between them, one row per change with
 //! A's value beside B's. The comparison is `mcpg diff`'s (`mcpg_recording::diff`).
 //!
-//! The panel is part of the share bar, which comes with the later parts' chunk:
-//! it is not in the first load. (A split chunk of its own would cost the first
-//! load more than it has room for: every function of the main module a chunk calls
-//! that no chunk called before takes a table entry there.) Every name and value
+//! The panel is a split chunk of its own, fetched the first time Compare is pressed:
+//! few learners open it, and in the later parts' chunk it delayed the loop's
+//! controls for everyone (about 31 KB brotli, some 150 ms at 1.6 Mbps). Its price is
+//! a few hundred bytes of the first load: every main-module function a chunk calls
+//! that no chunk called before takes a table entry there. Every name and value
 //! shown is a session's (a server's) words, rendered as text, never as markup.
 
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 use mcpg_page_later::session_diff::{Compared, SideSummary};
 use mcpg_recording::diff::{FieldChange, ToolFieldChange};
 use serde_json::Value;
 use wasm_bindgen::JsCast as _;
 
+use super::once_shown::Loaded;
 use crate::effects::session_diff as effects;
+
+/// The panel, from its own chunk.
+#[wasm_split(mcpg_session_diff, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn session_diff_panel() -> Loaded {
+    Ok(view! { <SessionDiff/> }.into_any())
+}
 
 /// Two sessions and their diff.
 #[component]
-pub fn SessionDiff() -> impl IntoView {
+fn SessionDiff() -> impl IntoView {
     let a = RwSignal::new(String::new());
     let b = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Result<Compared, String>>);

@@ -5,8 +5,9 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast as _;
 
+use super::once_shown::once_shown;
 use super::script_editor::ScriptEditor;
-use super::session_diff::SessionDiff;
+use super::session_diff::session_diff_panel;
 use super::unrecorded_notice::UnrecordedNotice;
 use crate::effects;
 
@@ -75,9 +76,9 @@ pub fn ShareBar() -> impl IntoView {
             <Show when=move || message.with(Option::is_some)>
                 <p data-testid="share-message">{move || message.get().unwrap_or_default()}</p>
             </Show>
-            <Show when=move || diff_open.get()>
-                <div class="diff-holder"><SessionDiff/></div>
-            </Show>
+            <div class="diff-holder" hidden=move || !diff_open.get()>
+                {once_shown(move || diff_open.get(), session_diff_panel)}
+            </div>
             <ScriptEditor/>
         </section>
     }
