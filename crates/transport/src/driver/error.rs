@@ -123,7 +123,7 @@ impl DriverError {
             },
             Failure::NotConnected(e) => DriverError::Connect(ConnectError {
                 why: format!("{}{hint}", e.why),
-                refused: e.refused,
+                ..e
             }),
             Failure::Malformed(reason) => DriverError::Malformed { during, reason },
             Failure::TaskExpired { task_id, ttl } => DriverError::Timeout {
@@ -182,8 +182,8 @@ mod tests {
         assert_eq!(before.refused(), None, "words that say 401 decide nothing");
 
         let not = Failure::NotConnected(ConnectError {
-            why: "initialize failed: transport failed: HTTP 401: ".into(),
             refused: Some(401),
+            ..ConnectError::from("initialize failed: transport failed: HTTP 401: ")
         });
         let e = DriverError::from_failure("tools/list", not, "");
         assert_eq!(e.refused(), Some(401));

@@ -50,7 +50,7 @@ impl Loop {
                     },
                     _ => DriverError::Connect(ConnectError {
                         why: format!("{}{}", why.why, self.junk.hint()),
-                        refused: why.refused,
+                        ..why
                     }),
                 };
                 for r in self.connects.drain(..) {
