@@ -113,7 +113,7 @@ fn header_mismatch(s: &Situation) -> Option<Advice> {
     Some(advice(
         AdviceId::HeaderMismatch,
         "The server found the request's HTTP headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name or an Mcp-Param-* header) disagreeing with its body (-32020, 2026-07-28). mcpg sets them from the body, so a --header of the same name or a proxy that rewrites them made them disagree.".into(),
-        Some("drop any --header naming MCP-Protocol-Version, Mcp-Method, Mcp-Name or Mcp-Param-*, or --protocol-version 2025-11-25, whose servers check no such headers".into()),
+        Some("drop any --header naming MCP-Protocol-Version, Mcp-Method, Mcp-Name or Mcp-Param-*; or --protocol-version 2025-11-25, whose servers compare no such headers with the body".into()),
         picker(&only(ProtocolVersion::V2025_11_25)),
     ))
 }
@@ -176,7 +176,7 @@ fn stateless_only_server(s: &Situation) -> Option<Advice> {
     all_stateless.then(|| advice(
         AdviceId::StatelessOnlyServer,
         format!("The server speaks only {} and has no initialize handshake: it refused the one the client sent because the client was told to speak the initialize generation only.", list(&vs)),
-        Some("--protocol auto (drop --protocol initialize or the older --protocol-version), or --protocol-version 2026-07-28".into()),
+        Some("--protocol auto in place of --protocol initialize or an older --protocol-version; or --protocol-version 2026-07-28".into()),
         picker(AUTO),
     ))
 }
@@ -195,7 +195,7 @@ fn initialize_only_server(s: &Situation) -> Option<Advice> {
     Some(advice(
         AdviceId::InitializeOnlyServer,
         "The server does not answer server/discover: it speaks only the initialize generation (2025-11-25 and earlier), and the client was told to speak 2026-07-28 only.".into(),
-        Some("--protocol auto (drop --protocol stateless or --protocol-version 2026-07-28), or --protocol-version 2025-11-25".into()),
+        Some("--protocol auto in place of --protocol stateless or --protocol-version 2026-07-28; or --protocol-version 2025-11-25".into()),
         picker(AUTO),
     ))
 }
