@@ -1,6 +1,6 @@
 //! What happened, as the core and the HTTP machine report it.
 
-use mcpg_core::client::{ConnectError, GenerationMode};
+use mcpg_core::client::GenerationMode;
 use mcpg_core::jsonrpc::RpcError;
 use mcpg_core::version::ProtocolVersion;
 
@@ -51,20 +51,6 @@ impl Situation {
             status: Some(status),
             ..Situation::of(method)
         }
-    }
-
-    /// A failed negotiation, from the core's [`ConnectError`]; `None` when it
-    /// names no handshake the server answered (the client gave up on its own).
-    pub fn connect(e: &ConnectError) -> Option<Self> {
-        let during = e.during?;
-        if e.error.is_none() && e.refused.is_none() {
-            return None;
-        }
-        Some(Situation {
-            error: e.error.as_deref().cloned(),
-            status: e.refused,
-            ..Situation::of(during)
-        })
     }
 
     /// The same, sent under `revision`.

@@ -6,7 +6,7 @@
 
 use mcpg_advice::{AdviceId, Situation, advise};
 use mcpg_core::ProtocolVersion;
-use mcpg_core::client::{ConnectError, GenerationMode};
+use mcpg_core::client::GenerationMode;
 use mcpg_core::jsonrpc::{Body, Message, RpcError};
 
 const V2026: Option<ProtocolVersion> = Some(ProtocolVersion::V2026_07_28);
@@ -125,13 +125,7 @@ const INITIALIZE_REFUSED: &str = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-320
 
 #[test]
 fn a_stateless_only_server_refusing_initialize_wants_auto() {
-    let e = ConnectError::of(
-        "the server refused initialize: …".into(),
-        "initialize",
-        Some(wire(INITIALIZE_REFUSED)),
-    );
-    let s = Situation::connect(&e)
-        .unwrap()
+    let s = Situation::rpc("initialize", &wire(INITIALIZE_REFUSED))
         .allowing(GenerationMode::Initialize);
     let a = advise(&s).unwrap();
     assert_eq!(a.id, AdviceId::StatelessOnlyServer);
@@ -146,12 +140,7 @@ const DISCOVER_UNKNOWN: &str =
 
 #[test]
 fn an_initialize_only_server_probed_under_stateless_wants_auto() {
-    let e = ConnectError::of(
-        "the server does not speak 2026-07-28: …".into(),
-        "server/discover",
-        Some(wire(DISCOVER_UNKNOWN)),
-    );
-    let s = Situation::connect(&e).unwrap();
+    let s = Situation::rpc("server/discover", &wire(DISCOVER_UNKNOWN));
     // Under auto the client falls back by itself: not a failure to advise on.
     assert_eq!(id(&s), None);
     let held = s.allowing(GenerationMode::Stateless);
@@ -159,19 +148,16 @@ fn an_initialize_only_server_probed_under_stateless_wants_auto() {
     assert_eq!(a.id, AdviceId::InitializeOnlyServer);
     assert!(a.cli.unwrap().contains("--protocol-version 2025-11-25"));
     // An HTTP refusal of the probe (no JSON-RPC body) is the same answer; a 401 is not.
-    let refused = |status| ConnectError {
-        refused: Some(status),
-        ..ConnectError::of(String::new(), "server/discover", None)
-    };
-    let s = Situation::connect(&refused(405)).unwrap();
+    let s = Situation::http("server/discover", 405);
     assert_eq!(
         id(&s.allowing(GenerationMode::Stateless)),
         Some(AdviceId::InitializeOnlyServer)
     );
-    let s = Situation::connect(&refused(401)).unwrap();
+    let s = Situation::http("server/discover", 401);
     assert_eq!(id(&s.allowing(GenerationMode::Stateless)), None);
-    // A client that gave up on its own names no answer.
-    assert!(Situation::connect(&ConnectError::from("no revision")).is_none());
+    // The same -32601 answering initialize is no such advice.
+    let s = Situation::rpc("initialize", &wire(DISCOVER_UNKNOWN));
+    assert_eq!(id(&s.allowing(GenerationMode::Stateless)), None);
 }
 
 /// rmcp 3.11 (and the Python SDK) answering a request whose `_meta` names an

@@ -14,7 +14,17 @@ pub fn situation(e: &DriverError) -> Option<Situation> {
     match e {
         DriverError::Rpc { during, error } => Some(Situation::rpc(during, error)),
         DriverError::Refused { during, status, .. } => Some(Situation::http(during, *status)),
-        DriverError::Connect(c) => Situation::connect(c),
+        // Negotiation failed at a handshake: what the server answered it with.
+        DriverError::Connect(c, Some(h)) => {
+            let s = match &h.error {
+                Some(error) => Situation::rpc(h.method, error),
+                None => Situation::http(h.method, c.refused?),
+            };
+            Some(Situation {
+                status: c.refused,
+                ..s
+            })
+        }
         _ => None,
     }
 }

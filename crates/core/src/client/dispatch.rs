@@ -209,7 +209,7 @@ impl Client {
             What::Probe => {
                 let why = format!("the server answered server/discover with an error: {error}");
                 let raw = msg.unwrap_or_else(|| Message::error(None, error.clone()));
-                self.probe_fallback(now, why, (None, Some(error)), &raw);
+                self.probe_fallback(now, why, None, &raw);
             }
             What::Initialize(_) => {
                 // A stateless server that missed (or answered too late) our probe
@@ -232,11 +232,8 @@ impl Client {
                         self.diag(Diagnostic::new(Rule::Negotiation, Severity::Info, format!("initialize was refused by a server that speaks {v}; probing server/discover again")));
                         self.start_probe(now, v);
                     }
-                    _ => self.connect_failed(ConnectError::of(
-                        format!("the server refused initialize: {error}"),
-                        "initialize",
-                        Some(error),
-                    )),
+                    _ => self
+                        .connect_failed(format!("the server refused initialize: {error}").into()),
                 }
             }
             _ => {
@@ -259,11 +256,11 @@ impl Client {
                     other => other.to_string(),
                 };
                 let msg = Message::notification("server/discover", None);
-                self.probe_fallback(now, why, (f.refused(), None), &msg);
+                self.probe_fallback(now, why, f.refused(), &msg);
             }
             What::Initialize(_) => self.connect_failed(ConnectError {
+                why: format!("initialize failed: {f}"),
                 refused: f.refused(),
-                ..ConnectError::of(format!("initialize failed: {f}"), "initialize", None)
             }),
             _ => self.finish(p.op, &p.what, None, Err(OpError::Failed(f))),
         }

@@ -126,10 +126,9 @@ impl Failure {
     }
 }
 
-/// Why negotiation failed: one line for people and, for callers that act on it,
-/// the HTTP status the server refused the handshake with, which handshake failed
-/// and the JSON-RPC error it was answered with.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// Why negotiation failed: one line for people and, when the server refused the
+/// handshake with an HTTP status, that status for callers that act on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{why}")]
 pub struct ConnectError {
     /// What happened, in one line.
@@ -137,34 +136,11 @@ pub struct ConnectError {
     /// The HTTP status the server refused the handshake with and no JSON-RPC error
     /// in the body (401: it wants authorization); `None` for every other reason.
     pub refused: Option<u16>,
-    /// The handshake request that failed (`"server/discover"` or `"initialize"`),
-    /// when the failure is the server's answer to one (`None`: the client gave up
-    /// for its own reasons, e.g. no revision left to offer).
-    pub during: Option<&'static str>,
-    /// The JSON-RPC error the server answered that handshake with, if it did.
-    pub error: Option<Box<RpcError>>,
-}
-
-impl ConnectError {
-    /// A failure of the handshake `during`, with the error the server answered.
-    pub fn of(why: String, during: &'static str, error: Option<RpcError>) -> Self {
-        ConnectError {
-            why,
-            refused: None,
-            during: Some(during),
-            error: error.map(Box::new),
-        }
-    }
 }
 
 impl From<String> for ConnectError {
     fn from(why: String) -> Self {
-        ConnectError {
-            why,
-            refused: None,
-            during: None,
-            error: None,
-        }
+        ConnectError { why, refused: None }
     }
 }
 

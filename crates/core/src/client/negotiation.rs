@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::{Client, Phase, What};
 use super::{ConnectError, Event, Failure, GenerationMode, Negotiated};
 use crate::diag::{Diagnostic, Rule, Severity};
-use crate::jsonrpc::{Message, RequestId, RpcError};
+use crate::jsonrpc::{Message, RequestId};
 use crate::model::{DiscoverResult, InitializeResult, meta};
 use crate::time::Timestamp;
 use crate::version::{Generation, ProtocolVersion};
@@ -110,7 +110,7 @@ impl Client {
             return self.probe_fallback(
                 now,
                 "its server/discover result could not be read".into(),
-                (None, None),
+                None,
                 msg,
             );
         };
@@ -149,29 +149,27 @@ impl Client {
                     format!(
                         "it lists no stateless revision we share (supportedVersions: [{listed}])"
                     ),
-                    (None, None),
+                    None,
                     msg,
                 );
             }
         }
     }
 
-    /// The probe did not find a stateless server (`why`; `answer`: the HTTP status
-    /// it was refused with, the JSON-RPC error it was answered with): fall back to
-    /// `initialize`, or fail when configured for 2026-07-28 only.
+    /// The probe did not find a stateless server (`why`; `refused`: the HTTP status
+    /// it was refused with): fall back to `initialize`, or fail when configured for
+    /// 2026-07-28 only.
     pub(super) fn probe_fallback(
         &mut self,
         now: Timestamp,
         why: String,
-        answer: (Option<u16>, Option<RpcError>),
+        refused: Option<u16>,
         msg: &Message,
     ) {
         if self.cfg.mode == GenerationMode::Stateless {
-            let (refused, error) = answer;
-            let why = format!("the server does not speak 2026-07-28: {why}");
             return self.connect_failed(ConnectError {
+                why: format!("the server does not speak 2026-07-28: {why}"),
                 refused,
-                ..ConnectError::of(why, "server/discover", error)
             });
         }
         let d = Diagnostic::new(
@@ -200,8 +198,7 @@ impl Client {
             )
             .with_raw(msg.raw_shared());
             self.diag(d);
-            let why = "the initialize result could not be read".to_owned();
-            return self.connect_failed(ConnectError::of(why, "initialize", None));
+            return self.connect_failed("the initialize result could not be read".into());
         };
         let Some(v) = ProtocolVersion::parse(&r.protocol_version)
             .filter(|v| self.cfg.versions.contains(v) && v.generation() == Generation::Initialize)
@@ -213,8 +210,9 @@ impl Client {
             )
             .with_raw(msg.raw_shared());
             self.diag(d);
-            let why = format!("unsupported protocol version {:?}", r.protocol_version);
-            return self.connect_failed(ConnectError::of(why, "initialize", None));
+            return self.connect_failed(
+                format!("unsupported protocol version {:?}", r.protocol_version).into(),
+            );
         };
         if v != offered {
             self.diag(Diagnostic::new(
