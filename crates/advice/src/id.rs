@@ -26,7 +26,7 @@ pub enum AdviceId {
 }
 
 impl AdviceId {
-    /// Every row, in the table's order.
+    /// Every row, in the order [`crate::advise`] tries them.
     pub const ALL: [AdviceId; 8] = [
         AdviceId::NotAcceptable,
         AdviceId::UnsupportedMediaType,

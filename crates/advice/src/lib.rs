@@ -40,5 +40,7 @@ pub struct Advice {
 
 /// The advice for what happened, or `None` when no row knows this shape.
 pub fn advise(s: &Situation) -> Option<Advice> {
-    table::ROWS.iter().find_map(|row| row(s))
+    // In the table's order: HTTP statuses first (an SDK may put a JSON-RPC error
+    // of its own in a 406's body), the general -32022 last.
+    AdviceId::ALL.into_iter().find_map(|id| table::row(id, s))
 }

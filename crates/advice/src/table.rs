@@ -1,5 +1,5 @@
-//! The rows: one function per known refusal, tried in order (HTTP statuses first,
-//! since an SDK may put a JSON-RPC error of its own in a 406's body).
+//! The rows: one function per known refusal, tried in the order of `AdviceId::ALL`
+//! (HTTP statuses first, since an SDK may put a JSON-RPC error in a 406 body).
 
 use mcpg_core::Generation;
 use mcpg_core::client::GenerationMode;
@@ -10,20 +10,21 @@ use serde_json::Value;
 use crate::capability::{self, Capability};
 use crate::{Advice, AdviceId, Situation};
 
-/// A row: the advice when the situation has its shape.
-type Row = fn(&Situation) -> Option<Advice>;
-
-/// The table, in the order of [`AdviceId::ALL`].
-pub(crate) const ROWS: [Row; 8] = [
-    not_acceptable,
-    unsupported_media_type,
-    no_back_channel,
-    header_mismatch,
-    missing_client_capability,
-    stateless_only_server,
-    initialize_only_server,
-    unsupported_protocol_version,
-];
+/// Row `id`: the advice when the situation has its shape. A `match`, not a table
+/// of function pointers: in the page each pointer would be an entry of the
+/// indirect-call table, which lives in the first load's module.
+pub(crate) fn row(id: AdviceId, s: &Situation) -> Option<Advice> {
+    match id {
+        AdviceId::NotAcceptable => not_acceptable(s),
+        AdviceId::UnsupportedMediaType => unsupported_media_type(s),
+        AdviceId::NoBackChannel => no_back_channel(s),
+        AdviceId::HeaderMismatch => header_mismatch(s),
+        AdviceId::MissingClientCapability => missing_client_capability(s),
+        AdviceId::StatelessOnlyServer => stateless_only_server(s),
+        AdviceId::InitializeOnlyServer => initialize_only_server(s),
+        AdviceId::UnsupportedProtocolVersion => unsupported_protocol_version(s),
+    }
+}
 
 /// The page's setting for the revision: the Server panel's picker, and the option
 /// to choose as it reads there.
