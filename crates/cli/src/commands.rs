@@ -67,7 +67,7 @@ pub(crate) async fn with_answerer(
     if let Some(printer) = printer {
         let _ = printer.await;
     }
-    outcome.map_err(|f| crate::auth::explain(conn, &told, f))
+    outcome.map_err(|f| crate::advice::allowing(crate::auth::explain(conn, &told, f), conn))
 }
 
 /// `mcpg info`.
@@ -146,7 +146,8 @@ pub async fn call(
                 let _listed = d.list_tools().await;
             }
             let (report, rounds) = asks::call::call_tool(d, tool, args, answerer).await?;
-            print_call(report, rounds, tool, json)
+            // The advice on a refusal depends on the revision it was sent under.
+            print_call(report, rounds, tool, json).map_err(|f| crate::advice::under(f, n.version))
         },
     )
     .await
@@ -177,7 +178,8 @@ pub(crate) fn print_call(
                 eprintln!("{line}");
             }
             let message = format!("the server answered tools/call with an error: {e}");
-            Err(Failure::new(RPC_ERROR, message))
+            let answered = mcpg_advice::Situation::rpc("tools/call", &e);
+            Err(Failure::new(RPC_ERROR, message).answered(answered))
         }
         CallOutcome::InputRequired(v) => {
             if json {

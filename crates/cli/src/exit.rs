@@ -1,5 +1,6 @@
 //! Exit statuses and the one line printed when something fails.
 
+use mcpg_advice::Situation;
 use mcpg_transport::DriverError;
 
 /// The tool ran and returned `isError: true`.
@@ -28,6 +29,9 @@ pub struct Failure {
     /// Whether `message` already says to run `mcpg auth login` (then
     /// [`crate::auth::explain`] adds no hint of its own).
     pub names_login: bool,
+    /// What the server answered, typed, for the advice table's `hint:` line
+    /// ([`crate::advice`]); `None` when the failure is not the server's answer.
+    pub situation: Option<Box<Situation>>,
 }
 
 impl Failure {
@@ -38,6 +42,15 @@ impl Failure {
             message: message.into(),
             refused: None,
             names_login: false,
+            situation: None,
+        }
+    }
+
+    /// The same failure, with what the server answered.
+    pub fn answered(self, situation: Situation) -> Self {
+        Failure {
+            situation: Some(Box::new(situation)),
+            ..self
         }
     }
 
@@ -63,6 +76,7 @@ impl From<DriverError> for Failure {
             .join(" ");
         Failure {
             refused: e.refused(),
+            situation: crate::advice::situation(&e).map(Box::new),
             ..Failure::new(code, message)
         }
     }

@@ -3,8 +3,10 @@
 //!
 //! Exit status: 0 success; 1 the tool returned `isError: true`; 2 usage error;
 //! 3 JSON-RPC error from the server; 4 no usable answer (the server would not
-//! start, died, timed out or sent garbage). Every failure prints one line to stderr.
+//! start, died, timed out or sent garbage). Every failure prints one line to stderr,
+//! and a `hint:` line under it when the advice table knows the refusal.
 
+mod advice;
 mod apps;
 mod args;
 mod asks;
@@ -121,6 +123,9 @@ fn main() -> ExitCode {
         Err(f) => {
             // Failure lines often quote the server: no control characters through.
             eprintln!("mcpg: {}", escape::line(&f.message));
+            if let Some(hint) = advice::hint(&f) {
+                eprintln!("hint: {}", escape::line(&hint));
+            }
             ExitCode::from(f.code)
         }
     }

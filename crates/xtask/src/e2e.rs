@@ -264,6 +264,7 @@ fn test_config(
          [[server]]\nname = \"apps-monitor\"\ncommand = \"node\"\nargs = [{}, \"--stdio\"]\n\n\
          [[server]]\nname = \"demo\"\ncommand = {}\nargs = [\"demo\"]\n\n\
          [[server]]\nname = \"python\"\ncommand = {}\nargs = [{}]\n\n\
+         [[server]]\nname = \"python-classic\"\ncommand = {}\nargs = [{}]\n\n\
          [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
          [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n\n\
          [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n\n\
@@ -276,6 +277,9 @@ fn test_config(
         q(mcpg),
         q(&root.join("tests/peers/python/.venv/bin/python")),
         q(&root.join("tests/peers/python/server.py")),
+        // Tools that ask the classic way: the advice e2e (`advice.test.mjs`).
+        q(&root.join("tests/peers/python/.venv/bin/python")),
+        q(&root.join("tests/peers/python/classic_asks.py")),
     )
 }
 

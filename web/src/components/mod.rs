@@ -1,5 +1,6 @@
 //! One component per file.
 
+pub mod advice_note;
 pub mod answer;
 pub mod app;
 pub mod app_view;

@@ -2,11 +2,13 @@
 //! matters, and its exact JSON.
 
 use leptos::prelude::*;
+use mcpg_host::tool_loop::TITLE_RPC_ERROR;
 use mcpg_host::{Step, StepStatus};
 
 use leptos::wasm_split::wasm_split;
 use mcpg_page::AskPlace;
 
+use super::advice_note::AdviceNote;
 use super::json_block::JsonBlock;
 use super::once_shown::{Loaded, once_shown};
 use super::reshape::reshape;
@@ -69,6 +71,14 @@ pub fn StepCard(
             .collect_view();
         view! { <ul class="host-choices">{items}</ul> }
     });
+    // A JSON-RPC error in step 5: the advice table's note when it knows the
+    // refusal (nothing otherwise). The step cards are in the later parts' chunk,
+    // and so is the table: no split point of its own, whose loader would sit in
+    // the first load.
+    let advice = (step.number == 5 && step.title == TITLE_RPC_ERROR)
+        .then(|| step.blocks.last().map(|b| b.json.clone()))
+        .flatten()
+        .map(|response| view! { <AdviceNote response=response/> });
     // Large blocks (a whole tool list) start closed, so the steps stay readable.
     // Only the step's last block (the request, the reply, the result) starts open.
     let last = step.blocks.len().saturating_sub(1);
@@ -105,6 +115,7 @@ pub fn StepCard(
             </div>
             <p class="explain" data-testid="step-explanation">{step.explanation}</p>
             {choices}
+            {advice}
             {reshape}
             {blocks}
             {asks}

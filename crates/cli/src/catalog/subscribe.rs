@@ -130,7 +130,8 @@ async fn call(
         CallOutcome::ProtocolError(e) => Err(Failure::new(
             RPC_ERROR,
             format!("the server answered tools/call with an error: {e}"),
-        )),
+        )
+        .answered(mcpg_advice::Situation::rpc("tools/call", &e))),
         CallOutcome::InputRequired(_) => Err(asks::call::still_needs_input(name, rounds)),
         CallOutcome::Failed(f) => Err(Failure {
             refused: f.refused(),

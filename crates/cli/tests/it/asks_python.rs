@@ -70,9 +70,18 @@ fn python_book_accepted_and_declined_in_both_generations() {
         &["--args", r#"{"restaurant":"X"}"#],
     ));
     assert_eq!(r.code, 3, "{r:?}");
+    // The failure line, and the advice table's hint under it (`advice.rs`).
+    let mut lines = r.stderr.lines();
     assert!(
-        r.error_line()
-            .contains("did not declare the form elicitation capability"),
+        lines
+            .next()
+            .is_some_and(|l| l.contains("did not declare the form elicitation capability")),
+        "{r:?}"
+    );
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.ends_with("(fix: --on-elicit ask)")),
         "{r:?}"
     );
 }

@@ -15,6 +15,7 @@ mod mcpg_run;
 #[path = "../../../transport/tests/it/support/peers.rs"]
 mod peers;
 
+mod advice;
 mod apps;
 mod asks_demo;
 mod asks_everything;

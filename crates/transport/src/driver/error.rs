@@ -5,6 +5,7 @@ use std::time::Duration;
 use mcpg_core::client::{ConnectError, Failure, OpError};
 use mcpg_core::jsonrpc::RpcError;
 
+use super::handshake::Handshake;
 use crate::error::TransportError;
 
 /// Why a driver operation did not produce an answer.
@@ -47,9 +48,10 @@ pub enum DriverError {
         hint: String,
     },
     /// Negotiation failed (its `refused`: the HTTP status the server refused the
-    /// handshake with, if that is why).
+    /// handshake with, if that is why), and the handshake it failed at with the
+    /// JSON-RPC error the server answered, when the driver saw them.
     #[error("could not connect: {0}")]
-    Connect(ConnectError),
+    Connect(ConnectError, Option<Box<Handshake>>),
     /// The server answered with a JSON-RPC error.
     #[error("the server answered {during} with an error: {error}")]
     Rpc {
@@ -95,7 +97,7 @@ impl DriverError {
     pub fn refused(&self) -> Option<u16> {
         match self {
             DriverError::Refused { status, .. } => Some(*status),
-            DriverError::Connect(e) => e.refused,
+            DriverError::Connect(e, _) => e.refused,
             _ => None,
         }
     }
@@ -121,10 +123,13 @@ impl DriverError {
                 reason,
                 hint: hint.to_owned(),
             },
-            Failure::NotConnected(e) => DriverError::Connect(ConnectError {
-                why: format!("{}{hint}", e.why),
-                refused: e.refused,
-            }),
+            Failure::NotConnected(e) => DriverError::Connect(
+                ConnectError {
+                    why: format!("{}{hint}", e.why),
+                    refused: e.refused,
+                },
+                None,
+            ),
             Failure::Malformed(reason) => DriverError::Malformed { during, reason },
             Failure::TaskExpired { task_id, ttl } => DriverError::Timeout {
                 during,

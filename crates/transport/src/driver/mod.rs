@@ -9,6 +9,7 @@
 mod asks;
 mod catalog;
 mod error;
+mod handshake;
 mod report;
 mod run;
 
@@ -21,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use catalog::{AnswerReport, Listing, Update};
 pub use error::DriverError;
+pub use handshake::Handshake;
 pub use report::{CallReport, Log, Observed, Observer, ProgressUpdate, ToolList};
 pub use run::RequestHandler;
 

@@ -18,6 +18,8 @@ use mcpg_core::jsonrpc::RpcError;
 use mcpg_core::model::JsonObject;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
+
+use super::handshake::Handshakes;
 use tokio::time::Instant;
 
 use super::error::DriverError;
@@ -75,6 +77,8 @@ pub(crate) struct Loop {
     closers: Vec<oneshot::Sender<CloseReport>>,
     closed: Option<CloseReport>,
     junk: Junk,
+    /// The handshake requests on the wire, to name the one a negotiation failed at.
+    pub(super) handshakes: Handshakes,
     waiting: Waiting,
 }
 
@@ -100,6 +104,7 @@ impl Loop {
             closers: Vec::new(),
             closed: None,
             junk: Junk::default(),
+            handshakes: Handshakes::default(),
             waiting: Waiting::default(),
         }
     }

@@ -35,8 +35,12 @@ impl Loop {
     pub(super) fn core_event(&mut self, ev: Event) {
         let now = self.now();
         match ev {
-            Event::Wire(w) => self.observe(Observed::Wire(w), false),
+            Event::Wire(w) => {
+                self.handshakes.observe(&w);
+                self.observe(Observed::Wire(w), false);
+            }
             Event::Connected(n) => {
+                self.handshakes.connected();
                 for r in self.connects.drain(..) {
                     let _ = r.send(Ok(n.clone()));
                 }
@@ -48,10 +52,13 @@ impl Loop {
                         reason: r.reason.clone(),
                         hint: self.junk.hint(),
                     },
-                    _ => DriverError::Connect(ConnectError {
-                        why: format!("{}{}", why.why, self.junk.hint()),
-                        refused: why.refused,
-                    }),
+                    _ => DriverError::Connect(
+                        ConnectError {
+                            why: format!("{}{}", why.why, self.junk.hint()),
+                            refused: why.refused,
+                        },
+                        self.handshakes.last(),
+                    ),
                 };
                 for r in self.connects.drain(..) {
                     let _ = r.send(Err(err.clone()));
