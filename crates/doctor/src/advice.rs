@@ -1,19 +1,30 @@
-//! The fix for a JSON-RPC error a server answered with.
-//!
-//! This is the seam for the advice table (`mcpg-advice`, issue 31 part 2): every
-//! finding that reports a JSON-RPC error takes its fix from [`rpc_fix`], so
-//! pointing this one function at the table gives the doctor its rows. Until then
-//! it says what the standard codes mean, and no more.
+//! The fix for a JSON-RPC error a server answered with: the advice table's row when
+//! one matches (`mcpg-advice`, the same words the CLI's `hint:` line and the page's
+//! step card give), else what the standard codes mean.
 
+use mcpg_advice::{Situation, advise};
+use mcpg_core::client::GenerationMode;
 use mcpg_core::jsonrpc::RpcError;
 
 /// Where to see the whole exchange (the doctor itself prints verdicts only).
 const SEE: &str = "`mcpg info --verbose` against the same server shows the exchange";
 
 /// The fix for `method` answered with error `code` (`message` is the server's
-/// text, for rows that look at it).
+/// text, which a table row may recognise; it is never repeated in the fix).
 pub fn rpc_fix(method: &str, code: i64, message: &str) -> String {
-    let _ = message;
+    // The doctor runs each handshake on its own connection, held to its generation.
+    let mode = match method {
+        "server/discover" => GenerationMode::Stateless,
+        "initialize" => GenerationMode::Initialize,
+        _ => GenerationMode::Auto,
+    };
+    let situation = Situation::rpc(method, &RpcError::new(code, message)).allowing(mode);
+    if let Some(a) = advise(&situation) {
+        return match a.cli {
+            Some(cli) => format!("{} (fix: {cli})", a.why),
+            None => a.why,
+        };
+    }
     match code {
         -32601 => format!("The server does not implement {method}."),
         -32602 => format!(

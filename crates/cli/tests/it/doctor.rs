@@ -80,7 +80,11 @@ fn everything_over_stdio_passes_and_warns_about_2026() {
         evidence.contains("-32601") && evidence.contains("fall back"),
         "{evidence}"
     );
-    assert!(fix.contains("does not implement server/discover"), "{fix}");
+    // The advice table's row, as under the CLI's failure line.
+    assert!(
+        fix.contains("speaks only the initialize generation"),
+        "{fix}"
+    );
     assert_eq!(check(&v, "initialize").1, "agreed on 2025-11-25");
     let revisions = check(&v, "revisions").1;
     // Each older revision was offered alone, and accepted.
@@ -102,7 +106,7 @@ fn everything_over_stdio_passes_and_warns_about_2026() {
     );
     assert!(
         t.stdout
-            .contains("      fix: The server does not implement server/discover.")
+            .contains("      fix: The server does not answer server/discover: it speaks only the initialize generation")
     );
     assert_eq!(t.last_line(), "8 passed, 1 warned, 0 failed, 0 skipped");
 }
