@@ -35,7 +35,10 @@ fn handshakes_and_revisions() {
     assert_eq!(d.verdict, Verdict::Warn);
     assert!(d.evidence.contains("-32601") && d.evidence.contains("fall back"));
     // The advice table's row for it (the same words as the CLI's hint line).
-    assert!(fix(&d).contains("speaks only the initialize generation"), "{d:?}");
+    assert!(
+        fix(&d).contains("speaks only the initialize generation"),
+        "{d:?}"
+    );
     assert!(fix(&d).contains("(fix: --protocol auto"), "{d:?}");
     assert_eq!(initialize(&init, false).verdict, Verdict::Pass);
     let r = revisions(&not_found, &init, &[]);
