@@ -10,6 +10,7 @@
 //! (the fix is the bridge's relay), no answer means it is not reachable from here.
 //! Every request goes to the URL the run was made for, nowhere else.
 
+mod conn;
 mod raw;
 mod session;
 

@@ -4,32 +4,19 @@
 //! schemas, and the declared capabilities against answers. Each connection is the
 //! core's client over the sans-IO HTTP machine, as the page's own connection is.
 
-use std::collections::HashMap;
-use std::mem::{self, ManuallyDrop};
+use std::mem;
 
 use mcpg_core::Timestamp;
-use mcpg_core::client::{
-    Client, ClientConfig, Direction, Event, GenerationMode, Negotiated, OpError, OpId,
-};
-use mcpg_http::{HttpConfig, HttpEvent, HttpMachine};
+use mcpg_core::client::{Direction, Event, GenerationMode, Negotiated, OpError, OpId};
 use mcpg_net::{HttpRequest, NetEvent, ReqId};
 use serde_json::Value;
+
+use super::conn::Conn;
 
 use crate::capabilities::{self, Answered, FeatureSeen};
 use crate::check::{Check, Finding};
 use crate::handshake::{self, HandshakeSeen};
 use crate::tools::{self, ListingSeen};
-
-/// One connection: the client, its HTTP machine, the frames it carried, and the
-/// run's request ids for the machine's.
-#[derive(Debug)]
-struct Conn {
-    /// Never dropped here: see [`Conn::new`].
-    client: ManuallyDrop<Client>,
-    machine: HttpMachine,
-    wire: Vec<(bool, String)>,
-    ids: HashMap<ReqId, ReqId>,
-}
 
 /// What the checks wait for.
 #[derive(Debug)]
@@ -54,60 +41,6 @@ pub(super) struct Sessions {
     features: Vec<FeatureSeen>,
     findings: Vec<Finding>,
     finished: bool,
-}
-
-impl Conn {
-    fn new(url: &str, now: Timestamp, mode: GenerationMode) -> Conn {
-        let mut http = HttpConfig::new(url);
-        // No standing GET stream: the doctor asks and reads the answers only.
-        http.listen = false;
-        let mut client = Client::new(ClientConfig {
-            mode,
-            ..ClientConfig::default()
-        });
-        client.connect(now);
-        Conn {
-            // The page's first load drops its own client inline; a second place
-            // that drops one (this run, in a later chunk) makes the linker outline
-            // that drop glue into the first load (about 500 bytes brotli, over its
-            // ceiling). A doctor run's few clients are left to the page's lifetime.
-            client: ManuallyDrop::new(client),
-            machine: HttpMachine::new(http),
-            wire: Vec::new(),
-            ids: HashMap::new(),
-        }
-    }
-
-    /// Moves frames between the client and the machine until both are idle.
-    fn pump(&mut self, now: Timestamp) {
-        loop {
-            if let Some(out) = self.client.poll_transmit() {
-                self.machine.send(now, out);
-            } else if let Some(ev) = self.machine.poll_event() {
-                match ev {
-                    HttpEvent::Frame(text) => self.client.handle_text(now, &text),
-                    HttpEvent::NotUtf8(bytes) => self.client.handle_bytes(now, &bytes),
-                    HttpEvent::Oversized {
-                        request,
-                        size,
-                        limit,
-                        head,
-                    } => self
-                        .client
-                        .handle_oversized_answer(now, &request, size, limit, &head),
-                    HttpEvent::SendFailed { id, failure } => {
-                        self.client.handle_send_failed(now, &id, failure);
-                    }
-                    HttpEvent::Closed(why) => self.client.handle_closed(now, &why),
-                    // Not held (`hold_unauthorized` is off): the request fails with
-                    // its status, which the handshake's judging reads.
-                    HttpEvent::Notice(_) | HttpEvent::Unauthorized { .. } => {}
-                }
-            } else {
-                return;
-            }
-        }
-    }
 }
 
 impl Sessions {
