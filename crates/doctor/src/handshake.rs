@@ -217,3 +217,30 @@ pub fn error_reply<'a>(
     }
     found
 }
+
+/// What a failed handshake (`method`) was, from what the driver has: the HTTP
+/// status the server refused it with (`refused`), the driver's words (`why`) and
+/// the frames of its connection (`(sent_by_client, text)`): a sign-in wanted, a
+/// JSON-RPC error (read from the wire, where its code is kept), an answer of no
+/// use, or no answer.
+pub fn failed(
+    refused: Option<u16>,
+    why: &str,
+    wire: &[(bool, String)],
+    method: &str,
+) -> HandshakeSeen {
+    if matches!(refused, Some(401 | 403)) {
+        return HandshakeSeen::SignIn;
+    }
+    let frames = wire.iter().map(|(s, t)| (*s, t.as_str()));
+    if let Some((code, message)) = error_reply(frames, method) {
+        return HandshakeSeen::Refused { code, message };
+    }
+    // One line: the driver's words may quote a server's multi-line text.
+    let why = why.split_whitespace().collect::<Vec<_>>().join(" ");
+    if wire.iter().any(|(sent, _)| !sent) {
+        HandshakeSeen::Declined(why)
+    } else {
+        HandshakeSeen::Failed(why)
+    }
+}

@@ -18,10 +18,12 @@
 //! - [`handshake`]: `server/discover`, `initialize`, the revisions on each side.
 //! - [`tools`]: every page of `tools/list`, `x-mcp-header`, each tool's schemas.
 //! - [`capabilities`]: what the server declared against what it answers.
+//! - [`browser`]: the run a browser makes against a URL, as a state machine.
 //! - [`advice`]: the fix for a JSON-RPC error (the seam for the advice table).
 
 pub mod advice;
 pub mod auth;
+pub mod browser;
 pub mod capabilities;
 pub mod check;
 pub mod handshake;

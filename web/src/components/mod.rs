@@ -13,6 +13,7 @@ pub mod content_block;
 pub mod conversation;
 pub mod demo_consent;
 pub mod diagram_arrow;
+pub mod doctor_view;
 pub mod elicit_form;
 pub mod elicit_refuse;
 pub mod exchange;

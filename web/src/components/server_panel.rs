@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use mcpg_core::ProtocolVersion;
 
+use super::doctor_view::DoctorView;
 use crate::effects;
 use crate::state::{Pin, use_app};
 
@@ -47,6 +48,7 @@ pub fn ServerPanel() -> impl IntoView {
                 <h3>"Capabilities"</h3>
                 <pre tabindex="0" data-testid="server-capabilities">{field(|s| s.capabilities.clone())}</pre>
             </Show>
+            <DoctorView/>
         </div>
     }
 }

@@ -124,7 +124,7 @@ impl HttpLink {
 
 /// Answers `request` with the demo behind OAuth, a task later (as the network
 /// would: the driver is not re-entered while it runs its outputs).
-fn in_page(request: &HttpRequest, on: Rc<dyn Fn(NetEvent)>) {
+pub(super) fn in_page(request: &HttpRequest, on: Rc<dyn Fn(NetEvent)>) {
     let a = super::demo_oauth::answer(
         request.method.as_str(),
         &request.url,
@@ -146,14 +146,14 @@ fn in_page(request: &HttpRequest, on: Rc<dyn Fn(NetEvent)>) {
 }
 
 #[cfg(target_arch = "wasm32")]
-mod exec {
+pub(super) mod exec {
     pub use mcpg_http::fetch::{Fetch, execute};
 }
 
 /// The page runs in a browser only; a native build (clippy, docs) gets an executor
 /// with the same shape that never runs a request.
 #[cfg(not(target_arch = "wasm32"))]
-mod exec {
+pub(super) mod exec {
     use std::rc::Rc;
 
     use mcpg_page::{HttpRequest, NetEvent};

@@ -15,6 +15,7 @@ mod clock;
 pub mod conn_headers;
 pub mod demo_oauth;
 mod demo_sse;
+pub mod doctor;
 mod download;
 mod feature_sink;
 pub mod features;

@@ -139,28 +139,9 @@ async fn connect(
     }
 }
 
-/// What a failed handshake was: a sign-in wanted, a JSON-RPC error (read from
-/// the wire, where its code is kept), an answer of no use, or no answer.
+/// What a failed handshake was (the judging is `handshake::failed`).
 fn judged_error(e: &DriverError, frames: &[(bool, String)], method: &str) -> HandshakeSeen {
-    if matches!(e.refused(), Some(401 | 403)) {
-        return HandshakeSeen::SignIn;
-    }
-    let wire = frames.iter().map(|(s, t)| (*s, t.as_str()));
-    if let Some((code, message)) = handshake::error_reply(wire, method) {
-        return HandshakeSeen::Refused { code, message };
-    }
-    let answered = frames.iter().any(|(sent, _)| !sent);
-    // One line: the driver's words may quote a server's multi-line text.
-    let why = e
-        .to_string()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if answered {
-        HandshakeSeen::Declined(why)
-    } else {
-        HandshakeSeen::Failed(why)
-    }
+    handshake::failed(e.refused(), &e.to_string(), frames, method)
 }
 
 /// The checks on an open session.

@@ -1,0 +1,209 @@
+//! The browser run's state machine, driven natively: against the in-page demo
+//! over Streamable HTTP (`mcpg-demo-sse`, a sans-IO server), against a server the
+//! browser blocks (CORS) or cannot reach, and one that wants a sign-in.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use mcpg_core::Timestamp;
+use mcpg_demo_sse::{MCP_URL, Request, SseDemo};
+use mcpg_doctor::browser::{Fetch, Run};
+use mcpg_doctor::{Check, Verdict};
+use mcpg_net::{NetEvent, NetFailure};
+
+const ORIGIN: &str = "http://127.0.0.1:8944";
+
+fn verdict(run: &Run, c: Check) -> Verdict {
+    run.report().get(c).map(|f| f.verdict).unwrap()
+}
+
+/// Runs to the end, answering every fetch with `answer` (None: the fetch fails
+/// with the browser's TypeError).
+fn drive(
+    run: &mut Run,
+    mut answer: impl FnMut(&Fetch) -> Option<(u16, Vec<(String, String)>, String)>,
+) -> Vec<Fetch> {
+    let mut seen = Vec::new();
+    let mut now = Timestamp::from_millis(0);
+    for _ in 0..200 {
+        let Some(f) = run.poll_fetch() else {
+            // Nothing to fetch: time passes to the next deadline, as a page's timer.
+            match run.poll_timeout() {
+                Some(t) => {
+                    now = t;
+                    run.handle_timeout(t);
+                    continue;
+                }
+                None => break,
+            }
+        };
+        now = Timestamp::from_millis(now.as_millis() + 1);
+        let id = f.request.id;
+        match answer(&f) {
+            Some((status, headers, body)) => {
+                run.handle_net(
+                    now,
+                    NetEvent::Head {
+                        id,
+                        status,
+                        headers,
+                    },
+                );
+                if !body.is_empty() {
+                    run.handle_net(now, NetEvent::Chunk(id, body.into_bytes()));
+                }
+                run.handle_net(now, NetEvent::End(id));
+            }
+            None => run.handle_net(
+                now,
+                NetEvent::Failed(
+                    id,
+                    NetFailure::Unreachable("TypeError: Failed to fetch".into()),
+                ),
+            ),
+        }
+        seen.push(f);
+    }
+    assert!(run.is_done(), "the run stopped early: {:?}", run.report());
+    seen
+}
+
+#[test]
+fn the_in_page_demo_passes_the_session_checks() {
+    let mut demo = SseDemo::new();
+    let mut run = Run::new(MCP_URL, ORIGIN).unwrap();
+    let fetches = drive(&mut run, |f| {
+        let a = demo.answer(
+            Timestamp::from_millis(0),
+            &Request {
+                method: f.request.method.as_str(),
+                url: &f.request.url,
+                body: f.request.body.as_deref(),
+            },
+        );
+        Some((a.status, a.headers, a.body))
+    });
+    // Every request went to the URL under test, none without CORS.
+    assert!(
+        fetches
+            .iter()
+            .all(|f| f.request.url == MCP_URL && !f.no_cors)
+    );
+    let ids: Vec<&str> = run
+        .report()
+        .findings()
+        .iter()
+        .map(|f| f.check.id())
+        .collect();
+    let order: Vec<&str> = Check::URL.iter().map(|c| c.id()).collect();
+    assert_eq!(ids, order);
+    for c in [
+        Check::Resolve,
+        Check::Tcp,
+        Check::Tls,
+        Check::Post,
+        Check::Cors,
+    ] {
+        assert_eq!(
+            verdict(&run, c),
+            Verdict::Pass,
+            "{c:?}: {:?}",
+            run.report().get(c)
+        );
+    }
+    assert_eq!(verdict(&run, Check::Auth), Verdict::Skip);
+    for c in [
+        Check::Initialize,
+        Check::Revisions,
+        Check::ToolsList,
+        Check::ToolSchemas,
+    ] {
+        assert_eq!(
+            verdict(&run, c),
+            Verdict::Pass,
+            "{c:?}: {:?}",
+            run.report().get(c)
+        );
+    }
+    let tools = run.report().get(Check::ToolsList).unwrap();
+    assert!(tools.evidence.contains("tool"), "{}", tools.evidence);
+    assert_ne!(run.report().worst(), Verdict::Fail, "{:?}", run.report());
+}
+
+#[test]
+fn a_blocked_post_to_a_server_that_answers_is_cors_with_the_relay_fix() {
+    let url = "http://127.0.0.1:9/mcp";
+    let mut run = Run::new(url, ORIGIN).unwrap();
+    let fetches = drive(&mut run, |f| {
+        f.no_cors.then(|| (0, Vec::new(), String::new()))
+    });
+    assert_eq!(fetches.len(), 2);
+    assert!(fetches[1].no_cors);
+    assert!(
+        !fetches[1]
+            .request
+            .headers
+            .iter()
+            .any(|(k, v)| k == "Content-Type" && v == "application/json")
+    );
+    let cors = run.report().get(Check::Cors).unwrap();
+    assert_eq!(cors.verdict, Verdict::Fail);
+    assert!(cors.evidence.contains(ORIGIN), "{}", cors.evidence);
+    assert_eq!(
+        cors.fix.as_deref(),
+        Some(mcpg_doctor::http::relay_fix(url).as_str())
+    );
+    assert_eq!(verdict(&run, Check::Tcp), Verdict::Pass);
+    assert_eq!(verdict(&run, Check::Post), Verdict::Skip);
+    assert_eq!(verdict(&run, Check::ToolsList), Verdict::Skip);
+    assert_eq!(run.report().worst(), Verdict::Fail);
+    assert_eq!(run.report().findings().len(), Check::URL.len());
+}
+
+#[test]
+fn no_answer_at_all_is_unreachable_and_the_network_checks_are_skipped() {
+    let url = "https://nowhere.invalid/mcp";
+    let mut run = Run::new(url, ORIGIN).unwrap();
+    drive(&mut run, |_| None);
+    assert_eq!(verdict(&run, Check::Post), Verdict::Fail);
+    let dns = run.report().get(Check::Resolve).unwrap();
+    assert_eq!(dns.verdict, Verdict::Skip);
+    assert!(dns.evidence.contains("TypeError"));
+    let cors = run.report().get(Check::Cors).unwrap();
+    assert_eq!(cors.verdict, Verdict::Warn);
+    assert!(cors.fix.as_deref().unwrap().contains("/relay/my-remote"));
+}
+
+#[test]
+fn a_401_stops_before_the_session_checks() {
+    let url = "https://auth.example/mcp";
+    let mut run = Run::new(url, ORIGIN).unwrap();
+    let fetches = drive(&mut run, |_| {
+        Some((
+            401,
+            vec![("www-authenticate".into(), "Bearer".into())],
+            String::new(),
+        ))
+    });
+    assert_eq!(fetches.len(), 1, "nothing fetched after the 401");
+    assert_eq!(verdict(&run, Check::Post), Verdict::Pass);
+    assert_eq!(verdict(&run, Check::Accept), Verdict::Skip);
+    let auth = run.report().get(Check::Auth).unwrap();
+    assert!(auth.evidence.contains("sign in"), "{}", auth.evidence);
+    assert_eq!(verdict(&run, Check::Initialize), Verdict::Skip);
+}
+
+#[test]
+fn a_web_page_instead_of_an_mcp_endpoint_fails_the_post_and_the_handshakes() {
+    let mut run = Run::new("http://127.0.0.1:9/", ORIGIN).unwrap();
+    drive(&mut run, |_| {
+        Some((
+            200,
+            vec![("content-type".into(), "text/html".into())],
+            "<html><script>x</script>".into(),
+        ))
+    });
+    assert_eq!(verdict(&run, Check::Post), Verdict::Fail);
+    assert_eq!(verdict(&run, Check::Initialize), Verdict::Fail);
+    assert_eq!(verdict(&run, Check::ToolsList), Verdict::Skip);
+    assert!(run.report().findings().len() == Check::URL.len());
+}
