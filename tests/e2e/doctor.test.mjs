@@ -180,6 +180,11 @@ describe('the Doctor in the Server panel', () => {
       for (const id of ['http-post', 'cors', 'initialize', 'revisions', 'tools-list', 'tool-schemas', 'capabilities']) {
         assert.equal(rows[id].verdict, 'pass', `${id}: ${rows[id].evidence}`);
       }
+      // No network was involved, and the Doctor does not claim one passed.
+      for (const id of ['dns', 'tcp', 'tls']) {
+        assert.equal(rows[id].verdict, 'skip', `${id}: ${rows[id].evidence}`);
+        assert.match(rows[id].evidence, /answered inside this page/);
+      }
       assert.notEqual(summary, 'fail');
       assert.deepEqual(p.errors, []);
     } finally {

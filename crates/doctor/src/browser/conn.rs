@@ -2,7 +2,6 @@
 //! machine, as the page's own connection is, with the frames it carried.
 
 use std::collections::HashMap;
-use std::mem::ManuallyDrop;
 
 use mcpg_core::Timestamp;
 use mcpg_core::client::{Client, ClientConfig, GenerationMode};
@@ -13,8 +12,8 @@ use mcpg_net::ReqId;
 /// run's request ids for the machine's.
 #[derive(Debug)]
 pub(super) struct Conn {
-    /// Never dropped here: see [`Conn::new`].
-    pub(super) client: ManuallyDrop<Client>,
+    /// The core's client.
+    pub(super) client: Client,
     /// Its Streamable HTTP machine.
     pub(super) machine: HttpMachine,
     /// The frames it carried: `(sent by the client, text)`.
@@ -35,11 +34,7 @@ impl Conn {
         });
         client.connect(now);
         Conn {
-            // The page's first load drops its own client inline; a second place
-            // that drops one (this run, in a later chunk) makes the linker outline
-            // that drop glue into the first load (about 500 bytes brotli, over its
-            // ceiling). A doctor run's few clients are left to the page's lifetime.
-            client: ManuallyDrop::new(client),
+            client,
             machine: HttpMachine::new(http),
             wire: Vec::new(),
             ids: HashMap::new(),

@@ -50,8 +50,7 @@ enum Phase {
     /// The same POST with `Accept: application/json` alone.
     Accept,
     /// The session checks.
-    /// Never dropped: see `Conn::new` in `session.rs` (the first load's size).
-    Session(std::mem::ManuallyDrop<Box<session::Sessions>>),
+    Session(Box<session::Sessions>),
     /// Finished.
     Done,
 }
@@ -185,7 +184,7 @@ impl Run {
     fn start_session(&mut self, now: Timestamp) {
         let mut s = session::Sessions::new(&self.url, now, self.next_id);
         s.start(now);
-        self.phase = Phase::Session(std::mem::ManuallyDrop::new(Box::new(s)));
+        self.phase = Phase::Session(Box::new(s));
         self.after_session(now);
     }
 

@@ -207,6 +207,19 @@ impl Run {
     /// Name, TCP and TLS worked, since an HTTP answer came (`how`).
     fn reached(&mut self, how: &str) {
         let host = self.host.clone();
+        // A `.invalid` name never resolves on any network (RFC 6761): when one
+        // answers, the page played the server itself (its in-page demos), so no
+        // name, connection or certificate was involved to judge.
+        if host.ends_with(".invalid") {
+            let why = format!(
+                "{host} is answered inside this page ({how}): a .invalid name never \
+                 reaches the network, so there is no name, connection or certificate to check"
+            );
+            for c in [Check::Resolve, Check::Tcp, Check::Tls] {
+                self.report.push(Finding::skip(c, why.clone()));
+            }
+            return;
+        }
         self.report.push(Finding::pass(
             Check::Resolve,
             format!("{host} resolved: {how} (a browser does not show the addresses)"),
