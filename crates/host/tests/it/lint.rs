@@ -281,12 +281,7 @@ fn cases() -> Vec<Case> {
                 json!({"type": "object", "properties": {"a": {"type": "string", "format": "email"}, "b": {"type": "string", "format": "date-time"}}}),
             ),
             LOOSE,
-            &[(
-                Gemini,
-                Reject,
-                Removes,
-                "/inputSchema/properties/a/format",
-            )],
+            &[(Gemini, Reject, Removes, "/inputSchema/properties/a/format")],
         ),
         case(
             Rule::StrictUnsupportedKeyword,
