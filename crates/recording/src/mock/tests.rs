@@ -178,3 +178,50 @@ fn nearest_prefers_the_same_tool_and_fewest_differences() {
     assert_eq!(n.distance, 1);
     assert!(nearest_call(&[], "x", &Map::new()).is_none());
 }
+
+#[test]
+fn an_input_required_round_is_answered_then_the_retry_gets_the_result() {
+    // 2026-07-28: the server asks in its answer; the client retries the same call
+    // with `inputResponses` and `requestState`, which do not change the key.
+    let mut s = Recording::new(Connection::Embedded);
+    let call = |id: u64, extra: Value| {
+        let mut p = json!({"name":"book","arguments":{"day":"mon"}});
+        if let (Some(o), Value::Object(e)) = (p.as_object_mut(), extra) {
+            o.extend(e);
+        }
+        wire(
+            Direction::Sent,
+            json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":p}),
+        )
+    };
+    let asks = json!({"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create"}},"requestState":"s1"});
+    let done = json!({"content":[{"type":"text","text":"booked"}]});
+    s.wire.push(call(1, json!({})));
+    s.wire.push(wire(
+        Direction::Received,
+        json!({"jsonrpc":"2.0","id":1,"result":asks}),
+    ));
+    s.wire.push(call(
+        2,
+        json!({"inputResponses":{"q":{"action":"accept"}},"requestState":"s1"}),
+    ));
+    s.wire.push(wire(
+        Direction::Received,
+        json!({"jsonrpc":"2.0","id":2,"result":done}),
+    ));
+    let mut m = Mock::new(&s).unwrap();
+    let first = ask(
+        &mut m,
+        5,
+        "tools/call",
+        json!({"name":"book","arguments":{"day":"mon"}}),
+    );
+    assert_eq!(first["result"], asks);
+    let retry = ask(
+        &mut m,
+        6,
+        "tools/call",
+        json!({"name":"book","arguments":{"day":"mon"},"inputResponses":{"q":{"action":"accept"}},"requestState":"s1"}),
+    );
+    assert_eq!(retry["result"], done);
+}
