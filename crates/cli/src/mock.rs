@@ -31,7 +31,7 @@ pub async fn run(source: &str) -> Result<(), Failure> {
             continue;
         }
         let text = String::from_utf8_lossy(&line.bytes);
-        if let Some(answer) = mock.handle_text(&text) {
+        for answer in mock.handle_text(&text) {
             // serde_json never writes a raw newline; one message per line.
             out.write_all(answer.as_bytes()).await.map_err(io)?;
             out.write_all(b"\n").await.map_err(io)?;

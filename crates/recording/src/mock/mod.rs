@@ -8,14 +8,16 @@
 //! repeating), and any other recorded method by its params. No I/O: a stdio loop or
 //! an HTTP front hands it lines and writes back what it returns.
 
+mod key;
 mod nearest;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{Map, Value, json};
 
 use crate::Recording;
 use crate::diff::{Answer, SnapshotError, canonical, exchanges};
+use key::key;
 
 pub use nearest::{Nearest, nearest_call};
 
@@ -30,16 +32,30 @@ pub const NO_RECORDED_ANSWER: i32 = -32603;
 /// The error code of a line that is not JSON-RPC.
 pub const PARSE_ERROR: i32 = -32700;
 
+/// A recorded answer and the questions the server asked before it.
+type Recorded = (Answer, Vec<Value>);
+
 /// The answers recorded for one key, and how many were already given.
 #[derive(Clone, Debug, Default)]
 struct Queue {
-    answers: Vec<Answer>,
+    answers: Vec<Recorded>,
     given: usize,
+}
+
+/// An answer held back while the server's recorded questions are asked again.
+#[derive(Clone, Debug)]
+struct Held {
+    /// The id of the question now waiting for the client's answer.
+    question: String,
+    /// The questions still to ask, in order.
+    rest: VecDeque<Value>,
+    /// The answer to send once every question was answered.
+    answer: Value,
 }
 
 impl Queue {
     /// The next answer; the last one repeats once all were given.
-    fn next(&mut self) -> Option<&Answer> {
+    fn next(&mut self) -> Option<&Recorded> {
         let i = self.given.min(self.answers.len().checked_sub(1)?);
         self.given += 1;
         self.answers.get(i)
@@ -62,37 +78,10 @@ pub struct Mock {
     answers: BTreeMap<(String, String), Queue>,
     /// Every distinct recorded call, in the order first made.
     calls: Vec<RecordedCall>,
-}
-
-/// The key a request is answered by: its method and its params as canonical JSON,
-/// `_meta` left out (progress tokens and a stateless request's protocol fields vary
-/// between runs). A handshake is answered whatever the client offers, so its params
-/// do not count.
-fn key(method: &str, params: Option<&Value>) -> (String, String) {
-    let params = match (method, params) {
-        ("initialize" | "server/discover" | "ping", _) | (_, None | Some(Value::Null)) => {
-            String::new()
-        }
-        ("tools/call", Some(p)) => {
-            let name = p.get("name").cloned().unwrap_or(Value::Null);
-            let args = match p.get("arguments") {
-                Some(Value::Object(m)) if !m.is_empty() => Value::Object(m.clone()),
-                _ => Value::Null,
-            };
-            canonical(&json!([name, args]))
-        }
-        (_, Some(Value::Object(m))) => {
-            let mut m = m.clone();
-            m.remove("_meta");
-            if m.is_empty() {
-                String::new()
-            } else {
-                canonical(&Value::Object(m))
-            }
-        }
-        (_, Some(p)) => canonical(p),
-    };
-    (method.to_owned(), params)
+    /// Answers waiting on the client's answers to recorded questions.
+    held: Vec<Held>,
+    /// Questions asked so far (their ids are `mock-N`).
+    asked: u64,
 }
 
 impl Mock {
@@ -125,12 +114,17 @@ impl Mock {
             // last complete listing is the server's catalog); calls queue up.
             let q = answers.entry(k).or_default();
             if x.method == "tools/call" || q.answers.is_empty() {
-                q.answers.push(x.answer);
+                q.answers.push((x.answer, x.asked));
             } else if x.answer != Answer::Missing {
-                q.answers = vec![x.answer];
+                q.answers = vec![(x.answer, x.asked)];
             }
         }
-        Ok(Mock { answers, calls })
+        Ok(Mock {
+            answers,
+            calls,
+            held: Vec::new(),
+            asked: 0,
+        })
     }
 
     /// Every distinct call the session recorded, in the order first made.
@@ -138,24 +132,79 @@ impl Mock {
         &self.calls
     }
 
-    /// Answers one JSON-RPC line; `None` for what needs no answer (notifications,
-    /// the client's answers, blank lines).
-    pub fn handle_text(&mut self, text: &str) -> Option<String> {
+    /// Takes one JSON-RPC line and returns the lines to send, in order: the answer,
+    /// or the first question the recorded server asked before it (the answer follows
+    /// once the client answered every question); nothing for notifications and
+    /// blank lines.
+    pub fn handle_text(&mut self, text: &str) -> Vec<String> {
         let Ok(msg) = serde_json::from_str::<Value>(text) else {
-            return (!text.trim().is_empty())
-                .then(|| error(&Value::Null, PARSE_ERROR, "not JSON".into(), None).to_string());
+            if text.trim().is_empty() {
+                return Vec::new();
+            }
+            return vec![error(&Value::Null, PARSE_ERROR, "not JSON".into(), None).to_string()];
         };
-        self.handle(&msg).map(|v| v.to_string())
+        self.handle(&msg).iter().map(Value::to_string).collect()
     }
 
-    /// Answers one JSON-RPC message (see [`Mock::handle_text`]).
-    pub fn handle(&mut self, msg: &Value) -> Option<Value> {
-        let method = msg.get("method").and_then(Value::as_str)?;
-        let id = msg.get("id").filter(|id| !id.is_null())?;
-        let params = msg.get("params");
+    /// Takes one JSON-RPC message (see [`Mock::handle_text`]).
+    pub fn handle(&mut self, msg: &Value) -> Vec<Value> {
+        let Some(id) = msg.get("id").filter(|id| !id.is_null()) else {
+            return Vec::new();
+        };
+        let Some(method) = msg.get("method").and_then(Value::as_str) else {
+            // The client's answer to a question: ask the next, or give the answer.
+            return self.answered(id).into_iter().collect();
+        };
+        let (answer, asked) = self.respond(id, method, msg.get("params"));
+        let mut rest: VecDeque<Value> = asked.into();
+        match rest.pop_front() {
+            None => vec![answer],
+            Some(q) => {
+                let (question, sent) = self.ask(q);
+                self.held.push(Held {
+                    question,
+                    rest,
+                    answer,
+                });
+                vec![sent]
+            }
+        }
+    }
+
+    /// The recorded question `q` with a fresh id, and that id.
+    fn ask(&mut self, mut q: Value) -> (String, Value) {
+        self.asked += 1;
+        let id = format!("mock-{}", self.asked);
+        if let Some(o) = q.as_object_mut() {
+            o.insert("id".into(), Value::from(id.as_str()));
+        }
+        (id, q)
+    }
+
+    /// What follows the client's answer to question `id` (`None`: not a question
+    /// of ours, ignored). The client's answer itself is not checked.
+    fn answered(&mut self, id: &Value) -> Option<Value> {
+        let at = self
+            .held
+            .iter()
+            .position(|h| id.as_str() == Some(h.question.as_str()))?;
+        let mut held = self.held.remove(at);
+        match held.rest.pop_front() {
+            None => Some(held.answer),
+            Some(q) => {
+                let (question, sent) = self.ask(q);
+                held.question = question;
+                self.held.push(held);
+                Some(sent)
+            }
+        }
+    }
+
+    /// The answer to request `id`, and the recorded questions to ask before it.
+    fn respond(&mut self, id: &Value, method: &str, params: Option<&Value>) -> (Value, Vec<Value>) {
         let k = key(method, params);
-        if let Some(answer) = self.answers.get_mut(&k).and_then(Queue::next) {
-            return Some(match answer {
+        if let Some((answer, asked)) = self.answers.get_mut(&k).and_then(Queue::next) {
+            let answer = match answer {
                 Answer::Result(r) => json!({"jsonrpc": "2.0", "id": id, "result": r}),
                 Answer::Error { code, message } => {
                     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
@@ -166,9 +215,10 @@ impl Mock {
                     format!("the recorded server never answered this {method}"),
                     None,
                 ),
-            });
+            };
+            return (answer, asked.clone());
         }
-        Some(match method {
+        let answer = match method {
             // Always answerable, recorded or not.
             "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
             "tools/call" => self.unrecorded_call(id, params),
@@ -184,7 +234,8 @@ impl Mock {
                 format!("{method} is not in the recording"),
                 None,
             ),
-        })
+        };
+        (answer, Vec::new())
     }
 
     fn unrecorded_call(&self, id: &Value, params: Option<&Value>) -> Value {

@@ -70,7 +70,9 @@ fn session() -> Recording {
 
 fn ask(m: &mut Mock, id: u64, method: &str, params: Value) -> Value {
     let text = json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}).to_string();
-    serde_json::from_str(&m.handle_text(&text).expect("an answer")).unwrap()
+    let out = m.handle_text(&text);
+    assert_eq!(out.len(), 1, "{out:?}");
+    serde_json::from_str(&out[0]).unwrap()
 }
 
 #[test]
@@ -136,12 +138,12 @@ fn unknown_methods_notifications_and_junk() {
         METHOD_NOT_FOUND
     );
     assert_eq!(ask(&mut m, 2, "ping", json!({}))["result"], json!({}));
-    assert_eq!(
-        m.handle_text(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
-        None
+    assert!(
+        m.handle_text(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .is_empty()
     );
-    assert_eq!(m.handle_text(""), None);
-    let junk: Value = serde_json::from_str(&m.handle_text("{oops").unwrap()).unwrap();
+    assert!(m.handle_text("").is_empty());
+    let junk: Value = serde_json::from_str(&m.handle_text("{oops")[0]).unwrap();
     assert_eq!(junk["error"]["code"], PARSE_ERROR);
 }
 
@@ -224,4 +226,55 @@ fn an_input_required_round_is_answered_then_the_retry_gets_the_result() {
         json!({"name":"book","arguments":{"day":"mon"},"inputResponses":{"q":{"action":"accept"}},"requestState":"s1"}),
     );
     assert_eq!(retry["result"], done);
+}
+
+#[test]
+fn the_servers_recorded_questions_are_asked_again_before_the_answer() {
+    // Up to 2025-11-25: during a call the server sent two requests of its own.
+    let mut s = Recording::new(Connection::Embedded);
+    let q = |id: &str, method: &str| json!({"jsonrpc":"2.0","id":id,"method":method,"params":{"message":"party?"}});
+    s.wire.push(wire(
+        Direction::Sent,
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reserve","arguments":{}}}),
+    ));
+    s.wire
+        .push(wire(Direction::Received, q("s-1", "elicitation/create")));
+    s.wire.push(wire(
+        Direction::Sent,
+        json!({"jsonrpc":"2.0","id":"s-1","result":{"action":"accept"}}),
+    ));
+    s.wire
+        .push(wire(Direction::Received, q("s-2", "roots/list")));
+    s.wire.push(wire(
+        Direction::Sent,
+        json!({"jsonrpc":"2.0","id":"s-2","result":{"roots":[]}}),
+    ));
+    s.wire.push(wire(
+        Direction::Received,
+        json!({"jsonrpc":"2.0","id":1,"result":{"content":[]}}),
+    ));
+    let snapshot = crate::diff::Snapshot::from_recording(&s).unwrap();
+    assert_eq!(snapshot.calls.len(), 1, "questions are not calls");
+
+    let mut m = Mock::new(&s).unwrap();
+    let call = json!({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"reserve"}});
+    let first: Value = serde_json::from_str(&m.handle_text(&call.to_string())[0]).unwrap();
+    assert_eq!(first["method"], "elicitation/create");
+    assert_eq!(first["id"], "mock-1");
+    // A stray answer to no question of ours changes nothing.
+    assert!(
+        m.handle_text(r#"{"jsonrpc":"2.0","id":"x","result":{}}"#)
+            .is_empty()
+    );
+    let second: Value = serde_json::from_str(
+        &m.handle_text(r#"{"jsonrpc":"2.0","id":"mock-1","result":{"action":"decline"}}"#)[0],
+    )
+    .unwrap();
+    assert_eq!(second["method"], "roots/list");
+    let answer: Value = serde_json::from_str(
+        &m.handle_text(r#"{"jsonrpc":"2.0","id":"mock-2","result":{"roots":[]}}"#)[0],
+    )
+    .unwrap();
+    assert_eq!(answer["id"], 9);
+    assert_eq!(answer["result"], json!({"content":[]}));
 }
