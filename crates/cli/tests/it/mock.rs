@@ -1,15 +1,19 @@
 //! `mcpg mock` serving a recorded demo session: `mcpg replay` finds no difference
 //! (a 2026-07-28 recording and an `initialize`-generation one, from a file and a
 //! link), an unrecorded call is refused with the nearest recorded call named, and a
-//! hostile session is refused with the replay loader's errors.
+//! hostile session is refused with the replay loader's errors; the server's
+//! recorded question during a call is asked again.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
 use std::process::Command;
 
+use mcpg_core::Timestamp;
 use mcpg_core::client::{ClientConfig, GenerationMode};
-use mcpg_recording::{Recording, encode_file, encode_link};
+use mcpg_demo::DemoServer;
+use mcpg_recording::{Connection, Direction, Recording, WireRecord, encode_file, encode_link};
+use serde_json::{Value, json};
 
 use crate::replay::record_with;
 
@@ -157,4 +161,90 @@ fn a_hostile_session_is_refused_with_the_replay_loaders_errors() {
         let (_, _, replay_err) = mcpg(&["replay", file, "--stdio", "true"]);
         assert_eq!(err, replay_err, "{name}");
     }
+}
+
+/// Sends `line` to the demo and records both directions; returns what it said.
+fn say(server: &mut DemoServer, s: &mut Recording, line: Value) -> Vec<Value> {
+    let text = line.to_string();
+    s.wire.push(WireRecord {
+        direction: Direction::Sent,
+        at_ms: 0,
+        text: Some(text.clone()),
+        hash: None,
+    });
+    server.handle_text(Timestamp::ZERO, &text);
+    let mut out = Vec::new();
+    while let Some(m) = server.poll_transmit() {
+        s.wire.push(WireRecord {
+            direction: Direction::Received,
+            at_ms: 0,
+            text: Some(m.raw().into()),
+            hash: None,
+        });
+        out.push(serde_json::from_str(m.raw()).unwrap());
+    }
+    out
+}
+
+#[test]
+fn the_servers_recorded_question_is_asked_again() {
+    // An `initialize`-generation session where the demo asked during the call.
+    let mut server = DemoServer::new();
+    let mut s = Recording::new(Connection::Embedded);
+    let rpc = |id: u64, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    say(
+        &mut server,
+        &mut s,
+        rpc(
+            1,
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"elicitation": {"form": {}}},
+                "clientInfo": {"name": "t", "version": "1"},
+            }),
+        ),
+    );
+    say(
+        &mut server,
+        &mut s,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    let asked = say(
+        &mut server,
+        &mut s,
+        rpc(
+            2,
+            "tools/call",
+            json!({"name": "reserve_table", "arguments": {}}),
+        ),
+    );
+    assert_eq!(asked[0]["method"], "elicitation/create", "{asked:?}");
+    let answer = json!({"jsonrpc": "2.0", "id": asked[0]["id"], "result": {
+        "action": "accept", "content": {"party": 4, "time": "19:30"},
+    }});
+    let done = say(&mut server, &mut s, answer);
+    assert!(done.iter().any(|m| m["id"] == 2), "{done:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "asks.json", &s);
+    let (code, out, err) = mcpg(&[
+        "tools",
+        "call",
+        "reserve_table",
+        "--stdio",
+        &mock_cmd(&file),
+        "--protocol",
+        "initialize",
+        "--on-elicit",
+        "decline",
+        "--verbose",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // Asked again; the recorded answer follows, whatever this client answered.
+    assert!(err.contains("server asks (elicitation/create)"), "{err}");
+    assert!(
+        out.contains("Pretend-booked a table for 4 at 19:30"),
+        "{out}"
+    );
 }
