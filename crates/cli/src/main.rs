@@ -25,6 +25,7 @@ mod headers;
 mod lint_cmd;
 mod logs;
 mod loop_cmd;
+mod mock;
 mod render;
 mod replay;
 mod skills;
@@ -112,6 +113,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo => bridge::demo().await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
+            Command::Mock { source } => mock::run(source).await,
             Command::Diff(args) => diff::run(args).await,
             Command::Loop(args) => loop_cmd::run(args).await,
             Command::Eval(args) => eval::run(args).await,

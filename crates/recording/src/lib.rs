@@ -10,6 +10,7 @@ mod codec;
 pub mod diff;
 mod doc;
 mod json;
+pub mod mock;
 mod rehydrate;
 mod secret;
 mod seed;

@@ -121,6 +121,13 @@ pub enum Command {
         #[command(flatten)]
         conn: Connection,
     },
+    /// Serve a recorded session (file or link) as an MCP server over stdio: its
+    /// handshake, tools/list pages and recorded answers (an unrecorded call gets an
+    /// error naming the nearest recorded one).
+    Mock {
+        /// A session file, a playground link, or its `#s1.…` fragment.
+        source: String,
+    },
     /// Compare two sessions (files or links), or a session with a live server: tools
     /// added, removed, renamed and changed, and answers to the same call that changed
     /// (exit 0 when there is no difference, 1 when there is).

@@ -38,6 +38,7 @@ mod doctor_tls;
 mod eval;
 mod hosted;
 mod loop_cmd;
+mod mock;
 mod old_sse;
 mod oversized;
 mod replay;

@@ -13,7 +13,12 @@ use serde_json::json;
 
 /// Records the walkthrough (every page of tools/list, then get_weather twice) as the page would.
 fn record() -> Recording {
-    let mut client = Client::new(ClientConfig::default());
+    record_with(ClientConfig::default())
+}
+
+/// [`record`] by a client configured as `config` (its generation, its revisions).
+pub(crate) fn record_with(config: ClientConfig) -> Recording {
+    let mut client = Client::new(config);
     let mut server = DemoServer::new();
     let mut s = Recording::new(Connection::Embedded);
     s.messages.push("What's the weather in Austin?".into());

@@ -14,7 +14,7 @@ mod value;
 use serde::Serialize;
 
 pub use calls::{AnswerKind, CallCounts, ResultChanged, answer_changes, diff_calls};
-pub use snapshot::{Answer, Call, Snapshot, SnapshotError, error_answer};
+pub use snapshot::{Answer, Call, Exchange, Snapshot, SnapshotError, error_answer, exchanges};
 pub use tools::{
     Area, CatalogDiff, Renamed, ToolChanged, ToolEntry, ToolFieldChange, diff_catalogs,
 };

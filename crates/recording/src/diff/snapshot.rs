@@ -59,41 +59,87 @@ pub enum SnapshotError {
     Elided(usize),
 }
 
+/// One request the client sent, with the server's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exchange {
+    /// The request's method.
+    pub method: String,
+    /// Its params (`None`: none were sent).
+    pub params: Option<Value>,
+    /// What came back.
+    pub answer: Answer,
+    /// The requests the server sent while this one was the newest unanswered
+    /// (elicitation, sampling, roots: asked during a call), in order, as recorded.
+    pub asked: Vec<Value>,
+}
+
+/// Every request the client sent in `session`, in order, each with its answer (the
+/// one source both the diff and the mock read a session through).
+pub fn exchanges(session: &Recording) -> Result<Vec<Exchange>, SnapshotError> {
+    let mut requests: Vec<(String, String, Option<Value>)> = Vec::new();
+    let mut answers: BTreeMap<String, Answer> = BTreeMap::new();
+    // Requests not answered yet (by index), and what the server asked during each.
+    let mut open: Vec<(String, usize)> = Vec::new();
+    let mut asked: BTreeMap<usize, Vec<Value>> = BTreeMap::new();
+    for (i, w) in session.wire.iter().enumerate() {
+        let text = w.text.as_deref().ok_or(SnapshotError::Elided(i))?;
+        let Ok(Value::Object(msg)) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        let Some(id) = msg.get("id").filter(|id| !id.is_null()) else {
+            continue;
+        };
+        let id = id.to_string();
+        match w.direction {
+            Direction::Sent => {
+                if let Some(method) = msg.get("method").and_then(|m| m.as_str()) {
+                    open.push((id.clone(), requests.len()));
+                    requests.push((id, method.to_owned(), msg.get("params").cloned()));
+                }
+            }
+            Direction::Received if msg.get("method").is_some() => {
+                if let Some((_, at)) = open.last() {
+                    asked
+                        .entry(*at)
+                        .or_default()
+                        .push(Value::Object(msg.clone()));
+                }
+            }
+            Direction::Received => {
+                open.retain(|(o, _)| *o != id);
+                if let Some(result) = msg.get("result") {
+                    answers.insert(id, Answer::Result(result.clone()));
+                } else if let Some(error) = msg.get("error") {
+                    answers.insert(id, error_answer(error));
+                }
+            }
+        }
+    }
+    Ok(requests
+        .into_iter()
+        .enumerate()
+        .map(|(i, (id, method, params))| Exchange {
+            answer: answers.remove(&id).unwrap_or(Answer::Missing),
+            method,
+            params,
+            asked: asked.remove(&i).unwrap_or_default(),
+        })
+        .collect())
+}
+
 impl Snapshot {
     /// Reads `session`'s catalog and calls out of its wire log.
     pub fn from_recording(session: &Recording) -> Result<Snapshot, SnapshotError> {
-        let mut requests: Vec<(String, String, Option<Value>)> = Vec::new();
-        let mut answers: BTreeMap<String, Answer> = BTreeMap::new();
-        for (i, w) in session.wire.iter().enumerate() {
-            let text = w.text.as_deref().ok_or(SnapshotError::Elided(i))?;
-            let Ok(Value::Object(msg)) = serde_json::from_str::<Value>(text) else {
-                continue;
-            };
-            let Some(id) = msg.get("id").filter(|id| !id.is_null()) else {
-                continue;
-            };
-            let id = id.to_string();
-            match w.direction {
-                Direction::Sent => {
-                    if let Some(method) = msg.get("method").and_then(|m| m.as_str()) {
-                        requests.push((id, method.to_owned(), msg.get("params").cloned()));
-                    }
-                }
-                Direction::Received if msg.get("method").is_none() => {
-                    if let Some(result) = msg.get("result") {
-                        answers.insert(id, Answer::Result(result.clone()));
-                    } else if let Some(error) = msg.get("error") {
-                        answers.insert(id, error_answer(error));
-                    }
-                }
-                Direction::Received => {}
-            }
-        }
         let mut snapshot = Snapshot::default();
         // The listing being read: a request with a cursor continues it.
         let mut listing: Option<Vec<Value>> = None;
-        for (id, method, params) in requests {
-            let answer = answers.remove(&id).unwrap_or(Answer::Missing);
+        for Exchange {
+            method,
+            params,
+            answer,
+            ..
+        } in exchanges(session)?
+        {
             match method.as_str() {
                 "tools/list" => {
                     let page = match &answer {
