@@ -22,11 +22,16 @@ fn differing(a: &Map<String, Value>, b: &Map<String, Value>) -> usize {
     changed + b.keys().filter(|k| !a.contains_key(*k)).count()
 }
 
-/// Levenshtein distance between two names, by characters.
+/// How many characters of a name the distance reads: the spec's tool names are at
+/// most 128 characters, and a hostile session's or client's megabyte name must not
+/// make one answer cost a quadratic walk.
+const NAME_CHARS: usize = 128;
+
+/// Levenshtein distance between the first [`NAME_CHARS`] characters of two names.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
+    let b: Vec<char> = b.chars().take(NAME_CHARS).collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.chars().take(NAME_CHARS).enumerate() {
         let mut prev = row[0];
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
@@ -68,4 +73,19 @@ pub fn nearest_call<'a>(
             same_tool: false,
             distance,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edit_distance;
+
+    #[test]
+    fn distance_reads_names_up_to_a_bound() {
+        assert_eq!(edit_distance("get_weather", "get_wether"), 1);
+        // Two megabyte names that differ only past the bound read as equal.
+        let a = format!("{}a", "x".repeat(1 << 20));
+        let b = format!("{}b", "x".repeat(1 << 20));
+        assert_eq!(edit_distance(&a, &b), 0);
+        assert_eq!(edit_distance(&a, "x"), 127);
+    }
 }
