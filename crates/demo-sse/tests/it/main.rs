@@ -7,3 +7,4 @@
 
 mod face;
 mod machine;
+mod server;
