@@ -110,7 +110,7 @@ fn main() -> ExitCode {
             Command::Auth { command } => auth::run(command).await,
             Command::ConformanceClient { url } => conformance::run(url).await,
             Command::Serve(args) => bridge::serve(args).await,
-            Command::Demo => bridge::demo().await,
+            Command::Demo(args) => bridge::demo(args).await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
             Command::Diff(args) => diff::run(args).await,
             Command::Loop(args) => loop_cmd::run(args).await,

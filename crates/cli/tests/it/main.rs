@@ -30,6 +30,7 @@ mod catalog;
 mod catalog_demo;
 mod catalog_fixture;
 mod cli;
+mod demo_http;
 mod diff;
 mod doctor;
 mod doctor_http;
