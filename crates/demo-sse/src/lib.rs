@@ -21,6 +21,7 @@
 mod server;
 mod session;
 mod sse;
+mod stateless;
 mod streamable;
 
 use mcpg_core::Timestamp;

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use mcpg_core::Timestamp;
 
 use crate::session::DemoSession;
-use crate::{Answer, StreamId, streamable};
+use crate::{Answer, StreamId, stateless, streamable};
 
 /// The largest body accepted; a larger one is 413. The demo's own inputs are small.
 pub const MAX_BODY: usize = 4 << 20;
@@ -164,7 +164,9 @@ impl HttpDemo {
                 },
                 None => unknown_session(),
             },
-            None if is_initialize(body) => {
+            None if is_initialize(body)
+                && !stateless::stamped(body, req.header("mcp-protocol-version")) =>
+            {
                 let mut s = DemoSession::default();
                 let mut answer = streamable::post(&mut s, now, body);
                 if answer.status == 200 {
@@ -178,7 +180,14 @@ impl HttpDemo {
                 }
                 answer
             }
-            None => streamable::post(&mut self.stateless, now, body),
+            None => {
+                if let Some(refused) = stateless::refuse(body, |n| req.header(n)) {
+                    return refused;
+                }
+                let mut answer = streamable::post(&mut self.stateless, now, body);
+                stateless::status(&mut answer);
+                answer
+            }
         }
     }
 
@@ -247,9 +256,19 @@ fn unknown_session() -> Answer {
 
 /// A JSON-RPC error with no id, as the status's body.
 fn rpc_error(status: u16, code: i64, message: &str) -> Answer {
+    rpc_error_for(&serde_json::Value::Null, status, code, message)
+}
+
+/// A JSON-RPC error answering request `id`, as the status's body.
+pub(crate) fn rpc_error_for(
+    id: &serde_json::Value,
+    status: u16,
+    code: i64,
+    message: &str,
+) -> Answer {
     let body = serde_json::json!({
         "jsonrpc": "2.0",
-        "id": null,
+        "id": id,
         "error": {"code": code, "message": message},
     });
     Answer {

@@ -8,3 +8,4 @@
 mod face;
 mod machine;
 mod server;
+mod stateless;

@@ -209,8 +209,12 @@ fn dns_rebinding_is_refused() {
 #[test]
 fn requests_without_a_session_are_the_stateless_generation() {
     let mut d = demo();
-    let stamped = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
-    let a = post(&mut d, &[], stamped);
+    let stamped = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let h = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/list"),
+    ];
+    let a = post(&mut d, &h, stamped);
     assert_eq!(a.status, 200, "{a:?}");
     assert!(a.body.contains("\"tools\""), "{a:?}");
     assert_eq!(header(&a, "mcp-session-id"), None);
