@@ -3,6 +3,8 @@
 //! HTTP rules live in `mcpg_demo_sse::HttpDemo` (sans-IO, shared with the page);
 //! this file only reads requests, hands them over and writes the answers.
 
+use std::collections::HashMap;
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -12,11 +14,12 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
-use futures_util::stream;
+use futures_util::{StreamExt, stream};
 use mcpg_core::Timestamp;
-use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, MAX_BODY, PATH};
+use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, MAX_BODY, PATH, Push, StreamId};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::error::BridgeError;
@@ -28,8 +31,37 @@ const KEEPALIVE: Duration = Duration::from_secs(15);
 
 #[derive(Clone)]
 struct Shared {
-    demo: Arc<Mutex<HttpDemo>>,
+    inner: Arc<Mutex<Inner>>,
     start: Instant,
+}
+
+/// The demo and the open streams its pushes go to.
+struct Inner {
+    demo: HttpDemo,
+    streams: HashMap<StreamId, mpsc::UnboundedSender<Bytes>>,
+}
+
+impl Inner {
+    /// Hands every push to its stream; a stream whose client went is forgotten.
+    fn deliver(&mut self) {
+        while let Some(push) = self.demo.poll_push() {
+            match push {
+                Push::Chunk { stream, text } => {
+                    let gone = self
+                        .streams
+                        .get(&stream)
+                        .is_some_and(|tx| tx.send(Bytes::from(text)).is_err());
+                    if gone {
+                        self.streams.remove(&stream);
+                        self.demo.handle_closed(stream);
+                    }
+                }
+                Push::End(stream) => {
+                    self.streams.remove(&stream);
+                }
+            }
+        }
+    }
 }
 
 /// Binds `addr` (loopback only: the demo has no sign-in), prints the URL to paste
@@ -60,7 +92,10 @@ pub async fn run_demo_http(addr: SocketAddr) -> Result<(), BridgeError> {
     let prefix = Token::generate()?;
     let prefix = format!("{}-", prefix.as_str().get(..16).unwrap_or_default());
     let shared = Shared {
-        demo: Arc::new(Mutex::new(HttpDemo::new(hosts, origins, prefix))),
+        inner: Arc::new(Mutex::new(Inner {
+            demo: HttpDemo::new(hosts, origins, prefix),
+            streams: HashMap::new(),
+        })),
         start: Instant::now(),
     };
     let line = format!("http://{ip}:{port}{PATH}\n");
@@ -79,7 +114,7 @@ async fn handle(State(st): State<Shared>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     // Reading stops one byte past the limit: enough to know the body is too large.
     let Ok(body) = axum::body::to_bytes(body, MAX_BODY + 1).await else {
-        return respond(HttpDemo::too_large());
+        return respond(HttpDemo::too_large(), None);
     };
     let headers: Vec<(&str, &str)> = parts
         .headers
@@ -88,38 +123,44 @@ async fn handle(State(st): State<Shared>, req: Request) -> Response {
         .collect();
     let now =
         Timestamp::from_millis(u64::try_from(st.start.elapsed().as_millis()).unwrap_or(u64::MAX));
-    let answer = st
-        .demo
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .answer(
-            now,
-            &HttpRequest {
-                method: parts.method.as_str(),
-                path: parts.uri.path(),
-                headers: &headers,
-                body: &body,
-            },
-        );
-    respond(answer)
+    let mut inner = st.inner.lock().unwrap_or_else(PoisonError::into_inner);
+    let answer = inner.demo.answer(
+        now,
+        &HttpRequest {
+            method: parts.method.as_str(),
+            path: parts.uri.path(),
+            headers: &headers,
+            body: &body,
+        },
+    );
+    let pushes = answer.stream.map(|stream| {
+        let (tx, rx) = mpsc::unbounded_channel();
+        inner.streams.insert(stream, tx);
+        rx
+    });
+    // A request may cause pushes for other streams (a change a listen stream waits for).
+    inner.deliver();
+    drop(inner);
+    respond(answer, pushes)
 }
 
-fn respond(a: Answer) -> Response {
-    let open = a.stream.is_some();
+fn respond(a: Answer, pushes: Option<mpsc::UnboundedReceiver<Bytes>>) -> Response {
     let first = Bytes::from(a.body);
-    let body = if open {
-        // The first chunk, then a comment now and then until the client goes.
-        let rest = stream::unfold((), |()| async {
-            tokio::time::sleep(KEEPALIVE).await;
-            Some((
-                Ok::<_, std::convert::Infallible>(Bytes::from_static(b": keepalive\n\n")),
-                (),
-            ))
-        });
-        let head = stream::once(async move { Ok(first) });
-        Body::from_stream(futures_util::StreamExt::chain(head, rest))
-    } else {
-        Body::from(first)
+    let body = match pushes {
+        // The first chunk, then the pushes, with a comment now and then, until
+        // the client goes (dropping this body drops the receiver: the next push
+        // finds the stream gone).
+        Some(rx) => {
+            let keepalive = stream::unfold((), |()| async {
+                tokio::time::sleep(KEEPALIVE).await;
+                Some((Bytes::from_static(b": keepalive\n\n"), ()))
+            });
+            let pushed = stream::unfold(rx, |mut rx| async { rx.recv().await.map(|b| (b, rx)) });
+            let rest = stream::select(pushed, keepalive);
+            let all = stream::once(async move { first }).chain(rest);
+            Body::from_stream(all.map(Ok::<_, Infallible>))
+        }
+        None => Body::from(first),
     };
     let mut r = Response::new(body);
     *r.status_mut() = StatusCode::from_u16(a.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);

@@ -12,7 +12,10 @@ use std::collections::VecDeque;
 use mcpg_core::Timestamp;
 
 use crate::session::DemoSession;
-use crate::{Answer, StreamId, stateless, streamable};
+use mcpg_core::jsonrpc::{Body, Message};
+
+use crate::listen::{Listens, is_listen};
+use crate::{Answer, Push, StreamId, stateless, streamable};
 
 /// The largest body accepted; a larger one is 413. The demo's own inputs are small.
 pub const MAX_BODY: usize = 4 << 20;
@@ -55,6 +58,7 @@ pub struct HttpDemo {
     next_id: u64,
     sessions: VecDeque<(String, DemoSession)>,
     stateless: DemoSession,
+    listens: Listens,
     streams: u64,
 }
 
@@ -71,6 +75,7 @@ impl HttpDemo {
             next_id: 0,
             sessions: VecDeque::new(),
             stateless: DemoSession::default(),
+            listens: Listens::default(),
             streams: 0,
         }
     }
@@ -105,6 +110,17 @@ impl HttpDemo {
             },
             _ => Answer::not_allowed("GET, POST, DELETE"),
         }
+    }
+
+    /// The next chunk for an open `subscriptions/listen` stream (a GET stream of
+    /// a session gets none: the demo's messages go in the responses).
+    pub fn poll_push(&mut self) -> Option<Push> {
+        self.listens.poll_push()
+    }
+
+    /// The client closed stream `stream`.
+    pub fn handle_closed(&mut self, stream: StreamId) {
+        self.listens.closed(stream);
     }
 
     /// The answer for a body the I/O layer stopped reading at [`MAX_BODY`] + 1.
@@ -184,7 +200,20 @@ impl HttpDemo {
                 if let Some(refused) = stateless::refuse(body, |n| req.header(n)) {
                     return refused;
                 }
-                let mut answer = streamable::post(&mut self.stateless, now, body);
+                if is_listen(body)
+                    && let Ok(msg) = Message::decode(body)
+                    && let Body::Request { id, .. } = msg.body()
+                {
+                    self.streams += 1;
+                    let stream = StreamId(self.streams);
+                    return self
+                        .listens
+                        .open(&mut self.stateless, now, &msg, id, stream);
+                }
+                let listens = &mut self.listens;
+                let mut answer = streamable::post_with(&mut self.stateless, now, body, &mut |m| {
+                    listens.divert(m)
+                });
                 stateless::status(&mut answer);
                 answer
             }

@@ -16,15 +16,15 @@ const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
 const BOTH: &str = "application/json, text/event-stream";
 
 /// A running `mcpg demo --http 127.0.0.1:0`, killed when dropped.
-struct Demo {
+pub(crate) struct Demo {
     child: Child,
-    url: String,
+    pub(crate) url: String,
     /// `127.0.0.1:PORT`.
-    authority: String,
+    pub(crate) authority: String,
 }
 
 impl Demo {
-    fn start() -> Demo {
+    pub(crate) fn start() -> Demo {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
             .args(["demo", "--http", "127.0.0.1:0"])
             .stdin(Stdio::null())
@@ -51,7 +51,7 @@ impl Demo {
 
     /// One request on its own connection; `headers` replace the defaults (a Host
     /// naming this server) by name.
-    fn raw(&self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    pub(crate) fn raw(&self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
         let mut s = TcpStream::connect(&self.authority).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         let mut head = format!("{method} /mcp HTTP/1.1\r\n");
@@ -78,7 +78,7 @@ impl Demo {
         Reply::parse(&String::from_utf8_lossy(&text))
     }
 
-    fn post(&self, extra: &[(&str, &str)], body: &str) -> Reply {
+    pub(crate) fn post(&self, extra: &[(&str, &str)], body: &str) -> Reply {
         let mut h = vec![("Content-Type", "application/json"), ("Accept", BOTH)];
         h.extend_from_slice(extra);
         self.raw("POST", &h, body.as_bytes())
@@ -100,10 +100,10 @@ impl Drop for Demo {
 }
 
 #[derive(Debug)]
-struct Reply {
-    status: u16,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
     headers: Vec<(String, String)>,
-    body: String,
+    pub(crate) body: String,
 }
 
 impl Reply {

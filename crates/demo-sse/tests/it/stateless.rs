@@ -168,3 +168,57 @@ fn an_unknown_method_is_404_and_a_session_keeps_200() {
     );
     assert_eq!((a.status, code(&a)), (200, Some(-32601)), "{a:?}");
 }
+
+#[test]
+fn a_listen_stream_carries_the_list_changes() {
+    let mut d = demo();
+    let listen = request(
+        "subscriptions/listen",
+        json!({"notifications": {"toolsListChanged": true}}),
+    );
+    let a = send(
+        &mut d,
+        &[V, ("Mcp-Method", "subscriptions/listen")],
+        &listen,
+    );
+    assert_eq!(a.status, 200, "{a:?}");
+    let stream = a.stream.expect("the stream stays open");
+    assert!(
+        a.body.contains("notifications/subscriptions/acknowledged"),
+        "{a:?}"
+    );
+    assert!(a.body.contains("toolsListChanged"), "{a:?}");
+    let toggle = request(
+        "tools/call",
+        json!({"name": "toggle_bonus_tool", "arguments": {}}),
+    )
+    .replace(r#""id":7"#, r#""id":8"#);
+    let h = [
+        V,
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "toggle_bonus_tool"),
+    ];
+    let a = send(&mut d, &h, &toggle);
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(
+        !a.body.contains("list_changed"),
+        "not in the call's response: {a:?}"
+    );
+    match d.poll_push() {
+        Some(mcpg_demo_sse::Push::Chunk { stream: s, text }) => {
+            assert_eq!(s, stream);
+            assert!(text.contains("notifications/tools/list_changed"), "{text}");
+            assert!(
+                text.contains(r#""io.modelcontextprotocol/subscriptionId":7"#),
+                "{text}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(d.poll_push(), None);
+    // Once the client hangs up, the changes go nowhere (not into responses).
+    d.handle_closed(stream);
+    let a = send(&mut d, &h, &toggle);
+    assert!(!a.body.contains("list_changed"), "{a:?}");
+    assert_eq!(d.poll_push(), None);
+}
