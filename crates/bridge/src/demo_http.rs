@@ -147,16 +147,18 @@ async fn handle(State(st): State<Shared>, req: Request) -> Response {
 fn respond(a: Answer, pushes: Option<mpsc::UnboundedReceiver<Bytes>>) -> Response {
     let first = Bytes::from(a.body);
     let body = match pushes {
-        // The first chunk, then the pushes, with a comment now and then, until
-        // the client goes (dropping this body drops the receiver: the next push
-        // finds the stream gone).
+        // The first chunk, then the pushes, with a comment when nothing came for a
+        // while, until the server ends it or the client goes (dropping this body
+        // drops the receiver: the next push finds the stream gone).
         Some(rx) => {
-            let keepalive = stream::unfold((), |()| async {
-                tokio::time::sleep(KEEPALIVE).await;
-                Some((Bytes::from_static(b": keepalive\n\n"), ()))
+            let rest = stream::unfold(rx, |mut rx| async move {
+                match tokio::time::timeout(KEEPALIVE, rx.recv()).await {
+                    Ok(Some(chunk)) => Some((chunk, rx)),
+                    // The server ended the stream (its session ended).
+                    Ok(None) => None,
+                    Err(_) => Some((Bytes::from_static(b": keepalive\n\n"), rx)),
+                }
             });
-            let pushed = stream::unfold(rx, |mut rx| async { rx.recv().await.map(|b| (b, rx)) });
-            let rest = stream::select(pushed, keepalive);
             let all = stream::once(async move { first }).chain(rest);
             Body::from_stream(all.map(Ok::<_, Infallible>))
         }

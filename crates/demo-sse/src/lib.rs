@@ -19,6 +19,7 @@
 //! derived from a counter, not random (they never leave the page).
 
 mod listen;
+mod refusals;
 mod server;
 mod session;
 mod sse;

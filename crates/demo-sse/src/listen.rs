@@ -78,16 +78,27 @@ impl Listens {
             return false;
         };
         let key = sub.to_string();
-        if let Some((_, stream)) = self.streams.iter().find(|(k, _)| *k == key) {
-            if self.pushes.len() >= MAX_PUSHES {
-                self.pushes.pop_front();
-            }
-            self.pushes.push_back(Push::Chunk {
-                stream: *stream,
-                text: event(m),
-            });
+        if let Some(&(_, stream)) = self.streams.iter().find(|(k, _)| *k == key) {
+            self.push(stream, m);
         }
         true
+    }
+
+    /// Queues `m` for `stream` (a session's GET stream).
+    pub fn push(&mut self, stream: StreamId, m: &Message) {
+        if self.pushes.len() >= MAX_PUSHES {
+            self.pushes.pop_front();
+        }
+        self.pushes.push_back(Push::Chunk {
+            stream,
+            text: event(m),
+        });
+    }
+
+    /// Ends `stream` from the server's side (its session ended).
+    pub fn end(&mut self, stream: StreamId) {
+        self.closed(stream);
+        self.pushes.push_back(Push::End(stream));
     }
 
     /// The next chunk for an open listen stream.
@@ -101,6 +112,14 @@ impl Listens {
         self.pushes
             .retain(|p| !matches!(p, Push::Chunk { stream: s, .. } if *s == stream));
     }
+}
+
+/// Whether `m` is news the client did not ask for in a request (a list changed, a
+/// subscribed resource was updated): a session's GET stream carries it.
+pub(crate) fn is_unsolicited(m: &Message) -> bool {
+    matches!(m.body(), Body::Notification { .. })
+        && m.method()
+            .is_some_and(|n| n.ends_with("/list_changed") || n == "notifications/resources/updated")
 }
 
 /// Whether `body` is a `subscriptions/listen` request.

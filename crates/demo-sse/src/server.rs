@@ -10,11 +10,11 @@
 use std::collections::VecDeque;
 
 use mcpg_core::Timestamp;
-
-use crate::session::DemoSession;
 use mcpg_core::jsonrpc::{Body, Message};
 
-use crate::listen::{Listens, is_listen};
+use crate::listen::{Listens, is_listen, is_unsolicited};
+use crate::refusals::{accepts, is_initialize, rpc_error, unknown_session};
+use crate::session::DemoSession;
 use crate::{Answer, Push, StreamId, stateless, streamable};
 
 /// The largest body accepted; a larger one is 413. The demo's own inputs are small.
@@ -59,6 +59,8 @@ pub struct HttpDemo {
     sessions: VecDeque<(String, DemoSession)>,
     stateless: DemoSession,
     listens: Listens,
+    /// Open GET streams: the session and its stream.
+    gets: Vec<(String, StreamId)>,
     streams: u64,
 }
 
@@ -76,6 +78,7 @@ impl HttpDemo {
             sessions: VecDeque::new(),
             stateless: DemoSession::default(),
             listens: Listens::default(),
+            gets: Vec::new(),
             streams: 0,
         }
     }
@@ -103,6 +106,7 @@ impl HttpDemo {
                 Some(id) => match self.find(id) {
                     Some(i) => {
                         self.sessions.remove(i);
+                        self.end_gets(id);
                         Answer::empty(200)
                     }
                     None => unknown_session(),
@@ -112,8 +116,8 @@ impl HttpDemo {
         }
     }
 
-    /// The next chunk for an open `subscriptions/listen` stream (a GET stream of
-    /// a session gets none: the demo's messages go in the responses).
+    /// The next chunk for an open stream (a `subscriptions/listen` stream, or a
+    /// session's GET stream), or its end (the session ended).
     pub fn poll_push(&mut self) -> Option<Push> {
         self.listens.poll_push()
     }
@@ -121,6 +125,7 @@ impl HttpDemo {
     /// The client closed stream `stream`.
     pub fn handle_closed(&mut self, stream: StreamId) {
         self.listens.closed(stream);
+        self.gets.retain(|(_, s)| *s != stream);
     }
 
     /// The answer for a body the I/O layer stopped reading at [`MAX_BODY`] + 1.
@@ -175,7 +180,19 @@ impl HttpDemo {
         match session {
             Some(id) => match self.find(id) {
                 Some(i) => match self.sessions.get_mut(i) {
-                    Some((_, s)) => streamable::post(s, now, body),
+                    Some((_, s)) => {
+                        // News the demo sends unasked goes to the session's GET
+                        // stream, when one is open (else it stays in this response).
+                        let get = self.gets.iter().find(|(g, _)| g == id).map(|(_, st)| *st);
+                        let listens = &mut self.listens;
+                        streamable::post_with(s, now, body, &mut |m| match get {
+                            Some(st) if is_unsolicited(m) => {
+                                listens.push(st, m);
+                                true
+                            }
+                            _ => false,
+                        })
+                    }
                     None => unknown_session(),
                 },
                 None => unknown_session(),
@@ -188,8 +205,10 @@ impl HttpDemo {
                 if answer.status == 200 {
                     let id = format!("{}{}", self.id_prefix, self.next_id);
                     self.next_id += 1;
-                    if self.sessions.len() >= MAX_SESSIONS {
-                        self.sessions.pop_front();
+                    if self.sessions.len() >= MAX_SESSIONS
+                        && let Some((old, _)) = self.sessions.pop_front()
+                    {
+                        self.end_gets(&old);
                     }
                     self.sessions.push_back((id.clone(), s));
                     answer.headers.push(("mcp-session-id".into(), id));
@@ -231,8 +250,9 @@ impl HttpDemo {
             // The stateless generation has no stream outside a request.
             None => Answer::not_allowed("POST"),
             Some(id) if self.find(id).is_none() => unknown_session(),
-            Some(_) => {
+            Some(id) => {
                 self.streams += 1;
+                self.gets.push((id.to_owned(), StreamId(self.streams)));
                 Answer {
                     status: 200,
                     headers: vec![
@@ -247,63 +267,18 @@ impl HttpDemo {
         }
     }
 
+    /// Ends the GET streams of session `id` (it ended).
+    fn end_gets(&mut self, id: &str) {
+        let (ended, kept) = std::mem::take(&mut self.gets)
+            .into_iter()
+            .partition(|(g, _)| g == id);
+        self.gets = kept;
+        for (_, stream) in ended {
+            self.listens.end(stream);
+        }
+    }
+
     fn find(&self, id: &str) -> Option<usize> {
         self.sessions.iter().position(|(s, _)| s == id)
-    }
-}
-
-/// Whether an `Accept` value admits `media` (exactly, `type/*` or `*/*`).
-fn accepts(accept: &str, media: &str) -> bool {
-    let kind = media.split('/').next().unwrap_or_default();
-    accept.split(',').any(|part| {
-        let m = part.split(';').next().unwrap_or_default().trim();
-        m.eq_ignore_ascii_case(media)
-            || m == "*/*"
-            || m.strip_suffix("/*")
-                .is_some_and(|k| k.eq_ignore_ascii_case(kind))
-    })
-}
-
-fn is_initialize(body: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| {
-            v.get("method")
-                .and_then(|m| m.as_str())
-                .map(|m| m == "initialize")
-        })
-        .unwrap_or(false)
-}
-
-fn unknown_session() -> Answer {
-    rpc_error(
-        404,
-        -32001,
-        "session not found (it ended, or the server restarted): initialize again",
-    )
-}
-
-/// A JSON-RPC error with no id, as the status's body.
-fn rpc_error(status: u16, code: i64, message: &str) -> Answer {
-    rpc_error_for(&serde_json::Value::Null, status, code, message)
-}
-
-/// A JSON-RPC error answering request `id`, as the status's body.
-pub(crate) fn rpc_error_for(
-    id: &serde_json::Value,
-    status: u16,
-    code: i64,
-    message: &str,
-) -> Answer {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {"code": code, "message": message},
-    });
-    Answer {
-        status,
-        headers: vec![("content-type".into(), "application/json".into())],
-        body: body.to_string(),
-        stream: None,
     }
 }

@@ -37,15 +37,15 @@ pub(crate) fn refuse<'h>(body: &str, header: impl Fn(&str) -> Option<&'h str>) -
     let v: Value = serde_json::from_str(body).ok()?;
     let method = v.get("method")?.as_str()?;
     let id = v.get("id")?;
-    let invalid = |m: &str| crate::server::rpc_error_for(id, 400, code::INVALID_PARAMS, m);
-    let mismatch = |m: &str| crate::server::rpc_error_for(id, 400, code::HEADER_MISMATCH, m);
+    let invalid = |m: &str| crate::refusals::rpc_error_for(id, 400, code::INVALID_PARAMS, m);
+    let mismatch = |m: &str| crate::refusals::rpc_error_for(id, 400, code::HEADER_MISMATCH, m);
     let params = v.get("params");
     let meta = params.and_then(|p| p.get("_meta"));
     if REMOVED.contains(&method) {
         let why = format!(
             "{method} is not a method of 2026-07-28 (requests carry _meta instead of a session)"
         );
-        return Some(crate::server::rpc_error_for(
+        return Some(crate::refusals::rpc_error_for(
             id,
             404,
             code::METHOD_NOT_FOUND,

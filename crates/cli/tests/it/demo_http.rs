@@ -99,6 +99,16 @@ impl Drop for Demo {
     }
 }
 
+/// Reads `s` until `want` has arrived (appending to `seen`).
+pub(crate) fn read_until(s: &mut TcpStream, seen: &mut String, want: &str) {
+    let mut buf = [0u8; 4096];
+    while !seen.contains(want) {
+        let n = s.read(&mut buf).unwrap();
+        assert!(n > 0, "the stream ended before {want:?}: {seen:?}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct Reply {
     pub(crate) status: u16,
@@ -200,22 +210,28 @@ fn a_session_has_its_stream_and_ends_with_delete() {
     );
     s.write_all(get.as_bytes()).unwrap();
     let mut seen = String::new();
-    let mut buf = [0u8; 1024];
-    while !seen.contains(": stream open") {
-        let n = s.read(&mut buf).unwrap();
-        assert!(n > 0, "the stream ended: {seen:?}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
+    read_until(&mut s, &mut seen, ": stream open");
     assert!(seen.starts_with("HTTP/1.1 200"), "{seen}");
     assert!(
         seen.to_ascii_lowercase()
             .contains("content-type: text/event-stream"),
         "{seen}"
     );
-    drop(s);
+    // News the session did not ask for comes on the stream, not in a response.
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(
+        demo.post(&[("Mcp-Session-Id", &id)], initialized).status,
+        202
+    );
+    let toggle = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"toggle_bonus_tool","arguments":{}}}"#;
+    let r = demo.post(&[("Mcp-Session-Id", &id)], toggle);
+    assert!(r.status == 200 && !r.body.contains("list_changed"), "{r:?}");
+    read_until(&mut s, &mut seen, "notifications/tools/list_changed");
 
+    // Ending the session ends its stream (the chunked body's last chunk).
     let r = demo.raw("DELETE", &[("Mcp-Session-Id", &id)], b"");
     assert_eq!(r.status, 200, "{r:?}");
+    read_until(&mut s, &mut seen, "\r\n0\r\n\r\n");
     let r = demo.post(&[("Mcp-Session-Id", &id)], LIST);
     assert_eq!(r.status, 404, "{r:?}");
     let r = demo.raw("DELETE", &[("Mcp-Session-Id", &id)], b"");

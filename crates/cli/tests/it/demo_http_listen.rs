@@ -3,23 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::time::Duration;
 
-use crate::demo_http::Demo;
+use crate::demo_http::{Demo, read_until};
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
-
-/// Reads `s` until `want` has arrived; everything read so far.
-fn read_until(s: &mut TcpStream, seen: &mut String, want: &str) {
-    let mut buf = [0u8; 4096];
-    while !seen.contains(want) {
-        let n = s.read(&mut buf).unwrap();
-        assert!(n > 0, "the stream ended before {want:?}: {seen:?}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-}
 
 #[test]
 fn a_listen_stream_gets_the_tool_list_change() {

@@ -2,7 +2,7 @@
 //! (Host, Origin, size, Content-Type, Accept, method) and sessions.
 
 use mcpg_core::Timestamp;
-use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, MAX_BODY};
+use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, MAX_BODY, Push};
 use serde_json::Value;
 
 const T: Timestamp = Timestamp(1_000);
@@ -219,4 +219,41 @@ fn requests_without_a_session_are_the_stateless_generation() {
     assert!(a.body.contains("\"tools\""), "{a:?}");
     assert_eq!(header(&a, "mcp-session-id"), None);
     assert_eq!(d.open_sessions(), 0);
+}
+
+#[test]
+fn a_sessions_get_stream_carries_the_news_and_ends_with_the_session() {
+    let mut d = demo();
+    let id = header(&post(&mut d, &[], INIT), "mcp-session-id")
+        .unwrap()
+        .to_owned();
+    let g = send(
+        &mut d,
+        "GET",
+        &[("Accept", "text/event-stream"), ("Mcp-Session-Id", &id)],
+        "",
+    );
+    let stream = g.stream.unwrap();
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(
+        post(&mut d, &[("Mcp-Session-Id", &id)], initialized).status,
+        202
+    );
+    let toggle = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"toggle_bonus_tool","arguments":{}}}"#;
+    let a = post(&mut d, &[("Mcp-Session-Id", &id)], toggle);
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(!a.body.contains("list_changed"), "{a:?}");
+    match d.poll_push() {
+        Some(Push::Chunk { stream: s, text }) => {
+            assert_eq!(s, stream);
+            assert!(text.contains("notifications/tools/list_changed"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        send(&mut d, "DELETE", &[("Mcp-Session-Id", &id)], "").status,
+        200
+    );
+    assert_eq!(d.poll_push(), Some(Push::End(stream)));
+    assert_eq!(d.poll_push(), None);
 }
