@@ -32,6 +32,14 @@ pub enum BridgeError {
         /// The address asked for.
         addr: SocketAddr,
     },
+    /// `mcpg demo --http` was asked for a non-loopback address (the demo has no sign-in).
+    #[error(
+        "refusing to serve the demo on {addr}: it has no sign-in, so it listens on loopback only (127.0.0.1, [::1])"
+    )]
+    DemoNotLoopback {
+        /// The address asked for.
+        addr: SocketAddr,
+    },
     /// Binding, serving or printing failed.
     #[error("{what}: {source}")]
     Io {

@@ -27,6 +27,7 @@
 mod app;
 mod child;
 pub mod config;
+mod demo_http;
 mod demo_stdio;
 mod egress;
 mod error;
@@ -46,6 +47,7 @@ mod ws;
 
 pub use app::app;
 pub use config::{Config, Limits, RemoteSpec, ServerSpec};
+pub use demo_http::run_demo_http;
 pub use demo_stdio::run_demo_stdio;
 pub use error::BridgeError;
 pub use events::SideEvent;

@@ -1,6 +1,7 @@
-//! `mcpg serve` (the bridge for the page) and `mcpg demo` (the demo server on stdio).
+//! `mcpg serve` (the bridge for the page) and `mcpg demo` (the demo server on stdio,
+//! or over Streamable HTTP with `--http`).
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -60,9 +61,26 @@ pub async fn serve(args: &ServeArgs) -> Result<(), Failure> {
     })
 }
 
-/// Runs the demo server on stdin/stdout until stdin closes.
-pub async fn demo() -> Result<(), Failure> {
-    mcpg_bridge::run_demo_stdio()
-        .await
-        .map_err(|e| Failure::transport(format!("demo server: {e}")))
+/// `mcpg demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Serve over Streamable HTTP instead of stdio, at ADDR (loopback only;
+    /// default 127.0.0.1:8808, port 0 lets the OS pick); prints the URL to paste
+    /// into a client.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8808")]
+    pub http: Option<SocketAddr>,
+}
+
+/// Runs the demo server on stdin/stdout until stdin closes, or over HTTP until
+/// the process is ended.
+pub async fn demo(args: &DemoArgs) -> Result<(), Failure> {
+    match args.http {
+        Some(addr) => mcpg_bridge::run_demo_http(addr).await.map_err(|e| match e {
+            BridgeError::DemoNotLoopback { .. } => Failure::usage(e.to_string()),
+            other => Failure::transport(format!("demo server: {other}")),
+        }),
+        None => mcpg_bridge::run_demo_stdio()
+            .await
+            .map_err(|e| Failure::transport(format!("demo server: {e}"))),
+    }
 }

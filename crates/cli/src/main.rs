@@ -111,7 +111,7 @@ fn main() -> ExitCode {
             Command::Auth { command } => auth::run(command).await,
             Command::ConformanceClient { url } => conformance::run(url).await,
             Command::Serve(args) => bridge::serve(args).await,
-            Command::Demo => bridge::demo().await,
+            Command::Demo(args) => bridge::demo(args).await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
             Command::Mock { source } => mock::run(source).await,
             Command::Diff(args) => diff::run(args).await,

@@ -10,17 +10,25 @@
 //!   as long as its stream: when the stream ends, answers not yet sent are lost.
 //! - [`MCP_URL`]: Streamable HTTP, each POST answered in its own response.
 //!
+//! [`HttpDemo`] is the same demo as a server on a real port (`mcpg demo --http`):
+//! `Host`/`Origin` checks, sessions, the GET stream and the statuses for bad input.
+//!
 //! The page answers requests to [`ORIGIN`] with [`SseDemo::answer`] instead of the
 //! network, so the lesson that compares the two transports runs from a static
 //! page, offline. Like the demo it does no I/O and reads no clock: session ids are
 //! derived from a counter, not random (they never leave the page).
 
+mod listen;
+mod refusals;
+mod server;
 mod session;
 mod sse;
+mod stateless;
 mod streamable;
 
 use mcpg_core::Timestamp;
 
+pub use server::{HttpDemo, HttpRequest, MAX_BODY, PATH};
 use session::DemoSession;
 use sse::Sessions;
 
@@ -67,6 +75,15 @@ impl Answer {
             status,
             headers: vec![("content-type".into(), "text/plain; charset=utf-8".into())],
             body: body.to_owned(),
+            stream: None,
+        }
+    }
+
+    fn empty(status: u16) -> Answer {
+        Answer {
+            status,
+            headers: Vec::new(),
+            body: String::new(),
             stream: None,
         }
     }

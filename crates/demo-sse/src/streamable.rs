@@ -11,6 +11,17 @@ use crate::session::DemoSession;
 
 /// `POST /mcp`.
 pub(crate) fn post(session: &mut DemoSession, now: Timestamp, body: &str) -> Answer {
+    post_with(session, now, body, &mut |_| false)
+}
+
+/// [`post`], with `divert` taking the demo's messages that belong elsewhere (a
+/// listen stream's notifications) out of this response.
+pub(crate) fn post_with(
+    session: &mut DemoSession,
+    now: Timestamp,
+    body: &str,
+    divert: &mut dyn FnMut(&Message) -> bool,
+) -> Answer {
     let Ok(msg) = Message::decode(body) else {
         return json(
             400,
@@ -39,10 +50,19 @@ pub(crate) fn post(session: &mut DemoSession, now: Timestamp, body: &str) -> Ans
         };
     };
     let mut frames = Vec::new();
-    for m in sent {
+    let mut sent = sent.into_iter();
+    while let Some(m) = sent.next() {
+        if divert(&m) {
+            continue;
+        }
         match m.body() {
             Body::Response { id: r, .. } | Body::Error { id: Some(r), .. } if *r == id => {
                 frames.push(m.raw().to_owned());
+                // What came after the answer (a change it caused) may still
+                // belong to a listen stream.
+                for rest in sent {
+                    divert(&rest);
+                }
                 return stream(&frames);
             }
             // A question of the demo's own needs a channel back this face has not.

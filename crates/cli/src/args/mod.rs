@@ -14,7 +14,7 @@ mod tasks;
 
 use clap::{Parser, Subcommand};
 
-use crate::bridge::ServeArgs;
+use crate::bridge::{DemoArgs, ServeArgs};
 pub use apps::AppsCommand;
 pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
@@ -99,8 +99,9 @@ pub enum Command {
     /// Run the bridge: serves the page and lets it use the configured local servers
     /// (WebSocket) and remote ones (HTTP relay). Loopback only, token-protected.
     Serve(ServeArgs),
-    /// Run the demo server over stdio (for `--stdio 'mcpg demo'` and the bridge).
-    Demo,
+    /// Run the demo server over stdio (for `--stdio 'mcpg demo'` and the bridge),
+    /// or over Streamable HTTP with `--http [ADDR]`.
+    Demo(DemoArgs),
     /// Run the six steps of the tool loop for one message, printing each step as
     /// the page shows it (with the mock model, or a real one).
     Loop(LoopArgs),

@@ -30,6 +30,8 @@ mod catalog;
 mod catalog_demo;
 mod catalog_fixture;
 mod cli;
+mod demo_http;
+mod demo_http_listen;
 mod diff;
 mod doctor;
 mod doctor_http;

@@ -7,3 +7,5 @@
 
 mod face;
 mod machine;
+mod server;
+mod stateless;
