@@ -1,33 +1,12 @@
 //! The `hint:` line under a failure: what the advice table (`mcpg-advice`) says
 //! about the server's answer, and the flags that get past it.
 
-use mcpg_advice::{Situation, advise};
+use mcpg_advice::advise;
 use mcpg_core::client::GenerationMode;
 use mcpg_core::{Generation, ProtocolVersion};
-use mcpg_transport::DriverError;
 
 use crate::args::{Connection, HttpTransportArg, Protocol};
 use crate::exit::Failure;
-
-/// What the server answered, typed, when `e` is its answer.
-pub fn situation(e: &DriverError) -> Option<Situation> {
-    match e {
-        DriverError::Rpc { during, error } => Some(Situation::rpc(during, error)),
-        DriverError::Refused { during, status, .. } => Some(Situation::http(during, *status)),
-        // Negotiation failed at a handshake: what the server answered it with.
-        DriverError::Connect(c, Some(h)) => {
-            let s = match &h.error {
-                Some(error) => Situation::rpc(h.method, error),
-                None => Situation::http(h.method, c.refused?),
-            };
-            Some(Situation {
-                status: c.refused,
-                ..s
-            })
-        }
-        _ => None,
-    }
-}
 
 /// `f`, its answer known to have been sent under `version` (unless it says).
 pub fn under(mut f: Failure, version: ProtocolVersion) -> Failure {

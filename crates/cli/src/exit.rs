@@ -76,8 +76,28 @@ impl From<DriverError> for Failure {
             .join(" ");
         Failure {
             refused: e.refused(),
-            situation: crate::advice::situation(&e).map(Box::new),
+            situation: situation(&e).map(Box::new),
             ..Failure::new(code, message)
         }
+    }
+}
+
+/// What the server answered, typed, when `e` is its answer.
+fn situation(e: &DriverError) -> Option<Situation> {
+    match e {
+        DriverError::Rpc { during, error } => Some(Situation::rpc(during, error)),
+        DriverError::Refused { during, status, .. } => Some(Situation::http(during, *status)),
+        // Negotiation failed at a handshake: what the server answered it with.
+        DriverError::Connect(c, Some(h)) => {
+            let s = match &h.error {
+                Some(error) => Situation::rpc(h.method, error),
+                None => Situation::http(h.method, c.refused?),
+            };
+            Some(Situation {
+                status: c.refused,
+                ..s
+            })
+        }
+        _ => None,
     }
 }

@@ -28,6 +28,7 @@ mod loop_cmd;
 mod mock;
 mod render;
 mod replay;
+mod session_file;
 mod skills;
 mod task_lines;
 mod tasks;
@@ -55,10 +56,10 @@ fn main() -> ExitCode {
     // recording's frames (a session recorded before the Tasks extension was
     // declared lists the tools the server showed such a client).
     if let Command::Replay { source, conn } = &mut cli.command {
-        conn.tasks_extension = replay::declares_tasks_extension(source);
+        conn.tasks_extension = session_file::declares_tasks_extension(source);
     }
     if let Command::Diff(d) = &mut cli.command {
-        d.conn.tasks_extension = replay::declares_tasks_extension(&d.a);
+        d.conn.tasks_extension = session_file::declares_tasks_extension(&d.a);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

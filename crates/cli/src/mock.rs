@@ -9,14 +9,14 @@ use mcpg_transport::stdio::read_line;
 use tokio::io::{AsyncWriteExt, BufReader};
 
 use crate::exit::{Failure, USAGE};
-use crate::replay;
+use crate::session_file;
 
 /// Longest line read from stdin; longer ones are skipped (they cannot be answered).
 const MAX_LINE: usize = 32 << 20;
 
 /// Loads `source` as a [`Mock`], with `mcpg replay`'s refusals.
 pub(crate) fn load(source: &str) -> Result<Mock, Failure> {
-    let session = replay::load(source)?;
+    let session = session_file::load(source)?;
     Mock::new(&session).map_err(|e| Failure::new(USAGE, format!("{source}: {e}")))
 }
 

@@ -9,12 +9,12 @@ mod diff;
 mod doctor;
 mod lint;
 mod loops;
+mod serve;
 mod skills;
 mod tasks;
 
 use clap::{Parser, Subcommand};
 
-use crate::bridge::{DemoArgs, ServeArgs};
 pub use apps::AppsCommand;
 pub use auth::{AuthCommand, AuthFlags, LoginArgs};
 pub use catalog::{Complete, PromptsCommand, ResourcesCommand};
@@ -23,6 +23,7 @@ pub use diff::DiffArgs;
 pub use doctor::DoctorArgs;
 pub use lint::LintArgs;
 pub use loops::{EvalArgs, LoopArgs};
+pub use serve::{DemoArgs, ServeArgs};
 pub use skills::SkillsCommand;
 pub use tasks::TasksCommand;
 

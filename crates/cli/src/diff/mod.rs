@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::args::DiffArgs;
 use crate::commands::with_server;
 use crate::exit::{Failure, PROBLEM};
-use crate::replay::load;
+use crate::session_file::load;
 
 /// One side, read.
 struct Side {

@@ -6,9 +6,7 @@
 mod recorded;
 
 use mcpg_core::client::CallOutcome;
-use mcpg_demo::DemoServer;
 use mcpg_recording::diff::value_changes;
-use mcpg_recording::{Connection as Recorded, Recording, decode_file, rehydrate_with};
 use mcpg_transport::Driver;
 use serde_json::Value;
 
@@ -16,42 +14,12 @@ use crate::args::Connection;
 use crate::commands::with_server;
 use crate::diff::change_line;
 use crate::escape;
-use crate::exit::{Failure, TOOL_ERROR, USAGE};
+use crate::exit::{Failure, TOOL_ERROR};
+use crate::session_file::load;
 use recorded::{Answer, Step};
 
 /// How many differences to print per step.
 const MAX_DIFFS: usize = 20;
-
-/// Loads a session from a file path, a link or a bare fragment.
-pub(crate) fn load(source: &str) -> Result<Recording, Failure> {
-    let text = match std::fs::read_to_string(source) {
-        Ok(t) => t,
-        Err(_) if source.contains("s1.") => source.to_owned(),
-        Err(e) => {
-            return Err(Failure::usage(format!(
-                "{source}: not a readable file ({e}) nor a session link"
-            )));
-        }
-    };
-    let mut s = decode_file(&text).map_err(|e| Failure::new(USAGE, format!("{source}: {e}")))?;
-    if s.connection == Recorded::Embedded && s.wire.iter().any(|w| w.text.is_none()) {
-        // Links leave out what the embedded demo said; say it again to get it back.
-        let mut server = DemoServer::new();
-        rehydrate_with(&mut s, |at, sent| server.exchange(at, sent))
-            .map_err(|e| Failure::new(USAGE, format!("{source}: {e}")))?;
-    }
-    Ok(s)
-}
-
-/// Whether the session at `source` declared the 2026-07-28 Tasks extension; a
-/// source that cannot be read says yes (the default), and [`run`] reports it.
-pub fn declares_tasks_extension(source: &str) -> bool {
-    load(source).map_or(true, |s| {
-        s.declared_capabilities()
-            .and_then(|c| c.get("extensions").cloned())
-            .is_some_and(|e| e.get(mcpg_core::client::TASKS_EXTENSION).is_some())
-    })
-}
 
 /// `mcpg replay`.
 pub async fn run(source: &str, conn: &Connection) -> Result<(), Failure> {
