@@ -6,7 +6,7 @@
 //! allow_private_auth = false   # true: oauth-fetch and the relay may reach private addresses
 //!
 //! [limits]                 # all optional; these are the defaults
-//! max_message_bytes = 4194304
+//! max_message_bytes = 33554432   # 32 MiB, the page's own limit for an HTTP answer
 //! max_children = 8
 //! idle_seconds = 600
 //!
@@ -101,7 +101,10 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_message_bytes: 4 << 20,
+            // The page's HTTP machine takes answers up to 32 MiB (`HttpConfig::max_body`):
+            // a server through the bridge gets the same room (a 10 MB tool answer is
+            // real: a file read, a big query). The per-child queue holds twice this.
+            max_message_bytes: 32 << 20,
             max_children: 8,
             idle_seconds: 600,
         }

@@ -265,6 +265,7 @@ fn test_config(
          [[server]]\nname = \"demo\"\ncommand = {}\nargs = [\"demo\"]\n\n\
          [[server]]\nname = \"python\"\ncommand = {}\nargs = [{}]\n\n\
          [[server]]\nname = \"python-classic\"\ncommand = {}\nargs = [{}]\n\n\
+         [[server]]\nname = \"python-big\"\ncommand = {}\nargs = [{}]\n\n\
          [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
          [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n\n\
          [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n\n\
@@ -280,6 +281,9 @@ fn test_config(
         // Tools that ask the classic way: the advice e2e (`advice.test.mjs`).
         q(&root.join("tests/peers/python/.venv/bin/python")),
         q(&root.join("tests/peers/python/classic_asks.py")),
+        // 1,001 tools in 11 pages and a 10 MB answer: `big_server.test.mjs`.
+        q(&root.join("tests/peers/python/.venv/bin/python")),
+        q(&root.join("tests/peers/python/big_server.py")),
     )
 }
 

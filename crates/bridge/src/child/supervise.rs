@@ -225,7 +225,8 @@ async fn read_stdout(
                         &channel,
                         SideEvent::Error {
                             message: format!(
-                                "dropped a stdout line of {n} bytes: over the limit of {max} bytes"
+                                "dropped a stdout line of {n} bytes: over the limit of {max} bytes \
+                                 (limits.max_message_bytes in the bridge's config)"
                             ),
                         },
                     );
