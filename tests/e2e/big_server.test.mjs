@@ -164,6 +164,12 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
       // The text itself is on screen (its start), whatever the page does with the rest.
       const shown = await page.textContent(tid('result-panel'));
       assert.match(shown.slice(0, 4000), /The quick brown fox/, `the result panel shows the text (it reads: ${shown.slice(0, 300)})`);
+      // Only its head is laid out (the layout of 10 MB of text alone took ~8 s), and the
+      // note says how much of how much, with the way to the rest.
+      assert.match(await page.textContent(tid('text-cut')), /^Showing the first 32\.0 KB of 9\.5 MB\./);
+      const laidOut = await page.$eval(tid('content-text'), (e) => e.textContent.length);
+      assert.ok(laidOut <= 32 * 1024, `the <pre> holds the head only (${laidOut} characters)`);
+      assert.equal(await page.textContent(tid('text-show-all')), 'Show all');
       const t2 = await page.evaluate(() => performance.now());
       const longest = await page.evaluate(() => window.__longest());
       console.log(`figure: big server, 10 MB tools/call: Send → result shown ${ms(t1 - t0)}, → text shown ${ms(t2 - t0)}; longest main-thread task ${ms(longest)}`);

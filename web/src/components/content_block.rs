@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use mcpg_core::model::{ContentBlock, ResourceContents};
 
+use super::long_text::LongText;
 use crate::state::pretty;
 
 /// A MIME type safe to put in a `data:` URL of the given family, or `None`.
@@ -38,7 +39,7 @@ pub fn ContentView(
     match block {
         ContentBlock::Text(t) => view! {
             <div class="block text"><span class="block-kind">"text"</span>
-                <pre tabindex="0" data-testid="content-text">{t.text}</pre></div>
+                <LongText text=t.text testid="content-text"/></div>
         }
         .into_any(),
         ContentBlock::Image(i) => {
@@ -89,7 +90,7 @@ pub fn ContentView(
             let inner = match e.resource {
                 ResourceContents::Text(t) => view! {
                     <p><code>{t.uri}</code>" "{t.mime_type.unwrap_or_default()}</p>
-                    <pre tabindex="0">{t.text}</pre>
+                    <LongText text=t.text/>
                 }
                 .into_any(),
                 ResourceContents::Blob(b) => view! {

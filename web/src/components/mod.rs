@@ -31,6 +31,7 @@ pub mod list_state;
 pub mod llm_settings;
 pub mod log_row;
 pub mod logs_panel;
+pub mod long_text;
 pub mod loop_body;
 pub mod loop_controls;
 pub mod loop_diagram;

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use mcpg_core::model::ResourceContents;
 
 use super::content_block::{bytes_of, data_url};
+use super::long_text::LongText;
 use crate::state::pretty;
 
 /// Whether text of this type (or, untyped, this text) reads as JSON.
@@ -41,7 +42,7 @@ pub fn ResourceContentsView(
                 <div class="block text" data-testid="resource-text">
                     <span class="block-kind">{kind}</span>
                     <p class="muted"><code>{t.uri}</code>" · "{mime}</p>
-                    <pre tabindex="0" data-testid="resource-text-body">{body}</pre>
+                    <LongText text=body testid="resource-text-body"/>
                 </div>
             }
             .into_any()
