@@ -19,6 +19,7 @@
 //! derived from a counter, not random (they never leave the page).
 
 mod listen;
+mod profile;
 mod refusals;
 mod server;
 mod session;
@@ -28,6 +29,7 @@ mod streamable;
 
 use mcpg_core::Timestamp;
 
+pub use profile::{Engine, Profile};
 pub use server::{HttpDemo, HttpRequest, MAX_BODY, PATH};
 use session::DemoSession;
 use sse::Sessions;

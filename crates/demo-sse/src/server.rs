@@ -13,6 +13,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message};
 
 use crate::listen::{Listens, is_listen, is_unsolicited};
+use crate::profile::Profile;
 use crate::refusals::{accepts, is_initialize, rpc_error, unknown_session};
 use crate::session::DemoSession;
 use crate::{Answer, Push, StreamId, stateless, streamable};
@@ -62,6 +63,8 @@ pub struct HttpDemo {
     /// Open GET streams: the session and its stream.
     gets: Vec<(String, StreamId)>,
     streams: u64,
+    /// What makes each session's server.
+    profile: Profile,
 }
 
 impl HttpDemo {
@@ -70,13 +73,24 @@ impl HttpDemo {
     /// browser and passes). Session ids are `id_prefix` and a counter: the I/O layer
     /// passes a random prefix, so ids cannot be guessed.
     pub fn new(hosts: Vec<String>, origins: Vec<String>, id_prefix: String) -> HttpDemo {
+        HttpDemo::with_profile(hosts, origins, id_prefix, Profile::DEMO)
+    }
+
+    /// [`HttpDemo::new`] serving `profile`'s server instead of the lessons' demo.
+    pub fn with_profile(
+        hosts: Vec<String>,
+        origins: Vec<String>,
+        id_prefix: String,
+        profile: Profile,
+    ) -> HttpDemo {
         HttpDemo {
+            profile,
             hosts,
             origins,
             id_prefix,
             next_id: 0,
             sessions: VecDeque::new(),
-            stateless: DemoSession::default(),
+            stateless: DemoSession::new(profile),
             listens: Listens::default(),
             gets: Vec::new(),
             streams: 0,
@@ -200,7 +214,7 @@ impl HttpDemo {
             None if is_initialize(body)
                 && !stateless::stamped(body, req.header("mcp-protocol-version")) =>
             {
-                let mut s = DemoSession::default();
+                let mut s = DemoSession::new(self.profile);
                 let mut answer = streamable::post(&mut s, now, body);
                 if answer.status == 200 {
                     let id = format!("{}{}", self.id_prefix, self.next_id);
