@@ -18,15 +18,18 @@
 //! `mcpg-demo-sse` as an [`Engine`] through [`profile`].
 //!
 //! One file per concern: `catalogue` (what is listed), `serve` (the answers),
+//! `steps` (the fixtures that take time), `asking` (the ones that ask the client),
 //! `mrtr` (the 2026-07-28 `input_required` fixtures).
 
+mod asking;
 mod catalogue;
 mod mrtr;
 mod serve;
+mod steps;
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::Message;
-use mcpg_core::server::{Server, ServerEvent};
+use mcpg_core::server::Server;
 use mcpg_demo_sse::{Engine, Profile};
 
 /// The server's name in `serverInfo`, as the suite's reference server names itself.
@@ -36,6 +39,10 @@ pub const NAME: &str = "mcp-conformance-test-server";
 #[derive(Debug)]
 pub struct ConformanceServer {
     server: Server,
+    /// The slow fixtures in flight.
+    steps: steps::Steps,
+    /// The questions sent to the client, with the calls waiting on them.
+    asks: Vec<asking::Asked>,
 }
 
 impl Default for ConformanceServer {
@@ -49,6 +56,8 @@ impl ConformanceServer {
     pub fn new() -> Self {
         ConformanceServer {
             server: catalogue::server(),
+            steps: steps::Steps::default(),
+            asks: Vec::new(),
         }
     }
 
@@ -62,11 +71,16 @@ impl ConformanceServer {
     pub fn handle_timeout(&mut self, now: Timestamp) {
         self.server.handle_timeout(now);
         self.process(now);
+        self.steps.advance(&mut self.server, now);
     }
 
     /// When [`ConformanceServer::handle_timeout`] should next run.
     pub fn poll_timeout(&self) -> Option<Timestamp> {
-        self.server.poll_timeout()
+        self.server
+            .poll_timeout()
+            .into_iter()
+            .chain(self.steps.poll_timeout())
+            .min()
     }
 
     /// The next frame to send to the client.
@@ -76,15 +90,12 @@ impl ConformanceServer {
 
     fn process(&mut self, now: Timestamp) {
         while let Some(ev) = self.server.poll_event() {
-            self.serve(now, ev);
+            if !mrtr::serve(&mut self.server, now, &ev) {
+                self.serve(now, ev);
+            }
         }
-    }
-
-    fn serve(&mut self, now: Timestamp, ev: ServerEvent) {
-        if mrtr::serve(&mut self.server, now, &ev) {
-            return;
-        }
-        serve::serve(&mut self.server, now, ev);
+        // A slow fixture's first step is due at once.
+        self.steps.advance(&mut self.server, now);
     }
 }
 

@@ -18,6 +18,7 @@
 //! page, offline. Like the demo it does no I/O and reads no clock: session ids are
 //! derived from a counter, not random (they never leave the page).
 
+mod held;
 mod listen;
 mod profile;
 mod refusals;
