@@ -32,12 +32,13 @@ fn config() -> ServerConfig {
         prompts: Some(PromptFeatures { list_changed: true }),
         completions: true,
         logging: true,
+        tools_list_changed: true,
         ..Default::default()
     }
 }
 
 /// A tool from its name, description and input schema.
-fn tool(name: &str, description: &str, input_schema: Value) -> Tool {
+pub(crate) fn tool(name: &str, description: &str, input_schema: Value) -> Tool {
     Tool {
         name: name.to_owned(),
         description: Some(description.to_owned()),
@@ -156,6 +157,7 @@ pub(crate) fn tools() -> Vec<Tool> {
             schema_2020_12(),
         ),
     ];
+    tools.extend(crate::diagnostic::tools());
     tools.extend(crate::mrtr::tools());
     tools
 }

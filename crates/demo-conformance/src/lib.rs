@@ -19,10 +19,12 @@
 //!
 //! One file per concern: `catalogue` (what is listed), `serve` (the answers),
 //! `steps` (the fixtures that take time), `asking` (the ones that ask the client),
+//! `diagnostic` (the `server-stateless` scenario's probes),
 //! `mrtr` (the 2026-07-28 `input_required` fixtures).
 
 mod asking;
 mod catalogue;
+mod diagnostic;
 mod mrtr;
 mod serve;
 mod steps;

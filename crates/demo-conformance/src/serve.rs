@@ -79,6 +79,9 @@ impl ConformanceServer {
         arguments: &JsonObject,
         progress_token: Option<Value>,
     ) {
+        if crate::diagnostic::call(&mut self.server, now, &id, name, progress_token.as_ref()) {
+            return;
+        }
         let result = match name {
             "test_simple_text" => {
                 CallToolResult::text("This is a simple text response for testing.")

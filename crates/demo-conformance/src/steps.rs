@@ -18,7 +18,7 @@ const PAUSE: Duration = Duration::from_millis(50);
 const MAX_RUNNING: usize = 64;
 
 /// The logger the fixtures' log messages name.
-const LOGGER: &str = "conformance-test-server";
+pub(crate) const LOGGER: &str = "conformance-test-server";
 
 /// What a slow fixture does, step by step.
 #[derive(Clone, Debug)]
