@@ -80,7 +80,11 @@ impl Server {
                     version,
                     log_level,
                 };
-                match self.handle(&r)? {
+                // An error the handlers' checks raise, in this revision's words.
+                match self
+                    .handle(&r)
+                    .map_err(|e| super::resources::for_revision(e, version))?
+                {
                     Some(result) => result,
                     None => return Ok(None),
                 }

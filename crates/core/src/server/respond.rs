@@ -52,9 +52,11 @@ impl Server {
     }
 
     /// Answers any open request with a JSON-RPC error (`-32002` for a resource that
-    /// does not exist, `-32602` for bad arguments, ...).
+    /// does not exist, sent as `-32602` under 2026-07-28; `-32602` for bad
+    /// arguments, ...).
     pub fn respond_error(&mut self, now: Timestamp, id: &RequestId, error: RpcError) {
-        if self.open.remove(id).is_some() {
+        if let Some(call) = self.open.remove(id) {
+            let error = super::resources::for_revision(error, call.ctx.version);
             self.send(now, Message::error(Some(id.clone()), error));
         }
     }
