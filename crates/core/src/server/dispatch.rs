@@ -83,7 +83,7 @@ impl Server {
                 // An error the handlers' checks raise, in this revision's words.
                 match self
                     .handle(&r)
-                    .map_err(|e| super::resources::for_revision(e, version))?
+                    .map_err(|e| super::respond::for_revision(e, version))?
                 {
                     Some(result) => result,
                     None => return Ok(None),

@@ -9,10 +9,10 @@ use super::{Server, ServerEvent, paging, template};
 use crate::jsonrpc::{Message, RequestId, RpcError, code};
 use crate::model::JsonObject;
 use crate::time::Timestamp;
-use crate::version::{Generation, ProtocolVersion};
+use crate::version::ProtocolVersion;
 
 /// `-32002`, the spec's "Resource not found", carrying the URI in `data`. The
-/// server sends it as `-32602` under 2026-07-28 (see [`for_revision`]), so an
+/// server sends it as `-32602` under 2026-07-28 (`respond.rs`), so an
 /// application answers with this one error in every revision.
 pub fn resource_not_found(uri: &str) -> RpcError {
     RpcError {
@@ -20,16 +20,6 @@ pub fn resource_not_found(uri: &str) -> RpcError {
         message: format!("Resource not found: {uri}"),
         data: Some(json!({ "uri": uri })),
     }
-}
-
-/// `error` as revision `version` says it: SEP-2164 (2026-07-28) makes a resource
-/// that does not exist `-32602` (Invalid Params), where earlier revisions used
-/// `-32002`; the message and the URI in `data` stay.
-pub(super) fn for_revision(mut error: RpcError, version: ProtocolVersion) -> RpcError {
-    if error.code == code::RESOURCE_NOT_FOUND && version.generation() == Generation::Stateless {
-        error.code = code::INVALID_PARAMS;
-    }
-    error
 }
 
 fn str_member<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
