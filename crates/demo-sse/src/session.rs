@@ -5,7 +5,8 @@
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
-use mcpg_demo::DemoServer;
+
+use crate::profile::{Demo, Engine, Make};
 
 /// How far the demo's clock may run past the page's to finish a request (the
 /// slow tool takes a few seconds of it).
@@ -18,10 +19,13 @@ const MAX_STEPS: usize = 10_000;
 /// a client that never reads its answers cannot grow this).
 const MAX_OPEN: usize = 256;
 
-/// A demo server for one session, with its clock and who waits for whom.
+/// A demo server for one session, with its clock and who waits for whom. `M`
+/// makes the server: the lessons' demo by default.
 #[derive(Debug, Default)]
-pub(crate) struct DemoSession {
-    demo: Option<DemoServer>,
+pub(crate) struct DemoSession<M: Make = Demo> {
+    /// What makes the server.
+    maker: M,
+    demo: Option<M::Made>,
     /// The demo's clock: never behind the page's, ahead after a slow call.
     clock: u64,
     /// The client's requests the demo has not answered yet.
@@ -44,14 +48,25 @@ fn remember(list: &mut Vec<RequestId>, id: &RequestId) {
     list.push(id.clone());
 }
 
-impl DemoSession {
+impl<M: Make> DemoSession<M> {
+    /// No server yet: the first message makes one with `maker`.
+    pub fn new(maker: M) -> DemoSession<M> {
+        DemoSession {
+            maker,
+            demo: None,
+            clock: 0,
+            calls: Vec::new(),
+            asks: Vec::new(),
+        }
+    }
+
     /// Starts again with a fresh demo (a new session on the same face).
     pub fn restart(&mut self) {
         let clock = self.clock;
         *self = DemoSession {
-            demo: Some(DemoServer::new()),
+            demo: Some(self.maker.make()),
             clock,
-            ..DemoSession::default()
+            ..DemoSession::new(self.maker)
         };
     }
 
@@ -65,7 +80,8 @@ impl DemoSession {
             }
             _ => {}
         }
-        let demo = self.demo.get_or_insert_with(DemoServer::new);
+        let maker = self.maker;
+        let demo = self.demo.get_or_insert_with(|| maker.make());
         demo.handle_text(Timestamp::from_millis(self.clock), msg.raw());
         self.run()
     }
@@ -96,7 +112,7 @@ impl DemoSession {
                 out.push(m);
             }
             // Nobody reads the demo's own events here: drop them, so they do not pile up.
-            while demo.poll_event().is_some() {}
+            demo.discard_events();
             if self.calls.is_empty() || !self.asks.is_empty() {
                 break;
             }

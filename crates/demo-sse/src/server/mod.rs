@@ -12,7 +12,11 @@ use std::collections::VecDeque;
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message};
 
-use crate::listen::{Listens, is_listen, is_unsolicited};
+mod sessions;
+
+use crate::held::Held;
+use crate::listen::{Listens, is_listen};
+use crate::profile::Profile;
 use crate::refusals::{accepts, is_initialize, rpc_error, unknown_session};
 use crate::session::DemoSession;
 use crate::{Answer, Push, StreamId, stateless, streamable};
@@ -56,12 +60,16 @@ pub struct HttpDemo {
     origins: Vec<String>,
     id_prefix: String,
     next_id: u64,
-    sessions: VecDeque<(String, DemoSession)>,
-    stateless: DemoSession,
+    sessions: VecDeque<(String, DemoSession<Profile>)>,
+    stateless: DemoSession<Profile>,
     listens: Listens,
     /// Open GET streams: the session and its stream.
     gets: Vec<(String, StreamId)>,
     streams: u64,
+    /// Calls whose server asked the client first, held open.
+    held: Held,
+    /// What makes each session's server.
+    profile: Profile,
 }
 
 impl HttpDemo {
@@ -70,15 +78,27 @@ impl HttpDemo {
     /// browser and passes). Session ids are `id_prefix` and a counter: the I/O layer
     /// passes a random prefix, so ids cannot be guessed.
     pub fn new(hosts: Vec<String>, origins: Vec<String>, id_prefix: String) -> HttpDemo {
+        HttpDemo::with_profile(hosts, origins, id_prefix, Profile::DEMO)
+    }
+
+    /// [`HttpDemo::new`] serving `profile`'s server instead of the lessons' demo.
+    pub fn with_profile(
+        hosts: Vec<String>,
+        origins: Vec<String>,
+        id_prefix: String,
+        profile: Profile,
+    ) -> HttpDemo {
         HttpDemo {
+            profile,
             hosts,
             origins,
             id_prefix,
             next_id: 0,
             sessions: VecDeque::new(),
-            stateless: DemoSession::default(),
+            stateless: DemoSession::new(profile),
             listens: Listens::default(),
             gets: Vec::new(),
+            held: Held::default(),
             streams: 0,
         }
     }
@@ -125,6 +145,7 @@ impl HttpDemo {
     /// The client closed stream `stream`.
     pub fn handle_closed(&mut self, stream: StreamId) {
         self.listens.closed(stream);
+        self.held.closed(stream);
         self.gets.retain(|(_, s)| *s != stream);
     }
 
@@ -178,29 +199,11 @@ impl HttpDemo {
             return streamable::post(&mut self.stateless, now, "");
         };
         match session {
-            Some(id) => match self.find(id) {
-                Some(i) => match self.sessions.get_mut(i) {
-                    Some((_, s)) => {
-                        // News the demo sends unasked goes to the session's GET
-                        // stream, when one is open (else it stays in this response).
-                        let get = self.gets.iter().find(|(g, _)| g == id).map(|(_, st)| *st);
-                        let listens = &mut self.listens;
-                        streamable::post_with(s, now, body, &mut |m| match get {
-                            Some(st) if is_unsolicited(m) => {
-                                listens.push(st, m);
-                                true
-                            }
-                            _ => false,
-                        })
-                    }
-                    None => unknown_session(),
-                },
-                None => unknown_session(),
-            },
+            Some(id) => self.post_session(now, body, id),
             None if is_initialize(body)
                 && !stateless::stamped(body, req.header("mcp-protocol-version")) =>
             {
-                let mut s = DemoSession::default();
+                let mut s = DemoSession::new(self.profile);
                 let mut answer = streamable::post(&mut s, now, body);
                 if answer.status == 200 {
                     let id = format!("{}{}", self.id_prefix, self.next_id);
@@ -230,55 +233,16 @@ impl HttpDemo {
                         .open(&mut self.stateless, now, &msg, id, stream);
                 }
                 let listens = &mut self.listens;
-                let mut answer = streamable::post_with(&mut self.stateless, now, body, &mut |m| {
-                    listens.divert(m)
-                });
+                let mut answer = streamable::post_with(
+                    &mut self.stateless,
+                    now,
+                    body,
+                    &mut |m| listens.divert(m),
+                    None,
+                );
                 stateless::status(&mut answer);
                 answer
             }
         }
-    }
-
-    fn get(&mut self, req: &HttpRequest<'_>, session: Option<&str>) -> Answer {
-        if !accepts(
-            req.header("accept").unwrap_or_default(),
-            "text/event-stream",
-        ) {
-            return rpc_error(406, -32600, "a GET stream needs Accept: text/event-stream");
-        }
-        match session {
-            // The stateless generation has no stream outside a request.
-            None => Answer::not_allowed("POST"),
-            Some(id) if self.find(id).is_none() => unknown_session(),
-            Some(id) => {
-                self.streams += 1;
-                self.gets.push((id.to_owned(), StreamId(self.streams)));
-                Answer {
-                    status: 200,
-                    headers: vec![
-                        ("content-type".into(), "text/event-stream".into()),
-                        ("cache-control".into(), "no-cache".into()),
-                    ],
-                    // A comment: the stream is open; the demo's messages follow.
-                    body: ": stream open\n\n".into(),
-                    stream: Some(StreamId(self.streams)),
-                }
-            }
-        }
-    }
-
-    /// Ends the GET streams of session `id` (it ended).
-    fn end_gets(&mut self, id: &str) {
-        let (ended, kept) = std::mem::take(&mut self.gets)
-            .into_iter()
-            .partition(|(g, _)| g == id);
-        self.gets = kept;
-        for (_, stream) in ended {
-            self.listens.end(stream);
-        }
-    }
-
-    fn find(&self, id: &str) -> Option<usize> {
-        self.sessions.iter().position(|(s, _)| s == id)
     }
 }
