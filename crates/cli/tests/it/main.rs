@@ -39,6 +39,7 @@ mod doctor_login;
 mod doctor_tls;
 mod eval;
 mod hosted;
+mod inspector;
 mod loop_cmd;
 mod mock;
 mod old_sse;
