@@ -12,13 +12,16 @@
 //!
 //! [`HttpDemo`] is the same demo as a server on a real port (`mcpg demo --http`):
 //! `Host`/`Origin` checks, sessions, the GET stream and the statuses for bad input.
+//! [`HttpMock`] serves a recorded session the same way (`mcpg mock --http`).
 //!
 //! The page answers requests to [`ORIGIN`] with [`SseDemo::answer`] instead of the
 //! network, so the lesson that compares the two transports runs from a static
 //! page, offline. Like the demo it does no I/O and reads no clock: session ids are
 //! derived from a counter, not random (they never leave the page).
 
+mod guard;
 mod listen;
+mod mock_http;
 mod refusals;
 mod server;
 mod session;
@@ -28,6 +31,7 @@ mod streamable;
 
 use mcpg_core::Timestamp;
 
+pub use mock_http::HttpMock;
 pub use server::{HttpDemo, HttpRequest, MAX_BODY, PATH};
 use session::DemoSession;
 use sse::Sessions;

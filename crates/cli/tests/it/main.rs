@@ -42,6 +42,7 @@ mod hosted;
 mod inspector;
 mod loop_cmd;
 mod mock;
+mod mock_http;
 mod old_sse;
 mod oversized;
 mod replay;
