@@ -21,6 +21,10 @@ use crate::{Answer, Push, StreamId};
 /// Sessions kept at most (the oldest is ended first).
 const MAX_SESSIONS: usize = 64;
 
+/// Questions waited for at most (the oldest stream is ended first): a client that
+/// calls and never answers cannot grow this.
+const MAX_WAITING: usize = 256;
+
 /// A question asked on a stream, waiting for the client's answer.
 #[derive(Debug)]
 struct Waiting {
@@ -193,6 +197,10 @@ impl HttpMock {
 
     /// Remembers that `question` waits on `stream`.
     fn wait(&mut self, session: Option<String>, question: &Value, stream: StreamId) {
+        if self.waiting.len() >= MAX_WAITING {
+            let oldest = self.waiting.remove(0);
+            self.pushes.push_back(Push::End(oldest.stream));
+        }
         let id = question
             .get("id")
             .and_then(Value::as_str)

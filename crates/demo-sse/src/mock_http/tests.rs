@@ -209,3 +209,15 @@ fn refusals_come_first_and_the_server_answers_on() {
     session(&mut m);
     assert_eq!(m.open_sessions(), 1);
 }
+
+#[test]
+fn questions_never_answered_do_not_pile_up() {
+    let mut m = server();
+    let call = r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"reserve","arguments":{}}}"#;
+    let first = post(&mut m, &[], call).stream.unwrap();
+    for _ in 0..MAX_WAITING {
+        assert!(post(&mut m, &[], call).stream.is_some());
+    }
+    assert_eq!(m.waiting.len(), MAX_WAITING);
+    assert_eq!(m.poll_push(), Some(Push::End(first)));
+}
