@@ -1,7 +1,8 @@
 //! The official MCP Inspector (`@modelcontextprotocol/inspector`, pinned in
 //! tests/peers/node-inspector) in CLI mode against `mcpg demo --http`: it lists
 //! the demo's tools across every page and calls one, in both protocol eras
-//! (`legacy`: the `initialize` session; `modern`: stateless 2026-07-28).
+//! (`legacy`: the `initialize` session; `modern`: stateless 2026-07-28); and a
+//! recorded session served by `mcpg mock --http` the same way.
 //!
 //! A missing Inspector fails these tests (with the install command) rather
 //! than skipping them: a third-party client is the point of the check.
@@ -13,7 +14,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+use mcpg_core::client::GenerationMode;
+
 use crate::demo_http::Demo;
+use crate::mock_http::{Served, recorded};
 use crate::peers::peers_dir;
 
 /// Node 22 (the Inspector needs >= 22.19) and the Inspector's CLI entry point.
@@ -118,6 +122,33 @@ fn the_inspector_sees_a_tool_error_as_a_result() {
     assert_eq!(called["result"]["isError"], true, "{called}");
     assert_eq!(
         called["result"]["content"][0]["text"], "city not found: Atlantis",
+        "{called}"
+    );
+}
+
+#[test]
+fn the_inspector_reads_a_mocked_session_over_http() {
+    let (_dir, file) = recorded(GenerationMode::Initialize);
+    let served = Served::start(&file);
+    let listed = run(&served.url, "legacy", &["--method", "tools/list"], 0);
+    let tools = listed["result"]["tools"].as_array().map_or(0, Vec::len);
+    // The recording's five pages, as `mcpg demo` listed them under `initialize`.
+    assert_eq!(tools, 26, "{listed}");
+    let called = run(
+        &served.url,
+        "legacy",
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "get_weather",
+            "--tool-arg",
+            "city=Austin",
+        ],
+        0,
+    );
+    assert_eq!(
+        called["result"]["content"][0]["text"], "Austin: 91F, sunny",
         "{called}"
     );
 }

@@ -18,14 +18,14 @@ use crate::mock::{asks_session, write};
 use crate::replay::record_with;
 
 /// A running `mcpg mock FILE --http 127.0.0.1:0`, killed when dropped.
-struct Served {
+pub(crate) struct Served {
     child: Child,
-    url: String,
+    pub(crate) url: String,
     authority: String,
 }
 
 impl Served {
-    fn start(file: &str) -> Served {
+    pub(crate) fn start(file: &str) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
             .args(["mock", file, "--http", "127.0.0.1:0"])
             .stdin(Stdio::null())
@@ -83,7 +83,8 @@ impl Drop for Served {
     }
 }
 
-fn recorded(mode: GenerationMode) -> (tempfile::TempDir, String) {
+/// A demo session recorded in `mode`, written to a file (kept while the dir lives).
+pub(crate) fn recorded(mode: GenerationMode) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = write(
         dir.path(),

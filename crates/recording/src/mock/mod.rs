@@ -219,8 +219,11 @@ impl Mock {
             return (answer, asked.clone());
         }
         let answer = match method {
-            // Always answerable, recorded or not.
-            "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
+            // Always answerable, recorded or not: `ping`, and `logging/setLevel`,
+            // whose empty result says nothing about the tools (the Inspector sends
+            // it right after the handshake when the server declared `logging`, and
+            // gives up on an error).
+            "ping" | "logging/setLevel" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
             "tools/call" => self.unrecorded_call(id, params),
             _ if self.answers.keys().any(|(m, _)| m == method) => error(
                 id,

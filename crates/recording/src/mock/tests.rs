@@ -138,6 +138,10 @@ fn unknown_methods_notifications_and_junk() {
         METHOD_NOT_FOUND
     );
     assert_eq!(ask(&mut m, 2, "ping", json!({}))["result"], json!({}));
+    assert_eq!(
+        ask(&mut m, 3, "logging/setLevel", json!({"level": "info"}))["result"],
+        json!({})
+    );
     assert!(
         m.handle_text(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
             .is_empty()
