@@ -74,17 +74,25 @@ pub enum DemoProfile {
     Conformance,
 }
 
-/// Binds `addr` (loopback only: the demo has no sign-in), prints the URL to paste
-/// into a client as one line on stdout, and serves `profile`'s server until the
-/// process ends.
-pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(), BridgeError> {
+/// A loopback listener and the names a request may use for it.
+pub(crate) struct Bound {
+    /// The bound listener.
+    pub(crate) listener: TcpListener,
+    /// `ip:port` and `localhost:port`: the only `Host`s answered.
+    pub(crate) hosts: Vec<String>,
+    /// `http://` and each host: the only `Origin`s answered.
+    pub(crate) origins: Vec<String>,
+    /// A random session id prefix (16 hex digits and `-`).
+    pub(crate) prefix: String,
+    /// The URL to paste into a client.
+    pub(crate) url: String,
+}
+
+/// Binds `addr` (loopback only: these servers have no sign-in) and names it.
+pub(crate) async fn bind(addr: SocketAddr) -> Result<Bound, BridgeError> {
     if !addr.ip().is_loopback() {
         return Err(BridgeError::DemoNotLoopback { addr });
     }
-    let io = |what: &str| {
-        let what = what.to_owned();
-        move |source| BridgeError::Io { what, source }
-    };
     let listener = TcpListener::bind(addr)
         .await
         .map_err(io(&format!("could not listen on {addr}")))?;
@@ -102,27 +110,56 @@ pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(),
     // Session ids start with 16 random hex digits, so another client cannot guess one.
     let prefix = Token::generate()?;
     let prefix = format!("{}-", prefix.as_str().get(..16).unwrap_or_default());
+    Ok(Bound {
+        listener,
+        hosts,
+        origins,
+        prefix,
+        url: format!("http://{ip}:{port}{PATH}"),
+    })
+}
+
+/// An I/O error while doing `what`.
+pub(crate) fn io(what: &str) -> impl FnOnce(std::io::Error) -> BridgeError {
+    let what = what.to_owned();
+    move |source| BridgeError::Io { what, source }
+}
+
+/// Prints `url` as one line on stdout (what a client pastes), then serves `app`
+/// on `listener` until the process ends.
+pub(crate) async fn serve_at(
+    listener: TcpListener,
+    url: &str,
+    app: Router,
+) -> Result<(), BridgeError> {
+    let mut out = tokio::io::stdout();
+    out.write_all(format!("{url}\n").as_bytes())
+        .await
+        .map_err(io("could not print the URL"))?;
+    out.flush().await.map_err(io("could not print the URL"))?;
+    axum::serve(listener, app)
+        .await
+        .map_err(io("serving failed"))
+}
+
+/// Binds `addr` (loopback only: the demo has no sign-in), prints the URL to paste
+/// into a client as one line on stdout, and serves `profile`'s server until the
+/// process ends.
+pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(), BridgeError> {
+    let bound = bind(addr).await?;
     let profile = match profile {
         DemoProfile::Demo => Profile::DEMO,
         DemoProfile::Conformance => mcpg_demo_conformance::profile(),
     };
     let shared = Shared {
         inner: Arc::new(Mutex::new(Inner {
-            demo: HttpDemo::with_profile(hosts, origins, prefix, profile),
+            demo: HttpDemo::with_profile(bound.hosts, bound.origins, bound.prefix, profile),
             streams: HashMap::new(),
         })),
         start: Instant::now(),
     };
-    let line = format!("http://{ip}:{port}{PATH}\n");
-    let mut out = tokio::io::stdout();
-    out.write_all(line.as_bytes())
-        .await
-        .map_err(io("could not print the URL"))?;
-    out.flush().await.map_err(io("could not print the URL"))?;
     let app = Router::new().fallback(handle).with_state(shared);
-    axum::serve(listener, app)
-        .await
-        .map_err(io("serving failed"))
+    serve_at(bound.listener, &bound.url, app).await
 }
 
 async fn handle(State(st): State<Shared>, req: Request) -> Response {
@@ -159,7 +196,9 @@ async fn handle(State(st): State<Shared>, req: Request) -> Response {
     respond(answer, pushes)
 }
 
-fn respond(a: Answer, pushes: Option<mpsc::UnboundedReceiver<Bytes>>) -> Response {
+/// `a` as a response; with `pushes`, its body stays open for them (a keepalive
+/// comment when none came for a while).
+pub(crate) fn respond(a: Answer, pushes: Option<mpsc::UnboundedReceiver<Bytes>>) -> Response {
     let first = Bytes::from(a.body);
     let body = match pushes {
         // The first chunk, then the pushes, with a comment when nothing came for a

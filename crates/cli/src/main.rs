@@ -114,7 +114,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => bridge::serve(args).await,
             Command::Demo(args) => bridge::demo(args).await,
             Command::Replay { source, conn } => replay::run(source, conn).await,
-            Command::Mock { source } => mock::run(source).await,
+            Command::Mock { source, http } => mock::run(source, *http).await,
             Command::Diff(args) => diff::run(args).await,
             Command::Loop(args) => loop_cmd::run(args).await,
             Command::Eval(args) => eval::run(args).await,

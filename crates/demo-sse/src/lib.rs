@@ -12,14 +12,17 @@
 //!
 //! [`HttpDemo`] is the same demo as a server on a real port (`mcpg demo --http`):
 //! `Host`/`Origin` checks, sessions, the GET stream and the statuses for bad input.
+//! [`HttpMock`] serves a recorded session the same way (`mcpg mock --http`).
 //!
 //! The page answers requests to [`ORIGIN`] with [`SseDemo::answer`] instead of the
 //! network, so the lesson that compares the two transports runs from a static
 //! page, offline. Like the demo it does no I/O and reads no clock: session ids are
 //! derived from a counter, not random (they never leave the page).
 
+mod guard;
 mod held;
 mod listen;
+mod mock_http;
 mod profile;
 mod refusals;
 mod server;
@@ -30,6 +33,7 @@ mod streamable;
 
 use mcpg_core::Timestamp;
 
+pub use mock_http::HttpMock;
 pub use profile::{Engine, Profile};
 pub use server::{HttpDemo, HttpRequest, MAX_BODY, PATH};
 use session::DemoSession;

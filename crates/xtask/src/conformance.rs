@@ -1,5 +1,6 @@
 //! The conformance stage: the official MCP conformance suite's client
-//! scenarios run against our client, `mcpg conformance-client URL`.
+//! scenarios run against our client, `mcpg conformance-client URL`, and its
+//! server requirement sets against `mcpg demo --http --conformance` (`server`).
 //!
 //! Two suite versions are installed side by side (see `install`): 0.1.16 and
 //! a 0.2.0 alpha that knows protocol 2026-07-28. Some scenarios are required
@@ -8,6 +9,7 @@
 //! results land in `target/conformance.md`.
 
 mod auth;
+mod server;
 
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -87,8 +89,9 @@ struct Row {
 }
 
 /// Runs the stage; fails when the client cannot be built or a required
-/// scenario fails.
-pub fn conformance(root: &Path) -> Result<()> {
+/// scenario fails. `server_only` skips the client scenarios (to iterate on
+/// the server).
+pub fn conformance(root: &Path, server_only: bool) -> Result<()> {
     let peers = root.join("tests").join("peers");
     let node = peers
         .join("node")
@@ -102,7 +105,11 @@ pub fn conformance(root: &Path) -> Result<()> {
             node.display()
         ));
     }
-    let client = client_binary(root)?;
+    let client = if server_only {
+        PathBuf::new()
+    } else {
+        client_binary(root)?
+    };
     let client_command = format!("{} conformance-client", client.display());
     // The suite splits the command on single spaces and hands it to a shell.
     if client.to_string_lossy().contains(char::is_whitespace) {
@@ -114,6 +121,7 @@ pub fn conformance(root: &Path) -> Result<()> {
 
     let results_dir = util::target_dir(root).join("conformance");
     let mut rows = Vec::new();
+    let mut server_runs = Vec::new();
     for suite in &SUITES {
         let dir = peers.join(suite.folder);
         let cli = dir.join("node_modules").join(".bin").join("conformance");
@@ -158,6 +166,9 @@ pub fn conformance(root: &Path) -> Result<()> {
                 }),
         );
         plan.extend(auth::plan(&listed, suite.next));
+        if server_only {
+            plan.clear();
+        }
         for auth::Planned {
             scenario,
             required,
@@ -198,21 +209,42 @@ pub fn conformance(root: &Path) -> Result<()> {
                 verdict,
             });
         }
+        if suite.next {
+            // Only the 0.2.0 suite has `server --requirements REV`.
+            let mcpg = build_mcpg(root)?;
+            server_runs = server::run_all(&server::Setup {
+                suite_dir: &dir,
+                suite_cmd: &suite_cmd,
+                node: &node,
+                mcpg: &mcpg,
+                results_dir: &results_dir.join(&version),
+                suite: &version,
+                root,
+            });
+        }
     }
 
     println!();
-    print!("{}", console_table(&rows));
+    if !rows.is_empty() {
+        print!("{}", console_table(&rows));
+    }
+    print!("{}", server::console_table(&server_runs));
+    for run in &server_runs {
+        println!("{}", run.summary());
+    }
     let report = util::target_dir(root).join("conformance.md");
+    let markdown = markdown_table(&rows) + &server::markdown(&server_runs);
     fs::create_dir_all(util::target_dir(root))
-        .and_then(|()| fs::write(&report, markdown_table(&rows)))
+        .and_then(|()| fs::write(&report, markdown))
         .map_err(|e| format!("cannot write {}: {e}", report.display()))?;
     println!("written to {}", report.display());
 
-    let failed: Vec<String> = rows
+    let mut failed: Vec<String> = rows
         .iter()
         .filter(|r| r.required && matches!(r.verdict, Verdict::Fail(_)))
         .map(|r| format!("{} ({})", r.scenario, r.suite))
         .collect();
+    failed.extend(server_runs.iter().filter_map(server::ServerRun::failure));
     if failed.is_empty() {
         Ok(())
     } else {
@@ -230,15 +262,22 @@ fn client_binary(root: &Path) -> Result<PathBuf> {
         );
         return Ok(path);
     }
+    let path = build_mcpg(root)?;
+    println!("client under test: {}", path.display());
+    Ok(path)
+}
+
+/// `target/debug/mcpg`, freshly built (a no-op when it is up to date): the
+/// client under test and, as `mcpg demo --http --conformance`, the server.
+fn build_mcpg(root: &Path) -> Result<PathBuf> {
     util::run(command(util::cargo(), root).args(["build", "-p", "mcpg"])).map_err(|e| {
         format!(
-            "cannot build the client under test, `mcpg` (crates/cli): {e}. \
-             The conformance stage needs `target/debug/mcpg conformance-client URL`."
+            "cannot build `mcpg` (crates/cli): {e}. The conformance stage needs \
+             `target/debug/mcpg conformance-client URL` and `mcpg demo --http --conformance`."
         )
     })?;
     let path = util::target_dir(root).join("debug").join("mcpg");
     if path.is_file() {
-        println!("client under test: {}", path.display());
         Ok(path)
     } else {
         Err(format!("`cargo build -p mcpg` made no {}", path.display()))
@@ -269,7 +308,7 @@ fn run_scenario(
         if required { " (required)" } else { "" }
     );
     let start = Instant::now();
-    let verdict = match execute(cmd, out_dir) {
+    let verdict = match execute(cmd, out_dir, SCENARIO_DEADLINE) {
         Ok(exit) => judge(exit, out_dir),
         Err(message) => Verdict::Fail(message),
     };
@@ -291,12 +330,12 @@ fn run_scenario(
 enum Exit {
     /// It exited with this code (`None`: killed by a signal).
     Code(Option<i32>),
-    /// It outlived [`SCENARIO_DEADLINE`] and was killed.
+    /// It outlived its deadline and was killed.
     TimedOut,
 }
 
 /// Runs the suite once into a fresh `out_dir`.
-fn execute(cmd: &mut Command, out_dir: &Path) -> Result<Exit> {
+fn execute(cmd: &mut Command, out_dir: &Path, limit: Duration) -> Result<Exit> {
     if out_dir.exists() {
         fs::remove_dir_all(out_dir)
             .map_err(|e| format!("cannot clear {}: {e}", out_dir.display()))?;
@@ -314,7 +353,7 @@ fn execute(cmd: &mut Command, out_dir: &Path) -> Result<Exit> {
         .stderr(log_err)
         .spawn()
         .map_err(|e| format!("cannot start `{}`: {e}", util::display(cmd)))?;
-    let deadline = Instant::now() + SCENARIO_DEADLINE;
+    let deadline = Instant::now() + limit;
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Ok(Exit::Code(status.code())),

@@ -16,8 +16,15 @@ const FALLBACK_WASM_BINDGEN: &str = "0.2.130";
 
 /// The npm folders under `tests/peers`, each with a committed package-lock.json
 /// (`node-auth`: the authorization server, oidc-provider; `node-apps`: the MCP Apps
-/// examples).
-pub const NPM_FOLDERS: [&str; 4] = ["node", "node-conformance-next", "node-auth", "node-apps"];
+/// examples; `node-inspector`: the official MCP Inspector, run by its CLI mode on the
+/// Node 22 that `node` installs).
+pub const NPM_FOLDERS: [&str; 5] = [
+    "node",
+    "node-conformance-next",
+    "node-auth",
+    "node-apps",
+    "node-inspector",
+];
 
 /// cargo-afl, pinned to the `afl` crate in crates/fuzz/Cargo.toml (the two must
 /// match). Installing it also builds its own AFL++ (4.40c) with gcc and make; no

@@ -3,7 +3,7 @@
 //! - `cargo xtask install`: install what the tests need (idempotent).
 //! - `cargo xtask test`: install, then fmt, clippy, native tests, wasm tests
 //!   in headless Chromium, and the conformance stage, failing fast.
-//! - `cargo xtask conformance`: the conformance stage alone.
+//! - `cargo xtask conformance [--server-only]`: the conformance stage alone.
 //! - `cargo xtask dist [--out DIR]`: build the release page as static files.
 //! - `cargo xtask play`: build the page and start the playground.
 //! - `cargo xtask e2e`: the e2e stage alone (release page, bridge, Playwright).
@@ -37,9 +37,15 @@ commands:
                 cargo test --workspace (MCPG_PEERS set, MCPG_REQUIRE_PEERS=1),
                 fuzz (10 s per target), wasm tests in headless Chromium, e2e,
                 conformance
-  conformance   run the official conformance suite's client scenarios
-                against target/debug/mcpg (results: target/conformance.md);
-                MCPG_CONFORMANCE_CLIENT=PATH tests another client binary
+  conformance [--server-only]
+                run the official conformance suite's client scenarios
+                against target/debug/mcpg, and its server requirement sets
+                (2025-11-25, 2026-07-28) against a fresh
+                `mcpg demo --http --conformance` each (results:
+                target/conformance.md); MCPG_CONFORMANCE_CLIENT=PATH tests
+                another client binary, MCPG_CONFORMANCE_SERVER='CMD ARGS'
+                another server (127.0.0.1:0 is appended); --server-only
+                skips the client scenarios
   dist [--out DIR]
                 install what the page needs (wasm32 target, wasm-bindgen-cli,
                 binaryen's wasm-opt from npm) and build the release page into
@@ -68,7 +74,8 @@ fn main() -> ExitCode {
     {
         ["install"] => install::install(&root),
         ["test"] => test::test(&root),
-        ["conformance"] => conformance::conformance(&root),
+        ["conformance"] => conformance::conformance(&root, false),
+        ["conformance", "--server-only"] => conformance::conformance(&root, true),
         ["dist", rest @ ..] => dist::command_line(
             &root,
             &rest.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),

@@ -56,7 +56,7 @@ pub fn test(root: &Path) -> Result<()> {
         })?;
         step("wasm tests", &|| wasm_tests(root))?;
         step("e2e", &|| e2e::e2e(root))?;
-        step("conformance", &|| conformance::conformance(root))
+        step("conformance", &|| conformance::conformance(root, false))
     })();
     println!();
     println!("==================== summary ====================");

@@ -123,12 +123,17 @@ pub enum Command {
         #[command(flatten)]
         conn: Connection,
     },
-    /// Serve a recorded session (file or link) as an MCP server over stdio: its
-    /// handshake, tools/list pages and recorded answers (an unrecorded call gets an
-    /// error naming the nearest recorded one).
+    /// Serve a recorded session (file or link) as an MCP server over stdio (or
+    /// Streamable HTTP with `--http`): its handshake, tools/list pages and recorded
+    /// answers (an unrecorded call gets an error naming the nearest recorded one).
     Mock {
         /// A session file, a playground link, or its `#s1.…` fragment.
         source: String,
+        /// Serve over Streamable HTTP instead of stdio, at ADDR (loopback only;
+        /// default 127.0.0.1:8808, port 0 lets the OS pick); prints the URL to
+        /// paste into a client.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8808")]
+        http: Option<std::net::SocketAddr>,
     },
     /// Compare two sessions (files or links), or a session with a live server: tools
     /// added, removed, renamed and changed, and answers to the same call that changed

@@ -185,15 +185,36 @@ fn mcpg_lists_and_calls_in_both_generations() {
         assert_eq!(r.code, 0, "{version}: {r:?}");
         assert_eq!(r.stdout.lines().next(), Some("42"), "{version}: {r:?}");
     }
-    let r = mcpg(&[
-        "tools",
-        "list",
-        "--url",
-        &demo.url,
-        "--protocol",
-        "stateless",
-    ]);
-    assert_eq!(r.code, 0, "{r:?}");
+    // The generation picked by `--protocol` instead of a version: the call
+    // works in each, and the verbose wire log shows which one spoke.
+    let (handshake, discover) = (r#""method":"initialize""#, r#""method":"server/discover""#);
+    for (protocol, wire, not) in [
+        ("initialize", handshake, discover),
+        ("stateless", discover, handshake),
+    ] {
+        let r = mcpg(&["tools", "list", "--url", &demo.url, "--protocol", protocol]);
+        assert_eq!(r.code, 0, "{protocol}: {r:?}");
+        let r = mcpg(&[
+            "tools",
+            "call",
+            "get_weather",
+            "--url",
+            &demo.url,
+            "--protocol",
+            protocol,
+            "--args",
+            r#"{"city": "Paris"}"#,
+            "--verbose",
+        ]);
+        assert_eq!(r.code, 0, "{protocol}: {r:?}");
+        assert_eq!(
+            r.stdout.lines().next(),
+            Some("Paris: 64F, light rain"),
+            "{protocol}: {r:?}"
+        );
+        assert!(r.stderr.contains(wire), "{protocol}: {r:?}");
+        assert!(!r.stderr.contains(not), "{protocol}: {r:?}");
+    }
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn mock_cmd(source: &str) -> String {
     format!("{} mock {source}", env!("CARGO_BIN_EXE_mcpg"))
 }
 
-fn write(dir: &Path, name: &str, s: &Recording) -> String {
+pub(crate) fn write(dir: &Path, name: &str, s: &Recording) -> String {
     let file = dir.join(name);
     std::fs::write(&file, encode_file(s)).unwrap();
     file.to_str().unwrap().to_owned()
@@ -186,9 +186,9 @@ fn say(server: &mut DemoServer, s: &mut Recording, line: Value) -> Vec<Value> {
     out
 }
 
-#[test]
-fn the_servers_recorded_question_is_asked_again() {
-    // An `initialize`-generation session where the demo asked during the call.
+/// An `initialize`-generation session where the demo asked for the party size
+/// during a `reserve_table` call (and the client accepted: 4 at 19:30).
+pub(crate) fn asks_session() -> Recording {
     let mut server = DemoServer::new();
     let mut s = Recording::new(Connection::Embedded);
     let rpc = |id: u64, method: &str, params: Value| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
@@ -225,7 +225,12 @@ fn the_servers_recorded_question_is_asked_again() {
     }});
     let done = say(&mut server, &mut s, answer);
     assert!(done.iter().any(|m| m["id"] == 2), "{done:?}");
+    s
+}
 
+#[test]
+fn the_servers_recorded_question_is_asked_again() {
+    let s = asks_session();
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "asks.json", &s);
     let (code, out, err) = mcpg(&[

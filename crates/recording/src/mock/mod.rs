@@ -32,6 +32,9 @@ pub const NO_RECORDED_ANSWER: i32 = -32603;
 /// The error code of a line that is not JSON-RPC.
 pub const PARSE_ERROR: i32 = -32700;
 
+/// Answers held while their questions wait, at most (the oldest is dropped).
+pub const MAX_HELD: usize = 256;
+
 /// A recorded answer and the questions the server asked before it.
 type Recorded = (Answer, Vec<Value>);
 
@@ -161,6 +164,11 @@ impl Mock {
             None => vec![answer],
             Some(q) => {
                 let (question, sent) = self.ask(q);
+                // A client that calls and never answers cannot grow this: the
+                // oldest held answer is dropped (its question goes unanswered).
+                if self.held.len() >= MAX_HELD {
+                    self.held.remove(0);
+                }
                 self.held.push(Held {
                     question,
                     rest,
@@ -219,8 +227,11 @@ impl Mock {
             return (answer, asked.clone());
         }
         let answer = match method {
-            // Always answerable, recorded or not.
-            "ping" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
+            // Always answerable, recorded or not: `ping`, and `logging/setLevel`,
+            // whose empty result says nothing about the tools (the Inspector sends
+            // it right after the handshake when the server declared `logging`, and
+            // gives up on an error).
+            "ping" | "logging/setLevel" => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
             "tools/call" => self.unrecorded_call(id, params),
             _ if self.answers.keys().any(|(m, _)| m == method) => error(
                 id,

@@ -138,6 +138,10 @@ fn unknown_methods_notifications_and_junk() {
         METHOD_NOT_FOUND
     );
     assert_eq!(ask(&mut m, 2, "ping", json!({}))["result"], json!({}));
+    assert_eq!(
+        ask(&mut m, 3, "logging/setLevel", json!({"level": "info"}))["result"],
+        json!({})
+    );
     assert!(
         m.handle_text(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
             .is_empty()
@@ -277,4 +281,41 @@ fn the_servers_recorded_questions_are_asked_again_before_the_answer() {
     .unwrap();
     assert_eq!(answer["id"], 9);
     assert_eq!(answer["result"], json!({"content":[]}));
+}
+
+#[test]
+fn answers_held_for_unanswered_questions_are_bounded() {
+    let mut s = Recording::new(Connection::Embedded);
+    s.wire.push(wire(
+        Direction::Sent,
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"reserve","arguments":{}}}),
+    ));
+    s.wire.push(wire(
+        Direction::Received,
+        json!({"jsonrpc":"2.0","id":"s-1","method":"roots/list"}),
+    ));
+    s.wire.push(wire(
+        Direction::Sent,
+        json!({"jsonrpc":"2.0","id":"s-1","result":{"roots":[]}}),
+    ));
+    s.wire.push(wire(
+        Direction::Received,
+        json!({"jsonrpc":"2.0","id":1,"result":{"content":[]}}),
+    ));
+    let mut m = Mock::new(&s).unwrap();
+    let call = json!({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"reserve"}});
+    for _ in 0..=MAX_HELD {
+        m.handle(&call);
+    }
+    assert_eq!(m.held.len(), MAX_HELD);
+    // The first question's answer was dropped; the newest still gets through.
+    assert!(
+        m.handle_text(r#"{"jsonrpc":"2.0","id":"mock-1","result":{"roots":[]}}"#)
+            .is_empty()
+    );
+    let last = format!(
+        r#"{{"jsonrpc":"2.0","id":"mock-{}","result":{{"roots":[]}}}}"#,
+        MAX_HELD + 1
+    );
+    assert_eq!(m.handle_text(&last).len(), 1);
 }
