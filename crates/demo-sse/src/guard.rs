@@ -1,19 +1,39 @@
 //! The checks a loopback server on a real port makes before it reads a request,
-//! for servers other than `HttpDemo` (today the recorded-session mock; `HttpDemo`
-//! makes the same checks in `server.rs`): DNS rebinding (`Host`, `Origin`), then
-//! for a POST the body's size, its type and the client's `Accept`.
+//! one set for both (`HttpDemo` and the recorded-session mock, `HttpMock`): DNS
+//! rebinding (`Host`, `Origin`), then for a POST the body's size, its type and the
+//! client's `Accept`.
 
 use crate::Answer;
 use crate::refusals::{accepts, rpc_error};
-use crate::server::{HttpRequest, MAX_BODY};
 
-/// One header of `req` by name, compared without case.
-pub(crate) fn header<'a>(req: &HttpRequest<'a>, name: &str) -> Option<&'a str> {
-    req.headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| *v)
+/// The largest body accepted; a larger one is 413. The demo's own inputs are small.
+pub const MAX_BODY: usize = 4 << 20;
+
+/// One request as the I/O layer read it.
+#[derive(Clone, Copy, Debug)]
+pub struct HttpRequest<'a> {
+    /// `GET`, `POST`, `DELETE`, ...
+    pub method: &'a str,
+    /// The path (no query).
+    pub path: &'a str,
+    /// Headers as sent (names in any case).
+    pub headers: &'a [(&'a str, &'a str)],
+    /// The body (at most [`MAX_BODY`] + 1 bytes: the I/O layer stops reading there).
+    pub body: &'a [u8],
 }
+
+impl<'a> HttpRequest<'a> {
+    /// One header by name, compared without case.
+    pub(crate) fn header(&self, name: &str) -> Option<&'a str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| *v)
+    }
+}
+
+/// The path the demo is served at.
+pub const PATH: &str = "/mcp";
 
 /// 421 for a `Host` not in `hosts`, 403 for an `Origin` not in `origins` (no
 /// `Origin`: not a browser, it passes).
@@ -22,16 +42,18 @@ pub(crate) fn rebinding(
     origins: &[String],
     req: &HttpRequest<'_>,
 ) -> Option<Answer> {
-    let host_ok =
-        header(req, "host").is_some_and(|h| hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h)));
+    let host_ok = req
+        .header("host")
+        .is_some_and(|h| hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h)));
     if !host_ok {
         return Some(Answer::text(
             421,
             "Misdirected Request: the Host is not this server (DNS rebinding protection)",
         ));
     }
-    let origin_ok =
-        header(req, "origin").is_none_or(|o| origins.iter().any(|ok| ok.eq_ignore_ascii_case(o)));
+    let origin_ok = req
+        .header("origin")
+        .is_none_or(|o| origins.iter().any(|ok| ok.eq_ignore_ascii_case(o)));
     (!origin_ok).then(|| Answer::text(403, "Forbidden: this Origin may not use the server"))
 }
 
@@ -41,7 +63,8 @@ pub(crate) fn post(req: &HttpRequest<'_>) -> Option<Answer> {
     if req.body.len() > MAX_BODY {
         return Some(too_large());
     }
-    let json = header(req, "content-type")
+    let json = req
+        .header("content-type")
         .and_then(|c| c.split(';').next())
         .is_some_and(|c| c.trim().eq_ignore_ascii_case("application/json"));
     if !json {
@@ -51,7 +74,7 @@ pub(crate) fn post(req: &HttpRequest<'_>) -> Option<Answer> {
             "Content-Type must be application/json",
         ));
     }
-    let accept = header(req, "accept").unwrap_or_default();
+    let accept = req.header("accept").unwrap_or_default();
     if !(accepts(accept, "application/json") && accepts(accept, "text/event-stream")) {
         return Some(rpc_error(
             406,

@@ -33,9 +33,10 @@ mod streamable;
 
 use mcpg_core::Timestamp;
 
+pub use guard::{HttpRequest, MAX_BODY, PATH};
 pub use mock_http::HttpMock;
 pub use profile::{Engine, Profile};
-pub use server::{HttpDemo, HttpRequest, MAX_BODY, PATH};
+pub use server::HttpDemo;
 use session::DemoSession;
 use sse::Sessions;
 

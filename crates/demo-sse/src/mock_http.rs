@@ -13,9 +13,8 @@ use std::collections::VecDeque;
 use mcpg_recording::mock::Mock;
 use serde_json::Value;
 
-use crate::guard::{self, header};
+use crate::guard::{self, HttpRequest, PATH};
 use crate::refusals::{is_initialize, rpc_error, unknown_session};
-use crate::server::{HttpRequest, PATH};
 use crate::{Answer, Push, StreamId};
 
 /// Sessions kept at most (the oldest is ended first).
@@ -81,7 +80,7 @@ impl HttpMock {
         if req.path != PATH {
             return Answer::not_found();
         }
-        let session = header(req, "mcp-session-id");
+        let session = req.header("mcp-session-id");
         match req.method {
             "POST" => guard::post(req).unwrap_or_else(|| self.post(req.body, session)),
             "DELETE" => match session {

@@ -14,44 +14,17 @@ use mcpg_core::jsonrpc::{Body, Message};
 
 mod sessions;
 
+use crate::guard::{self, HttpRequest, PATH};
 use crate::held::Held;
 use crate::listen::{Listens, is_listen};
 use crate::profile::Profile;
-use crate::refusals::{accepts, is_initialize, rpc_error, unknown_session};
+use crate::refusals::{is_initialize, rpc_error, unknown_session};
 use crate::session::DemoSession;
 use crate::{Answer, Push, StreamId, stateless, streamable};
-
-/// The largest body accepted; a larger one is 413. The demo's own inputs are small.
-pub const MAX_BODY: usize = 4 << 20;
 
 /// Sessions kept at most (the oldest is ended first): a client that opens
 /// sessions and never ends them cannot grow this.
 const MAX_SESSIONS: usize = 64;
-
-/// One request as the I/O layer read it.
-#[derive(Clone, Copy, Debug)]
-pub struct HttpRequest<'a> {
-    /// `GET`, `POST`, `DELETE`, ...
-    pub method: &'a str,
-    /// The path (no query).
-    pub path: &'a str,
-    /// Headers as sent (names in any case).
-    pub headers: &'a [(&'a str, &'a str)],
-    /// The body (at most [`MAX_BODY`] + 1 bytes: the I/O layer stops reading there).
-    pub body: &'a [u8],
-}
-
-impl HttpRequest<'_> {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| *v)
-    }
-}
-
-/// The path the demo is served at.
-pub const PATH: &str = "/mcp";
 
 /// The server: who may talk to it, its sessions and the stateless demo.
 #[derive(Debug)]
@@ -149,50 +122,19 @@ impl HttpDemo {
         self.gets.retain(|(_, s)| *s != stream);
     }
 
-    /// The answer for a body the I/O layer stopped reading at [`MAX_BODY`] + 1.
+    /// The answer for a body the I/O layer stopped reading at [`MAX_BODY`](crate::MAX_BODY) + 1.
     pub fn too_large() -> Answer {
-        rpc_error(
-            413,
-            -32600,
-            "the body is larger than this server accepts (4 MiB)",
-        )
+        guard::too_large()
     }
 
     /// DNS rebinding: a `Host` that is not this server's, then a foreign `Origin`.
     fn refuse(&self, req: &HttpRequest<'_>) -> Option<Answer> {
-        let host_ok = req
-            .header("host")
-            .is_some_and(|h| self.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h)));
-        if !host_ok {
-            return Some(Answer::text(
-                421,
-                "Misdirected Request: the Host is not this server (DNS rebinding protection)",
-            ));
-        }
-        let origin_ok = req
-            .header("origin")
-            .is_none_or(|o| self.origins.iter().any(|ok| ok.eq_ignore_ascii_case(o)));
-        (!origin_ok).then(|| Answer::text(403, "Forbidden: this Origin may not use the server"))
+        guard::rebinding(&self.hosts, &self.origins, req)
     }
 
     fn post(&mut self, now: Timestamp, req: &HttpRequest<'_>, session: Option<&str>) -> Answer {
-        if req.body.len() > MAX_BODY {
-            return HttpDemo::too_large();
-        }
-        let json = req
-            .header("content-type")
-            .and_then(|c| c.split(';').next())
-            .is_some_and(|c| c.trim().eq_ignore_ascii_case("application/json"));
-        if !json {
-            return rpc_error(415, -32600, "Content-Type must be application/json");
-        }
-        let accept = req.header("accept").unwrap_or_default();
-        if !(accepts(accept, "application/json") && accepts(accept, "text/event-stream")) {
-            return rpc_error(
-                406,
-                -32600,
-                "Accept must include both application/json and text/event-stream",
-            );
+        if let Some(refused) = guard::post(req) {
+            return refused;
         }
         let Ok(body) = std::str::from_utf8(req.body) else {
             // Not UTF-8, so not JSON: the face's parse error (400).
