@@ -85,15 +85,18 @@ impl Listens {
         true
     }
 
-    /// Queues `m` for `stream` (a session's GET stream).
+    /// Queues `m` for `stream` (a listen stream, or a held call's).
     pub fn push(&mut self, stream: StreamId, m: &Message) {
+        self.push_event(stream, event(m));
+    }
+
+    /// Queues one SSE event already written (a session's GET stream, whose events
+    /// carry ids: `server/replay.rs`).
+    pub fn push_event(&mut self, stream: StreamId, text: String) {
         if self.pushes.len() >= MAX_PUSHES {
             self.pushes.pop_front();
         }
-        self.pushes.push_back(Push::Chunk {
-            stream,
-            text: event(m),
-        });
+        self.pushes.push_back(Push::Chunk { stream, text });
     }
 
     /// Ends `stream` from the server's side (its session ended).

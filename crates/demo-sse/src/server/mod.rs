@@ -7,11 +7,12 @@
 //! messages. A request with no session header and no `initialize` is the
 //! stateless generation (2026-07-28), answered by one shared demo.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message};
 
+mod replay;
 mod sessions;
 
 use crate::guard::{self, HttpRequest, PATH};
@@ -38,6 +39,8 @@ pub struct HttpDemo {
     listens: Listens,
     /// Open GET streams: the session and its stream.
     gets: Vec<(String, StreamId)>,
+    /// Each session's GET events, for a GET that resumes (`replay.rs`).
+    logs: BTreeMap<String, replay::EventLog>,
     streams: u64,
     /// Calls whose server asked the client first, held open.
     held: Held,
@@ -71,6 +74,7 @@ impl HttpDemo {
             stateless: DemoSession::new(profile),
             listens: Listens::default(),
             gets: Vec::new(),
+            logs: BTreeMap::new(),
             held: Held::default(),
             streams: 0,
         }

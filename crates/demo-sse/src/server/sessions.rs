@@ -23,6 +23,7 @@ impl HttpDemo {
         // is open (else it stays in this response); after the client's answer
         // to a question, the rest of the call that asked goes to its held stream.
         let get = self.gets.iter().find(|(g, _)| g == id).map(|(_, st)| *st);
+        let log = self.logs.entry(id.to_owned()).or_default();
         let listens = &mut self.listens;
         let held = &mut self.held;
         let answering = call.is_none();
@@ -33,7 +34,7 @@ impl HttpDemo {
             body,
             &mut |m| match get {
                 Some(st) if is_unsolicited(m) => {
-                    listens.push(st, m);
+                    listens.push_event(st, log.record(m));
                     true
                 }
                 _ => answering && held.route(id, m, listens),
@@ -63,14 +64,19 @@ impl HttpDemo {
             Some(id) => {
                 self.streams += 1;
                 self.gets.push((id.to_owned(), StreamId(self.streams)));
+                // A comment: the stream is open; then, for a client that resumes,
+                // what its last stream carried after the last event it saw.
+                let mut body = String::from(": stream open\n\n");
+                if let (Some(seen), Some(log)) = (req.header("last-event-id"), self.logs.get(id)) {
+                    body.push_str(&log.after(seen));
+                }
                 Answer {
                     status: 200,
                     headers: vec![
                         ("content-type".into(), "text/event-stream".into()),
                         ("cache-control".into(), "no-cache".into()),
                     ],
-                    // A comment: the stream is open; the demo's messages follow.
-                    body: ": stream open\n\n".into(),
+                    body,
                     stream: Some(StreamId(self.streams)),
                 }
             }
@@ -80,6 +86,7 @@ impl HttpDemo {
     /// Ends the GET streams and held calls of session `id` (it ended).
     pub(super) fn end_gets(&mut self, id: &str) {
         self.held.end_session(id, &mut self.listens);
+        self.logs.remove(id);
         let (ended, kept) = std::mem::take(&mut self.gets)
             .into_iter()
             .partition(|(g, _)| g == id);

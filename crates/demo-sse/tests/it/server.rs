@@ -257,3 +257,69 @@ fn a_sessions_get_stream_carries_the_news_and_ends_with_the_session() {
     assert_eq!(d.poll_push(), Some(Push::End(stream)));
     assert_eq!(d.poll_push(), None);
 }
+
+#[test]
+fn a_get_stream_resumes_with_last_event_id_and_replays_only_what_came_after() {
+    let mut d = demo();
+    let id = header(&post(&mut d, &[], INIT), "mcp-session-id")
+        .unwrap()
+        .to_owned();
+    let get = |d: &mut HttpDemo, last: Option<&str>| {
+        let mut h = vec![
+            ("Accept", "text/event-stream"),
+            ("Mcp-Session-Id", id.as_str()),
+        ];
+        h.extend(last.map(|l| ("Last-Event-ID", l)));
+        send(d, "GET", &h, "")
+    };
+    let first = get(&mut d, None).stream.unwrap();
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    post(&mut d, &[("Mcp-Session-Id", &id)], initialized);
+    let toggle = |n: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{n},"method":"tools/call","params":{{"name":"toggle_bonus_tool","arguments":{{}}}}}}"#
+        )
+    };
+    // Two changes go out on the GET stream, with ids 1 and 2.
+    for n in [3, 4] {
+        assert_eq!(
+            post(&mut d, &[("Mcp-Session-Id", &id)], &toggle(n)).status,
+            200
+        );
+    }
+    let mut ids = Vec::new();
+    while let Some(Push::Chunk { stream, text }) = d.poll_push() {
+        assert_eq!(stream, first);
+        assert!(text.contains("notifications/tools/list_changed"), "{text}");
+        ids.push(text.lines().next().unwrap().to_owned());
+    }
+    assert_eq!(ids, ["id: 1", "id: 2"]);
+    // The client saw only the first before the stream broke.
+    d.handle_closed(first);
+    let resumed = get(&mut d, Some("1"));
+    assert_eq!(resumed.status, 200);
+    assert!(
+        resumed.body.contains("id: 2\nevent: message\n"),
+        "{}",
+        resumed.body
+    );
+    assert!(!resumed.body.contains("id: 1\n"), "{}", resumed.body);
+    // An id this session never gave replays nothing; a fresh GET neither.
+    assert!(!get(&mut d, Some("77")).body.contains("event:"));
+    assert!(!get(&mut d, None).body.contains("event:"));
+    // Another session's GET does not see this session's events.
+    let other = header(&post(&mut d, &[], INIT), "mcp-session-id")
+        .unwrap()
+        .to_owned();
+    let foreign = send(
+        &mut d,
+        "GET",
+        &[
+            ("Accept", "text/event-stream"),
+            ("Mcp-Session-Id", &other),
+            ("Last-Event-ID", "0"),
+        ],
+        "",
+    );
+    assert!(!foreign.body.contains("event:"), "{}", foreign.body);
+}
