@@ -1,68 +1,15 @@
 //! `mcpg demo --http`: the demo server over Streamable HTTP on a loopback port, for
 //! any other client (the official Inspector, a desktop host, `mcpg` itself). The
 //! HTTP rules live in `mcpg_demo_sse::HttpDemo` (sans-IO, shared with the page);
-//! this file only reads requests, hands them over and writes the answers.
+//! `loopback.rs` does the I/O.
 
-use std::collections::HashMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
-use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
-use axum::http::{HeaderName, HeaderValue, StatusCode};
-use axum::response::Response;
-use futures_util::{StreamExt, stream};
 use mcpg_core::Timestamp;
-use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, MAX_BODY, PATH, Profile, Push, StreamId};
-use tokio::io::AsyncWriteExt;
-use tokio::net::TcpListener;
-use tokio::sync::mpsc;
-use tokio::time::Instant;
+use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, Profile, Push, StreamId};
 
 use crate::error::BridgeError;
-use crate::token::Token;
-
-/// How often an open GET stream gets a comment, so proxies and clients with an
-/// idle timeout keep it.
-const KEEPALIVE: Duration = Duration::from_secs(15);
-
-#[derive(Clone)]
-struct Shared {
-    inner: Arc<Mutex<Inner>>,
-    start: Instant,
-}
-
-/// The demo and the open streams its pushes go to.
-struct Inner {
-    demo: HttpDemo,
-    streams: HashMap<StreamId, mpsc::UnboundedSender<Bytes>>,
-}
-
-impl Inner {
-    /// Hands every push to its stream; a stream whose client went is forgotten.
-    fn deliver(&mut self) {
-        while let Some(push) = self.demo.poll_push() {
-            match push {
-                Push::Chunk { stream, text } => {
-                    let gone = self
-                        .streams
-                        .get(&stream)
-                        .is_some_and(|tx| tx.send(Bytes::from(text)).is_err());
-                    if gone {
-                        self.streams.remove(&stream);
-                        self.demo.handle_closed(stream);
-                    }
-                }
-                Push::End(stream) => {
-                    self.streams.remove(&stream);
-                }
-            }
-        }
-    }
-}
+use crate::loopback::{Bound, Face, bind, serve};
 
 /// Which server `mcpg demo --http` serves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,156 +21,43 @@ pub enum DemoProfile {
     Conformance,
 }
 
-/// A loopback listener and the names a request may use for it.
-pub(crate) struct Bound {
-    /// The bound listener.
-    pub(crate) listener: TcpListener,
-    /// `ip:port` and `localhost:port`: the only `Host`s answered.
-    pub(crate) hosts: Vec<String>,
-    /// `http://` and each host: the only `Origin`s answered.
-    pub(crate) origins: Vec<String>,
-    /// A random session id prefix (16 hex digits and `-`).
-    pub(crate) prefix: String,
-    /// The URL to paste into a client.
-    pub(crate) url: String,
-}
-
-/// Binds `addr` (loopback only: these servers have no sign-in) and names it.
-pub(crate) async fn bind(addr: SocketAddr) -> Result<Bound, BridgeError> {
-    if !addr.ip().is_loopback() {
-        return Err(BridgeError::DemoNotLoopback { addr });
-    }
-    let listener = TcpListener::bind(addr)
-        .await
-        .map_err(io(&format!("could not listen on {addr}")))?;
-    let local = listener
-        .local_addr()
-        .map_err(io("could not read the bound address"))?;
-    let port = local.port();
-    // Only this machine's names for the port: a rebinding page's Host is its own name.
-    let ip = match local {
-        SocketAddr::V4(a) => a.ip().to_string(),
-        SocketAddr::V6(a) => format!("[{}]", a.ip()),
-    };
-    let hosts = vec![format!("{ip}:{port}"), format!("localhost:{port}")];
-    let origins = hosts.iter().map(|h| format!("http://{h}")).collect();
-    // Session ids start with 16 random hex digits, so another client cannot guess one.
-    let prefix = Token::generate()?;
-    let prefix = format!("{}-", prefix.as_str().get(..16).unwrap_or_default());
-    Ok(Bound {
-        listener,
-        hosts,
-        origins,
-        prefix,
-        url: format!("http://{ip}:{port}{PATH}"),
-    })
-}
-
-/// An I/O error while doing `what`.
-pub(crate) fn io(what: &str) -> impl FnOnce(std::io::Error) -> BridgeError {
-    let what = what.to_owned();
-    move |source| BridgeError::Io { what, source }
-}
-
-/// Prints `url` as one line on stdout (what a client pastes), then serves `app`
-/// on `listener` until the process ends.
-pub(crate) async fn serve_at(
-    listener: TcpListener,
-    url: &str,
-    app: Router,
-) -> Result<(), BridgeError> {
-    let mut out = tokio::io::stdout();
-    out.write_all(format!("{url}\n").as_bytes())
-        .await
-        .map_err(io("could not print the URL"))?;
-    out.flush().await.map_err(io("could not print the URL"))?;
-    axum::serve(listener, app)
-        .await
-        .map_err(io("serving failed"))
-}
-
 /// Binds `addr` (loopback only: the demo has no sign-in), prints the URL to paste
 /// into a client as one line on stdout, and serves `profile`'s server until the
 /// process ends.
 pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(), BridgeError> {
-    let bound = bind(addr).await?;
+    let Bound {
+        listener,
+        hosts,
+        origins,
+        prefix,
+        url,
+    } = bind(addr).await?;
     let profile = match profile {
         DemoProfile::Demo => Profile::DEMO,
         DemoProfile::Conformance => mcpg_demo_conformance::profile(),
     };
-    let shared = Shared {
-        inner: Arc::new(Mutex::new(Inner {
-            demo: HttpDemo::with_profile(bound.hosts, bound.origins, bound.prefix, profile),
-            streams: HashMap::new(),
-        })),
-        start: Instant::now(),
-    };
-    let app = Router::new().fallback(handle).with_state(shared);
-    serve_at(bound.listener, &bound.url, app).await
+    serve(
+        listener,
+        &url,
+        HttpDemo::with_profile(hosts, origins, prefix, profile),
+    )
+    .await
 }
 
-async fn handle(State(st): State<Shared>, req: Request) -> Response {
-    let (parts, body) = req.into_parts();
-    // Reading stops one byte past the limit: enough to know the body is too large.
-    let Ok(body) = axum::body::to_bytes(body, MAX_BODY + 1).await else {
-        return respond(HttpDemo::too_large(), None);
-    };
-    let headers: Vec<(&str, &str)> = parts
-        .headers
-        .iter()
-        .filter_map(|(n, v)| Some((n.as_str(), v.to_str().ok()?)))
-        .collect();
-    let now =
-        Timestamp::from_millis(u64::try_from(st.start.elapsed().as_millis()).unwrap_or(u64::MAX));
-    let mut inner = st.inner.lock().unwrap_or_else(PoisonError::into_inner);
-    let answer = inner.demo.answer(
-        now,
-        &HttpRequest {
-            method: parts.method.as_str(),
-            path: parts.uri.path(),
-            headers: &headers,
-            body: &body,
-        },
-    );
-    let pushes = answer.stream.map(|stream| {
-        let (tx, rx) = mpsc::unbounded_channel();
-        inner.streams.insert(stream, tx);
-        rx
-    });
-    // A request may cause pushes for other streams (a change a listen stream waits for).
-    inner.deliver();
-    drop(inner);
-    respond(answer, pushes)
-}
-
-/// `a` as a response; with `pushes`, its body stays open for them (a keepalive
-/// comment when none came for a while).
-pub(crate) fn respond(a: Answer, pushes: Option<mpsc::UnboundedReceiver<Bytes>>) -> Response {
-    let first = Bytes::from(a.body);
-    let body = match pushes {
-        // The first chunk, then the pushes, with a comment when nothing came for a
-        // while, until the server ends it or the client goes (dropping this body
-        // drops the receiver: the next push finds the stream gone).
-        Some(rx) => {
-            let rest = stream::unfold(rx, |mut rx| async move {
-                match tokio::time::timeout(KEEPALIVE, rx.recv()).await {
-                    Ok(Some(chunk)) => Some((chunk, rx)),
-                    // The server ended the stream (its session ended).
-                    Ok(None) => None,
-                    Err(_) => Some((Bytes::from_static(b": keepalive\n\n"), rx)),
-                }
-            });
-            let all = stream::once(async move { first }).chain(rest);
-            Body::from_stream(all.map(Ok::<_, Infallible>))
-        }
-        None => Body::from(first),
-    };
-    let mut r = Response::new(body);
-    *r.status_mut() = StatusCode::from_u16(a.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    for (n, v) in a.headers {
-        if let (Ok(n), Ok(v)) = (HeaderName::try_from(n), HeaderValue::try_from(v)) {
-            r.headers_mut().append(n, v);
-        }
+impl Face for HttpDemo {
+    fn answer(&mut self, now: Timestamp, req: &HttpRequest<'_>) -> Answer {
+        HttpDemo::answer(self, now, req)
     }
-    r
+
+    fn poll_push(&mut self) -> Option<Push> {
+        HttpDemo::poll_push(self)
+    }
+
+    fn handle_closed(&mut self, stream: StreamId) {
+        HttpDemo::handle_closed(self, stream);
+    }
+
+    fn too_large() -> Answer {
+        HttpDemo::too_large()
+    }
 }

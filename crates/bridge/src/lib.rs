@@ -33,6 +33,7 @@ mod egress;
 mod error;
 pub mod events;
 mod guard;
+mod loopback;
 mod mock_http;
 mod oauth_fetch;
 mod page_origin;
