@@ -248,11 +248,15 @@ impl Server {
             "completion/complete" => self.completion(id, params),
             _ => Err(not_found(r.method)),
         }?;
-        let ctx = self.call_context_of(r.version, params)?;
+        let mut ctx = self.call_context_of(r.version, params)?;
+        let binding = super::mrtr::binding_of(r.method, r.version, params);
+        self.open_state(r.now, binding.as_ref(), &mut ctx)?;
         let call = OpenCall {
             ctx,
             cacheable: r.method == "resources/read",
             log_level: r.log_level,
+            method: r.method.to_owned(),
+            binding,
         };
         self.open.insert(id.clone(), call);
         self.events.push_back(event);
