@@ -16,7 +16,7 @@ use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
 use futures_util::{StreamExt, stream};
 use mcpg_core::Timestamp;
-use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, MAX_BODY, PATH, Push, StreamId};
+use mcpg_demo_sse::{Answer, HttpDemo, HttpRequest, MAX_BODY, PATH, Profile, Push, StreamId};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -64,9 +64,20 @@ impl Inner {
     }
 }
 
+/// Which server `mcpg demo --http` serves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DemoProfile {
+    /// The lessons' demo server.
+    #[default]
+    Demo,
+    /// The official conformance suite's fixtures (`--conformance`).
+    Conformance,
+}
+
 /// Binds `addr` (loopback only: the demo has no sign-in), prints the URL to paste
-/// into a client as one line on stdout, and serves until the process ends.
-pub async fn run_demo_http(addr: SocketAddr) -> Result<(), BridgeError> {
+/// into a client as one line on stdout, and serves `profile`'s server until the
+/// process ends.
+pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(), BridgeError> {
     if !addr.ip().is_loopback() {
         return Err(BridgeError::DemoNotLoopback { addr });
     }
@@ -91,9 +102,13 @@ pub async fn run_demo_http(addr: SocketAddr) -> Result<(), BridgeError> {
     // Session ids start with 16 random hex digits, so another client cannot guess one.
     let prefix = Token::generate()?;
     let prefix = format!("{}-", prefix.as_str().get(..16).unwrap_or_default());
+    let profile = match profile {
+        DemoProfile::Demo => Profile::DEMO,
+        DemoProfile::Conformance => mcpg_demo_conformance::profile(),
+    };
     let shared = Shared {
         inner: Arc::new(Mutex::new(Inner {
-            demo: HttpDemo::new(hosts, origins, prefix),
+            demo: HttpDemo::with_profile(hosts, origins, prefix, profile),
             streams: HashMap::new(),
         })),
         start: Instant::now(),

@@ -47,7 +47,7 @@ mod ws;
 
 pub use app::app;
 pub use config::{Config, Limits, RemoteSpec, ServerSpec};
-pub use demo_http::run_demo_http;
+pub use demo_http::{DemoProfile, run_demo_http};
 pub use demo_stdio::run_demo_stdio;
 pub use error::BridgeError;
 pub use events::SideEvent;

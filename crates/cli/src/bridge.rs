@@ -1,7 +1,7 @@
 //! `mcpg serve` (the bridge for the page) and `mcpg demo` (the demo server on stdio,
 //! or over Streamable HTTP with `--http`).
 
-use mcpg_bridge::{BridgeError, ServeOptions};
+use mcpg_bridge::{BridgeError, DemoProfile, ServeOptions};
 
 use crate::args::{DemoArgs, ServeArgs};
 use crate::exit::Failure;
@@ -30,10 +30,19 @@ pub async fn serve(args: &ServeArgs) -> Result<(), Failure> {
 /// the process is ended.
 pub async fn demo(args: &DemoArgs) -> Result<(), Failure> {
     match args.http {
-        Some(addr) => mcpg_bridge::run_demo_http(addr).await.map_err(|e| match e {
-            BridgeError::DemoNotLoopback { .. } => Failure::usage(e.to_string()),
-            other => Failure::transport(format!("demo server: {other}")),
-        }),
+        Some(addr) => {
+            let profile = if args.conformance {
+                DemoProfile::Conformance
+            } else {
+                DemoProfile::Demo
+            };
+            mcpg_bridge::run_demo_http(addr, profile)
+                .await
+                .map_err(|e| match e {
+                    BridgeError::DemoNotLoopback { .. } => Failure::usage(e.to_string()),
+                    other => Failure::transport(format!("demo server: {other}")),
+                })
+        }
         None => mcpg_bridge::run_demo_stdio()
             .await
             .map_err(|e| Failure::transport(format!("demo server: {e}"))),

@@ -18,7 +18,9 @@
 //! page, offline. Like the demo it does no I/O and reads no clock: session ids are
 //! derived from a counter, not random (they never leave the page).
 
+mod held;
 mod listen;
+mod profile;
 mod refusals;
 mod server;
 mod session;
@@ -28,6 +30,7 @@ mod streamable;
 
 use mcpg_core::Timestamp;
 
+pub use profile::{Engine, Profile};
 pub use server::{HttpDemo, HttpRequest, MAX_BODY, PATH};
 use session::DemoSession;
 use sse::Sessions;

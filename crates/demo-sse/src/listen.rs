@@ -101,6 +101,12 @@ impl Listens {
         self.pushes.push_back(Push::End(stream));
     }
 
+    /// Ends `stream` after what is queued for it (a held call was answered).
+    pub fn finish(&mut self, stream: StreamId) {
+        self.streams.retain(|(_, s)| *s != stream);
+        self.pushes.push_back(Push::End(stream));
+    }
+
     /// The next chunk for an open listen stream.
     pub fn poll_push(&mut self) -> Option<Push> {
         self.pushes.pop_front()

@@ -12,7 +12,9 @@ use std::collections::VecDeque;
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message};
 
+use crate::held::Held;
 use crate::listen::{Listens, is_listen, is_unsolicited};
+use crate::profile::Profile;
 use crate::refusals::{accepts, is_initialize, rpc_error, unknown_session};
 use crate::session::DemoSession;
 use crate::{Answer, Push, StreamId, stateless, streamable};
@@ -62,6 +64,10 @@ pub struct HttpDemo {
     /// Open GET streams: the session and its stream.
     gets: Vec<(String, StreamId)>,
     streams: u64,
+    /// Calls whose server asked the client first, held open.
+    held: Held,
+    /// What makes each session's server.
+    profile: Profile,
 }
 
 impl HttpDemo {
@@ -70,15 +76,27 @@ impl HttpDemo {
     /// browser and passes). Session ids are `id_prefix` and a counter: the I/O layer
     /// passes a random prefix, so ids cannot be guessed.
     pub fn new(hosts: Vec<String>, origins: Vec<String>, id_prefix: String) -> HttpDemo {
+        HttpDemo::with_profile(hosts, origins, id_prefix, Profile::DEMO)
+    }
+
+    /// [`HttpDemo::new`] serving `profile`'s server instead of the lessons' demo.
+    pub fn with_profile(
+        hosts: Vec<String>,
+        origins: Vec<String>,
+        id_prefix: String,
+        profile: Profile,
+    ) -> HttpDemo {
         HttpDemo {
+            profile,
             hosts,
             origins,
             id_prefix,
             next_id: 0,
             sessions: VecDeque::new(),
-            stateless: DemoSession::default(),
+            stateless: DemoSession::new(profile),
             listens: Listens::default(),
             gets: Vec::new(),
+            held: Held::default(),
             streams: 0,
         }
     }
@@ -125,6 +143,7 @@ impl HttpDemo {
     /// The client closed stream `stream`.
     pub fn handle_closed(&mut self, stream: StreamId) {
         self.listens.closed(stream);
+        self.held.closed(stream);
         self.gets.retain(|(_, s)| *s != stream);
     }
 
@@ -178,29 +197,11 @@ impl HttpDemo {
             return streamable::post(&mut self.stateless, now, "");
         };
         match session {
-            Some(id) => match self.find(id) {
-                Some(i) => match self.sessions.get_mut(i) {
-                    Some((_, s)) => {
-                        // News the demo sends unasked goes to the session's GET
-                        // stream, when one is open (else it stays in this response).
-                        let get = self.gets.iter().find(|(g, _)| g == id).map(|(_, st)| *st);
-                        let listens = &mut self.listens;
-                        streamable::post_with(s, now, body, &mut |m| match get {
-                            Some(st) if is_unsolicited(m) => {
-                                listens.push(st, m);
-                                true
-                            }
-                            _ => false,
-                        })
-                    }
-                    None => unknown_session(),
-                },
-                None => unknown_session(),
-            },
+            Some(id) => self.post_session(now, body, id),
             None if is_initialize(body)
                 && !stateless::stamped(body, req.header("mcp-protocol-version")) =>
             {
-                let mut s = DemoSession::default();
+                let mut s = DemoSession::new(self.profile);
                 let mut answer = streamable::post(&mut s, now, body);
                 if answer.status == 200 {
                     let id = format!("{}{}", self.id_prefix, self.next_id);
@@ -230,13 +231,56 @@ impl HttpDemo {
                         .open(&mut self.stateless, now, &msg, id, stream);
                 }
                 let listens = &mut self.listens;
-                let mut answer = streamable::post_with(&mut self.stateless, now, body, &mut |m| {
-                    listens.divert(m)
-                });
+                let mut answer = streamable::post_with(
+                    &mut self.stateless,
+                    now,
+                    body,
+                    &mut |m| listens.divert(m),
+                    None,
+                );
                 stateless::status(&mut answer);
                 answer
             }
         }
+    }
+
+    /// A POST in session `id`.
+    fn post_session(&mut self, now: Timestamp, body: &str, id: &str) -> Answer {
+        let Some((_, s)) = self.find(id).and_then(|i| self.sessions.get_mut(i)) else {
+            return unknown_session();
+        };
+        let call = Message::decode(body).ok().and_then(|m| match m.body() {
+            Body::Request { id, .. } => Some(id.clone()),
+            _ => None,
+        });
+        // News the demo sends unasked goes to the session's GET stream, when one
+        // is open (else it stays in this response); after the client's answer
+        // to a question, the rest of the call that asked goes to its held stream.
+        let get = self.gets.iter().find(|(g, _)| g == id).map(|(_, st)| *st);
+        let listens = &mut self.listens;
+        let held = &mut self.held;
+        let answering = call.is_none();
+        let hold = StreamId(self.streams + 1);
+        let answer = streamable::post_with(
+            s,
+            now,
+            body,
+            &mut |m| match get {
+                Some(st) if is_unsolicited(m) => {
+                    listens.push(st, m);
+                    true
+                }
+                _ => answering && held.route(id, m, listens),
+            },
+            Some(hold),
+        );
+        if let Some(call) = call
+            && answer.stream == Some(hold)
+        {
+            self.streams += 1;
+            self.held.hold(id, call, hold, &mut self.listens);
+        }
+        answer
     }
 
     fn get(&mut self, req: &HttpRequest<'_>, session: Option<&str>) -> Answer {
@@ -267,8 +311,9 @@ impl HttpDemo {
         }
     }
 
-    /// Ends the GET streams of session `id` (it ended).
+    /// Ends the GET streams and held calls of session `id` (it ended).
     fn end_gets(&mut self, id: &str) {
+        self.held.end_session(id, &mut self.listens);
         let (ended, kept) = std::mem::take(&mut self.gets)
             .into_iter()
             .partition(|(g, _)| g == id);

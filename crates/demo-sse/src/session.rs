@@ -5,7 +5,8 @@
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
-use mcpg_demo::DemoServer;
+
+use crate::profile::{Engine, Profile};
 
 /// How far the demo's clock may run past the page's to finish a request (the
 /// slow tool takes a few seconds of it).
@@ -21,7 +22,9 @@ const MAX_OPEN: usize = 256;
 /// A demo server for one session, with its clock and who waits for whom.
 #[derive(Debug, Default)]
 pub(crate) struct DemoSession {
-    demo: Option<DemoServer>,
+    /// What makes the server (the lessons' demo unless told otherwise).
+    profile: Profile,
+    demo: Option<Box<dyn Engine>>,
     /// The demo's clock: never behind the page's, ahead after a slow call.
     clock: u64,
     /// The client's requests the demo has not answered yet.
@@ -45,11 +48,21 @@ fn remember(list: &mut Vec<RequestId>, id: &RequestId) {
 }
 
 impl DemoSession {
+    /// No server yet: the first message makes one with `profile`.
+    pub fn new(profile: Profile) -> DemoSession {
+        DemoSession {
+            profile,
+            ..DemoSession::default()
+        }
+    }
+
     /// Starts again with a fresh demo (a new session on the same face).
     pub fn restart(&mut self) {
         let clock = self.clock;
+        let profile = self.profile;
         *self = DemoSession {
-            demo: Some(DemoServer::new()),
+            demo: Some(profile.make()),
+            profile,
             clock,
             ..DemoSession::default()
         };
@@ -65,7 +78,8 @@ impl DemoSession {
             }
             _ => {}
         }
-        let demo = self.demo.get_or_insert_with(DemoServer::new);
+        let profile = self.profile;
+        let demo = self.demo.get_or_insert_with(|| profile.make());
         demo.handle_text(Timestamp::from_millis(self.clock), msg.raw());
         self.run()
     }
@@ -96,7 +110,7 @@ impl DemoSession {
                 out.push(m);
             }
             // Nobody reads the demo's own events here: drop them, so they do not pile up.
-            while demo.poll_event().is_some() {}
+            demo.discard_events();
             if self.calls.is_empty() || !self.asks.is_empty() {
                 break;
             }

@@ -1,26 +1,32 @@
 //! The same demo over Streamable HTTP, with no sign-in: each POST is answered in
 //! its own response (JSON for one message; an SSE stream when progress or log
-//! notifications come before the answer). No GET stream and no session id: what
-//! the demo sends unasked has nowhere to go.
+//! notifications come before the answer). In the page there is no GET stream and
+//! no session id: what the demo sends unasked has nowhere to go, and a question of
+//! the demo's own is answered with an error. A session of [`crate::HttpDemo`]
+//! holds the call's stream open instead (`hold`), sends the question on it, and
+//! the rest once the client answered (`held.rs`).
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message, RequestId, RpcError, code};
 
-use crate::Answer;
 use crate::session::DemoSession;
+use crate::{Answer, StreamId};
 
 /// `POST /mcp`.
 pub(crate) fn post(session: &mut DemoSession, now: Timestamp, body: &str) -> Answer {
-    post_with(session, now, body, &mut |_| false)
+    post_with(session, now, body, &mut |_| false, None)
 }
 
 /// [`post`], with `divert` taking the demo's messages that belong elsewhere (a
-/// listen stream's notifications) out of this response.
+/// listen stream's notifications, or after a client's answer, a held call's)
+/// out of this response; with `hold`, a request whose demo asks the client
+/// first is answered with stream `hold` left open (its question its last event).
 pub(crate) fn post_with(
     session: &mut DemoSession,
     now: Timestamp,
     body: &str,
     divert: &mut dyn FnMut(&Message) -> bool,
+    hold: Option<StreamId>,
 ) -> Answer {
     let Ok(msg) = Message::decode(body) else {
         return json(
@@ -41,7 +47,11 @@ pub(crate) fn post_with(
     }
     let sent = session.handle(now, &msg);
     let Some(id) = id else {
-        // A notification or a response: accepted, nothing to say.
+        // A notification or a response: accepted, nothing to say here (what the
+        // demo sends because of it goes where `divert` puts it).
+        for m in &sent {
+            divert(m);
+        }
         return Answer {
             status: 202,
             headers: Vec::new(),
@@ -65,8 +75,19 @@ pub(crate) fn post_with(
                 }
                 return stream(&frames);
             }
-            // A question of the demo's own needs a channel back this face has not.
-            Body::Request { .. } => break,
+            // A question of the demo's own: on the held stream, or (no channel
+            // back) refused below.
+            Body::Request { .. } => match hold {
+                Some(st) => {
+                    frames.push(m.raw().to_owned());
+                    frames.extend(sent.filter(|r| !divert(r)).map(|r| r.raw().to_owned()));
+                    // Always a stream, even for the question alone: more follows.
+                    let mut answer = events(&frames);
+                    answer.stream = Some(st);
+                    return answer;
+                }
+                None => break,
+            },
             _ => frames.push(m.raw().to_owned()),
         }
     }
@@ -100,14 +121,19 @@ fn cannot_ask(id: &RequestId) -> String {
 fn stream(frames: &[String]) -> Answer {
     match frames {
         [one] => json(200, one.clone()),
-        many => Answer {
-            status: 200,
-            headers: vec![("content-type".into(), "text/event-stream".into())],
-            body: many
-                .iter()
-                .map(|f| format!("event: message\ndata: {f}\n\n"))
-                .collect(),
-            stream: None,
-        },
+        many => events(many),
+    }
+}
+
+/// Frames as the events of an SSE stream.
+fn events(frames: &[String]) -> Answer {
+    Answer {
+        status: 200,
+        headers: vec![("content-type".into(), "text/event-stream".into())],
+        body: frames
+            .iter()
+            .map(|f| format!("event: message\ndata: {f}\n\n"))
+            .collect(),
+        stream: None,
     }
 }

@@ -46,4 +46,9 @@ pub struct DemoArgs {
     /// into a client.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8808")]
     pub http: Option<SocketAddr>,
+    /// With --http: serve the official MCP conformance suite's fixtures
+    /// (test_simple_text, test://static-text, test_simple_prompt, ...) instead of
+    /// the lessons' demo, to run `@modelcontextprotocol/conformance server` against.
+    #[arg(long, requires = "http")]
+    pub conformance: bool,
 }

@@ -1,0 +1,91 @@
+//! Which server answers behind the HTTP faces: the lessons' demo by default, or
+//! any other sans-IO server with the same face ([`Engine`]), chosen by a
+//! [`Profile`]. `mcpg demo --http --conformance` passes the conformance suite's
+//! fixtures (crate `mcpg-demo-conformance`) this way, so this crate, and the page
+//! that uses it, never depends on them.
+
+use std::fmt;
+
+use mcpg_core::Timestamp;
+use mcpg_core::jsonrpc::Message;
+use mcpg_demo::DemoServer;
+
+/// A sans-IO MCP server as a session drives it: frames in, frames out, and a
+/// clock it is told about (it reads none).
+pub trait Engine: fmt::Debug + Send {
+    /// Feeds one frame from the client.
+    fn handle_text(&mut self, now: Timestamp, text: &str);
+    /// Lets the server's own clock run to `now` (slow tools, asks that time out).
+    fn handle_timeout(&mut self, now: Timestamp);
+    /// When [`Engine::handle_timeout`] should next run.
+    fn poll_timeout(&self) -> Option<Timestamp>;
+    /// The next frame to send to the client.
+    fn poll_transmit(&mut self) -> Option<Message>;
+    /// Drops what the server kept for a UI (nobody watches it here), so it does
+    /// not pile up. Nothing by default.
+    fn discard_events(&mut self) {}
+}
+
+impl Engine for DemoServer {
+    fn handle_text(&mut self, now: Timestamp, text: &str) {
+        DemoServer::handle_text(self, now, text);
+    }
+
+    fn handle_timeout(&mut self, now: Timestamp) {
+        DemoServer::handle_timeout(self, now);
+    }
+
+    fn poll_timeout(&self) -> Option<Timestamp> {
+        DemoServer::poll_timeout(self)
+    }
+
+    fn poll_transmit(&mut self) -> Option<Message> {
+        DemoServer::poll_transmit(self)
+    }
+
+    fn discard_events(&mut self) {
+        while self.poll_event().is_some() {}
+    }
+}
+
+/// How to make a fresh server for a new session.
+#[derive(Clone, Copy)]
+pub struct Profile {
+    name: &'static str,
+    make: fn() -> Box<dyn Engine>,
+}
+
+impl Profile {
+    /// The lessons' demo server ([`DemoServer`]): the default everywhere.
+    pub const DEMO: Profile = Profile {
+        name: "demo",
+        make: demo,
+    };
+
+    /// Another server: `make` builds a fresh one for each session; `name` is
+    /// for debug output.
+    pub const fn new(name: &'static str, make: fn() -> Box<dyn Engine>) -> Profile {
+        Profile { name, make }
+    }
+
+    /// A fresh server.
+    pub(crate) fn make(&self) -> Box<dyn Engine> {
+        (self.make)()
+    }
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile::DEMO
+    }
+}
+
+impl fmt::Debug for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Profile").field(&self.name).finish()
+    }
+}
+
+fn demo() -> Box<dyn Engine> {
+    Box::new(DemoServer::new())
+}
