@@ -104,7 +104,9 @@ pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(),
     let prefix = format!("{}-", prefix.as_str().get(..16).unwrap_or_default());
     let profile = match profile {
         DemoProfile::Demo => Profile::DEMO,
-        DemoProfile::Conformance => mcpg_demo_conformance::profile(),
+        // Seals the input_required rounds' requestState; drawn per process, so a
+        // state from before a restart no longer opens (the client starts over).
+        DemoProfile::Conformance => mcpg_demo_conformance::profile().with_state_key(state_key()?),
     };
     let shared = Shared {
         inner: Arc::new(Mutex::new(Inner {
@@ -123,6 +125,13 @@ pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(),
     axum::serve(listener, app)
         .await
         .map_err(io("serving failed"))
+}
+
+/// 32 random bytes for [`Profile::with_state_key`].
+fn state_key() -> Result<[u8; 32], BridgeError> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| BridgeError::Random(e.to_string()))?;
+    Ok(key)
 }
 
 async fn handle(State(st): State<Shared>, req: Request) -> Response {

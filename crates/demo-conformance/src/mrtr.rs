@@ -1,21 +1,318 @@
 //! The 2026-07-28 `input_required` fixtures (the suite's `input-required-result-*`
 //! scenarios: `resultType: "input_required"`, `inputRequests`, `requestState`).
-//! Kept in a file of their own: they come with the core server's side of MRTR,
-//! built apart from the other fixtures.
+//! Kept in a file of their own: they come with the core server's side of MRTR
+//! (`Server::require_input`), built apart from the other fixtures.
+//!
+//! Each fixture is stateless, as the generation is: a round is a pure function
+//! of the request (its arguments, the capabilities its `_meta` declares, the
+//! answers it carries and the `requestState` the core opened for it). A round
+//! whose answers are missing asks again (the SEP's advice: re-request, not an
+//! error); an answer of the wrong shape is `-32602`. The core has already
+//! refused a state that does not open and an answer that is not an object.
 
 use mcpg_core::Timestamp;
-use mcpg_core::model::Tool;
-use mcpg_core::server::{Server, ServerEvent};
+use mcpg_core::jsonrpc::{RequestId, RpcError, code};
+use mcpg_core::model::{CallToolResult, JsonObject, Tool};
+use mcpg_core::server::{CallContext, InputRequest, Server, ServerEvent};
+use serde_json::{Value, json};
 
-/// The input-required fixture tools, listed after the others (none yet).
+/// The fixture tools: name and description, as the suite's reference server has them.
+const TOOLS: [(&str, &str); 8] = [
+    (
+        ELICITATION,
+        "MRTR: returns InputRequiredResult with elicitation request",
+    ),
+    (
+        SAMPLING,
+        "MRTR: returns InputRequiredResult with sampling request",
+    ),
+    (
+        ROOTS,
+        "MRTR: returns InputRequiredResult with roots/list request",
+    ),
+    (STATE, "MRTR: returns InputRequiredResult with requestState"),
+    (
+        MULTIPLE,
+        "MRTR: returns InputRequiredResult with multiple input requests",
+    ),
+    (
+        MULTI_ROUND,
+        "MRTR: multi-round InputRequiredResult workflow",
+    ),
+    (TAMPERED, "MRTR: HMAC-signed requestState integrity test"),
+    (
+        CAPABILITIES,
+        "MRTR: respects client capabilities in inputRequests",
+    ),
+];
+
+const ELICITATION: &str = "test_input_required_result_elicitation";
+const SAMPLING: &str = "test_input_required_result_sampling";
+const ROOTS: &str = "test_input_required_result_list_roots";
+const STATE: &str = "test_input_required_result_request_state";
+const MULTIPLE: &str = "test_input_required_result_multiple_inputs";
+const MULTI_ROUND: &str = "test_input_required_result_multi_round";
+const TAMPERED: &str = "test_input_required_result_tampered_state";
+const CAPABILITIES: &str = "test_input_required_result_capabilities";
+/// The prompt that asks (`prompts/get` answers `input_required` too).
+const PROMPT: &str = "test_input_required_result_prompt";
+
+/// The input-required fixture tools, listed after the others.
 pub(crate) fn tools() -> Vec<Tool> {
-    Vec::new()
+    TOOLS
+        .iter()
+        .map(|(name, description)| {
+            crate::catalogue::tool(
+                name,
+                description,
+                json!({"type": "object", "properties": {}}),
+            )
+        })
+        .collect()
 }
 
-/// Answers `ev` if it is a call of one of [`tools`]; whether it did.
-pub(crate) fn serve(_server: &mut Server, _now: Timestamp, ev: &ServerEvent) -> bool {
-    match ev {
-        ServerEvent::CallTool { name, .. } => tools().iter().any(|t| t.name == *name),
-        _ => false,
+/// The input-required fixture prompt, listed after the others.
+pub(crate) fn prompts() -> Vec<Value> {
+    vec![json!({
+        "name": PROMPT,
+        "description": "MRTR: prompt that requires elicitation input",
+    })]
+}
+
+/// What a round ends in.
+enum Round {
+    /// Ask these, sealing this state (the application's text) into the result.
+    Ask(Vec<(String, InputRequest)>, Option<String>),
+    /// The final answer's text.
+    Done(String),
+    /// A JSON-RPC error.
+    Fail(RpcError),
+}
+
+/// Answers `ev` if it is a call of one of [`tools`] or a get of the prompt;
+/// whether it did.
+pub(crate) fn serve(server: &mut Server, now: Timestamp, ev: &ServerEvent) -> bool {
+    let (id, name, prompt) = match ev {
+        ServerEvent::CallTool { id, name, .. } if TOOLS.iter().any(|(t, _)| t == name) => {
+            (id, name.as_str(), false)
+        }
+        ServerEvent::GetPrompt { id, name, .. } if name == PROMPT => (id, name.as_str(), true),
+        _ => return false,
+    };
+    // Open: the core just handed it over.
+    if let Some(ctx) = server.call_context(id).cloned() {
+        let round = fixture(name, &ctx);
+        finish(server, now, id, prompt, round);
     }
+    true
+}
+
+fn finish(server: &mut Server, now: Timestamp, id: &RequestId, prompt: bool, round: Round) {
+    match round {
+        Round::Ask(requests, state) => {
+            if let Err(e) = server.require_input(now, id, requests, state.as_deref()) {
+                // Under 2025-11-25 (no input_required there), or a capability missing.
+                let why = format!("This fixture cannot ask: {e}");
+                if prompt {
+                    server.respond_error(now, id, RpcError::new(code::INVALID_PARAMS, why));
+                } else {
+                    server.respond(now, id, &CallToolResult::tool_error(why));
+                }
+            }
+        }
+        Round::Done(text) if prompt => {
+            let message = json!({"role": "user", "content": {"type": "text", "text": text}});
+            server.respond_prompt(now, id, None, vec![message]);
+        }
+        Round::Done(text) => server.respond(now, id, &CallToolResult::text(text)),
+        Round::Fail(e) => server.respond_error(now, id, e),
+    }
+}
+
+fn fixture(name: &str, ctx: &CallContext) -> Round {
+    match name {
+        ELICITATION => once(ctx, vec![name_form("user_name")], None, |a| {
+            format!("Hello, {}!", field(a[0], "name"))
+        }),
+        SAMPLING => once(ctx, vec![capital()], None, |a| {
+            format!("The model answered: {}", sampled(a[0]))
+        }),
+        ROOTS => once(ctx, vec![roots()], None, |a| listed(a[0])),
+        STATE => once(ctx, vec![confirm()], Some("request-state"), |_| {
+            "state-ok: the requestState came back intact".into()
+        }),
+        MULTIPLE => {
+            let greeting = InputRequest::sampling(json!({
+                "messages": [{"role": "user", "content": {"type": "text", "text": "Generate a greeting"}}],
+                "maxTokens": 50,
+            }));
+            let asked = vec![
+                name_form("user_name"),
+                ("greeting".into(), greeting),
+                roots(),
+            ];
+            once(ctx, asked, Some("multiple-inputs"), |a| {
+                format!(
+                    "{} (for {}); {}",
+                    sampled(a[1]),
+                    field(a[0], "name"),
+                    listed(a[2])
+                )
+            })
+        }
+        MULTI_ROUND => multi_round(ctx),
+        TAMPERED => once(ctx, vec![confirm()], Some("tamper-evident"), |_| {
+            "The requestState verified.".into()
+        }),
+        CAPABILITIES => {
+            let asked: Vec<_> = [name_form("user_name"), capital(), roots()]
+                .into_iter()
+                .filter(|(_, r)| ctx.can_ask(r))
+                .collect();
+            if asked.is_empty() {
+                return Round::Done("The request declares nothing to ask with.".into());
+            }
+            once(ctx, asked, None, |a| {
+                format!("{} answer(s) received.", a.len())
+            })
+        }
+        _ => {
+            let context = (
+                "user_context".to_owned(),
+                form("What context should the prompt use?", "context"),
+            );
+            once(ctx, vec![context], None, |a| {
+                format!("Use this context: {}", field(a[0], "context"))
+            })
+        }
+    }
+}
+
+/// A fixture of one round: ask `asked` (with `state`) until a retry carries every
+/// answer (and `state`, opened), then `done` with the answers, in order.
+fn once(
+    ctx: &CallContext,
+    asked: Vec<(String, InputRequest)>,
+    state: Option<&str>,
+    done: impl Fn(&[&JsonObject]) -> String,
+) -> Round {
+    if state.is_some() && ctx.request_state.as_deref() != state {
+        return Round::Ask(asked, state.map(str::to_owned));
+    }
+    match answers(ctx, &asked) {
+        Ok(Some(a)) => Round::Done(done(&a)),
+        Ok(None) => Round::Ask(asked, state.map(str::to_owned)),
+        Err(e) => Round::Fail(e),
+    }
+}
+
+/// Every answer to `asked`, in order; `None` if one is missing.
+fn answers<'c>(
+    ctx: &'c CallContext,
+    asked: &[(String, InputRequest)],
+) -> Result<Option<Vec<&'c JsonObject>>, RpcError> {
+    let mut out = Vec::with_capacity(asked.len());
+    for (key, request) in asked {
+        match ctx.input_response(key, request) {
+            Ok(Some(a)) => out.push(a),
+            Ok(None) => return Ok(None),
+            Err(bad) => return Err(bad.to_rpc_error()),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Name, then colour, across three rounds; the name rides in the sealed state.
+fn multi_round(ctx: &CallContext) -> Round {
+    const FIRST: &str = "multi-round:1";
+    const SECOND: &str = "multi-round:2:";
+    let step2 = || {
+        let r = form("Step 2: What is your favorite color?", "color");
+        vec![("step2".to_owned(), r)]
+    };
+    match ctx.request_state.as_deref() {
+        Some(s) if s.starts_with(SECOND) => {
+            let name = s.get(SECOND.len()..).unwrap_or_default().to_owned();
+            once(ctx, step2(), Some(s), |a| {
+                format!("{name}'s favorite color is {}.", field(a[0], "color"))
+            })
+        }
+        _ => {
+            let step1 = (
+                "step1".to_owned(),
+                form("Step 1: What is your name?", "name"),
+            );
+            match once(ctx, vec![step1], Some(FIRST), |a| field(a[0], "name")) {
+                Round::Done(name) => Round::Ask(step2(), Some(format!("{SECOND}{name}"))),
+                other => other,
+            }
+        }
+    }
+}
+
+/// A form asking for one required string.
+fn form(message: &str, property: &str) -> InputRequest {
+    InputRequest::elicitation(json!({
+        "message": message,
+        "requestedSchema": {
+            "type": "object",
+            "properties": {property: {"type": "string"}},
+            "required": [property],
+        },
+    }))
+}
+
+fn name_form(key: &str) -> (String, InputRequest) {
+    (key.to_owned(), form("What is your name?", "name"))
+}
+
+fn confirm() -> (String, InputRequest) {
+    let r = InputRequest::elicitation(json!({
+        "message": "Please confirm to continue",
+        "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+    }));
+    ("confirm".to_owned(), r)
+}
+
+fn capital() -> (String, InputRequest) {
+    let r = InputRequest::sampling(json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": "What is the capital of France?"}}],
+        "maxTokens": 100,
+    }));
+    ("capital_question".to_owned(), r)
+}
+
+fn roots() -> (String, InputRequest) {
+    ("client_roots".to_owned(), InputRequest::roots())
+}
+
+/// A form answer's string field, or what the user did instead of accepting.
+fn field(answer: &JsonObject, name: &str) -> String {
+    let value = answer
+        .get("content")
+        .and_then(|c| c.get(name))
+        .and_then(Value::as_str);
+    match (answer.get("action").and_then(Value::as_str), value) {
+        (Some("accept"), Some(v)) => v.to_owned(),
+        (action, _) => format!("(no {name}: {})", action.unwrap_or("no action")),
+    }
+}
+
+/// A sampling answer's text.
+fn sampled(answer: &JsonObject) -> String {
+    let text = answer
+        .get("content")
+        .and_then(|c| c.get("text"))
+        .and_then(Value::as_str);
+    text.unwrap_or("(no text)").to_owned()
+}
+
+/// A roots answer, as a sentence naming each root.
+fn listed(answer: &JsonObject) -> String {
+    let uris: Vec<&str> = answer
+        .get("roots")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(|x| x.get("uri")?.as_str()).collect())
+        .unwrap_or_default();
+    format!("The client has {} root(s): {}", uris.len(), uris.join(", "))
 }
