@@ -61,12 +61,11 @@ const PROMPT: &str = "test_input_required_result_prompt";
 pub(crate) fn tools() -> Vec<Tool> {
     TOOLS
         .iter()
-        .map(|(name, description)| {
-            crate::catalogue::tool(
-                name,
-                description,
-                json!({"type": "object", "properties": {}}),
-            )
+        .map(|(name, description)| Tool {
+            name: (*name).to_owned(),
+            description: Some((*description).to_owned()),
+            input_schema: json!({"type": "object", "properties": {}}),
+            ..Default::default()
         })
         .collect()
 }

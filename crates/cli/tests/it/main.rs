@@ -32,6 +32,7 @@ mod catalog_fixture;
 mod cli;
 mod demo_http;
 mod demo_http_listen;
+mod demo_http_mrtr;
 mod diff;
 mod doctor;
 mod doctor_http;
