@@ -88,9 +88,9 @@ fn schema_2020_12() -> Value {
     })
 }
 
-/// The fixture tools, in `tools/list` order.
+/// The fixture tools of the 2025-11-25 scenarios, in `tools/list` order.
 pub(crate) fn tools() -> Vec<Tool> {
-    let mut tools = vec![
+    vec![
         tool(
             "test_simple_text",
             "Tests simple text content response",
@@ -156,10 +156,7 @@ pub(crate) fn tools() -> Vec<Tool> {
             "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
             schema_2020_12(),
         ),
-    ];
-    tools.extend(crate::diagnostic::tools());
-    tools.extend(crate::mrtr::tools());
-    tools
+    ]
 }
 
 /// `Resource` objects, in `resources/list` order.
@@ -221,9 +218,9 @@ fn prompts() -> Vec<Value> {
     ]
 }
 
-/// A fresh server with every fixture.
-pub(crate) fn server() -> Server {
-    Server::new(config(), tools())
+/// A fresh server offering `tools` and every resource and prompt.
+pub(crate) fn server(tools: Vec<Tool>) -> Server {
+    Server::new(config(), tools)
         .with_resources(resources(), templates())
         .with_prompts([prompts(), crate::mrtr::prompts()].concat())
 }

@@ -57,7 +57,7 @@ impl ConformanceServer {
     /// A fresh server with every fixture.
     pub fn new() -> Self {
         ConformanceServer {
-            server: catalogue::server(),
+            server: catalogue::server(tools()),
             steps: steps::Steps::default(),
             asks: Vec::new(),
         }
@@ -121,6 +121,15 @@ impl Engine for ConformanceServer {
     fn set_state_key(&mut self, key: mcpg_core::server::StateKey) {
         self.server.set_state_key(key);
     }
+}
+
+/// Every fixture tool, in `tools/list` order: the 2025-11-25 scenarios', the
+/// `server-stateless` probes, then the `input_required` ones.
+fn tools() -> Vec<mcpg_core::model::Tool> {
+    let mut tools = catalogue::tools();
+    tools.extend(diagnostic::tools());
+    tools.extend(mrtr::tools());
+    tools
 }
 
 /// The profile that serves these fixtures on `mcpg-demo-sse`'s HTTP faces.

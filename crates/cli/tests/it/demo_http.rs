@@ -25,8 +25,14 @@ pub(crate) struct Demo {
 
 impl Demo {
     pub(crate) fn start() -> Demo {
+        Demo::start_with(&[])
+    }
+
+    /// `mcpg demo --http 127.0.0.1:0` with `extra` flags.
+    pub(crate) fn start_with(extra: &[&str]) -> Demo {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
             .args(["demo", "--http", "127.0.0.1:0"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -136,7 +142,7 @@ impl Reply {
         }
     }
 
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)

@@ -31,6 +31,7 @@ mod catalog_demo;
 mod catalog_fixture;
 mod cli;
 mod demo_http;
+mod demo_http_conformance;
 mod demo_http_listen;
 mod demo_http_mrtr;
 mod diff;

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod face;
+mod held;
 mod machine;
 mod server;
 mod stateless;
