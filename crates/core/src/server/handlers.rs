@@ -255,7 +255,6 @@ impl Server {
             ctx,
             cacheable: r.method == "resources/read",
             log_level: r.log_level,
-            method: r.method.to_owned(),
             binding,
         };
         self.open.insert(id.clone(), call);

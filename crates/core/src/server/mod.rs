@@ -66,8 +66,6 @@ struct OpenCall {
     cacheable: bool,
     /// The 2026-07-28 per-request log level, if the client set one.
     log_level: Option<LoggingLevel>,
-    /// Its method.
-    method: String,
     /// What a sealed `requestState` is bound to: `Some` for a 2026-07-28 request
     /// an `InputRequiredResult` may answer ([`mrtr::RETRYABLE`]).
     binding: Option<[u8; 32]>,

@@ -93,11 +93,8 @@ pub enum InputRequiredError {
         version: ProtocolVersion,
     },
     /// Not a request an `InputRequiredResult` may answer ([`RETRYABLE`]).
-    #[error("{method} may not be answered with input_required")]
-    NotRetryable {
-        /// Its method.
-        method: String,
-    },
+    #[error("only tools/call, prompts/get and resources/read may be answered with input_required")]
+    NotRetryable,
     /// The request's client capabilities lack what an input request needs.
     #[error(
         "input request {key:?} needs the {capability} capability, which the request does not declare"
@@ -210,11 +207,7 @@ impl Server {
         if version.generation() != Generation::Stateless {
             return Err(InputRequiredError::NotStateless { version });
         }
-        let bound = call
-            .binding
-            .ok_or_else(|| InputRequiredError::NotRetryable {
-                method: call.method.to_owned(),
-            })?;
+        let bound = call.binding.ok_or(InputRequiredError::NotRetryable)?;
         if requests.is_empty() && state.is_none() {
             return Err(InputRequiredError::Empty);
         }
