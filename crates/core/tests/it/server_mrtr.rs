@@ -16,20 +16,18 @@ use mcpg_core::client::{CallOptions, CallOutcome, ClientConfig, Event, Generatio
 use mcpg_core::diag::Rule;
 use mcpg_core::jsonrpc::RequestId;
 use mcpg_core::model::JsonObject;
-use mcpg_core::server::{
-    InputRequest, InputRequiredError, STATE_LIFETIME, ServerConfig, ServerEvent, StateKey,
-};
+use mcpg_core::server::{InputRequest, STATE_LIFETIME, ServerConfig, ServerEvent, StateKey};
 use mcpg_core::version::ProtocolVersion;
 use serde_json::{Value, json};
 use support::{Behaviour, Pair, tool};
 
-fn obj(v: Value) -> JsonObject {
+pub(crate) fn obj(v: Value) -> JsonObject {
     v.as_object().unwrap().clone()
 }
 
 /// A 2026-07-28 pair whose client declares `caps`, the server holding calls open
 /// and sealing states with a fixed key.
-fn pair(mode: GenerationMode, caps: Value) -> Pair {
+pub(crate) fn pair(mode: GenerationMode, caps: Value) -> Pair {
     let ccfg = ClientConfig {
         mode,
         capabilities: obj(caps),
@@ -50,7 +48,7 @@ fn stateless() -> Pair {
     )
 }
 
-fn name_form() -> InputRequest {
+pub(crate) fn name_form() -> InputRequest {
     InputRequest::elicitation(json!({
         "message": "Your name?",
         "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
@@ -67,7 +65,7 @@ fn calls(p: &Pair) -> Vec<RequestId> {
         .collect()
 }
 
-fn last_call(p: &Pair) -> RequestId {
+pub(crate) fn last_call(p: &Pair) -> RequestId {
     calls(p).pop().expect("a call")
 }
 
@@ -235,87 +233,4 @@ fn missing_and_malformed_answers() {
         assert!(err.is_some_and(|e| e.contains("-32602")), "{bad}");
     }
     assert_eq!(calls(&p).len(), before);
-}
-
-#[test]
-fn the_server_asks_only_what_the_request_declares() {
-    let mut p = pair(GenerationMode::Stateless, json!({"sampling": {}}));
-    p.client
-        .call_tool(p.now, "book", None, CallOptions::default());
-    p.pump();
-    let id = last_call(&p);
-    let ctx = p.server.call_context(&id).unwrap();
-    assert!(!ctx.can_ask(&name_form()));
-    assert!(!ctx.can_ask(&InputRequest::roots()));
-    assert!(ctx.can_ask(&InputRequest::sampling(json!({}))));
-    let asked = vec![
-        (
-            "q".to_owned(),
-            InputRequest::sampling(json!({"messages": [], "maxTokens": 9})),
-        ),
-        ("user_name".to_owned(), name_form()),
-    ];
-    assert_eq!(
-        p.server.require_input(p.now, &id, asked, None),
-        Err(InputRequiredError::NotDeclared {
-            key: "user_name".into(),
-            capability: "elicitation"
-        })
-    );
-    assert!(p.server.is_open(&id), "nothing was sent");
-    assert_eq!(
-        p.server.require_input(p.now, &id, vec![], None),
-        Err(InputRequiredError::Empty)
-    );
-}
-
-#[test]
-fn input_required_is_a_2026_07_28_answer_and_needs_a_key_for_state() {
-    let mut p = pair(
-        GenerationMode::Initialize,
-        json!({"sampling": {}, "roots": {}, "elicitation": {}}),
-    );
-    p.client
-        .call_tool(p.now, "book", None, CallOptions::default());
-    p.pump();
-    let id = last_call(&p);
-    assert_eq!(
-        p.server
-            .require_input(p.now, &id, vec![("r".into(), InputRequest::roots())], None),
-        Err(InputRequiredError::NotStateless {
-            version: ProtocolVersion::V2025_11_25
-        })
-    );
-
-    let ccfg = ClientConfig {
-        mode: GenerationMode::Stateless,
-        capabilities: obj(json!({"roots": {}})),
-        versions: ProtocolVersion::ALL.to_vec(),
-        ..Default::default()
-    };
-    let mut keyless = Pair::new(ccfg, ServerConfig::default(), vec![tool("book")]);
-    keyless.behaviour = Behaviour::Hold;
-    keyless.connect();
-    keyless
-        .client
-        .call_tool(keyless.now, "book", None, CallOptions::default());
-    keyless.pump();
-    let id = last_call(&keyless);
-    let roots = vec![("r".to_owned(), InputRequest::roots())];
-    assert_eq!(
-        keyless
-            .server
-            .require_input(keyless.now, &id, roots.clone(), Some("s")),
-        Err(InputRequiredError::NoStateKey)
-    );
-    assert_eq!(
-        keyless.server.require_input(keyless.now, &id, roots, None),
-        Ok(())
-    );
-    assert_eq!(
-        keyless
-            .server
-            .require_input(keyless.now, &id, vec![], Some("s")),
-        Err(InputRequiredError::NotOpen)
-    );
 }
