@@ -116,7 +116,7 @@ fn mcpg_answers_an_input_required_round_and_the_sealed_state_comes_back() {
         &r,
         0,
         &["state-ok"],
-        &["\"inputResponses\"", "\"requestState\":\"mcpg1."],
+        &["\"inputResponses\"", "\"requestState\":\"mcpgs1."],
     );
 }
 

@@ -3,12 +3,14 @@
 //! back is client input, and a server that keeps anything in it that it would not
 //! take straight off the wire must be able to tell it was not changed.
 //!
-//! A sealed state is `mcpg1.ISSUED.TAG.PAYLOAD`: ISSUED the server's clock (ms)
+//! A sealed state is `mcpgs1.ISSUED.TAG.PAYLOAD`: ISSUED the server's clock (ms)
 //! when it was sealed, PAYLOAD the application's own text, unchanged, and TAG the
 //! HMAC-SHA256 (hex) under the server's [`StateKey`] over ISSUED, PAYLOAD and a
 //! digest of the request it answers (method, tool or prompt name or resource URI,
 //! arguments). So an edited state, one minted for another call (another tool,
 //! other arguments), or one older than [`STATE_LIFETIME`] does not open.
+//!
+//! (`mcpgs1`, "sealed", apart from the lessons demo's own unkeyed `mcpg1.` states.)
 //!
 //! Why a keyed tag, not state kept server-side under an unguessable id: the
 //! 2026-07-28 generation is stateless so that any instance can answer any round;
@@ -32,7 +34,7 @@ use crate::time::Timestamp;
 pub const STATE_LIFETIME: Duration = Duration::from_secs(30 * 60);
 
 /// The prefix naming this format (and its version).
-const PREFIX: &str = "mcpg1";
+const PREFIX: &str = "mcpgs1";
 
 /// The server's secret for sealing `requestState`: 32 bytes the I/O layer draws
 /// from the operating system's random source (or shares between instances).
@@ -57,7 +59,7 @@ impl std::fmt::Debug for StateKey {
 /// the client, which gets one and the same `-32602` whatever the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StateError {
-    /// Not of the `mcpg1.ISSUED.TAG.PAYLOAD` form.
+    /// Not of the `mcpgs1.ISSUED.TAG.PAYLOAD` form.
     #[error("requestState is not a state this server seals")]
     Malformed,
     /// The tag does not match: edited, sealed under another key, or for another call.
@@ -167,7 +169,11 @@ pub(super) fn open(
     else {
         return Err(StateError::Malformed);
     };
-    let issued: u64 = issued.parse().map_err(|_| StateError::Malformed)?;
+    // Canonical digits only ("+5", "05" read as 5 too): one state, one spelling.
+    let issued = match issued.parse::<u64>() {
+        Ok(n) if n.to_string() == issued => n,
+        _ => return Err(StateError::Malformed),
+    };
     let code = unhex(hex).ok_or(StateError::Malformed)?;
     // Compared in constant time by the MAC itself.
     tag(key, bound, issued, payload)
@@ -210,7 +216,7 @@ mod tests {
         let bound = binding("tools/call", Some(&p));
         let at = Timestamp::from_millis(5_000);
         let s = seal(&key(1), at, &bound, "round.2");
-        assert!(s.starts_with("mcpg1.5000."));
+        assert!(s.starts_with("mcpgs1.5000."));
         assert_eq!(open(&key(1), at, &bound, &s), Ok("round.2".into()));
         assert_eq!(open(&key(2), at, &bound, &s), Err(StateError::Forged));
         let other = json!({"name": "t", "arguments": {"a": 2, "b": [true, null]}});
@@ -223,6 +229,17 @@ mod tests {
         );
         assert_eq!(
             open(&key(1), at, &bound, "opaque"),
+            Err(StateError::Malformed)
+        );
+        let respelled = s.replacen("mcpgs1.5000.", "mcpgs1.+5000.", 1);
+        assert_eq!(
+            open(&key(1), at, &bound, &respelled),
+            Err(StateError::Malformed)
+        );
+        let upper = s.replacen(&s[12..20], &s[12..20].to_uppercase(), 1);
+        assert_ne!(upper, s);
+        assert_eq!(
+            open(&key(1), at, &bound, &upper),
             Err(StateError::Malformed)
         );
     }

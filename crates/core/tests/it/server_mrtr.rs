@@ -134,7 +134,7 @@ fn a_sealed_state_comes_back_opened_with_the_answers() {
         "elicitation/create"
     );
     let sealed = r["requestState"].as_str().unwrap();
-    assert!(sealed.starts_with("mcpg1.") && sealed.ends_with(".asked-name"));
+    assert!(sealed.starts_with("mcpgs1.") && sealed.ends_with(".asked-name"));
 
     let answer = json!({"action": "accept", "content": {"name": "Ada"}});
     assert!(
