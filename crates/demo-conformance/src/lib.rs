@@ -8,7 +8,7 @@
 //! hook: that hook exists to keep the demo's answers out of the page's first
 //! download and hands them a `DemoServer` (its jobs, tasks and catalogue), none of
 //! which the fixtures use; the core's server already checks every request and
-//! hands the fixtures exactly what they answer ([`ServerEvent`]). Like the core it
+//! hands the fixtures exactly what they answer ([`ServerEvent`](mcpg_core::server::ServerEvent)). Like the core it
 //! does no I/O and reads no clock: the delays of the slow fixtures run on the
 //! `now` passed to [`ConformanceServer::handle_timeout`].
 //!

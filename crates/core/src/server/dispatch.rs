@@ -81,7 +81,11 @@ impl Server {
                     log_level,
                     now,
                 };
-                match self.handle(&r)? {
+                // An error the handlers' checks raise, in this revision's words.
+                match self
+                    .handle(&r)
+                    .map_err(|e| super::respond::for_revision(e, version))?
+                {
                     Some(result) => result,
                     None => return Ok(None),
                 }

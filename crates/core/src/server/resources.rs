@@ -11,7 +11,9 @@ use crate::model::JsonObject;
 use crate::time::Timestamp;
 use crate::version::ProtocolVersion;
 
-/// `-32002`, the spec's "Resource not found", carrying the URI in `data`.
+/// `-32002`, the spec's "Resource not found", carrying the URI in `data`. The
+/// server sends it as `-32602` under 2026-07-28 (`respond.rs`), so an
+/// application answers with this one error in every revision.
 pub fn resource_not_found(uri: &str) -> RpcError {
     RpcError {
         code: code::RESOURCE_NOT_FOUND,

@@ -3,9 +3,10 @@
 use serde_json::{Map, Value, json};
 
 use super::Server;
-use crate::jsonrpc::{Message, RequestId, RpcError};
+use crate::jsonrpc::{Message, RequestId, RpcError, code};
 use crate::model::CallToolResult;
 use crate::time::Timestamp;
+use crate::version::{Generation, ProtocolVersion};
 
 /// The most values one `completion/complete` answer may carry (the spec's limit).
 pub const MAX_COMPLETIONS: usize = 100;
@@ -52,9 +53,11 @@ impl Server {
     }
 
     /// Answers any open request with a JSON-RPC error (`-32002` for a resource that
-    /// does not exist, `-32602` for bad arguments, ...).
+    /// does not exist, sent as `-32602` under 2026-07-28; `-32602` for bad
+    /// arguments, ...).
     pub fn respond_error(&mut self, now: Timestamp, id: &RequestId, error: RpcError) {
-        if self.open.remove(id).is_some() {
+        if let Some(call) = self.open.remove(id) {
+            let error = for_revision(error, call.ctx.version);
             self.send(now, Message::error(Some(id.clone()), error));
         }
     }
@@ -109,6 +112,16 @@ impl Server {
         let value = self.complete(result, call.ctx.version, call.cacheable);
         self.send(now, Message::response(id.clone(), value));
     }
+}
+
+/// `error` as revision `version` says it: SEP-2164 (2026-07-28) makes a resource
+/// that does not exist `-32602` (Invalid Params), where earlier revisions used
+/// `-32002`; the message and the URI in `data` stay.
+pub(super) fn for_revision(mut error: RpcError, version: ProtocolVersion) -> RpcError {
+    if error.code == code::RESOURCE_NOT_FOUND && version.generation() == Generation::Stateless {
+        error.code = code::INVALID_PARAMS;
+    }
+    error
 }
 
 /// A `TextResourceContents` object.

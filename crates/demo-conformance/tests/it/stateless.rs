@@ -98,3 +98,18 @@ fn asking_fixtures_cannot_ask_without_a_session() {
         "{text}"
     );
 }
+
+#[test]
+fn a_missing_resource_is_invalid_params_at_2026_07_28() {
+    let mut s = ConformanceServer::new();
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    for uri in ["test://nothing-here", "test://template/x/other"] {
+        let sent = request(&mut s, 0, "resources/read", json!({"uri":uri,"_meta":meta}));
+        let e = &answer(&sent)["error"];
+        assert_eq!(e["code"], -32602, "SEP-2164: {e}");
+        assert_eq!(e["data"]["uri"], uri);
+    }
+}

@@ -10,10 +10,20 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use crate::support;
 
 use base64::Engine as _;
-use mcpg_core::client::CallOutcome;
+use mcpg_core::client::{CallOutcome, GenerationMode};
 use mcpg_core::model::ContentBlock;
 use serde_json::{Value, json};
 use support::{MODES, Session, all, complete, read, rpc_code};
+
+/// "Resource not found": -32602 under 2026-07-28 (SEP-2164, what `Auto` speaks
+/// with the demo), -32002 before.
+fn not_found(mode: GenerationMode) -> i64 {
+    if mode == GenerationMode::Auto {
+        -32602
+    } else {
+        -32002
+    }
+}
 
 #[test]
 fn every_resource_is_readable_and_pages() {
@@ -54,7 +64,7 @@ fn every_resource_is_readable_and_pages() {
                 "resources/read",
                 json!({"uri": "note://playground/nothing"})
             )),
-            -32002
+            not_found(mode)
         );
         assert_eq!(s.diagnostics(), Vec::<String>::new(), "{mode:?}");
     }
@@ -114,7 +124,7 @@ fn templates_read_and_complete() {
         assert_eq!(f["days"].as_array().unwrap().len(), 2);
         assert_eq!(
             rpc_code(s.request("resources/read", json!({"uri": "weather://Atlantis/today"}))),
-            -32002
+            not_found(mode)
         );
         assert_eq!(
             rpc_code(s.request(
