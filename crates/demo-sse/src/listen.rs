@@ -10,6 +10,7 @@ use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 use serde_json::Value;
 
+use crate::profile::Make;
 use crate::session::DemoSession;
 use crate::{Answer, Push, StreamId, stateless};
 
@@ -30,9 +31,9 @@ pub(crate) struct Listens {
 impl Listens {
     /// Hands the listen request `msg` (id `id`) to the demo; its answer opens
     /// `stream`, unless the demo refused it (then the refusal, with its status).
-    pub fn open(
+    pub fn open<M: Make>(
         &mut self,
-        session: &mut DemoSession,
+        session: &mut DemoSession<M>,
         now: Timestamp,
         msg: &Message,
         id: &RequestId,

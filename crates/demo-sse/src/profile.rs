@@ -88,14 +88,64 @@ impl Profile {
         self.state_key = Some(key);
         self
     }
+}
 
+/// How a session makes a fresh server: statically ([`Demo`], the page's faces,
+/// so the page calls the demo directly as before), or through a [`Profile`].
+pub(crate) trait Make: Copy + fmt::Debug {
+    /// The server made.
+    type Made: Engine;
     /// A fresh server.
-    pub(crate) fn make(&self) -> Box<dyn Engine> {
+    fn make(&self) -> Self::Made;
+}
+
+/// The lessons' demo, made directly.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Demo;
+
+impl Make for Demo {
+    type Made = DemoServer;
+
+    fn make(&self) -> DemoServer {
+        DemoServer::new()
+    }
+}
+
+impl Make for Profile {
+    type Made = Box<dyn Engine>;
+
+    fn make(&self) -> Box<dyn Engine> {
         let mut engine = (self.make)();
         if let Some(k) = self.state_key {
             engine.set_state_key(StateKey::new(k));
         }
         engine
+    }
+}
+
+impl Engine for Box<dyn Engine> {
+    fn handle_text(&mut self, now: Timestamp, text: &str) {
+        (**self).handle_text(now, text);
+    }
+
+    fn handle_timeout(&mut self, now: Timestamp) {
+        (**self).handle_timeout(now);
+    }
+
+    fn poll_timeout(&self) -> Option<Timestamp> {
+        (**self).poll_timeout()
+    }
+
+    fn poll_transmit(&mut self) -> Option<Message> {
+        (**self).poll_transmit()
+    }
+
+    fn discard_events(&mut self) {
+        (**self).discard_events();
+    }
+
+    fn set_state_key(&mut self, key: StateKey) {
+        (**self).set_state_key(key);
     }
 }
 

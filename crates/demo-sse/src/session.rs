@@ -6,7 +6,7 @@
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message, RequestId};
 
-use crate::profile::{Engine, Profile};
+use crate::profile::{Demo, Engine, Make};
 
 /// How far the demo's clock may run past the page's to finish a request (the
 /// slow tool takes a few seconds of it).
@@ -19,12 +19,13 @@ const MAX_STEPS: usize = 10_000;
 /// a client that never reads its answers cannot grow this).
 const MAX_OPEN: usize = 256;
 
-/// A demo server for one session, with its clock and who waits for whom.
+/// A demo server for one session, with its clock and who waits for whom. `M`
+/// makes the server: the lessons' demo by default.
 #[derive(Debug, Default)]
-pub(crate) struct DemoSession {
-    /// What makes the server (the lessons' demo unless told otherwise).
-    profile: Profile,
-    demo: Option<Box<dyn Engine>>,
+pub(crate) struct DemoSession<M: Make = Demo> {
+    /// What makes the server.
+    maker: M,
+    demo: Option<M::Made>,
     /// The demo's clock: never behind the page's, ahead after a slow call.
     clock: u64,
     /// The client's requests the demo has not answered yet.
@@ -47,24 +48,25 @@ fn remember(list: &mut Vec<RequestId>, id: &RequestId) {
     list.push(id.clone());
 }
 
-impl DemoSession {
-    /// No server yet: the first message makes one with `profile`.
-    pub fn new(profile: Profile) -> DemoSession {
+impl<M: Make> DemoSession<M> {
+    /// No server yet: the first message makes one with `maker`.
+    pub fn new(maker: M) -> DemoSession<M> {
         DemoSession {
-            profile,
-            ..DemoSession::default()
+            maker,
+            demo: None,
+            clock: 0,
+            calls: Vec::new(),
+            asks: Vec::new(),
         }
     }
 
     /// Starts again with a fresh demo (a new session on the same face).
     pub fn restart(&mut self) {
         let clock = self.clock;
-        let profile = self.profile;
         *self = DemoSession {
-            demo: Some(profile.make()),
-            profile,
+            demo: Some(self.maker.make()),
             clock,
-            ..DemoSession::default()
+            ..DemoSession::new(self.maker)
         };
     }
 
@@ -78,8 +80,8 @@ impl DemoSession {
             }
             _ => {}
         }
-        let profile = self.profile;
-        let demo = self.demo.get_or_insert_with(|| profile.make());
+        let maker = self.maker;
+        let demo = self.demo.get_or_insert_with(|| maker.make());
         demo.handle_text(Timestamp::from_millis(self.clock), msg.raw());
         self.run()
     }

@@ -9,11 +9,12 @@
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::{Body, Message, RequestId, RpcError, code};
 
+use crate::profile::Make;
 use crate::session::DemoSession;
 use crate::{Answer, StreamId};
 
 /// `POST /mcp`.
-pub(crate) fn post(session: &mut DemoSession, now: Timestamp, body: &str) -> Answer {
+pub(crate) fn post<M: Make>(session: &mut DemoSession<M>, now: Timestamp, body: &str) -> Answer {
     post_with(session, now, body, &mut |_| false, None)
 }
 
@@ -21,8 +22,8 @@ pub(crate) fn post(session: &mut DemoSession, now: Timestamp, body: &str) -> Ans
 /// listen stream's notifications, or after a client's answer, a held call's)
 /// out of this response; with `hold`, a request whose demo asks the client
 /// first is answered with stream `hold` left open (its question its last event).
-pub(crate) fn post_with(
-    session: &mut DemoSession,
+pub(crate) fn post_with<M: Make>(
+    session: &mut DemoSession<M>,
     now: Timestamp,
     body: &str,
     divert: &mut dyn FnMut(&Message) -> bool,

@@ -60,8 +60,8 @@ pub struct HttpDemo {
     origins: Vec<String>,
     id_prefix: String,
     next_id: u64,
-    sessions: VecDeque<(String, DemoSession)>,
-    stateless: DemoSession,
+    sessions: VecDeque<(String, DemoSession<Profile>)>,
+    stateless: DemoSession<Profile>,
     listens: Listens,
     /// Open GET streams: the session and its stream.
     gets: Vec<(String, StreamId)>,
