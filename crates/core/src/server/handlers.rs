@@ -249,12 +249,17 @@ impl Server {
             _ => Err(not_found(r.method)),
         }?;
         let mut ctx = self.call_context_of(r.version, params)?;
-        let binding = super::mrtr::binding_of(r.method, r.version, params);
+        let retryable = super::mrtr::retryable(r.method, r.version);
+        let binding = match &self.sealer {
+            Some(s) if retryable => Some((s.binding)(r.method, params)),
+            _ => None,
+        };
         self.open_state(r.now, binding.as_ref(), &mut ctx)?;
         let call = OpenCall {
             ctx,
             cacheable: r.method == "resources/read",
             log_level: r.log_level,
+            retryable,
             binding,
         };
         self.open.insert(id.clone(), call);

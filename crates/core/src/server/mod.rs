@@ -66,8 +66,11 @@ struct OpenCall {
     cacheable: bool,
     /// The 2026-07-28 per-request log level, if the client set one.
     log_level: Option<LoggingLevel>,
-    /// What a sealed `requestState` is bound to: `Some` for a 2026-07-28 request
-    /// an `InputRequiredResult` may answer ([`mrtr::RETRYABLE`]).
+    /// Whether it is a 2026-07-28 request an `InputRequiredResult` may answer
+    /// ([`mrtr::RETRYABLE`]).
+    retryable: bool,
+    /// What a sealed `requestState` is bound to: for a retryable request, when
+    /// the server had a [`StateKey`] as it arrived.
     binding: Option<[u8; 32]>,
 }
 
@@ -125,7 +128,7 @@ pub struct Server {
     outbox: VecDeque<Message>,
     events: VecDeque<ServerEvent>,
     /// Seals and opens 2026-07-28 `requestState` ([`Server::set_state_key`]).
-    state_key: Option<StateKey>,
+    sealer: Option<request_state::Sealer>,
 }
 
 impl Server {
@@ -163,7 +166,7 @@ impl Server {
             handlers: None,
             outbox: VecDeque::new(),
             events: VecDeque::new(),
-            state_key: None,
+            sealer: None,
         }
     }
 

@@ -187,7 +187,7 @@ impl Server {
     /// retry carries must open, or the retry is `-32602`; without one, states pass
     /// through as the client sent them.
     pub fn set_state_key(&mut self, key: StateKey) {
-        self.state_key = Some(key);
+        self.sealer = Some(request_state::Sealer::new(key));
     }
 
     /// Answers an open 2026-07-28 `tools/call`, `prompts/get` or
@@ -207,7 +207,9 @@ impl Server {
         if version.generation() != Generation::Stateless {
             return Err(InputRequiredError::NotStateless { version });
         }
-        let bound = call.binding.ok_or(InputRequiredError::NotRetryable)?;
+        if !call.retryable {
+            return Err(InputRequiredError::NotRetryable);
+        }
         if requests.is_empty() && state.is_none() {
             return Err(InputRequiredError::Empty);
         }
@@ -217,10 +219,11 @@ impl Server {
                 capability: r.capability(),
             });
         }
-        let sealed = match (state, &self.state_key) {
-            (None, _) => None,
-            (Some(s), Some(k)) => Some(request_state::seal(k, now, &bound, s)),
-            (Some(_), None) => return Err(InputRequiredError::NoStateKey),
+        let sealed = match (state, &self.sealer, &call.binding) {
+            (None, ..) => None,
+            (Some(s), Some(k), Some(bound)) => Some((k.seal)(&k.key, now, bound, s)),
+            // No key, or none yet when the request arrived (so it has no binding).
+            (Some(_), ..) => return Err(InputRequiredError::NoStateKey),
         };
         let mut asked = JsonObject::new();
         for (key, r) in &requests {
@@ -239,11 +242,11 @@ impl Server {
         bound: Option<&[u8; 32]>,
         ctx: &mut CallContext,
     ) -> Result<(), RpcError> {
-        let (Some(key), Some(state)) = (&self.state_key, &ctx.request_state) else {
+        let (Some(sealer), Some(state)) = (&self.sealer, &ctx.request_state) else {
             return Ok(());
         };
         let opened = match bound {
-            Some(b) => request_state::open(key, now, b, state),
+            Some(b) => (sealer.open)(&sealer.key, now, b, state),
             // A state on a request no InputRequiredResult answers: never ours.
             None => Err(request_state::StateError::Malformed),
         };
@@ -261,12 +264,8 @@ impl Server {
     }
 }
 
-/// The binding of a 2026-07-28 request an `InputRequiredResult` may answer.
-pub(super) fn binding_of(
-    method: &str,
-    version: ProtocolVersion,
-    params: Option<&Value>,
-) -> Option<[u8; 32]> {
-    (version.generation() == Generation::Stateless && RETRYABLE.contains(&method))
-        .then(|| request_state::binding(method, params))
+/// Whether a request of `method` under `version` is one an `InputRequiredResult`
+/// may answer.
+pub(super) fn retryable(method: &str, version: ProtocolVersion) -> bool {
+    version.generation() == Generation::Stateless && RETRYABLE.contains(&method)
 }

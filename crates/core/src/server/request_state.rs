@@ -72,6 +72,38 @@ pub enum StateError {
 
 type HmacSha256 = Hmac<Sha256>;
 
+/// The key with the code that uses it, reached only through these pointers: a
+/// host that never calls `Server::set_state_key` (the page) never names them, so
+/// the hashing stays out of its download, as `RequestHandlers` keeps the
+/// handlers out of its first load.
+#[derive(Clone)]
+pub(super) struct Sealer {
+    pub(super) key: StateKey,
+    /// [`binding`].
+    pub(super) binding: fn(&str, Option<&Value>) -> [u8; 32],
+    /// [`seal`].
+    pub(super) seal: fn(&StateKey, Timestamp, &[u8; 32], &str) -> String,
+    /// [`open`].
+    pub(super) open: fn(&StateKey, Timestamp, &[u8; 32], &str) -> Result<String, StateError>,
+}
+
+impl Sealer {
+    pub(super) fn new(key: StateKey) -> Sealer {
+        Sealer {
+            key,
+            binding,
+            seal,
+            open,
+        }
+    }
+}
+
+impl std::fmt::Debug for Sealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.key.fmt(f)
+    }
+}
+
 /// The digest a state is bound to: the request's method, its target (tool or
 /// prompt name, resource URI) and its arguments, in a canonical form (object keys
 /// sorted: the client may re-serialize them in another order on the retry).
