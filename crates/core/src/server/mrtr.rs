@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::asks::requirement;
 use super::dispatch::invalid;
-use super::request_state::{self, StateKey};
+use super::request_state;
 use super::{CallContext, Server, ServerEvent, declares};
 use crate::diag::{Diagnostic, Rule, Severity};
 use crate::jsonrpc::{RequestId, RpcError};
@@ -182,11 +182,12 @@ impl CallContext {
 }
 
 impl Server {
+    #[cfg(feature = "sealed-state")]
     /// Hands in the secret that seals `requestState` ([`Server::require_input`])
     /// and opens it on the retry. With a key, every `requestState` a 2026-07-28
     /// retry carries must open, or the retry is `-32602`; without one, states pass
     /// through as the client sent them.
-    pub fn set_state_key(&mut self, key: StateKey) {
+    pub fn set_state_key(&mut self, key: request_state::StateKey) {
         self.sealer = Some(request_state::Sealer::new(key));
     }
 

@@ -22,9 +22,12 @@
 
 use std::time::Duration;
 
+#[cfg(feature = "sealed-state")]
 use hmac::digest::KeyInit;
+#[cfg(feature = "sealed-state")]
 use hmac::{Hmac, Mac};
 use serde_json::Value;
+#[cfg(feature = "sealed-state")]
 use sha2::{Digest, Sha256};
 
 use crate::time::Timestamp;
@@ -33,12 +36,15 @@ use crate::time::Timestamp;
 /// (a form, a sampling approval), so minutes, not seconds.
 pub const STATE_LIFETIME: Duration = Duration::from_secs(30 * 60);
 
+#[cfg(feature = "sealed-state")]
 /// The prefix naming this format (and its version).
 const PREFIX: &str = "mcpgs1";
 
 /// The server's secret for sealing `requestState`: 32 bytes the I/O layer draws
 /// from the operating system's random source (or shares between instances).
 #[derive(Clone)]
+// Read only by the sealing, which the `sealed-state` feature brings.
+#[cfg_attr(not(feature = "sealed-state"), allow(dead_code))]
 pub struct StateKey([u8; 32]);
 
 impl StateKey {
@@ -70,6 +76,7 @@ pub enum StateError {
     Expired,
 }
 
+#[cfg(feature = "sealed-state")]
 type HmacSha256 = Hmac<Sha256>;
 
 /// The key with the code that uses it, reached only through these pointers: a
@@ -87,6 +94,7 @@ pub(super) struct Sealer {
     pub(super) open: fn(&StateKey, Timestamp, &[u8; 32], &str) -> Result<String, StateError>,
 }
 
+#[cfg(feature = "sealed-state")]
 impl Sealer {
     pub(super) fn new(key: StateKey) -> Sealer {
         Sealer {
@@ -104,6 +112,7 @@ impl std::fmt::Debug for Sealer {
     }
 }
 
+#[cfg(feature = "sealed-state")]
 /// The digest a state is bound to: the request's method, its target (tool or
 /// prompt name, resource URI) and its arguments, in a canonical form (object keys
 /// sorted: the client may re-serialize them in another order on the retry).
@@ -126,6 +135,7 @@ pub(super) fn binding(method: &str, params: Option<&Value>) -> [u8; 32] {
     h.finalize().into()
 }
 
+#[cfg(feature = "sealed-state")]
 /// Feeds `v` to `h` unambiguously: a tag byte per kind, lengths before contents,
 /// object members sorted by key.
 fn canonical(h: &mut Sha256, v: Option<&Value>) {
@@ -154,12 +164,14 @@ fn canonical(h: &mut Sha256, v: Option<&Value>) {
     }
 }
 
+#[cfg(feature = "sealed-state")]
 fn text(h: &mut Sha256, tag: u8, s: &str) {
     h.update([tag]);
     h.update((s.len() as u64).to_be_bytes());
     h.update(s.as_bytes());
 }
 
+#[cfg(feature = "sealed-state")]
 fn tag(key: &StateKey, bound: &[u8; 32], issued: u64, payload: &str) -> HmacSha256 {
     // HMAC pads a key shorter than the hash's 64-byte block with zeros: done
     // here, so the fixed-size constructor (which cannot fail) takes it.
@@ -173,6 +185,7 @@ fn tag(key: &StateKey, bound: &[u8; 32], issued: u64, payload: &str) -> HmacSha2
     mac
 }
 
+#[cfg(feature = "sealed-state")]
 /// Seals `payload` for the request whose [`binding`] is `bound`, at `now`.
 pub(super) fn seal(key: &StateKey, now: Timestamp, bound: &[u8; 32], payload: &str) -> String {
     let issued = now.as_millis();
@@ -185,8 +198,10 @@ pub(super) fn seal(key: &StateKey, now: Timestamp, bound: &[u8; 32], payload: &s
     format!("{PREFIX}.{issued}.{hex}.{payload}")
 }
 
+#[cfg(feature = "sealed-state")]
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+#[cfg(feature = "sealed-state")]
 /// Opens a state [`seal`] made for the request whose [`binding`] is `bound`:
 /// the application's payload, if the tag matches and it has not expired.
 pub(super) fn open(
@@ -218,6 +233,7 @@ pub(super) fn open(
     Ok(payload.to_owned())
 }
 
+#[cfg(feature = "sealed-state")]
 fn unhex(s: &str) -> Option<Vec<u8>> {
     if s.len() != 64 {
         return None;
@@ -232,7 +248,7 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "sealed-state"))]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
