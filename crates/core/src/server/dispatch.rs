@@ -81,11 +81,7 @@ impl Server {
                     log_level,
                     now,
                 };
-                // An error the handlers' checks raise, in this revision's words.
-                match self
-                    .handle(&r)
-                    .map_err(|e| super::respond::for_revision(e, version))?
-                {
+                match self.handle(&r)? {
                     Some(result) => result,
                     None => return Ok(None),
                 }

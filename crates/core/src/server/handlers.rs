@@ -243,7 +243,10 @@ impl Server {
                         .unwrap_or_default(),
                 })
             }
-            "resources/read" => self.read(id, params),
+            // "Not found" in this revision's words (SEP-2164).
+            "resources/read" => self
+                .read(id, params)
+                .map_err(|e| super::respond::for_revision(e, r.version)),
             "prompts/get" => self.get_prompt(id, params),
             "completion/complete" => self.completion(id, params),
             _ => Err(not_found(r.method)),
