@@ -108,7 +108,7 @@ pub enum InputRequiredError {
     /// Neither input requests nor a state: the result would mean nothing.
     #[error("an input_required result needs inputRequests or a requestState")]
     Empty,
-    /// A state to seal, and no [`StateKey`] to seal it with.
+    /// A state to seal, and no [`StateKey`](super::StateKey) to seal it with.
     #[error("no StateKey to seal the requestState with (Server::set_state_key)")]
     NoStateKey,
 }
@@ -194,7 +194,7 @@ impl Server {
     /// Answers an open 2026-07-28 `tools/call`, `prompts/get` or
     /// `resources/read` with an `InputRequiredResult`: `requests` (key, request;
     /// each for a capability the request declares) and `state`, the application's
-    /// own text, sealed with the [`StateKey`]; the retry's [`CallContext`] carries
+    /// own text, sealed with the [`StateKey`](super::StateKey); the retry's [`CallContext`] carries
     /// it opened. Nothing is sent on an error.
     pub fn require_input(
         &mut self,
