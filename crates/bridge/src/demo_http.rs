@@ -34,7 +34,9 @@ pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(),
     } = bind(addr).await?;
     let profile = match profile {
         DemoProfile::Demo => Profile::DEMO,
-        DemoProfile::Conformance => mcpg_demo_conformance::profile(),
+        // Seals the input_required rounds' requestState; drawn per process, so a
+        // state from before a restart no longer opens (the client starts over).
+        DemoProfile::Conformance => mcpg_demo_conformance::profile().with_state_key(state_key()?),
     };
     serve(
         listener,
@@ -42,6 +44,13 @@ pub async fn run_demo_http(addr: SocketAddr, profile: DemoProfile) -> Result<(),
         HttpDemo::with_profile(hosts, origins, prefix, profile),
     )
     .await
+}
+
+/// 32 random bytes for [`Profile::with_state_key`].
+fn state_key() -> Result<[u8; 32], BridgeError> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| BridgeError::Random(e.to_string()))?;
+    Ok(key)
 }
 
 impl Face for HttpDemo {

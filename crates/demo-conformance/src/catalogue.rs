@@ -222,5 +222,5 @@ fn prompts() -> Vec<Value> {
 pub(crate) fn server(tools: Vec<Tool>) -> Server {
     Server::new(config(), tools)
         .with_resources(resources(), templates())
-        .with_prompts(prompts())
+        .with_prompts([prompts(), crate::mrtr::prompts()].concat())
 }

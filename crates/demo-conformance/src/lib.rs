@@ -117,6 +117,10 @@ impl Engine for ConformanceServer {
     fn poll_transmit(&mut self) -> Option<Message> {
         ConformanceServer::poll_transmit(self)
     }
+
+    fn set_state_key(&mut self, key: mcpg_core::server::StateKey) {
+        self.server.set_state_key(key);
+    }
 }
 
 /// Every fixture tool, in `tools/list` order: the 2025-11-25 scenarios', the

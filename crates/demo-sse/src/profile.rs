@@ -8,6 +8,7 @@ use std::fmt;
 
 use mcpg_core::Timestamp;
 use mcpg_core::jsonrpc::Message;
+use mcpg_core::server::StateKey;
 use mcpg_demo::DemoServer;
 
 /// A sans-IO MCP server as a session drives it: frames in, frames out, and a
@@ -24,6 +25,9 @@ pub trait Engine: fmt::Debug + Send {
     /// Drops what the server kept for a UI (nobody watches it here), so it does
     /// not pile up. Nothing by default.
     fn discard_events(&mut self) {}
+    /// Hands in the secret that seals 2026-07-28 `requestState`
+    /// (`mcpg_core::server::Server::set_state_key`). Nothing by default.
+    fn set_state_key(&mut self, _key: StateKey) {}
 }
 
 impl Engine for DemoServer {
@@ -53,6 +57,9 @@ impl Engine for DemoServer {
 pub struct Profile {
     name: &'static str,
     make: fn() -> Box<dyn Engine>,
+    /// The secret every server it makes seals `requestState` with
+    /// ([`Profile::with_state_key`]).
+    state_key: Option<[u8; 32]>,
 }
 
 impl Profile {
@@ -60,12 +67,26 @@ impl Profile {
     pub const DEMO: Profile = Profile {
         name: "demo",
         make: demo,
+        state_key: None,
     };
 
     /// Another server: `make` builds a fresh one for each session; `name` is
     /// for debug output.
     pub const fn new(name: &'static str, make: fn() -> Box<dyn Engine>) -> Profile {
-        Profile { name, make }
+        Profile {
+            name,
+            make,
+            state_key: None,
+        }
+    }
+
+    /// The same, each server it makes sealing 2026-07-28 `requestState` with
+    /// `key` ([`Engine::set_state_key`]): one key for the stateless face and every
+    /// session, so a state sealed by one round opens on the next wherever it
+    /// lands. The I/O layer draws it (this crate draws no random numbers).
+    pub const fn with_state_key(mut self, key: [u8; 32]) -> Profile {
+        self.state_key = Some(key);
+        self
     }
 }
 
@@ -94,7 +115,11 @@ impl Make for Profile {
     type Made = Box<dyn Engine>;
 
     fn make(&self) -> Box<dyn Engine> {
-        (self.make)()
+        let mut engine = (self.make)();
+        if let Some(k) = self.state_key {
+            engine.set_state_key(StateKey::new(k));
+        }
+        engine
     }
 }
 
@@ -117,6 +142,10 @@ impl Engine for Box<dyn Engine> {
 
     fn discard_events(&mut self) {
         (**self).discard_events();
+    }
+
+    fn set_state_key(&mut self, key: StateKey) {
+        (**self).set_state_key(key);
     }
 }
 

@@ -33,6 +33,7 @@ mod cli;
 mod demo_http;
 mod demo_http_conformance;
 mod demo_http_listen;
+mod demo_http_mrtr;
 mod diff;
 mod doctor;
 mod doctor_http;

@@ -87,7 +87,7 @@ pub(super) struct Asked {
 }
 
 /// The capability (and the revision that introduced it) a server request needs.
-fn requirement(
+pub(super) fn requirement(
     method: &str,
     params: Option<&Value>,
 ) -> Result<(&'static str, ProtocolVersion), CannotAsk> {
@@ -246,13 +246,24 @@ impl Server {
         let stamped = params
             .and_then(|p| p.get("_meta"))
             .and_then(|m| m.get(meta::CLIENT_CAPABILITIES));
+        // The schema has no null for either: a retry that sends one is broken
+        // (a protocol error), not a first round.
         let input_responses = match params.and_then(|p| p.get("inputResponses")) {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(o)) => Some(o.clone()),
+            None => None,
+            Some(Value::Object(o)) => {
+                // Each answer is a result (ElicitResult, CreateMessageResult,
+                // ListRootsResult): an object, whatever the key.
+                if let Some((k, _)) = o.iter().find(|(_, v)| !v.is_object()) {
+                    return Err(invalid(format!(
+                        "inputResponses.{k} must be a result object"
+                    )));
+                }
+                Some(o.clone())
+            }
             Some(_) => return Err(invalid("inputResponses must be an object")),
         };
         let request_state = match params.and_then(|p| p.get("requestState")) {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(Value::String(s)) => Some(s.clone()),
             Some(_) => return Err(invalid("requestState must be a string")),
         };

@@ -79,6 +79,7 @@ impl Server {
                     params,
                     version,
                     log_level,
+                    now,
                 };
                 match self.handle(&r)? {
                     Some(result) => result,

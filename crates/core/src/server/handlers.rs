@@ -251,11 +251,19 @@ impl Server {
             "completion/complete" => self.completion(id, params),
             _ => Err(not_found(r.method)),
         }?;
-        let ctx = self.call_context_of(r.version, params)?;
+        let mut ctx = self.call_context_of(r.version, params)?;
+        let retryable = super::mrtr::retryable(r.method, r.version);
+        let binding = match &self.sealer {
+            Some(s) if retryable => Some((s.binding)(r.method, params)),
+            _ => None,
+        };
+        self.open_state(r.now, binding.as_ref(), &mut ctx)?;
         let call = OpenCall {
             ctx,
             cacheable: r.method == "resources/read",
             log_level: r.log_level,
+            retryable,
+            binding,
         };
         self.open.insert(id.clone(), call);
         self.events.push_back(event);

@@ -6,7 +6,8 @@
 //! likes (now, or later for slow tools) through the `respond_*` methods.
 //!
 //! One file per concern: `asks` (the server asking the client: its own requests up
-//! to 2025-11-25, `input_required` under 2026-07-28), `dispatch` (requests,
+//! to 2025-11-25, `input_required` under 2026-07-28), `mrtr` (2026-07-28's
+//! checked and sealed `input_required` rounds) with `request_state` (the seal), `dispatch` (requests,
 //! negotiation, result stamping),
 //! `respond` (the application's answers, tasks' among them: the application keeps
 //! its tasks, the server checks calls against `execution.taskSupport` and hands on
@@ -23,8 +24,10 @@ mod event;
 mod handlers;
 mod listen;
 mod logging;
+mod mrtr;
 mod paging;
 mod prompts;
+mod request_state;
 mod resources;
 mod respond;
 mod skills_dir;
@@ -35,6 +38,8 @@ pub use asks::{ASK_TIMEOUT, AskOutcome, CallContext, CannotAsk, declares};
 pub use config::{PromptFeatures, ResourceFeatures, SKILLS_EXTENSION, ServerConfig};
 pub use event::{CompletionTarget, ServerEvent};
 pub use handlers::RequestHandlers;
+pub use mrtr::{BadInputResponse, InputRequest, InputRequiredError, RETRYABLE};
+pub use request_state::{STATE_LIFETIME, StateError, StateKey};
 pub use resources::resource_not_found;
 pub use respond::{MAX_COMPLETIONS, blob_contents, text_contents};
 pub use tasks_ext::declares_tasks_extension;
@@ -61,6 +66,12 @@ struct OpenCall {
     cacheable: bool,
     /// The 2026-07-28 per-request log level, if the client set one.
     log_level: Option<LoggingLevel>,
+    /// Whether it is a 2026-07-28 request an `InputRequiredResult` may answer
+    /// ([`mrtr::RETRYABLE`]).
+    retryable: bool,
+    /// What a sealed `requestState` is bound to: for a retryable request, when
+    /// the server had a [`StateKey`] as it arrived.
+    binding: Option<[u8; 32]>,
 }
 
 /// One request the [`RequestHandlers`] take, as the dispatch read it.
@@ -72,6 +83,8 @@ struct Incoming<'a> {
     version: ProtocolVersion,
     /// The 2026-07-28 per-request log level, if the client set one.
     log_level: Option<LoggingLevel>,
+    /// When it arrived.
+    now: Timestamp,
 }
 
 /// The server side of one MCP connection.
@@ -114,6 +127,8 @@ pub struct Server {
     handlers: Option<RequestHandlers>,
     outbox: VecDeque<Message>,
     events: VecDeque<ServerEvent>,
+    /// Seals and opens 2026-07-28 `requestState` ([`Server::set_state_key`]).
+    sealer: Option<request_state::Sealer>,
 }
 
 impl Server {
@@ -151,6 +166,7 @@ impl Server {
             handlers: None,
             outbox: VecDeque::new(),
             events: VecDeque::new(),
+            sealer: None,
         }
     }
 

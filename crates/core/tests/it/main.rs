@@ -36,6 +36,8 @@ mod request_handlers;
 mod resources;
 mod server_asks;
 mod server_content;
+mod server_mrtr;
+mod server_mrtr_refusals;
 mod server_notices;
 mod server_tasks;
 #[cfg(not(target_arch = "wasm32"))]

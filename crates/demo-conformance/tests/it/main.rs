@@ -6,6 +6,7 @@
 
 mod asking;
 mod fixtures;
+mod mrtr;
 mod profile;
 mod stateless;
 
