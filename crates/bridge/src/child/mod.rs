@@ -7,6 +7,7 @@
 
 // The bounded line reader is the transport's: one discipline for both.
 pub(crate) use mcpg_transport::stdio::read_line;
+mod cut_answer;
 mod queue;
 mod stop;
 mod supervise;

@@ -14,6 +14,7 @@ use tokio::task::JoinHandle;
 use tokio::time::timeout;
 
 use super::Out;
+use super::cut_answer;
 use super::queue::OutQueue;
 use super::read_line;
 use super::stop::{code_and_signal, end_group, stop};
@@ -230,6 +231,12 @@ async fn read_stdout(
                             ),
                         },
                     );
+                    // The request it answered is answered now, not at its timeout.
+                    if let Some(id) = cut_answer::response_id(&line.bytes)
+                        && out.offer(cut_answer::dropped_error(&id, n, max)).is_err()
+                    {
+                        break;
+                    }
                     continue;
                 }
                 if line.bytes.iter().all(u8::is_ascii_whitespace) {

@@ -295,3 +295,29 @@ async fn a_server_exiting_cleanly_closes_normally() {
         (1000, "server exited with status 0")
     );
 }
+
+/// A server's answer over the limit is dropped, and the request it answered gets,
+/// at once, a JSON-RPC error in the bridge's words (not a 60 s wait for nothing).
+#[tokio::test]
+async fn an_answer_over_the_limit_fails_its_request_at_once() {
+    let script = "while read -r line; do \
+                  printf '{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\"%s\"}}\\n' \
+                  \"$(head -c 2000 /dev/zero | tr '\\0' x)\"; done";
+    let config = format!(
+        "[limits]\nmax_message_bytes = 1024\n{}",
+        sh_server("big", script)
+    );
+    let live = Live::start(&config).await;
+    let mut ws = live.ws("big", "cut").await.unwrap();
+    ws.send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}"#)
+        .await;
+    let answer: serde_json::Value = serde_json::from_str(&ws.recv().await).unwrap();
+    assert_eq!(answer["id"], 7, "{answer}");
+    assert_eq!(answer["error"]["code"], -32603, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("over its limit of 1024 bytes"),
+        "{message}"
+    );
+    assert!(message.contains("limits.max_message_bytes"), "{message}");
+}
