@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use crate::mcpg_run::mcpg;
@@ -30,24 +30,8 @@ impl Demo {
 
     /// `mcpg demo --http 127.0.0.1:0` with `extra` flags.
     pub(crate) fn start_with(extra: &[&str]) -> Demo {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
-            .args(["demo", "--http", "127.0.0.1:0"])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line.trim_end().to_owned();
-        let authority = url
-            .strip_prefix("http://")
-            .and_then(|r| r.strip_suffix("/mcp"))
-            .unwrap_or_else(|| panic!("printed {line:?}"))
-            .to_owned();
+        let (child, url, authority) =
+            crate::mcpg_run::serving(&[&["demo", "--http", "127.0.0.1:0"], extra].concat());
         Demo {
             child,
             url,

@@ -6,9 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use mcpg_core::client::{ClientConfig, GenerationMode};
@@ -26,23 +26,8 @@ pub(crate) struct Served {
 
 impl Served {
     pub(crate) fn start(file: &str) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
-            .args(["mock", file, "--http", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line.trim_end().to_owned();
-        let authority = url
-            .strip_prefix("http://")
-            .and_then(|r| r.strip_suffix("/mcp"))
-            .unwrap_or_else(|| panic!("printed {line:?}"))
-            .to_owned();
+        let (child, url, authority) =
+            crate::mcpg_run::serving(&["mock", file, "--http", "127.0.0.1:0"]);
         Served {
             child,
             url,

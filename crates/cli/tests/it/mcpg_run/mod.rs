@@ -163,3 +163,28 @@ pub fn interrupt_when(args: &[&str], stream: Stream, marker: &str) -> Run {
         stderr,
     }
 }
+
+/// `mcpg ARGS` that serves HTTP on a loopback port and prints its URL as the first
+/// line (`mcpg demo --http`, `mcpg mock --http`): the running process, the URL and
+/// its `host:port`.
+pub fn serving(args: &[&str]) -> (Child, String, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpg"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim_end().to_owned();
+    let authority = url
+        .strip_prefix("http://")
+        .and_then(|r| r.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("printed {line:?}"))
+        .to_owned();
+    (child, url, authority)
+}
