@@ -11,6 +11,7 @@ use tokio::net::TcpListener;
 use crate::app::app;
 use crate::config::Config;
 use crate::error::BridgeError;
+use crate::loopback::io;
 use crate::page_origin::{PageOrigin, bridge_base};
 use crate::state::AppState;
 use crate::token::Token;
@@ -77,10 +78,6 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BridgeError> {
     // Origin check and the same CORS answers, for its origin only.
     config.trust_pages(&opts.page_origins);
     config.allow_private_auth |= opts.allow_private_auth;
-    let io = |what: &str| {
-        let what = what.to_owned();
-        move |source| BridgeError::Io { what, source }
-    };
     let listener = TcpListener::bind(addr)
         .await
         .map_err(io(&format!("could not listen on {addr}")))?;
