@@ -6,7 +6,7 @@
 // is that the page shows the whole list, filters it, and shows the 10 MB answer.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeBrowser, connected, openPage, tid, urlWith } from './support.mjs';
+import { closeBrowser, connected, launch, tid, urlWith } from './support.mjs';
 
 const URL = urlWith({ server: 'python-big' });
 const TOTAL = 1001;
@@ -14,6 +14,43 @@ const RUNS = 5;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${Math.round(x)} ms`;
+
+/**
+ * Opens the page at `url` with every WebSocket message's arrival time recorded
+ * (`window.__wsTimes`), so that a figure can start at the last page received.
+ */
+async function openPage(url) {
+  const context = await (await launch()).newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await page.addInitScript(() => {
+    window.__wsTimes = [];
+    const d = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+    Object.defineProperty(WebSocket.prototype, 'onmessage', {
+      set(f) {
+        d.set.call(this, (e) => {
+          window.__wsTimes.push(performance.now());
+          f(e);
+        });
+      },
+      get() {
+        return d.get.call(this);
+      },
+    });
+  });
+  await page.goto(url);
+  return { page, errors, close: () => context.close() };
+}
+
+/** The page's clock when the last WebSocket message before `t` arrived. */
+const lastMessageBefore = (page, t) => page.evaluate((t) => Math.max(...window.__wsTimes.filter((x) => x <= t)), t);
+
+/** How many tools match the filter, as the windowed list counts them. */
+const matching = (page) => page.$eval(tid('tool-window'), (e) => Number(e.dataset.matching));
 
 /** Records the longest main-thread task from now on (`window.__longest()`). */
 async function watchLongTasks(page) {
@@ -76,19 +113,51 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
 
   it('navigation → the whole list shown (median of 5), DOM size', async () => {
     const times = [];
+    const afterLast = [];
     let nodes = 0;
+    let rows = 0;
     for (let i = 0; i < RUNS; i++) {
       const p = await openPage(URL);
       try {
         await connected(p.page, 'python-big');
-        times.push(await listedAt(p.page, TOTAL));
+        const t = await listedAt(p.page, TOTAL);
+        times.push(t);
+        afterLast.push(t - (await lastMessageBefore(p.page, t)));
+        // The windowed list: every tool counted, only the rows near the screen in the document.
+        await p.page.waitForSelector(tid('tool-row'));
+        assert.equal(await matching(p.page), TOTAL);
+        rows = await rowCount(p.page);
+        assert.ok(rows > 0 && rows < 200, `only the rows near the screen are in the document (${rows})`);
         nodes = await p.page.evaluate(() => document.getElementsByTagName('*').length);
         assert.deepEqual(p.errors, []);
       } finally {
         await p.close();
       }
     }
-    console.log(`figure: big server, navigation → "${TOTAL} tools" shown: median ${ms(median(times))} (runs: ${times.map(ms).join(', ')}; ${nodes} DOM nodes)`);
+    console.log(`figure: big server, navigation → "${TOTAL} tools" shown: median ${ms(median(times))} (runs: ${times.map(ms).join(', ')}; ${nodes} DOM nodes, ${rows} rows)`);
+    console.log(`figure: big server, last page received → "${TOTAL} tools" shown: median ${ms(median(afterLast))} (runs: ${afterLast.map(ms).join(', ')})`);
+  });
+
+  it('scrolling the windowed list brings the rows further down', async () => {
+    const p = await openPage(URL);
+    try {
+      const { page } = p;
+      await connected(page, 'python-big');
+      await listedAt(page, TOTAL);
+      await page.waitForSelector(tid('tool-row'));
+      assert.equal(await page.$('[data-tool="big_text"]'), null, 'the last row is not in the document yet');
+      // The panel scrolled to its end, as a learner would: the last rows come.
+      await page.$eval(tid('tool-window'), (w) => {
+        const panel = w.closest('section.panel');
+        panel.scrollTop = panel.scrollHeight;
+      });
+      await page.waitForSelector('[data-tool="big_text"]');
+      assert.equal(await page.$('[data-tool="tool_0000"]'), null, 'the rows far above left the document');
+      assert.ok((await rowCount(page)) < 200);
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
+    }
   });
 
   it('a filter keystroke → the list updated (median of 5), and 20 relists: heap growth', async () => {
@@ -97,20 +166,21 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
       const { page } = p;
       await connected(page, 'python-big');
       await listedAt(page, TOTAL);
-      const all = await rowCount(page);
+      await page.waitForSelector(tid('tool-row'));
       const times = [];
-      // Each keystroke narrows from the whole list; clearing between them.
+      // Each keystroke narrows from the whole list; clearing between them. The list
+      // is updated when every row on screen matches (frame by frame).
       for (const key of ['7', '3', '9', '5', '1']) {
         const t = await page.evaluate(
           (key) =>
             new Promise((resolve) => {
               const input = document.querySelector('[data-testid=tools-filter]');
-              const before = document.querySelectorAll('[data-testid=tool-row]').length;
               const t0 = performance.now();
               input.value = key;
               input.dispatchEvent(new Event('input', { bubbles: true }));
               const check = () => {
-                if (document.querySelectorAll('[data-testid=tool-row]').length !== before) resolve(performance.now() - t0);
+                const rows = [...document.querySelectorAll('[data-testid=tool-row]')];
+                if (rows.length > 0 && rows.every((r) => r.textContent.toLowerCase().includes(key))) resolve(performance.now() - t0);
                 else requestAnimationFrame(check);
               };
               requestAnimationFrame(check);
@@ -118,10 +188,10 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
           key,
         );
         times.push(t);
-        const narrowed = await rowCount(page);
-        assert.ok(narrowed > 0 && narrowed < all, `"${key}" narrows the list (${narrowed} of ${all})`);
+        const narrowed = await matching(page);
+        assert.ok(narrowed > 0 && narrowed < TOTAL, `"${key}" narrows the list (${narrowed} of ${TOTAL})`);
         await page.fill(tid('tools-filter'), '');
-        await page.waitForFunction((all) => document.querySelectorAll('[data-testid=tool-row]').length === all, all);
+        await page.waitForFunction((n) => document.querySelector('[data-testid=tool-window]')?.dataset.matching === String(n), TOTAL);
       }
       console.log(`figure: big server, a filter keystroke → list updated: median ${ms(median(times))} (runs: ${times.map(ms).join(', ')})`);
 
@@ -140,7 +210,8 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
       console.log(
         `figure: big server, JS heap after 20 relists: ${(first / 1048576).toFixed(2)} → ${(last / 1048576).toFixed(2)} MB (${(((last - first) / first) * 100).toFixed(1)}%)`,
       );
-      assert.equal(await rowCount(page), all);
+      assert.equal(await matching(page), TOTAL);
+      assert.ok((await rowCount(page)) > 0);
       assert.deepEqual(p.errors, []);
     } finally {
       await p.close();
@@ -153,6 +224,8 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
       const { page } = p;
       await connected(page, 'python-big');
       await listedAt(page, TOTAL);
+      // Found as a learner would, by filtering.
+      await page.fill(tid('tools-filter'), 'big_text');
       await page.click('[data-tool="big_text"] [data-testid=tool-use]');
       await page.waitForSelector(tid('form-send'));
       await watchLongTasks(page);
@@ -166,10 +239,15 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
       assert.match(shown.slice(0, 4000), /The quick brown fox/, `the result panel shows the text (it reads: ${shown.slice(0, 300)})`);
       // Only its head is laid out (the layout of 10 MB of text alone took ~8 s), and the
       // note says how much of how much, with the way to the rest.
-      assert.match(await page.textContent(tid('text-cut')), /^Showing the first 32\.0 KB of 9\.5 MB\./);
+      assert.match(await page.textContent(`${tid('result-panel')} ${tid('text-cut')}`), /^Showing the first 32\.0 KB of 9\.5 MB\./);
       const laidOut = await page.$eval(tid('content-text'), (e) => e.textContent.length);
       assert.ok(laidOut <= 32 * 1024, `the <pre> holds the head only (${laidOut} characters)`);
-      assert.equal(await page.textContent(tid('text-show-all')), 'Show all');
+      assert.equal(await page.textContent(`${tid('result-panel')} ${tid('text-show-all')}`), 'Show all');
+      // The conversation and the model's answer, which quote the result, are cut too.
+      await page.waitForSelector(tid('answer'));
+      assert.match(await page.textContent(tid('answer')), /Showing the first 32\.0 KB of 9\.5 MB\. Show all/);
+      const laidOutAll = await page.evaluate(() => document.body.textContent.length);
+      assert.ok(laidOutAll < 1_000_000, `the document holds heads, not the 10 MB (${laidOutAll} characters)`);
       const t2 = await page.evaluate(() => performance.now());
       const longest = await page.evaluate(() => window.__longest());
       console.log(`figure: big server, 10 MB tools/call: Send → result shown ${ms(t1 - t0)}, → text shown ${ms(t2 - t0)}; longest main-thread task ${ms(longest)}`);

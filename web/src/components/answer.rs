@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::long_text::LongText;
 use crate::state::use_app;
 
 /// The answer box.
@@ -12,7 +13,7 @@ pub fn Answer() -> impl IntoView {
         <Show when=move || st.answer.with(Option::is_some)>
             <div class="answer" data-testid="answer" role="status">
                 <h3>"The model's answer"</h3>
-                <p>{move || st.answer.get().unwrap_or_default()}</p>
+                <p>{move || view! { <LongText text=st.answer.get().unwrap_or_default() inline=true/> }}</p>
             </div>
         </Show>
     }

@@ -8,6 +8,7 @@ use mcpg_host::provider::{ModelTurn, ResultView, Turn};
 use mcpg_host::tool_loop::MAX_ROUNDS;
 use serde_json::Value;
 
+use super::long_text::LongText;
 use crate::state::use_app;
 
 /// One line of the conversation: role (`user`, `model`, `tool`), who, what.
@@ -77,7 +78,7 @@ pub fn Conversation() -> impl IntoView {
                             .map(|(role, who, what)| {
                                 view! {
                                     <li class="turn" data-testid="turn" data-role=role>
-                                        <span class="who">{who}": "</span>{what}
+                                        <span class="who">{who}": "</span><LongText text=what inline=true/>
                                     </li>
                                 }
                             })

@@ -1,9 +1,12 @@
-//! Text that may be megabytes long (a tool's answer, a resource's contents): the
-//! first [`HEAD_BYTES`] at once, the rest only when the learner asks. The browser's
+//! Text that may be megabytes long (a tool's answer, a resource's contents, the
+//! conversation's turns, step 2's JSON of a thousand tools): the first
+//! [`HEAD_BYTES`] at once, the rest only when the learner asks. The browser's
 //! layout of one 10 MB `<pre>` took about 8 s of main-thread work (issue #33's
-//! profile: almost all of a 10 MB call's time was layout, not the wasm), so the
-//! page never lays out more than this unasked. The text is a text node, never HTML.
+//! profile: almost all of a 10 MB call's time was layout, mostly text shaping,
+//! not the wasm), so the page never lays out more than this unasked. The text is a
+//! text node, never HTML.
 
+use leptos::either::Either;
 use leptos::prelude::*;
 
 /// Bytes shown before "Show all": a few screens of text, laid out in a frame.
@@ -27,8 +30,9 @@ fn size(bytes: usize) -> String {
     }
 }
 
-/// A `<pre>` holding `text`, cut to its head when it is long, with a note saying
-/// how much is shown and a button that shows the rest.
+/// A `<pre>` holding `text` (or, `inline`, a `<span>` inside running text), cut
+/// to its head when it is long, with a note saying how much is shown and a button
+/// that shows the rest.
 #[component]
 pub fn LongText(
     /// The text, as the server sent it.
@@ -36,6 +40,12 @@ pub fn LongText(
     /// The `data-testid` of the `<pre>`, if any.
     #[prop(optional)]
     testid: Option<&'static str>,
+    /// The `<pre>`'s class, if any.
+    #[prop(optional)]
+    class: Option<&'static str>,
+    /// A `<span>` and an inline note instead of a `<pre>` and a paragraph.
+    #[prop(optional)]
+    inline: bool,
 ) -> impl IntoView {
     let total = text.len();
     let cut = total > HEAD_BYTES;
@@ -48,21 +58,41 @@ pub fn LongText(
             text.with_value(|t| head(t, HEAD_BYTES).to_owned())
         }
     };
+    let words = move || {
+        format!(
+            "Showing the first {} of {}. ",
+            size(HEAD_BYTES),
+            size(total)
+        )
+    };
+    let button = move || {
+        view! {
+            <button class="quiet" data-testid="text-show-all" on:click=move |_| all.set(true)>
+                "Show all"
+            </button>
+        }
+    };
     let note = move || {
         (cut && !all.get()).then(|| {
-            view! {
-                <p class="text-cut" data-testid="text-cut" role="status">
-                    {format!("Showing the first {} of {}. ", size(HEAD_BYTES), size(total))}
-                    <button class="quiet" data-testid="text-show-all" on:click=move |_| all.set(true)>
-                        "Show all"
-                    </button>
-                </p>
+            if inline {
+                Either::Left(view! {
+                    <span class="text-cut" data-testid="text-cut" role="status">
+                        " … "{words()}{button()}
+                    </span>
+                })
+            } else {
+                Either::Right(view! {
+                    <p class="text-cut" data-testid="text-cut" role="status">{words()}{button()}</p>
+                })
             }
         })
     };
-    view! {
-        <pre tabindex="0" data-testid=testid>{shown}</pre>
-        {note}
+    if inline {
+        Either::Left(view! { <span data-testid=testid class=class>{shown}</span>{note} })
+    } else {
+        Either::Right(
+            view! { <pre tabindex="0" data-testid=testid class=class>{shown}</pre>{note} },
+        )
     }
 }
 

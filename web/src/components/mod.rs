@@ -65,6 +65,7 @@ pub mod step_card;
 pub mod template_form;
 pub mod tool_form;
 pub mod tool_row;
+pub mod tool_window;
 pub mod tools_panel;
 pub mod track_end;
 pub mod unrecorded_notice;

@@ -10,6 +10,7 @@ use mcpg_host::provider::shape_tools;
 use serde_json::Value;
 
 use super::lint_view::LintView;
+use super::long_text::LongText;
 use super::once_shown::Loaded;
 use crate::state::{pretty, use_app};
 
@@ -68,11 +69,11 @@ fn Reshape() -> impl IntoView {
             <div class="reshape" data-testid="reshape">
                 <div class="reshape-col">
                     <h4>"MCP tools"</h4>
-                    <pre tabindex="0" class="reshape-json" data-testid="mcp-tools">{mcp}</pre>
+                    <LongText text=mcp class="reshape-json" testid="mcp-tools"/>
                 </div>
                 <div class="reshape-col">
                     <h4 data-testid="provider-tools-label">{format!("{label} tools")}</h4>
-                    <pre tabindex="0" class="reshape-json" data-testid="provider-tools">{tools}</pre>
+                    <LongText text=tools class="reshape-json" testid="provider-tools"/>
                 </div>
             </div>
             {list("Names rewritten", "name-changes", names)}

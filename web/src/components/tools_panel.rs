@@ -1,12 +1,47 @@
 //! Every tool of every page, with the page boundaries visible (the pagination
 //! lesson), a filter, titles and annotations.
 
+use leptos::either::Either;
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
+use mcpg_core::model::Tool;
+use mcpg_loop_data::PageRecord;
 use mcpg_text::case::to_lower;
 
+use super::once_shown::{Loaded, once_shown};
 use super::tool_row::ToolRow;
+use super::tool_window::ToolWindow;
 use crate::effects;
 use crate::state::use_app;
+
+/// Above this many tools the list is windowed ([`ToolWindow`], loaded then): the
+/// plain list below rebuilds every row on each page and keystroke, which is fine
+/// for a few hundred.
+const WINDOW_FROM: usize = 300;
+
+/// Whether `tool` matches the lower-cased filter `f`: its name, title or
+/// description contains it.
+pub fn matches(tool: &Tool, f: &str) -> bool {
+    f.is_empty()
+        || to_lower(&tool.name).contains(f)
+        || to_lower(tool.display_name()).contains(f)
+        || to_lower(tool.description.as_deref().unwrap_or("")).contains(f)
+}
+
+/// A page's boundary line: its number, its size and its cursor.
+pub fn page_heading(page: &PageRecord) -> String {
+    let cursor = page.next_cursor.as_ref().map_or_else(
+        || "no nextCursor: the last page".to_owned(),
+        |c| format!("nextCursor {c:?}: the host must ask for the next page"),
+    );
+    format!("Page {} · {} tools · {cursor}", page.page, page.tools.len())
+}
+
+/// The windowed list (lazy: only big servers need it).
+#[wasm_split(mcpg_tool_window, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn tool_window(filter: RwSignal<String>) -> Loaded {
+    Ok(view! { <ToolWindow filter/> }.into_any())
+}
 
 /// The Tools panel.
 #[component]
@@ -19,32 +54,39 @@ pub fn ToolsPanel() -> impl IntoView {
             format!("{tools} tools in {} page(s)", p.len())
         })
     };
-    let pages = move || {
-        let f = to_lower(&filter.get());
-        st.pages.get().into_iter().map(move |page| {
-            let cursor = page.next_cursor.clone().map_or_else(
-                || "no nextCursor: the last page".to_owned(),
-                |c| format!("nextCursor {c:?}: the host must ask for the next page"),
-            );
-            let n = page.tools.len();
+    // Once windowed, a list fetched again stays windowed while its pages come
+    // (a relist replaces the pages one by one, from the first).
+    let big = Memo::new(move |was: Option<&bool>| {
+        let n = st
+            .pages
+            .with(|p| p.iter().map(|p| p.tools.len()).sum::<usize>());
+        n > WINDOW_FROM || (n > 0 && was.copied().unwrap_or(false))
+    });
+    let plain =
+        move || {
+            let f = to_lower(&filter.get());
+            st.pages.get().into_iter().map(move |page| {
+            let heading = page_heading(&page);
             let rows = page
                 .tools
                 .into_iter()
-                .filter(|t| {
-                    f.is_empty()
-                        || to_lower(&t.name).contains(&f)
-                        || to_lower(t.display_name()).contains(&f)
-                        || to_lower(t.description.as_deref().unwrap_or("")).contains(&f)
-                })
+                .filter(|t| matches(t, &f))
                 .map(|t| view! { <ToolRow tool=t/> })
                 .collect_view();
             view! {
                 <section class="page" data-testid="tools-page" data-page=page.page.to_string()>
-                    <h3 class="page-boundary">{format!("Page {} · {n} tools · {cursor}", page.page)}</h3>
+                    <h3 class="page-boundary">{heading}</h3>
                     <ul class="tool-list">{rows}</ul>
                 </section>
             }
         }).collect_view()
+        };
+    let pages = move || {
+        if big.get() {
+            Either::Left(once_shown(|| true, move || tool_window(filter)))
+        } else {
+            Either::Right(plain)
+        }
     };
     view! {
         <div class="tools">

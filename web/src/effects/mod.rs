@@ -21,6 +21,7 @@ mod feature_sink;
 pub mod features;
 mod here;
 mod http;
+pub mod in_view;
 mod inbox;
 mod later_kit;
 pub mod lessons;
