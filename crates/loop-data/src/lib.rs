@@ -29,8 +29,8 @@ pub use reply::{ElicitAction, Reply, SAMPLING_REJECTED, Sampled};
 pub use root::Root;
 pub use schema_error::SchemaError;
 pub use step::{
-    BlockKind, JsonBlock, Step, StepStatus, TITLE_NO_RESULT, TITLE_RPC_ERROR, TITLES, is_answer,
-    is_asked,
+    BlockKind, JsonBlock, REINDENT_MAX, Step, StepStatus, TITLE_NO_RESULT, TITLE_RPC_ERROR, TITLES,
+    is_answer, is_asked,
 };
 pub use tools::{PageRecord, Progress};
 pub use turn::{ModelTurn, ResultView, ToolCall, ToolOutput, Turn};

@@ -68,6 +68,11 @@ impl BlockKind {
     }
 }
 
+/// Wire text longer than this is shown as it came, not re-indented: a second parse
+/// and print of a 10 MB answer cost the page's main thread tens of milliseconds
+/// each, for a block that opens folded and shows only its head (issue #33).
+pub const REINDENT_MAX: usize = 1024 * 1024;
+
 /// A labelled piece of JSON: exactly what crossed the wire or what the host built.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsonBlock {
@@ -80,10 +85,12 @@ pub struct JsonBlock {
 }
 
 impl JsonBlock {
-    /// A block from wire text: re-indented when it parses, verbatim when it does not.
+    /// A block from wire text: re-indented when it parses, verbatim when it does not
+    /// or when it is longer than [`REINDENT_MAX`].
     pub fn wire(kind: BlockKind, label: impl Into<String>, raw: &str) -> Self {
-        let json = serde_json::from_str::<Value>(raw)
-            .ok()
+        let json = (raw.len() <= REINDENT_MAX)
+            .then(|| serde_json::from_str::<Value>(raw).ok())
+            .flatten()
             .and_then(|v| serde_json::to_string_pretty(&v).ok())
             .unwrap_or_else(|| raw.to_owned());
         JsonBlock {
@@ -170,4 +177,20 @@ pub fn is_asked(block: &JsonBlock) -> bool {
 /// Whether a step block is the host's answer to a question from the server.
 pub fn is_answer(block: &JsonBlock) -> bool {
     block.kind == BlockKind::Answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_text_is_reindented_up_to_the_limit_and_kept_as_it_came_past_it() {
+        let small = JsonBlock::wire(BlockKind::Received, "small", r#"{"a":1}"#);
+        assert_eq!(small.json, "{\n  \"a\": 1\n}");
+        let junk = JsonBlock::wire(BlockKind::Received, "junk", "{not json");
+        assert_eq!(junk.json, "{not json");
+        let raw = format!(r#"{{"text":"{}"}}"#, "x".repeat(REINDENT_MAX));
+        let big = JsonBlock::wire(BlockKind::Received, "big", &raw);
+        assert_eq!(big.json, raw);
+    }
 }

@@ -1,8 +1,10 @@
 //! A labelled block of JSON with a copy button. The text is a text node, never
-//! HTML; large blocks render only once opened.
+//! HTML; large blocks render only once opened, and then only their head (Copy
+//! takes it all).
 
 use leptos::prelude::*;
 
+use super::long_text::LongText;
 use crate::effects;
 
 /// Label, pretty JSON, copy.
@@ -37,7 +39,7 @@ pub fn JsonBlock(
                         effects::copy(&text.get_value());
                         copied.set(true);
                     }>{move || if copied.get() { "Copied" } else { "Copy" }}</button>
-                    <pre tabindex="0" data-testid="json">{text.get_value()}</pre>
+                    <LongText text=text.get_value() testid="json"/>
                 </div>
             </Show>
         </details>

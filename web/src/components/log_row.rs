@@ -40,8 +40,10 @@ pub fn LogRowView(
                 (true, true) => "app ↔ host ⇢",
                 (true, false) => "app ↔ host ⇠",
             };
-            let pretty = serde_json::from_str::<serde_json::Value>(raw)
-                .ok()
+            // As the steps do: a huge message is shown as it came, not parsed again.
+            let pretty = (raw.len() <= mcpg_loop_data::REINDENT_MAX)
+                .then(|| serde_json::from_str::<serde_json::Value>(raw).ok())
+                .flatten()
                 .and_then(|v| serde_json::to_string_pretty(&v).ok())
                 .unwrap_or_else(|| raw.to_string());
             let label = format!(
