@@ -120,6 +120,9 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
   it('navigation → the whole list shown (median of 5), DOM size', async () => {
     const times = [];
     const afterLast = [];
+    // Where the time goes: the page until it sends its first message to the bridge,
+    // the server's start until its first answer, its paging until the last page.
+    const parts = { firstSend: [], firstAnswer: [], paging: [] };
     let nodes = 0;
     let rows = 0;
     for (let i = 0; i < RUNS; i++) {
@@ -128,7 +131,12 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
         await connected(p.page, 'python-big');
         const t = await listedAt(p.page, TOTAL);
         times.push(t);
-        afterLast.push(t - (await lastMessageBefore(p.page, t)));
+        const last = await lastMessageBefore(p.page, t);
+        afterLast.push(t - last);
+        const [send, answer] = await p.page.evaluate(() => [window.__wsSends[0][0], window.__wsTimes[0]]);
+        parts.firstSend.push(send);
+        parts.firstAnswer.push(answer - send);
+        parts.paging.push(last - answer);
         // The windowed list: every tool counted, only the rows near the screen in the document.
         await p.page.waitForSelector(tid('tool-row'));
         assert.equal(await matching(p.page), TOTAL);
@@ -142,6 +150,9 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
     }
     console.log(`figure: big server, navigation → "${TOTAL} tools" shown: median ${ms(median(times))} (runs: ${times.map(ms).join(', ')}; ${nodes} DOM nodes, ${rows} rows)`);
     console.log(`figure: big server, last page received → "${TOTAL} tools" shown: median ${ms(median(afterLast))} (runs: ${afterLast.map(ms).join(', ')})`);
+    console.log(
+      `figure: big server, navigation's parts (medians): → the page's first message to the bridge ${ms(median(parts.firstSend))}, → the server's first answer ${ms(median(parts.firstAnswer))} (the child's start), → its last page ${ms(median(parts.paging))}`,
+    );
   });
 
   it('scrolling the windowed list brings the rows further down', async () => {
@@ -249,9 +260,11 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
       const laidOut = await page.$eval(tid('content-text'), (e) => e.textContent.length);
       assert.ok(laidOut <= 32 * 1024, `the <pre> holds the head only (${laidOut} characters)`);
       assert.equal(await page.textContent(`${tid('result-panel')} ${tid('text-show-all')}`), 'Show all');
-      // The conversation and the model's answer, which quote the result, are cut too.
+      // The conversation, which holds the result, is cut too; the mock model's answer
+      // quotes only the result's head.
       await page.waitForSelector(tid('answer'));
-      assert.match(await page.textContent(tid('answer')), /Showing the first 32\.0 KB of 9\.5 MB\. Show all/);
+      assert.match(await page.textContent(tid('answer')), /big_text says: The quick brown fox.*… \(\d+ more characters\)/s);
+      assert.match(await page.textContent(tid('conversation')), /Showing the first 32\.0 KB of 9\.5 MB\. Show all/);
       const laidOutAll = await page.evaluate(() => document.body.textContent.length);
       assert.ok(laidOutAll < 1_000_000, `the document holds heads, not the 10 MB (${laidOutAll} characters)`);
       const t2 = await page.evaluate(() => performance.now());

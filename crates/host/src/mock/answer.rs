@@ -29,7 +29,7 @@ pub fn after_results(outputs: &[ToolOutput]) -> MockTurn {
             ResultView::Result(r) => {
                 let (text, extras) = read(r);
                 let body = match (text.is_empty(), &r.structured_content) {
-                    (false, _) => text,
+                    (false, _) => quote(text),
                     (true, Some(sc)) => sc.to_string(),
                     (true, None) if !extras.is_empty() => String::new(),
                     (true, None) => "nothing (an empty result)".to_owned(),
@@ -63,6 +63,23 @@ pub fn after_results(outputs: &[ToolOutput]) -> MockTurn {
     answer_turn(sentences.join(" "), why.to_owned())
 }
 
+/// Characters of a result the answer quotes: a model's answer is bounded by its
+/// output limit, and echoing a 10 MB result would copy it through step 6 again
+/// (issue #33).
+const QUOTE_MAX: usize = 2_000;
+
+/// `text`, or its first [`QUOTE_MAX`] characters and how many more there were.
+fn quote(text: String) -> String {
+    match text.char_indices().nth(QUOTE_MAX) {
+        None => text,
+        Some((cut, _)) => {
+            let more = text.get(cut..).map_or(0, |rest| rest.chars().count());
+            let head = text.get(..cut).unwrap_or_default();
+            format!("{head}… ({more} more characters)")
+        }
+    }
+}
+
 /// The text a model reads (text blocks and embedded text resources), and short
 /// notes on the rest ("an image/png image").
 fn read(r: &mcpg_core::model::CallToolResult) -> (String, Vec<String>) {
@@ -82,4 +99,21 @@ fn read(r: &mcpg_core::model::CallToolResult) -> (String, Vec<String>) {
         }
     }
     (text.join("\n"), extras)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_result_is_quoted_by_its_head_and_a_count() {
+        assert_eq!(quote("short".to_owned()), "short");
+        let exact = "é".repeat(QUOTE_MAX);
+        assert_eq!(quote(exact.clone()), exact);
+        let long = format!("{}{}", "é".repeat(QUOTE_MAX), "xyz");
+        assert_eq!(
+            quote(long),
+            format!("{}… (3 more characters)", "é".repeat(QUOTE_MAX))
+        );
+    }
 }
