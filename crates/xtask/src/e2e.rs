@@ -266,6 +266,7 @@ fn test_config(
          [[server]]\nname = \"python\"\ncommand = {}\nargs = [{}]\n\n\
          [[server]]\nname = \"python-classic\"\ncommand = {}\nargs = [{}]\n\n\
          [[server]]\nname = \"python-big\"\ncommand = {}\nargs = [{}]\n\n\
+         [[server]]\nname = \"python-huge\"\ncommand = {}\nargs = [{}, \"--tools\", \"10000\"]\n\n\
          [[remote]]\nname = \"plain\"\nurl = {plain_url:?}\n\n\
          [[remote]]\nname = \"everything-http\"\nurl = {everything_url:?}\n\n\
          [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n\n\
@@ -282,6 +283,9 @@ fn test_config(
         q(&root.join("tests/peers/python/.venv/bin/python")),
         q(&root.join("tests/peers/python/classic_asks.py")),
         // 1,001 tools in 11 pages and a 10 MB answer: `big_server.test.mjs`.
+        q(&root.join("tests/peers/python/.venv/bin/python")),
+        q(&root.join("tests/peers/python/big_server.py")),
+        // The same with 10,000 tools in 101 pages.
         q(&root.join("tests/peers/python/.venv/bin/python")),
         q(&root.join("tests/peers/python/big_server.py")),
     )

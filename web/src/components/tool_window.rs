@@ -7,10 +7,12 @@
 //! in the first screen's plain list ([`super::tools_panel`]).
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use leptos::html::Ul;
 use leptos::prelude::*;
 use mcpg_core::model::Tool;
+use mcpg_loop_data::PageRecord;
 use mcpg_text::case::to_lower;
 
 use super::tool_row::ToolRow;
@@ -61,38 +63,83 @@ pub fn ToolWindow(
                 .sum::<usize>()
         })
     });
-    let pages = move || {
+    // One entry per page: its number, what it holds and the filter. A page that
+    // arrives adds one section; the sections already shown stay as they are (with
+    // 10,000 tools, rebuilding every section on each of 101 pages made the listing
+    // take seconds).
+    let sections = move || {
         let f = to_lower(&filter.get());
         st.pages.with(|pages| {
             pages
                 .iter()
-                .map(|page| {
-                    let tools: Vec<Tool> = page.tools.iter().filter(|t| matches(t, &f)).cloned().collect();
-                    if tools.is_empty() && !f.is_empty() {
-                        // A page without a match says nothing while filtering: ten
-                        // headings would push the matches off the screen.
-                        return None;
-                    }
-                    let blocks = tools
-                        .chunks(BLOCK)
-                        .enumerate()
-                        .map(|(i, rows)| view! { <ToolBlock key=(page.page, i) tools=rows.to_vec() memory/> })
-                        .collect_view();
-                    Some(view! {
-                        <section class="page" data-testid="tools-page" data-page=page.page.to_string()>
-                            <h3 class="page-boundary">{page_heading(page)}</h3>
-                            {blocks}
-                        </section>
-                    })
-                })
-                .collect_view()
+                .map(|p| (p.page, fingerprint(p), f.clone()))
+                .collect::<Vec<_>>()
         })
     };
     view! {
         <div data-testid="tool-window" data-matching=move || matching.get().to_string()>
-            {pages}
+            <For each=sections key=|k| k.clone() let((page, _, f))>
+                <PageSection page f memory/>
+            </For>
         </div>
     }
+}
+
+/// What a page holds, in one number: a page fetched again with the same tools
+/// keeps its section.
+fn fingerprint(page: &PageRecord) -> u64 {
+    let mut h = DefaultHasher::new();
+    page.next_cursor.hash(&mut h);
+    for t in &page.tools {
+        t.name.hash(&mut h);
+        t.title.hash(&mut h);
+        t.description.hash(&mut h);
+        t.output_schema.is_some().hash(&mut h);
+        t.annotations
+            .as_ref()
+            .map(|a| {
+                (
+                    a.read_only_hint,
+                    a.destructive_hint,
+                    a.idempotent_hint,
+                    a.open_world_hint,
+                )
+            })
+            .hash(&mut h);
+    }
+    h.finish()
+}
+
+/// One page's section: its boundary line and its matching tools in blocks.
+#[component]
+fn PageSection(
+    /// The page's number.
+    page: u32,
+    /// The filter, lower-cased.
+    f: String,
+    memory: Memory,
+) -> impl IntoView {
+    let st = use_app();
+    let found = st.pages.with_untracked(|pages| {
+        pages.iter().find(|p| p.page == page).map(|p| {
+            let tools: Vec<Tool> = p.tools.iter().filter(|t| matches(t, &f)).cloned().collect();
+            (page_heading(p), tools)
+        })
+    });
+    // A page without a match says nothing while filtering: ten headings would push
+    // the matches off the screen.
+    let (heading, tools) = found.filter(|(_, t)| !t.is_empty() || f.is_empty())?;
+    let blocks = tools
+        .chunks(BLOCK)
+        .enumerate()
+        .map(|(i, rows)| view! { <ToolBlock key=(page, i) tools=rows.to_vec() memory/> })
+        .collect_view();
+    Some(view! {
+        <section class="page" data-testid="tools-page" data-page=page.to_string()>
+            <h3 class="page-boundary">{heading}</h3>
+            {blocks}
+        </section>
+    })
 }
 
 /// One block of rows, rendered while near the screen.
