@@ -55,6 +55,15 @@ async function openPage(url) {
 /** The page's clock when the last WebSocket message before `t` arrived. */
 const lastMessageBefore = (page, t) => page.evaluate((t) => Math.max(...window.__wsTimes.filter((x) => x <= t)), t);
 
+/** Opens the page on the 1,001-tool server and waits until its list is shown. */
+async function openListed() {
+  const p = await openPage(URL);
+  await connected(p.page, 'python-big');
+  await listedAt(p.page, TOTAL);
+  await p.page.waitForSelector(tid('tool-row'));
+  return p;
+}
+
 /** How many tools match the filter, as the windowed list counts them. */
 const matching = (page) => page.$eval(tid('tool-window'), (e) => Number(e.dataset.matching));
 
@@ -178,12 +187,9 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
   });
 
   it('scrolling the windowed list brings the rows further down', async () => {
-    const p = await openPage(URL);
+    const p = await openListed();
     try {
       const { page } = p;
-      await connected(page, 'python-big');
-      await listedAt(page, TOTAL);
-      await page.waitForSelector(tid('tool-row'));
       assert.equal(await page.$('[data-tool="big_text"]'), null, 'the last row is not in the document yet');
       // The panel scrolled to its end, as a learner would: the last rows come.
       await page.$eval(tid('tool-window'), (w) => {
@@ -200,12 +206,9 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
   });
 
   it('a filter keystroke → the list updated (median of 5), and 20 relists: heap growth', async () => {
-    const p = await openPage(URL);
+    const p = await openListed();
     try {
       const { page } = p;
-      await connected(page, 'python-big');
-      await listedAt(page, TOTAL);
-      await page.waitForSelector(tid('tool-row'));
       const times = [];
       // Each keystroke narrows from the whole list; clearing between them. The list
       // is updated when every row on screen matches (frame by frame).

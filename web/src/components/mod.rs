@@ -64,6 +64,7 @@ pub mod step_bar;
 pub mod step_card;
 pub mod template_form;
 pub mod tool_form;
+pub mod tool_match;
 pub mod tool_row;
 pub mod tool_window;
 pub mod tools_panel;

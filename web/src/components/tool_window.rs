@@ -15,8 +15,8 @@ use mcpg_core::model::Tool;
 use mcpg_loop_data::PageRecord;
 use mcpg_text::case::to_lower;
 
+use super::tool_match::{matches, page_heading};
 use super::tool_row::ToolRow;
-use super::tools_panel::{matches, page_heading};
 use crate::effects::in_view::{self, Watch};
 use crate::state::use_app;
 

@@ -4,11 +4,10 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::wasm_split::wasm_split;
-use mcpg_core::model::Tool;
-use mcpg_loop_data::PageRecord;
 use mcpg_text::case::to_lower;
 
 use super::once_shown::{Loaded, once_shown};
+use super::tool_match::{matches, page_heading};
 use super::tool_row::ToolRow;
 use super::tool_window::ToolWindow;
 use crate::effects;
@@ -18,24 +17,6 @@ use crate::state::use_app;
 /// plain list below rebuilds every row on each page and keystroke, which is fine
 /// for a few hundred.
 const WINDOW_FROM: usize = 300;
-
-/// Whether `tool` matches the lower-cased filter `f`: its name, title or
-/// description contains it.
-pub fn matches(tool: &Tool, f: &str) -> bool {
-    f.is_empty()
-        || to_lower(&tool.name).contains(f)
-        || to_lower(tool.display_name()).contains(f)
-        || to_lower(tool.description.as_deref().unwrap_or("")).contains(f)
-}
-
-/// A page's boundary line: its number, its size and its cursor.
-pub fn page_heading(page: &PageRecord) -> String {
-    let cursor = page.next_cursor.as_ref().map_or_else(
-        || "no nextCursor: the last page".to_owned(),
-        |c| format!("nextCursor {c:?}: the host must ask for the next page"),
-    );
-    format!("Page {} · {} tools · {cursor}", page.page, page.tools.len())
-}
 
 /// The windowed list (lazy: only big servers need it).
 #[wasm_split(mcpg_tool_window, wasm_split_path = ::leptos::wasm_split, fallible)]
