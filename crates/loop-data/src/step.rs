@@ -1,5 +1,7 @@
 //! One step of the loop as the page shows it.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::pitfalls::HostChoice;
@@ -80,8 +82,10 @@ pub struct JsonBlock {
     pub kind: BlockKind,
     /// What it is, in words for the learner ("→ tools/call (sent)").
     pub label: String,
-    /// Pretty-printed JSON (the wire text re-indented; member order kept).
-    pub json: String,
+    /// Pretty-printed JSON (the wire text re-indented; member order kept). Shared:
+    /// the page copies the steps into its view on every change, and a block can
+    /// hold a 10 MB answer (issue #33's profile: a tenth of a second of copies).
+    pub json: Arc<str>,
 }
 
 impl JsonBlock {
@@ -92,7 +96,7 @@ impl JsonBlock {
             .then(|| serde_json::from_str::<Value>(raw).ok())
             .flatten()
             .and_then(|v| serde_json::to_string_pretty(&v).ok())
-            .unwrap_or_else(|| raw.to_owned());
+            .map_or_else(|| raw.into(), Arc::from);
         JsonBlock {
             kind,
             label: label.into(),
@@ -105,7 +109,9 @@ impl JsonBlock {
         JsonBlock {
             kind,
             label: label.into(),
-            json: serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string()),
+            json: serde_json::to_string_pretty(v)
+                .unwrap_or_else(|_| v.to_string())
+                .into(),
         }
     }
 }
@@ -186,11 +192,11 @@ mod tests {
     #[test]
     fn wire_text_is_reindented_up_to_the_limit_and_kept_as_it_came_past_it() {
         let small = JsonBlock::wire(BlockKind::Received, "small", r#"{"a":1}"#);
-        assert_eq!(small.json, "{\n  \"a\": 1\n}");
+        assert_eq!(&*small.json, "{\n  \"a\": 1\n}");
         let junk = JsonBlock::wire(BlockKind::Received, "junk", "{not json");
-        assert_eq!(junk.json, "{not json");
+        assert_eq!(&*junk.json, "{not json");
         let raw = format!(r#"{{"text":"{}"}}"#, "x".repeat(REINDENT_MAX));
         let big = JsonBlock::wire(BlockKind::Received, "big", &raw);
-        assert_eq!(big.json, raw);
+        assert_eq!(&*big.json, raw);
     }
 }

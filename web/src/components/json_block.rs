@@ -2,6 +2,8 @@
 //! HTML; large blocks render only once opened, and then only their head (Copy
 //! takes it all).
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use super::long_text::LongText;
@@ -13,9 +15,9 @@ pub fn JsonBlock(
     /// What the block is.
     #[prop(into)]
     label: String,
-    /// The JSON text.
+    /// The JSON text (shared: a step's block can be megabytes).
     #[prop(into)]
-    json: String,
+    json: Arc<str>,
     /// Whether it starts open.
     #[prop(optional)]
     open: bool,

@@ -6,6 +6,8 @@
 //! not the wasm), so the page never lays out more than this unasked. The text is a
 //! text node, never HTML.
 
+use std::sync::Arc;
+
 use leptos::either::Either;
 use leptos::prelude::*;
 
@@ -35,8 +37,9 @@ fn size(bytes: usize) -> String {
 /// that shows the rest.
 #[component]
 pub fn LongText(
-    /// The text, as the server sent it.
-    text: String,
+    /// The text, as the server sent it (shared, not copied, when it is a step's).
+    #[prop(into)]
+    text: Arc<str>,
     /// The `data-testid` of the `<pre>`, if any.
     #[prop(optional)]
     testid: Option<&'static str>,
@@ -53,7 +56,7 @@ pub fn LongText(
     let text = StoredValue::new(text);
     let shown = move || {
         if all.get() || !cut {
-            text.get_value()
+            text.with_value(|t| t.to_string())
         } else {
             text.with_value(|t| head(t, HEAD_BYTES).to_owned())
         }

@@ -76,7 +76,7 @@ pub fn StepCard(
     // and so is the table: no split point of its own, whose loader would sit in
     // the first load.
     let advice = (step.number == 5 && step.title == TITLE_RPC_ERROR)
-        .then(|| step.blocks.last().map(|b| b.json.clone()))
+        .then(|| step.blocks.last().map(|b| b.json.to_string()))
         .flatten()
         .map(|response| view! { <AdviceNote response=response/> });
     // Large blocks (a whole tool list) start closed, so the steps stay readable.

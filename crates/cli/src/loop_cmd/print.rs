@@ -57,7 +57,7 @@ pub fn json(step: &Step) -> Value {
         .iter()
         .map(|b| {
             let v =
-                serde_json::from_str::<Value>(&b.json).unwrap_or_else(|_| b.json.clone().into());
+                serde_json::from_str::<Value>(&b.json).unwrap_or_else(|_| Value::from(&*b.json));
             json!({"label": b.label, "json": v})
         })
         .collect();

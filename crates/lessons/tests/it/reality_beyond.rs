@@ -79,7 +79,7 @@ impl Page {
             .iter()
             .filter(|s| s.number == n)
             .flat_map(|s| &s.blocks)
-            .map(|b| b.json.clone())
+            .map(|b| b.json.to_string())
             .collect()
     }
 }
@@ -240,7 +240,7 @@ fn the_app_only_lesson_is_met_when_the_view_calls_the_withheld_tool() {
         .iter()
         .filter(|s| s.number == 2)
         .flat_map(|s| &s.blocks)
-        .map(|b| b.json.clone())
+        .map(|b| b.json.to_string())
         .collect();
     assert!(!offered.contains("get_weather_details"), "{offered}");
     assert!(offered.contains("city_time_zone"), "{offered}");
@@ -278,7 +278,7 @@ fn the_skills_lesson_is_met_by_a_verified_skill_in_use_and_only_then() {
         .iter()
         .filter(|s| s.number == 2)
         .flat_map(|s| &s.blocks)
-        .map(|b| b.json.clone())
+        .map(|b| b.json.to_string())
         .collect();
     assert!(step2.contains("# Skill: weather-report"), "{step2}");
     assert!(step2.contains("name: weather-report"), "{step2}");
@@ -287,7 +287,7 @@ fn the_skills_lesson_is_met_by_a_verified_skill_in_use_and_only_then() {
         .iter()
         .find(|s| s.number == 2)
         .and_then(|s| s.blocks.first())
-        .map(|b| b.json.clone())
+        .map(|b| b.json.to_string())
         .unwrap();
     assert!(!tools.contains("weather-report"), "{tools}");
     // The right answer is what happened: the host handed SKILL.md on itself.

@@ -235,7 +235,7 @@ fn a_real_model_reply_for_the_current_loop_is_applied_and_its_head_masks_the_key
     s.advance(2_000);
     assert_eq!(s.answer.as_deref(), Some("Hi"));
     let s3 = &s.steps[2];
-    let shown: String = s3.blocks.iter().map(|b| b.json.clone()).collect();
+    let shown: String = s3.blocks.iter().map(|b| b.json.to_string()).collect();
     assert!(shown.contains("••••wxyz"), "{shown}");
 }
 
