@@ -1,5 +1,7 @@
 //! What the loop keeps of the server's tools and of a call in flight.
 
+use std::sync::Arc;
+
 use mcpg_core::model::Tool;
 
 /// One page of `tools/list`, as received.
@@ -7,8 +9,9 @@ use mcpg_core::model::Tool;
 pub struct PageRecord {
     /// Page number, from 1.
     pub page: u32,
-    /// Its tools.
-    pub tools: Vec<Tool>,
+    /// Its tools. Shared: the page copies its list into the view on every page that
+    /// arrives, and a big server's list holds thousands (issue #33).
+    pub tools: Arc<[Tool]>,
     /// Its cursor for the next page.
     pub next_cursor: Option<String>,
 }

@@ -113,7 +113,7 @@ impl Page {
             } if Some(op) == self.list_op => {
                 self.pages.push(PageRecord {
                     page,
-                    tools,
+                    tools: tools.into(),
                     next_cursor,
                 });
                 self.pages_dirty = true;

@@ -90,7 +90,7 @@ pub fn ToolWindow(
 fn fingerprint(page: &PageRecord) -> u64 {
     let mut h = DefaultHasher::new();
     page.next_cursor.hash(&mut h);
-    for t in &page.tools {
+    for t in page.tools.iter() {
         t.name.hash(&mut h);
         t.title.hash(&mut h);
         t.description.hash(&mut h);

@@ -50,9 +50,9 @@ pub fn ToolsPanel() -> impl IntoView {
             let heading = page_heading(&page);
             let rows = page
                 .tools
-                .into_iter()
+                .iter()
                 .filter(|t| matches(t, &f))
-                .map(|t| view! { <ToolRow tool=t/> })
+                .map(|t| view! { <ToolRow tool=t.clone()/> })
                 .collect_view();
             view! {
                 <section class="page" data-testid="tools-page" data-page=page.page.to_string()>

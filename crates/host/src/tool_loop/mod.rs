@@ -786,7 +786,7 @@ impl ToolLoop {
         );
         self.pages.push(PageRecord {
             page,
-            tools: tools.to_vec(),
+            tools: tools.into(),
             next_cursor,
         });
         let (pages, count) = (self.pages.len(), self.tools.len());

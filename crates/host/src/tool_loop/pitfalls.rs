@@ -350,7 +350,7 @@ impl ToolLoop {
                 self.tools.extend(tools.iter().cloned());
                 self.pages.push(mcpg_loop_data::PageRecord {
                     page: 1,
-                    tools: tools.clone(),
+                    tools: tools.as_slice().into(),
                     next_cursor: cursor.clone(),
                 });
             }
