@@ -1,8 +1,8 @@
 // The parts of the page split off the first load are fetched when first used (step
 // 2's reshaping, the play box, a real model's settings, tool form, Result, Server,
 // wire log, presenter mode, Share/Export/Import) or right after the first tool list
-// (the tool loop's code with its controls and steps, the lessons, the loop's picture,
-// the share bar; the code for
+// (first the tool loop's code with its controls and steps, then the lessons, the
+// loop's picture, the share bar; the code for
 // connections and real models, see links_chunk.test.mjs). A chunk that cannot be
 // fetched (the network dropped before the service worker kept it) must not take the
 // page down: the part says so and offers to try again, and everything else keeps
@@ -53,9 +53,17 @@ describe('split-off parts of the page', () => {
       // nothing before the list needed it either.
       await until(() => held.some((n) => n.startsWith('__wasm_split_chunks-')), () => `held: ${held}`);
       release();
-      // Then one chunk: it carries the loop's code and its controls, the lessons,
-      // the picture and the share bar.
+      // Then the first pack: the loop's code and its controls.
       await until(() => held.some((n) => n.startsWith('split_mcpg_later-')), () => `held: ${held}`);
+      // The second pack (the lessons, the picture, the share bar) is asked for only
+      // once the first is in: the two never share the link.
+      const [firstIn, restAsked] = await page.waitForFunction(() => {
+        const entries = performance.getEntriesByType('resource');
+        const first = entries.find((e) => /\/split_mcpg_later-/.test(e.name));
+        const rest = entries.find((e) => /\/split_mcpg_later_rest-/.test(e.name));
+        return first && rest && [first.responseEnd, rest.startTime];
+      }).then((h) => h.jsonValue());
+      assert.ok(restAsked >= firstIn, `second pack asked at ${restAsked} ms, the first in at ${firstIn} ms`);
       // So is the code for connections (links, real models, the bridge's list).
       await until(() => held.some((n) => n.startsWith('split_mcpg_links-')), () => `held: ${held}`);
       // Its fetch started after the first tool list showed (the list's time is
