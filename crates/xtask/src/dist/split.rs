@@ -10,10 +10,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::link_shim::LINK_NAME;
 use super::pack::{PACK_FN, Packer};
 use crate::util::Result;
-
-use super::link_shim::LINK_NAME;
 
 /// What the split wrote.
 #[derive(Debug)]
