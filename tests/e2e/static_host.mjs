@@ -108,7 +108,12 @@ export async function startGzipHost(dist, prefix = 'playground') {
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://host').pathname;
     const done = (status, encoding = 'identity') => requests.push({ method: req.method, path, status, encoding });
-    const rel = path.startsWith(`/${prefix}/`) ? decodeURIComponent(path.slice(prefix.length + 2)) || 'index.html' : null;
+    let rel = null;
+    try {
+      if (path.startsWith(`/${prefix}/`)) rel = decodeURIComponent(path.slice(prefix.length + 2)) || 'index.html';
+    } catch {
+      // A malformed escape: no such file.
+    }
     const file = rel === null ? null : resolve(root, rel);
     if (req.method !== 'GET' || file === null || !file.startsWith(`${root}${sep}`) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(req.method === 'GET' ? 404 : 405).end();
