@@ -10,7 +10,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { baseUrl, closeBrowser, connected, launch, runLoop, tid } from './support.mjs';
+import {
+  baseUrl, closeBrowser, connected, launch, runLoop, stepsSettled, tid,
+} from './support.mjs';
 
 /** Waits until `cond()` holds (checked every 20 ms), failing after 10 s with `why()`. */
 async function until(cond, why) {
@@ -88,6 +90,51 @@ describe('split-off parts of the page', () => {
       assert.equal(await page.locator(tid('share-link')).count(), 0);
     } finally {
       release();
+      await context.close();
+    }
+  });
+
+  it('on a slow link the packs come in the order a learner reaches them', async () => {
+    const browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // The workshop link of metrics.test.mjs: on localhost every fetch is over before
+    // the next could start, so an order would prove nothing.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8,
+    });
+    /** Each pack's fetch: [start, end] in ms, or absent. */
+    const packs = () => page.evaluate(() => Object.fromEntries(
+      performance.getEntriesByType('resource')
+        .map((e) => [/\/(split_mcpg_(?:later|later_rest|loop_rest))-[0-9a-f]{16}\.wasm$/.exec(e.name)?.[1], e])
+        .filter(([name]) => name)
+        .map(([name, e]) => [name, [e.startTime, e.responseEnd]]),
+    ));
+    try {
+      await page.goto(baseUrl);
+      await page.waitForSelector(tid('step-button'), { timeout: 60_000 });
+      await page.waitForSelector(tid('lessons'), { timeout: 60_000 });
+      const got = await packs();
+      const first = got.split_mcpg_later;
+      const rest = got.split_mcpg_later_rest;
+      assert.ok(first && rest, JSON.stringify(got));
+      // The lessons' pack is asked for once the loop's pack is in, never beside it
+      // (neither by its own loader nor by the connections' code fetched meanwhile).
+      assert.ok(rest[0] >= first[1], `second pack asked at ${rest[0]} ms, the first in at ${first[1]} ms`);
+      // Steps 2 to 6's pack waits for step 2.
+      assert.equal(got.split_mcpg_loop_rest, undefined, JSON.stringify(got));
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await page.fill(tid('prompt'), "What's the weather in Austin?");
+      await page.click(tid('step-button'));
+      await stepsSettled(page, 1);
+      assert.equal((await packs()).split_mcpg_loop_rest, undefined, 'a first Step needs only the first pack');
+      await page.click(tid('step-button'));
+      await stepsSettled(page, 2);
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/split_mcpg_loop_rest-/.test(e.name)));
+    } finally {
       await context.close();
     }
   });
