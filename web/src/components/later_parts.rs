@@ -11,7 +11,7 @@
 //! Two split functions rather than one per part: `wasm_split_cli_support` puts the
 //! code two split functions share in a chunk of its own per combination, so each
 //! entry point fetched together makes more small files; `cargo xtask dist` packs
-//! each function's chunks into one file (`dist/split.rs`), the code the two share
+//! each function's chunks into one file (`dist/pack.rs`), the code the two share
 //! travelling with the first.
 //!
 //! The split functions hand back plain function pointers, to the later parts' kit
