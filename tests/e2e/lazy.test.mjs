@@ -1,8 +1,8 @@
 // The parts of the page split off the first load are fetched when first used (step
 // 2's reshaping, the play box, a real model's settings, tool form, Result, Server,
 // wire log, presenter mode, Share/Export/Import) or right after the first tool list
-// (the tool loop's code with its controls and steps, the lessons, the loop's picture,
-// the share bar; the code for
+// (first the tool loop's code with its controls and steps, then the lessons, the
+// loop's picture, the share bar; the code for
 // connections and real models, see links_chunk.test.mjs). A chunk that cannot be
 // fetched (the network dropped before the service worker kept it) must not take the
 // page down: the part says so and offers to try again, and everything else keeps
@@ -10,7 +10,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { baseUrl, closeBrowser, connected, launch, runLoop, tid } from './support.mjs';
+import {
+  baseUrl, closeBrowser, connected, launch, runLoop, stepsSettled, tid,
+} from './support.mjs';
 
 /** Waits until `cond()` holds (checked every 20 ms), failing after 10 s with `why()`. */
 async function until(cond, why) {
@@ -53,9 +55,17 @@ describe('split-off parts of the page', () => {
       // nothing before the list needed it either.
       await until(() => held.some((n) => n.startsWith('__wasm_split_chunks-')), () => `held: ${held}`);
       release();
-      // Then one chunk: it carries the loop's code and its controls, the lessons,
-      // the picture and the share bar.
+      // Then the first pack: the loop's code and its controls.
       await until(() => held.some((n) => n.startsWith('split_mcpg_later-')), () => `held: ${held}`);
+      // The second pack (the lessons, the picture, the share bar) is asked for only
+      // once the first is in: the two never share the link.
+      const [firstIn, restAsked] = await page.waitForFunction(() => {
+        const entries = performance.getEntriesByType('resource');
+        const first = entries.find((e) => /\/split_mcpg_later-/.test(e.name));
+        const rest = entries.find((e) => /\/split_mcpg_later_rest-/.test(e.name));
+        return first && rest && [first.responseEnd, rest.startTime];
+      }).then((h) => h.jsonValue());
+      assert.ok(restAsked >= firstIn, `second pack asked at ${restAsked} ms, the first in at ${firstIn} ms`);
       // So is the code for connections (links, real models, the bridge's list).
       await until(() => held.some((n) => n.startsWith('split_mcpg_links-')), () => `held: ${held}`);
       // Its fetch started after the first tool list showed (the list's time is
@@ -80,6 +90,51 @@ describe('split-off parts of the page', () => {
       assert.equal(await page.locator(tid('share-link')).count(), 0);
     } finally {
       release();
+      await context.close();
+    }
+  });
+
+  it('on a slow link the packs come in the order a learner reaches them', async () => {
+    const browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // The workshop link of metrics.test.mjs: on localhost every fetch is over before
+    // the next could start, so an order would prove nothing.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8,
+    });
+    /** Each pack's fetch: [start, end] in ms, or absent. */
+    const packs = () => page.evaluate(() => Object.fromEntries(
+      performance.getEntriesByType('resource')
+        .map((e) => [/\/(split_mcpg_(?:later|later_rest|loop_rest))-[0-9a-f]{16}\.wasm$/.exec(e.name)?.[1], e])
+        .filter(([name]) => name)
+        .map(([name, e]) => [name, [e.startTime, e.responseEnd]]),
+    ));
+    try {
+      await page.goto(baseUrl);
+      await page.waitForSelector(tid('step-button'), { timeout: 60_000 });
+      await page.waitForSelector(tid('lessons'), { timeout: 60_000 });
+      const got = await packs();
+      const first = got.split_mcpg_later;
+      const rest = got.split_mcpg_later_rest;
+      assert.ok(first && rest, JSON.stringify(got));
+      // The lessons' pack is asked for once the loop's pack is in, never beside it
+      // (neither by its own loader nor by the connections' code fetched meanwhile).
+      assert.ok(rest[0] >= first[1], `second pack asked at ${rest[0]} ms, the first in at ${first[1]} ms`);
+      // Steps 2 to 6's pack waits for step 2.
+      assert.equal(got.split_mcpg_loop_rest, undefined, JSON.stringify(got));
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await page.fill(tid('prompt'), "What's the weather in Austin?");
+      await page.click(tid('step-button'));
+      await stepsSettled(page, 1);
+      assert.equal((await packs()).split_mcpg_loop_rest, undefined, 'a first Step needs only the first pack');
+      await page.click(tid('step-button'));
+      await stepsSettled(page, 2);
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/split_mcpg_loop_rest-/.test(e.name)));
+    } finally {
       await context.close();
     }
   });

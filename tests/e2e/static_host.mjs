@@ -2,11 +2,13 @@
 // would host it: Python's `http.server` over a temporary folder whose `playground/`
 // is a copy of dist/ (a copy, so a test may change a file to make a "new version").
 // It knows nothing of the app: no bridge, no API, no rewriting. Every request it
-// logs is kept, so a test can say what the page asked its host for.
+// logs is kept, so a test can say what the page asked its host for. Python's server
+// compresses nothing; `startGzipHost` below sends gzip only, as GitHub Pages does.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { launch } from './support.mjs';
 
@@ -79,4 +81,58 @@ export async function openHostPage(url) {
 /** Waits until the service worker controls `page` (it has cached the page's files). */
 export async function controlled(page) {
   await page.waitForFunction(() => navigator.serviceWorker?.controller != null);
+}
+
+/** Content types by extension, as a static host sends them (`.wasm` must be
+ * `application/wasm` for `WebAssembly.instantiateStreaming`). */
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+/**
+ * Serves `dist` at `http://127.0.0.1:PORT/<prefix>/` the way GitHub Pages does:
+ * gzip when the browser accepts it, never brotli (the `.br` files are never sent).
+ * It sends the `.gz` that `cargo xtask dist` wrote beside each file (gzip -9), or,
+ * for a file without one, the file as it is. GET only; a path outside the prefix, or
+ * that leaves `dist`, is a 404. Returns `{ url, requests, stop }`; `requests` grows
+ * with `{ method, path, status, encoding }`.
+ */
+export async function startGzipHost(dist, prefix = 'playground') {
+  const root = resolve(dist);
+  const requests = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://host').pathname;
+    const done = (status, encoding = 'identity') => requests.push({ method: req.method, path, status, encoding });
+    let rel = null;
+    try {
+      if (path.startsWith(`/${prefix}/`)) rel = decodeURIComponent(path.slice(prefix.length + 2)) || 'index.html';
+    } catch {
+      // A malformed escape: no such file.
+    }
+    const file = rel === null ? null : resolve(root, rel);
+    if (req.method !== 'GET' || file === null || !file.startsWith(`${root}${sep}`) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(req.method === 'GET' ? 404 : 405).end();
+      done(req.method === 'GET' ? 404 : 405);
+      return;
+    }
+    const gz = `${file}.gz`;
+    const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && existsSync(gz);
+    const body = readFileSync(gzip ? gz : file);
+    const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.length, Vary: 'Accept-Encoding' };
+    if (gzip) headers['Content-Encoding'] = 'gzip';
+    res.writeHead(200, headers).end(body);
+    done(200, gzip ? 'gzip' : 'identity');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  const stop = () => new Promise((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
+  return { url: `http://127.0.0.1:${port}/${prefix}/`, requests, stop };
 }

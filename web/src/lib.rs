@@ -41,5 +41,6 @@ static SPLIT_ROOM: [u8; 16384] = [0x5A; 16384];
 #[wasm_bindgen(start)]
 pub fn start() {
     leptos::mount::mount_to_body(components::app::App);
-    effects::offline::register_service_worker();
+    // The service worker is registered by the later parts' second pack
+    // (`components/later_parts.rs`): its code is not in the first load.
 }

@@ -10,7 +10,7 @@ use super::notice_bar::NoticeBar;
 use super::once_shown::{Loaded, later, once_shown, start_later};
 use super::panels::Panels;
 use super::presenter_view::PresenterView;
-use super::replay_banner::ReplayBanner;
+use super::replay_banner::replay_banner;
 use crate::effects;
 use crate::presenter::Presenter;
 use crate::state::AppState;
@@ -44,7 +44,8 @@ pub fn App() -> impl IntoView {
         <a class="skip" href="#loop">"Skip to the tool loop"</a>
         <Header/>
         <NoticeBar/>
-        <ReplayBanner/>
+        // Only while a shared session is replayed (a split chunk).
+        {once_shown(move || st.replay.with(Option::is_some), replay_banner)}
         // The lessons and the share bar come from chunks fetched right after the
         // first tool list (a `#lesson=` link is followed once the panel is in).
         {once_shown(later(), later_parts::lessons)}

@@ -75,6 +75,11 @@ pub fn ConnectBar() -> impl IntoView {
         Conn::Connecting => "status busy",
         _ => "status bad",
     };
+    // Memos, not `<Show>`: each `<Show>` is its own generic code in the first load,
+    // and a memo re-renders its part only when the answer changes, as `<Show>` does.
+    let is_url = Memo::new(move |_| choice.get() == "url");
+    let no_bridge = Memo::new(move |_| st.bridge.with(|b| b.token.is_none()));
+    let bridge_failed = Memo::new(move |_| st.bridge.with(|b| b.error.is_some()));
     view! {
         <form class="connect" on:submit=move |ev| {
             ev.prevent_default();
@@ -105,21 +110,21 @@ pub fn ConnectBar() -> impl IntoView {
                         .collect_view()
                 }}
             </select>
-            <Show when=move || choice.get() == "url">
+            {move || is_url.get().then(|| view! {
                 <label for="url" class="visually-hidden">"Server URL"</label>
                 <input id="url" type="url" data-testid="url-input" size="32"
                     prop:value=move || url.get()
                     on:input=move |ev| url.set(event_target_value(&ev))/>
-            </Show>
+            })}
             {once_shown(move || headers_key.with(Option::is_some), move || conn_headers(headers_key))}
             <button type="submit" data-testid="connect-button">"Connect"</button>
             <span class=status_class data-testid="conn-status" role="status" title=status>{status}</span>
-            <Show when=move || st.bridge.with(|b| b.token.is_none())>
+            {move || no_bridge.get().then(|| view! {
                 <span class="hint" data-testid="bridge-needed">"No bridge: stdio servers and relayed remotes need `mcpg serve` (or `cargo xtask play`); open the link it prints. The embedded server and direct URLs work here."</span>
-            </Show>
-            <Show when=move || st.bridge.with(|b| b.error.is_some())>
+            })}
+            {move || bridge_failed.get().then(|| view! {
                 <span class="hint bad">{move || st.bridge.with(|b| b.error.clone().unwrap_or_default())}</span>
-            </Show>
+            })}
         </form>
     }
 }

@@ -32,19 +32,25 @@ pub fn NoticeBar() -> impl IntoView {
             None => base,
         }
     };
-    view! {
-        <Show when=move || st.notice.with(Option::is_some)>
-            <div class="notice" role="alert" data-testid="notice">
-                <p>{text}</p>
-                <Show when=move || relay().is_some()>
-                    <button data-testid="use-relay" on:click=move |_| {
-                        if let Some(name) = relay() {
-                            effects::connect(Source::Relay(name));
-                        }
-                    }>"Connect through the bridge's relay"</button>
-                </Show>
-                <button class="quiet" on:click=move |_| effects::dismiss_notice()>"Dismiss"</button>
-            </div>
-        </Show>
+    // Memos, not `<Show>`: each `<Show>` is its own generic code in the first load,
+    // and a memo re-renders its part only when the answer changes, as `<Show>` does.
+    let shown = Memo::new(move |_| st.notice.with(Option::is_some));
+    let relayable = Memo::new(move |_| relay().is_some());
+    move || {
+        shown.get().then(|| {
+            view! {
+                <div class="notice" role="alert" data-testid="notice">
+                    <p>{text}</p>
+                    {move || relayable.get().then(|| view! {
+                        <button data-testid="use-relay" on:click=move |_| {
+                            if let Some(name) = relay() {
+                                effects::connect(Source::Relay(name));
+                            }
+                        }>"Connect through the bridge's relay"</button>
+                    })}
+                    <button class="quiet" on:click=move |_| effects::dismiss_notice()>"Dismiss"</button>
+                </div>
+            }
+        })
     }
 }

@@ -1,10 +1,20 @@
 //! The banner of a replayed session: it says nothing touches the network, and offers
 //! "Run it live", which names where it will connect and asks before connecting.
+//! Its code is a split function ([`replay_banner`]), fetched the first time a
+//! session is replayed: the first tool list never needs it.
 
 use leptos::prelude::*;
+use leptos::wasm_split::wasm_split;
 
+use super::once_shown::Loaded;
 use crate::effects;
 use crate::state::use_app;
+
+/// The banner (lazy).
+#[wasm_split(mcpg_replay_banner, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn replay_banner() -> Loaded {
+    Ok(view! { <ReplayBanner/> }.into_any())
+}
 
 /// Shown while a shared session is replayed.
 #[component]

@@ -58,8 +58,9 @@ pub fn apply(st: AppState, change: ViewChange) {
 
 /// The first complete listing on the embedded server marks the page as usable:
 /// recorded on `<body data-first-tool-list-ms>` for the e2e run to print. The loop's
-/// code and the connections' code are fetched from then on, so the first Step or
-/// the first other connection rarely waits for them.
+/// code and the connections' code are fetched from then on (the latter after the
+/// former, unless the bridge's list waits for it), so the first Step or the first
+/// other connection rarely waits for them.
 fn first_tool_list() {
     super::later_kit::load();
     super::link_chunk::prefetch();

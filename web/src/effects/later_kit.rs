@@ -33,6 +33,7 @@ pub fn load() {
         inbox::send(Input::LaterFailed(
             "the page registered no loader".to_owned(),
         ));
+        super::link_chunk::prefetch_after_later();
         return;
     };
     wasm_bindgen_futures::spawn_local(async move {
@@ -41,5 +42,7 @@ pub fn load() {
             None => Input::LaterFailed("its wasm chunk could not be fetched".to_owned()),
         };
         inbox::send(input);
+        // The connections' code waited for this pack (see `link_chunk::prefetch`).
+        super::link_chunk::prefetch_after_later();
     });
 }

@@ -1,6 +1,6 @@
 //! The shell's side of the connections chunk (`transports`): the driver's link and
-//! model outputs run through it, fetched the first time one comes, or right after
-//! the first tool list ([`prefetch`]) so a learner's first connection rarely waits.
+//! model outputs run through it, fetched the first time one comes, or after the
+//! first tool list ([`prefetch`]) so a learner's first connection rarely waits.
 //! The bridge's server list waits for whichever of the two comes first.
 //!
 //! Order is the driver's: while the chunk loads, those outputs (and any later ones)
@@ -45,6 +45,8 @@ thread_local! {
     static BRIDGE: Cell<Option<AppState>> = const { Cell::new(None) };
     /// Whether the first tool list has shown (fetching is free from then on).
     static SHOWN: Cell<bool> = const { Cell::new(false) };
+    /// Whether the later parts' first pack came (or could not).
+    static LATER_IN: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Runs a link or model output now, or once the chunk is in.
@@ -71,10 +73,31 @@ pub fn list_bridge(st: AppState) {
     }
 }
 
-/// The first tool list has shown: the chunk is fetched now, if it is not in or on
-/// its way (a failure is quiet: the next output that needs it fetches again).
+/// The first tool list has shown: the chunk is fetched now if the bridge's server
+/// list waits for it or the later parts' first pack is in; else once that pack is
+/// in ([`prefetch_after_later`]), so that the two do not share a slow link (the
+/// loop's controls wait for that pack; on a static host nothing else needs this
+/// chunk before a connection, which fetches it at once). A failure is quiet: the
+/// next output that needs it fetches again.
 pub fn prefetch() {
     SHOWN.with(|s| s.set(true));
+    let bridge_waits = BRIDGE.with(Cell::get).is_some();
+    if bridge_waits || LATER_IN.with(Cell::get) {
+        start_prefetch();
+    }
+}
+
+/// The later parts' first pack came, or could not: the chunk is fetched now if
+/// the first tool list has shown and nothing fetched it yet.
+pub fn prefetch_after_later() {
+    LATER_IN.with(|l| l.set(true));
+    if SHOWN.with(Cell::get) {
+        start_prefetch();
+    }
+}
+
+/// Starts the fetch, if the chunk is not in or on its way.
+fn start_prefetch() {
     if CHUNK.with(|c| c.borrow_mut().prefetch(pending)) {
         fetch();
     }

@@ -5,7 +5,11 @@
 //! made the page. The URL is relative, so the worker's scope is the page's folder
 //! under any path prefix. It is registered once the page has loaded: by then the
 //! page's files are in the HTTP cache, and the worker's precaching does not
-//! download them a second time while the page is still loading.
+//! download them a second time while the page is still loading. The call comes
+//! from the later parts' second pack (`components/later_parts.rs`), so this code is
+//! not in the first load either.
+
+use std::cell::Cell;
 
 use wasm_bindgen::JsCast as _;
 use wasm_bindgen::JsValue;
@@ -16,10 +20,18 @@ use web_sys::{RegistrationOptions, ServiceWorkerUpdateViaCache};
 /// The worker's script, relative to the page.
 const SCRIPT: &str = "sw.js";
 
+thread_local! {
+    /// Whether [`register_service_worker`] ran (its callers may run more than once).
+    static ASKED: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Registers the service worker after the page's `load` event, when the browser
-/// has one to offer (a secure context served over http or https). A failure is
-/// logged as a warning and changes nothing else.
+/// has one to offer (a secure context served over http or https); once per page.
+/// A failure is logged as a warning and changes nothing else.
 pub fn register_service_worker() {
+    if ASKED.with(|a| a.replace(true)) {
+        return;
+    }
     let Some(win) = web_sys::window() else {
         return;
     };

@@ -170,35 +170,32 @@ pub fn open_from_hash() -> bool {
     else {
         return false;
     };
-    let newer = (version != "1").then(|| {
-        LinkError::Invalid(format!(
-            "it uses link format s{version}, which a newer playground makes; please update"
-        ))
-    });
-    let f = f.to_owned();
-    wasm_bindgen_futures::spawn_local(async move {
-        match newer {
-            Some(e) => link_failed(e),
-            None => open_link(f).await,
-        }
-    });
+    // The version is checked in the link's chunk too: the first screen carries
+    // none of a link's reading.
+    let (version, f) = (version.to_owned(), f.to_owned());
+    wasm_bindgen_futures::spawn_local(open_link(version, f));
     true
 }
 
-/// Decodes and replays a `#s1.` link (split off: see [`share`]).
-async fn open_link(fragment: String) {
-    match open_link_task(fragment).await {
+/// Decodes and replays a `#s<version>.` link (split off: see [`share`]).
+async fn open_link(version: String, fragment: String) {
+    match open_link_task(version, fragment).await {
         Ok(task) => task.await,
         Err(_) => notice(format!("This session link cannot be opened: {UNLOADED}.")),
     }
 }
 
 #[wasm_split(mcpg_open_link, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn open_link_task(fragment: String) -> Result<Task<()>, SplitLoaderError> {
-    Ok(Box::pin(open_link_now(fragment)))
+fn open_link_task(version: String, fragment: String) -> Result<Task<()>, SplitLoaderError> {
+    Ok(Box::pin(open_link_now(version, fragment)))
 }
 
-async fn open_link_now(fragment: String) {
+async fn open_link_now(version: String, fragment: String) {
+    if version != "1" {
+        return link_failed(LinkError::Invalid(format!(
+            "it uses link format s{version}, which a newer playground makes; please update"
+        )));
+    }
     match decode_link_in_browser(&fragment).await {
         Ok(s) => start_replay(s, "link"),
         Err(e) => link_failed(e),
@@ -234,27 +231,38 @@ async fn import_text_now(text: String) {
     }
 }
 
-/// Reads a picked or dropped file, then imports it.
+/// Reads a picked or dropped file, then imports it (split off: see [`share`]; the
+/// first screen has none of a file's reading).
 pub fn import_file(file: web_sys::File) {
-    if file.size() > MAX_INFLATED_BYTES as f64 {
-        notice(format!(
-            "This session file cannot be opened: it is larger than {MAX_INFLATED_BYTES} bytes. Nothing was loaded or connected."
-        ));
-        return;
-    }
     wasm_bindgen_futures::spawn_local(async move {
-        match JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-        {
-            Some(text) => import_text(text).await,
-            None => notice(
-                "This session file cannot be opened: the browser could not read it as text."
-                    .to_owned(),
-            ),
+        match import_file_task(file).await {
+            Ok(task) => task.await,
+            Err(_) => notice(format!("This session file cannot be opened: {UNLOADED}.")),
         }
     });
+}
+
+#[wasm_split(mcpg_import_file, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn import_file_task(file: web_sys::File) -> Result<Task<()>, SplitLoaderError> {
+    Ok(Box::pin(import_file_now(file)))
+}
+
+async fn import_file_now(file: web_sys::File) {
+    if file.size() > MAX_INFLATED_BYTES as f64 {
+        return notice(format!(
+            "This session file cannot be opened: it is larger than {MAX_INFLATED_BYTES} bytes. Nothing was loaded or connected."
+        ));
+    }
+    match JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|v| v.as_string())
+    {
+        Some(text) => import_text(text).await,
+        None => notice(
+            "This session file cannot be opened: the browser could not read it as text.".to_owned(),
+        ),
+    }
 }
 
 /// Replays `session` with no network (the driver checks it first: a bad one is

@@ -16,6 +16,10 @@
 
 use crate::util::Result;
 
+/// The link module's name, as the main module imports it and wasm-bindgen's glue
+/// then does (`import … from "./__wasm_split.js"`).
+pub const LINK_NAME: &str = "__wasm_split.js";
+
 /// What the shim exports to hand over the pack's fetch it started; the link
 /// module's pack loader (`split.rs`) imports it from the shim.
 pub const TAKE_PACK: &str = "__mcpgTakePack";

@@ -12,6 +12,7 @@
 mod figures;
 mod files;
 mod link_shim;
+mod pack;
 mod page;
 mod short_imports;
 mod split;

@@ -10,12 +10,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::link_shim::TAKE_PACK;
+use super::link_shim::LINK_NAME;
+use super::pack::{PACK_FN, Packer};
 use crate::util::Result;
-
-/// The link module's name, as the main module imports it and wasm-bindgen's glue
-/// then does (`import … from "./__wasm_split.js"`).
-pub const LINK_NAME: &str = "__wasm_split.js";
 
 /// What the split wrote.
 #[derive(Debug)]
@@ -26,18 +23,11 @@ pub struct Split {
     pub chunks: Vec<PathBuf>,
     /// The link module, or `None` when the module has no split point.
     pub link: Option<PathBuf>,
-    /// The file stems [`PACKED`] needs (its own and every chunk it shares), in the
-    /// split's order; empty when there is no such split.
-    pub packed: Vec<String>,
+    /// For each pack of [`super::pack::PACKS`], the file stems it carries (its
+    /// split functions' own chunks and every chunk they share), in the split's
+    /// order; empty when there is no such split.
+    pub packed: Vec<Vec<String>>,
 }
-
-/// The split function whose chunks travel as one file: `mcpg_later` (the engine,
-/// the loop's controls, the lessons, the picture, the share bar), fetched right
-/// after the first tool list. Its code shares pieces with every other split
-/// function, and the split gives each combination its own chunk: ~160 files, so
-/// ~160 requests before the loop's controls showed (6.6 s at 1.6 Mbps / 150 ms over
-/// HTTP/1.1, December 2026). One file is one request, and compresses better.
-pub const PACKED: &str = "mcpg_later";
 
 /// Splits `wasm` into `dir`. `glue` is the file name wasm-bindgen gives its JS
 /// glue: the link module imports `initSync` from `./{glue}`.
@@ -64,7 +54,7 @@ pub fn split(wasm: &Path, dir: &Path, glue: &str) -> Result<Split> {
     let main_bytes = fs::read(&main).map_err(|e| format!("{}: {e}", main.display()))?;
     super::split_data::check_room_dropped(&main_bytes)?;
     let link = dir.join(LINK_NAME);
-    let packed = result.prefetch_map.get(PACKED).cloned().unwrap_or_default();
+    let packed = super::pack::stems(&result.prefetch_map);
     Ok(Split {
         main,
         chunks: result.split_modules,
@@ -92,15 +82,15 @@ pub struct Renamed {
 
 /// Names the glue, the link module and the chunks by content. `glue_stem` is the
 /// glue's name without `.js`; `chunks` are (file name as the split wrote it,
-/// optimized bytes); the chunks whose stems are in `packed` become one file, named
-/// after [`PACKED`] (see [`pack_loader`]). The glue and the link module import each
+/// optimized bytes); the chunks whose stems are in `packed` become one file per
+/// pack, named after its split function (see `pack.rs`). The glue and the link module import each
 /// other, so both take one hash over both texts: a change to either renames both.
 pub fn rename(
     glue_stem: &str,
     glue: &str,
     link: Option<&str>,
     chunks: Vec<(String, Vec<u8>)>,
-    packed: &[String],
+    packed: &[Vec<String>],
 ) -> Result<Renamed> {
     let Some(link) = link else {
         let name = super::page::hashed_name(glue_stem, "js", glue.as_bytes());
@@ -112,36 +102,30 @@ pub fn rename(
     };
     let mut link = without_comment_lines(link);
     let mut named = Vec::new();
-    let mut pack = Vec::new();
-    let mut index = Vec::new();
+    let mut packer = Packer::default();
     for (file, bytes) in chunks {
         let stem = file
             .strip_suffix(".wasm")
             .ok_or_else(|| format!("wasm split: chunk {file} is not a .wasm"))?;
-        if packed.iter().any(|p| p == stem) {
+        if let Some(pack) = super::pack::pack_of(packed, stem) {
             link = replace_once(
                 &link,
                 &format!("fetch(new URL(\"./{file}\", import.meta.url))"),
                 &format!("{PACK_FN}(\"{stem}\")"),
             )?;
-            index.push(format!(
-                "\"{stem}\":[{},{}]",
-                pack.len(),
-                pack.len() + bytes.len()
-            ));
-            pack.extend_from_slice(&bytes);
+            packer.add(pack, stem, &bytes);
             continue;
         }
         let hashed = super::page::hashed_name(stem, "wasm", &bytes);
         link = replace_once(&link, &format!("\"./{file}\""), &format!("\"./{hashed}\""))?;
         named.push((hashed, bytes));
     }
+    // The shim starts the first pack's fetch (the one a first Step waits for).
     let mut pack_name = None;
-    if !pack.is_empty() {
-        let name = super::page::hashed_name(&format!("split_{PACKED}"), "wasm", &pack);
-        link = format!("{}{link}", pack_loader(&name, &index.join(",")));
-        pack_name = Some(name.clone());
-        named.push((name, pack));
+    if let Some(packs) = packer.finish()? {
+        link = format!("{}{link}", packs.loader);
+        pack_name = Some(packs.first);
+        named.extend(packs.files);
     }
     let hash = crate::util::fingerprint(format!("{glue}\n{link}").as_bytes());
     let link_stem = LINK_NAME.trim_end_matches(".js");
@@ -154,7 +138,7 @@ pub fn rename(
         &format!("\"./{glue_name}\""),
     )?;
     if pack_name.is_some() {
-        // The pack loader takes the pack's fetch that the shim started.
+        // The pack loader takes the first pack's fetch that the shim started.
         link = replace_once(
             &link,
             &format!("\"./{LINK_NAME}\""),
@@ -180,37 +164,6 @@ pub fn rename(
         link: Some((link_name, shim.into_bytes())),
         chunks: named,
     })
-}
-
-/// The function the link module fetches a packed chunk with.
-const PACK_FN: &str = "__mcpgPack";
-
-/// What the link module gets in front for the pack `name`: its index (stem ->
-/// byte range) and [`PACK_FN`], which fetches the pack once and answers each
-/// chunk's fetch with its slice, a `Response` that `instantiateStreaming` takes as
-/// it took the chunk's own. The fetch is the one the shim started beside the link
-/// module's import ([`TAKE_PACK`]), or its own. A failed fetch is not kept, so the
-/// next load asks again (as the split's own loader does).
-fn pack_loader(name: &str, index: &str) -> String {
-    format!(
-        "// The chunks of {PACKED} travel as one file (cargo xtask dist).\n\
-         import {{ {TAKE_PACK} }} from \"./{LINK_NAME}\";\n\
-         const __mcpgPackIndex = {{{index}}};\n\
-         let __mcpgPackBytes;\n\
-         function {PACK_FN}(stem) {{\n\
-         if (__mcpgPackBytes === undefined) {{\n\
-         const load = ({TAKE_PACK}() ?? fetch(new URL(\"./{name}\", import.meta.url))).then((r) => {{\n\
-         if (!r.ok) throw new Error(`{name}: HTTP ${{r.status}}`);\n\
-         return r.arrayBuffer();\n\
-         }});\n\
-         load.catch(() => {{ if (__mcpgPackBytes === load) __mcpgPackBytes = undefined; }});\n\
-         __mcpgPackBytes = load;\n\
-         }}\n\
-         const [start, end] = __mcpgPackIndex[stem];\n\
-         return __mcpgPackBytes.then((b) => new Response(b.slice(start, end), \
-         {{ headers: {{ \"Content-Type\": \"application/wasm\" }} }}));\n\
-         }}\n"
-    )
 }
 
 /// `text` without its whole-line `/* … */` comments: the generator writes one per
@@ -248,6 +201,8 @@ fn replace_once(text: &str, from: &str, to: &str) -> Result<String> {
     reason = "a test fails by panicking"
 )]
 mod tests {
+    use super::super::link_shim::TAKE_PACK;
+    use super::super::pack::PACKS;
     use super::*;
 
     const GLUE: &str = "import * as import1 from \"./__wasm_split.js\"\n\
@@ -347,10 +302,10 @@ mod tests {
 
     #[test]
     fn packed_chunks_travel_as_one_file_named_after_the_split() {
-        let packed = ["chunk_1".to_owned()];
+        let packed = [vec!["chunk_1".to_owned()]];
         let r = rename("mcpg-web", GLUE, Some(LINK), chunks(), &packed).unwrap();
         let (link, names) = later(&r);
-        let pack = super::super::page::hashed_name(&format!("split_{PACKED}"), "wasm", b"one");
+        let pack = super::super::page::hashed_name(PACKS[0].0, "wasm", b"one");
         assert_eq!(
             names,
             [
@@ -364,11 +319,8 @@ mod tests {
             !link.contains("chunk_1.wasm") && !link.contains("chunk_1-"),
             "{link}"
         );
-        assert!(link.contains("\"chunk_1\":[0,3]"), "{link}");
-        assert!(
-            link.contains(&format!("new URL(\"./{pack}\", import.meta.url)")),
-            "{link}"
-        );
+        assert!(link.contains("\"chunk_1\":[0,0,3]"), "{link}");
+        assert!(link.contains(&format!("[\"./{pack}\"]")), "{link}");
         // The shim starts the pack's fetch beside the link module's import, and the
         // link module takes it from the shim.
         let (shim_name, shim) = r.link.clone().unwrap();
