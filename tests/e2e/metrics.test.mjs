@@ -113,7 +113,7 @@ function printLater(run, where) {
 function printSlow(runs, where) {
   const ms = runs.map((r) => r.ms);
   const loop = runs.map((r) => r.loopMs);
-  console.log(`figure: ${where}: navigation to first tool list at 1.6 Mbps / 150 ms RTT, cache empty: median ${median(ms).toFixed(0)} ms (runs: ${ms.map((x) => x.toFixed(0)).join(', ')} ms; goal 1500 ms; ${kb(runs[0].bytes)} over the wire)`);
+  console.log(`figure: ${where}: navigation to first tool list at 1.6 Mbps / 150 ms RTT, cache empty: median ${median(ms).toFixed(0)} ms (runs: ${ms.map((x) => x.toFixed(0)).join(', ')} ms; goal 1200 ms (issue #33); ${kb(runs[0].bytes)} over the wire)`);
   console.log(`figure: ${where}: navigation to the loop's controls at 1.6 Mbps / 150 ms RTT: median ${median(loop).toFixed(0)} ms (runs: ${loop.map((x) => x.toFixed(0)).join(', ')} ms)`);
   printLater(runs[0], `${where} at 1.6 Mbps`);
 }
