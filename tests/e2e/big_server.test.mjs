@@ -47,6 +47,14 @@ async function openPage(url) {
         return d.get.call(this);
       },
     });
+    // When the page made its first WebSocket (the bridge starts the server then).
+    const Ws = window.WebSocket;
+    window.WebSocket = class extends Ws {
+      constructor(...args) {
+        super(...args);
+        window.__wsMade ??= performance.now();
+      }
+    };
   });
   await page.goto(url);
   return { page, errors, close: () => context.close() };
@@ -153,7 +161,7 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
     const afterLast = [];
     // Where the time goes: the page until it sends its first message to the bridge,
     // the server's start until its first answer, its paging until the last page.
-    const parts = { firstSend: [], firstAnswer: [], paging: [] };
+    const parts = { socket: [], firstSend: [], firstAnswer: [], paging: [] };
     let nodes = 0;
     let rows = 0;
     for (let i = 0; i < RUNS; i++) {
@@ -168,6 +176,15 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
         parts.firstSend.push(send);
         parts.firstAnswer.push(answer - send);
         parts.paging.push(last - answer);
+        // The socket (so the server's process) is opened by the first load, not
+        // after the connections' code came: the server starts meanwhile.
+        const [made, chunkIn] = await p.page.evaluate(() => [
+          window.__wsMade,
+          performance.getEntriesByType('resource').find((r) => /\/split_mcpg_links-[0-9a-f]+\.wasm$/.test(r.name))?.responseEnd,
+        ]);
+        assert.ok(chunkIn !== undefined, 'the connections\' code was fetched on its own');
+        assert.ok(made < chunkIn, `the socket opened (${ms(made)}) before the connections' code came (${ms(chunkIn)})`);
+        parts.socket.push(made);
         // The windowed list: every tool counted, only the rows near the screen in the document.
         await p.page.waitForSelector(tid('tool-row'));
         assert.equal(await matching(p.page), TOTAL);
@@ -182,7 +199,7 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
     console.log(`figure: big server, navigation → "${TOTAL} tools" shown: median ${ms(median(times))} (runs: ${times.map(ms).join(', ')}; ${nodes} DOM nodes, ${rows} rows)`);
     console.log(`figure: big server, last page received → "${TOTAL} tools" shown: median ${ms(median(afterLast))} (runs: ${afterLast.map(ms).join(', ')})`);
     console.log(
-      `figure: big server, navigation's parts (medians): → the page's first message to the bridge ${ms(median(parts.firstSend))}, → the server's first answer ${ms(median(parts.firstAnswer))} (the child's start), → its last page ${ms(median(parts.paging))}`,
+      `figure: big server, navigation's parts (medians): → the socket opened ${ms(median(parts.socket))}, → the page's first message to the bridge ${ms(median(parts.firstSend))}, → the server's first answer ${ms(median(parts.firstAnswer))} (the rest of the child's start), → its last page ${ms(median(parts.paging))}`,
     );
   });
 

@@ -35,7 +35,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// bytes compress to a few bytes).
 /// Not zeros: a zeroed static would go to `.bss`, not `.rodata`.
 #[used]
-static SPLIT_ROOM: [u8; 16384] = [0x5A; 16384];
+static SPLIT_ROOM: [u8; 32768] = [0x5A; 32768];
 
 /// Entry point: mounts the app on `<body>`.
 #[wasm_bindgen(start)]

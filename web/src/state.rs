@@ -128,6 +128,9 @@ pub struct AppState {
     pub auth: RwSignal<Option<mcpg_page::AuthNeeded>>,
     /// The MCP Apps views hosted now (issue 29).
     pub apps: RwSignal<Vec<mcpg_page::AppView>>,
+    /// Whether the first screen's later parts (the loop's controls, the lessons, the
+    /// picture, the share bar) may load: see `components::once_shown::start_later`.
+    pub later_may_load: RwSignal<bool>,
 }
 
 impl AppState {
@@ -174,6 +177,7 @@ impl AppState {
             roots: RwSignal::new(Vec::new()),
             auth: RwSignal::new(None),
             apps: RwSignal::new(Vec::new()),
+            later_may_load: RwSignal::new(false),
         }
     }
 

@@ -12,7 +12,7 @@ use crate::later::{Later, for_later};
 use crate::links::Link;
 use crate::log::LogRow;
 use crate::page::Page;
-use crate::view::{Conn, ServerInfo, Source, ViewChange};
+use crate::view::{Conn, ServerInfo, ViewChange};
 
 fn summary(msg: &Message, methods: &std::collections::HashMap<RequestId, String>) -> String {
     match msg.body() {
@@ -120,14 +120,12 @@ impl Page {
             }
             Event::ToolsListed { op, .. } if Some(op) == self.list_op => {
                 self.list_op = None;
-                if self.source == Source::Demo && !self.first_list_done {
-                    self.first_list_done = true;
-                    self.emit(ViewChange::FirstToolList);
-                }
+                self.first_listing_ended(true);
             }
             Event::ToolsListFailed { op, error, .. } if Some(op) == self.list_op => {
                 self.list_op = None;
                 self.note(format!("tools/list failed: {error}"));
+                self.first_listing_ended(false);
             }
             Event::ToolsListChanged
                 if self

@@ -164,6 +164,14 @@ impl Page {
         self.outputs.push_back(out);
     }
 
+    /// The first `tools/list` of the page's life ended (once): told to the view.
+    pub(crate) fn first_listing_ended(&mut self, listed: bool) {
+        if !self.first_list_done {
+            self.first_list_done = true;
+            self.emit(ViewChange::FirstListing { listed });
+        }
+    }
+
     /// A line in the wire log.
     pub fn note(&mut self, text: impl Into<String>) {
         self.log.note(text.into());

@@ -156,8 +156,13 @@ pub enum ViewChange {
     Server(Option<Box<ServerInfo>>),
     /// Tools panel: every page of the latest listing.
     Pages(Vec<PageRecord>),
-    /// The first complete listing of this page's life on the embedded demo (a metric).
-    FirstToolList,
+    /// The page's first `tools/list` (every page of it) ended, on whatever server:
+    /// `listed` when it listed, else it failed. What the page put off so as not to
+    /// delay that list may come now; on the embedded demo its time is a metric.
+    FirstListing {
+        /// The list came whole.
+        listed: bool,
+    },
     /// The wire log changed (read rows with [`crate::PageDriver::log`]).
     Log(LogMeta),
     /// The loop's steps.

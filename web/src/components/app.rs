@@ -13,7 +13,7 @@ use super::presenter_view::PresenterView;
 use super::replay_banner::replay_banner;
 use crate::effects;
 use crate::presenter::Presenter;
-use crate::state::AppState;
+use crate::state::{AppState, Source};
 
 /// The app root: creates the state, opens the connection the URL asks for.
 #[component]
@@ -22,7 +22,6 @@ pub fn App() -> impl IntoView {
     provide_context(st);
     let presenter = Presenter::new();
     provide_context(presenter);
-    start_later();
     later_parts::register_later_kit();
     effects::start(st);
     effects::llm::load_keys(st);
@@ -31,10 +30,14 @@ pub fn App() -> impl IntoView {
     let bridge_notice = effects::take_bridge_address(st);
     // A session link opens as a replay (or, when bad, as a notice): then nothing
     // else is loaded or connected.
+    let mut own_server = false;
     if !effects::share::open_from_hash() {
         effects::load_bridge(st);
-        effects::connect(effects::source_from_url());
+        let source = effects::source_from_url();
+        own_server = source != Source::Demo;
+        effects::connect(source);
     }
+    start_later(st, own_server);
     // After the first connection opened, which clears the notice.
     if let Some(text) = bridge_notice {
         effects::show_notice(text);

@@ -13,6 +13,8 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use send_wrapper::SendWrapper;
 
+use crate::state::AppState;
+
 /// What a lazy part's loader gives: its view, or the failure to fetch its chunk
 /// (the split functions are `fallible`: without it a failed fetch panics, and a
 /// panic aborts the whole page).
@@ -78,21 +80,22 @@ fn unloaded(attempt: RwSignal<u32>) -> AnyView {
     .into_any()
 }
 
-/// Whether the first screen's later parts (the lessons, the loop's picture, the
-/// share bar) may load: set a moment after the page started, when the first tool
-/// list is already shown, so their chunks are fetched after it and never delay it.
-#[derive(Clone, Copy)]
-struct LaterMayLoad(RwSignal<bool>);
-
-/// Starts the clock for [`later`] (the app root calls it before its children).
-pub fn start_later() {
-    let later = RwSignal::new(false);
-    provide_context(LaterMayLoad(later));
-    set_timeout(move || later.set(true), Duration::ZERO);
+/// Lets the first screen's later parts load ([`later`]) once they no longer
+/// delay the first tool list: a moment after the page started, when the embedded
+/// demo's list (which needs only the first load) is already shown; but on a page
+/// that opened a server of its own (`own_server`), once that server's first
+/// listing ended or its connection closed (`effects::apply`). The later parts'
+/// code is compiled on the same cores a bridge server starts on: ~240 chunks that
+/// nothing in that first listing needs (measured on the 2-core development
+/// machine, issue #33: the Python SDK's start took 1.16 s beside them, 0.7 s alone).
+pub fn start_later(st: AppState, own_server: bool) {
+    if !own_server {
+        set_timeout(move || st.later_may_load.set(true), Duration::ZERO);
+    }
 }
 
 /// Whether the first screen's later parts may load now (see [`start_later`]).
 pub fn later() -> impl Fn() -> bool + Send + Sync + Copy + 'static {
-    let later = use_context::<LaterMayLoad>().map(|l| l.0);
+    let later = use_context::<AppState>().map(|st| st.later_may_load);
     move || later.is_none_or(|l| l.get())
 }

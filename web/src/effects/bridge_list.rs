@@ -108,7 +108,10 @@ type Lists = (Vec<String>, Vec<(String, String)>);
 
 async fn fetch_servers(root: &str, token: &str) -> Result<Lists, ListError> {
     let win = web_sys::window().ok_or(ListError::Unreachable)?;
-    let url = format!("{root}/api/servers?token={}", super::ws::encode(token));
+    let url = format!(
+        "{root}/api/servers?token={}",
+        super::early_ws::encode(token)
+    );
     let resp = JsFuture::from(win.fetch_with_str(&url))
         .await
         .map_err(|_| ListError::Unreachable)?;

@@ -13,9 +13,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 use leptos::prelude::*;
-use mcpg_page::{Command, Input, ModelReply, Output};
+use mcpg_page::{Command, ConnId, Input, LinkSpec, ModelReply, Output};
 
+use super::bridge_addr;
 use super::chunk_queue::{Chunk, Submitted};
+use super::early_ws;
 use super::here::origin;
 use super::inbox;
 use super::transports::{self, Transports};
@@ -58,8 +60,32 @@ pub fn run(st: AppState, out: Output) {
         out,
         Output::OpenLink { .. } | Output::ModelRequest(_) | Output::AppPost { .. }
     );
-    if opens || !idle() {
-        submit(Job::Output(st, out));
+    if !opens && idle() {
+        return;
+    }
+    let early = match &out {
+        Output::OpenLink {
+            conn,
+            link: LinkSpec::Bridge(name),
+        } => Some((*conn, name.clone())),
+        _ => None,
+    };
+    if submit(Job::Output(st, out))
+        && let Some((conn, name)) = early
+    {
+        open_early(st, conn, &name);
+    }
+}
+
+/// Opens a bridge server's socket before the chunk is in, when the page has the
+/// bridge's token (else the chunk refuses the link): the bridge starts the server
+/// meanwhile (`early_ws`).
+fn open_early(st: AppState, conn: ConnId, name: &str) {
+    let (token, root) = st
+        .bridge
+        .with_untracked(|b| (b.token.clone(), bridge_addr::root(b, false)));
+    if let (Some(token), Some(root)) = (token, root) {
+        early_ws::open(conn, &root, name, &token);
     }
 }
 
@@ -99,7 +125,7 @@ pub fn prefetch_after_later() {
 /// Starts the fetch, if the chunk is not in or on its way.
 fn start_prefetch() {
     if CHUNK.with(|c| c.borrow_mut().prefetch(pending)) {
-        fetch();
+        fetch_chunk();
     }
 }
 
@@ -116,14 +142,22 @@ fn pending() -> VecDeque<Job> {
         .collect()
 }
 
-/// Runs `job` now, queues it, or starts the fetch with it.
-fn submit(job: Job) {
+/// Runs `job` now, queues it, or starts the fetch with it; whether it waits for
+/// the chunk.
+fn submit(job: Job) -> bool {
     // A list kept aside waits for the fetch this may start.
     let submitted = CHUNK.with(|c| c.borrow_mut().submit(job, pending));
     match submitted {
-        Submitted::Run(t, job) => perform(t, job),
-        Submitted::Queued { fetch: true } => fetch(),
-        Submitted::Queued { fetch: false } => {}
+        Submitted::Run(t, job) => {
+            perform(t, job);
+            false
+        }
+        Submitted::Queued { fetch } => {
+            if fetch {
+                fetch_chunk();
+            }
+            true
+        }
     }
 }
 
@@ -134,7 +168,7 @@ fn perform(t: Transports, job: Job) {
     }
 }
 
-fn fetch() {
+fn fetch_chunk() {
     wasm_bindgen_futures::spawn_local(async {
         match transports::load().await {
             Some(t) => drain(t),
@@ -158,6 +192,7 @@ fn fail() {
         match job {
             Job::Output(_, Output::OpenLink { conn, .. }) => {
                 links = true;
+                early_ws::discard(conn);
                 inbox::send(Input::LinkClosed {
                     conn,
                     why: UNLOADED.to_owned(),

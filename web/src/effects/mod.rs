@@ -17,6 +17,7 @@ pub mod demo_oauth;
 mod demo_sse;
 pub mod doctor;
 mod download;
+mod early_ws;
 mod feature_sink;
 pub mod features;
 mod here;

@@ -118,28 +118,32 @@ fn open(st: AppState, conn: ConnId, link: LinkSpec) {
         LinkSpec::Bridge(name) => root
             .ok_or_else(|| "the page has no location".to_owned())
             .and_then(|root| WsLink::open(conn, &root, &name, &token))
-            .map(ShellLink::Ws),
+            .map(|(link, missed)| (ShellLink::Ws(link), missed)),
         // The driver's machine writes `/relay/NAME`; the bridge's address (for a
         // hosted page) and the token go on here only.
-        LinkSpec::Http(target @ HttpTarget::Relay(_)) => Ok(ShellLink::Http(HttpLink::new(
-            conn,
-            &target,
-            base,
-            Some(token),
-        ))),
-        LinkSpec::Http(target @ HttpTarget::Url(_)) => Ok(ShellLink::Http(HttpLink::new(
-            conn,
-            &target,
-            String::new(),
-            None,
-        ))),
+        LinkSpec::Http(target @ HttpTarget::Relay(_)) => Ok((
+            ShellLink::Http(HttpLink::new(conn, &target, base, Some(token))),
+            Vec::new(),
+        )),
+        LinkSpec::Http(target @ HttpTarget::Url(_)) => Ok((
+            ShellLink::Http(HttpLink::new(conn, &target, String::new(), None)),
+            Vec::new(),
+        )),
     };
     match made {
-        Ok(l) => LINKS.with(|links| {
-            links.borrow_mut().insert(conn, l);
-        }),
+        Ok((l, missed)) => {
+            LINKS.with(|links| {
+                links.borrow_mut().insert(conn, l);
+            });
+            // What a socket opened early fired meanwhile, now that the outputs it
+            // causes (the first frame) find the link.
+            for input in missed {
+                inbox::send(input);
+            }
+        }
         // Told to the driver after this batch of outputs (it is free by then).
         Err(why) => {
+            super::early_ws::discard(conn);
             set_timeout(
                 move || inbox::send(Input::LinkClosed { conn, why }),
                 Duration::ZERO,

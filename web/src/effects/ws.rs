@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast as _;
 use wasm_bindgen::closure::Closure;
 use web_sys::{CloseEvent, Event, EventSource, MessageEvent, WebSocket};
 
+use super::early_ws::{self, encode};
 use super::inbox::send;
 
 /// An open (or opening) WebSocket and its side channel.
@@ -21,46 +22,38 @@ pub struct WsLink {
     _on_side: Option<Closure<dyn FnMut(MessageEvent)>>,
 }
 
-/// Percent-encodes a query value (names and tokens are plain, but be safe).
-pub fn encode(s: &str) -> String {
-    js_sys::encode_uri_component(s).into()
-}
-
 impl WsLink {
     /// Opens `/ws?server=NAME` and its side channel for connection `conn`, on the
-    /// bridge at `root` (`http://…`: this page's origin or a hosted page's bridge).
-    pub fn open(conn: ConnId, root: &str, server: &str, token: &str) -> Result<WsLink, String> {
-        let channel = super::clock::channel_id();
-        let ws_root = match root.strip_prefix("http") {
-            Some(rest) => ["ws", rest].concat(),
-            None => return Err(format!("cannot open a WebSocket to the bridge at {root}")),
+    /// bridge at `root` (`http://…`: this page's origin or a hosted page's bridge),
+    /// or adopts the socket the first load opened for it (`early_ws`). Also returns
+    /// what that socket fired before, as inputs, oldest first: the caller sends
+    /// them once the link is where the driver's outputs find it.
+    pub fn open(
+        conn: ConnId,
+        root: &str,
+        server: &str,
+        token: &str,
+    ) -> Result<(WsLink, Vec<Input>), String> {
+        let (ws, channel, fired) = match early_ws::take(conn) {
+            Some(early) => (early.ws, early.channel, early.fired),
+            None => {
+                let channel = super::clock::channel_id();
+                let url = early_ws::url(root, server, &channel, token)
+                    .ok_or_else(|| format!("cannot open a WebSocket to the bridge at {root}"))?;
+                let ws = WebSocket::new_with_str(&url, "mcp")
+                    .map_err(|_| format!("cannot open a WebSocket to the bridge for {server}"))?;
+                (ws, channel, Vec::new())
+            }
         };
-        let url = format!(
-            "{ws_root}/ws?server={}&channel={}&token={}",
-            encode(server),
-            encode(&channel),
-            encode(token)
-        );
-        let ws = WebSocket::new_with_str(&url, "mcp")
-            .map_err(|_| format!("cannot open a WebSocket to the bridge for {server}"))?;
-        let on_open = Closure::<dyn FnMut(Event)>::new(move |_| send(Input::LinkOpened { conn }));
+        let missed = fired.iter().filter_map(|e| input_of(conn, e)).collect();
+        let on_open = Closure::<dyn FnMut(Event)>::new(move |_| send(opened(conn)));
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            if let Some(text) = e.data().as_string() {
-                send(Input::Frame { conn, text });
+            if let Some(input) = frame(conn, &e) {
+                send(input);
             }
         });
-        let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |e: CloseEvent| {
-            let why = if e.reason().is_empty() {
-                format!("the bridge closed the connection (code {})", e.code())
-            } else {
-                format!(
-                    "the bridge closed the connection: {} (code {})",
-                    e.reason(),
-                    e.code()
-                )
-            };
-            send(Input::LinkClosed { conn, why });
-        });
+        let on_close =
+            Closure::<dyn FnMut(CloseEvent)>::new(move |e: CloseEvent| send(closed(conn, &e)));
         ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
@@ -82,14 +75,15 @@ impl WsLink {
             }
             Err(_) => (None, None),
         };
-        Ok(WsLink {
+        let link = WsLink {
             ws,
             events,
             _on_open: on_open,
             _on_message: on_message,
             _on_close: on_close,
             _on_side: on_side,
-        })
+        };
+        Ok((link, missed))
     }
 
     /// Sends one frame (the driver sends only after the socket opened).
@@ -110,5 +104,40 @@ impl Drop for WsLink {
             es.set_onmessage(None);
             es.close();
         }
+    }
+}
+
+/// The socket opened.
+fn opened(conn: ConnId) -> Input {
+    Input::LinkOpened { conn }
+}
+
+/// A text frame came (a binary one is not MCP and is left out).
+fn frame(conn: ConnId, e: &MessageEvent) -> Option<Input> {
+    let text = e.data().as_string()?;
+    Some(Input::Frame { conn, text })
+}
+
+/// The socket closed, with the bridge's reason when it gave one.
+fn closed(conn: ConnId, e: &CloseEvent) -> Input {
+    let why = if e.reason().is_empty() {
+        format!("the bridge closed the connection (code {})", e.code())
+    } else {
+        format!(
+            "the bridge closed the connection: {} (code {})",
+            e.reason(),
+            e.code()
+        )
+    };
+    Input::LinkClosed { conn, why }
+}
+
+/// What one of the events an early socket fired means for the driver.
+fn input_of(conn: ConnId, e: &Event) -> Option<Input> {
+    match e.type_().as_str() {
+        "open" => Some(opened(conn)),
+        "message" => frame(conn, e.dyn_ref()?),
+        "close" => Some(closed(conn, e.dyn_ref()?)),
+        _ => None,
     }
 }

@@ -38,10 +38,76 @@ fn the_first_tool_list_needs_no_later_parts() {
     let outs: Vec<Output> = std::iter::from_fn(|| s.d.poll_output()).collect();
     assert!(
         outs.iter()
-            .any(|o| matches!(o, Output::View(ViewChange::FirstToolList))),
+            .any(|o| matches!(o, Output::View(ViewChange::FirstListing { listed: true }))),
         "{outs:#?}"
     );
     assert!(!outs.iter().any(|o| matches!(o, Output::LoadLater)));
+}
+
+/// Relays the page's frames to the demo server behind a bridge link and its answers
+/// back until nothing moves; `tools/list` answered with a JSON-RPC error when
+/// `fail_list`.
+fn relay(s: &mut Shell, server: &mut mcpg_demo::DemoServer, fail_list: bool) {
+    let conn = s.d.conn();
+    loop {
+        let frames = s.take_frames();
+        if frames.is_empty() {
+            return;
+        }
+        for f in frames {
+            let m: serde_json::Value = serde_json::from_str(&f).unwrap();
+            if fail_list && m["method"] == "tools/list" {
+                let err = json!({"jsonrpc": "2.0", "id": m["id"],
+                    "error": {"code": -32603, "message": "the list is broken"}});
+                s.input(Input::Frame {
+                    conn,
+                    text: err.to_string(),
+                });
+                continue;
+            }
+            server.handle_text(s.now, &f);
+            while let Some(out) = server.poll_transmit() {
+                s.input(Input::Frame {
+                    conn,
+                    text: out.raw().to_owned(),
+                });
+            }
+        }
+    }
+}
+
+/// A page without its later parts, connected to a bridge server (the demo).
+fn bridge_server(fail_list: bool) -> (Shell, mcpg_demo::DemoServer) {
+    let mut s = Shell::without_later();
+    s.cmd(Command::Connect(Source::Bridge("demo".into())));
+    let conn = s.d.conn();
+    s.input(Input::LinkOpened { conn });
+    let mut server = mcpg_demo::DemoServer::new();
+    relay(&mut s, &mut server, fail_list);
+    (s, server)
+}
+
+#[test]
+fn the_first_listing_of_any_server_is_told_once_whether_it_listed_or_failed() {
+    // The page puts off its later parts until then when it opens a server of its own.
+    let (mut s, mut server) = bridge_server(false);
+    assert_eq!(s.conn, Conn::Ready);
+    assert_eq!(s.first_listings, vec![true]);
+    s.cmd(Command::ListTools);
+    relay(&mut s, &mut server, false);
+    assert!(
+        s.wire()
+            .iter()
+            .filter(|(_, t)| t.contains("tools/list"))
+            .count()
+            >= 2
+    );
+    assert_eq!(s.first_listings, vec![true], "told once in the page's life");
+
+    let (s, _) = bridge_server(true);
+    assert_eq!(s.conn, Conn::Ready);
+    assert!(s.notes().iter().any(|n| n.contains("the list is broken")));
+    assert_eq!(s.first_listings, vec![false]);
 }
 
 #[test]

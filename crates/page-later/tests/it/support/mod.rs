@@ -32,6 +32,8 @@ pub struct Shell {
     pub auth: Option<mcpg_page::AuthNeeded>,
     /// The MCP Apps views hosted.
     pub apps: Vec<mcpg_page::AppView>,
+    /// Each `ViewChange::FirstListing` told, as its `listed`.
+    pub first_listings: Vec<bool>,
 }
 
 impl Shell {
@@ -55,6 +57,7 @@ impl Shell {
             asks: Vec::new(),
             auth: None,
             apps: Vec::new(),
+            first_listings: Vec::new(),
         }
     }
 
@@ -113,6 +116,7 @@ impl Shell {
             ViewChange::Asks(a) => self.asks = a,
             ViewChange::Auth(a) => self.auth = a,
             ViewChange::Apps(a) => self.apps = a,
+            ViewChange::FirstListing { listed } => self.first_listings.push(listed),
             _ => {}
         }
     }

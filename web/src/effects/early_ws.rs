@@ -1,0 +1,128 @@
+//! A bridge server's WebSocket, opened by the first load before the connections'
+//! code (`transports`, a split chunk) is in.
+//!
+//! Why: the bridge starts the server's process when the socket opens, and a real
+//! server takes its time to start (the Python SDK's ~0.7 s on the development
+//! machine). Opened here, the process starts while the page fetches and compiles the
+//! connections' code instead of after it (issue #33: that code shares chunks with
+//! the first later pack, so before this the socket opened ~0.5 s after navigation
+//! on localhost). Until the chunk's link adopts the socket ([`take`]), what it fires
+//! waits here in order.
+//!
+//! Only a bridge link of a page that has the bridge's token opens early: every
+//! other link (and any refusal) is the chunk's, as before.
+
+use std::cell::RefCell;
+
+use mcpg_page::ConnId;
+use wasm_bindgen::JsCast as _;
+use wasm_bindgen::closure::Closure;
+use web_sys::{Event, WebSocket};
+
+/// What a socket fires that its link reads.
+const KINDS: [&str; 3] = ["open", "message", "close"];
+
+/// A socket opened early, and what it fired since.
+struct Held {
+    conn: ConnId,
+    ws: WebSocket,
+    channel: String,
+    fired: Vec<Event>,
+    // Listens for `KINDS` until the socket is taken; dropped only once detached.
+    listener: Closure<dyn FnMut(Event)>,
+}
+
+/// A socket handed to its link: its side channel's id and what it fired, in order.
+pub struct Adopted {
+    /// The open (or opening, or closed) socket.
+    pub ws: WebSocket,
+    /// The side channel's id its URL names.
+    pub channel: String,
+    /// Its events since it was opened, oldest first.
+    pub fired: Vec<Event>,
+}
+
+thread_local! {
+    // One at a time: a page opens one bridge link at start.
+    static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
+}
+
+/// Percent-encodes a query value (names and tokens are plain, but be safe).
+pub fn encode(s: &str) -> String {
+    js_sys::encode_uri_component(s).into()
+}
+
+/// The URL of `/ws?server=NAME` with its side channel and token, on the bridge at
+/// `root` (`http://…`); `None` when `root` is not an `http` URL.
+pub fn url(root: &str, server: &str, channel: &str, token: &str) -> Option<String> {
+    let rest = root.strip_prefix("http")?;
+    Some(format!(
+        "ws{rest}/ws?server={}&channel={}&token={}",
+        encode(server),
+        encode(channel),
+        encode(token)
+    ))
+}
+
+/// Opens the socket of connection `conn` to the bridge server `server` now, unless
+/// one is held already or it cannot be opened (then the link opens it, and says why).
+pub fn open(conn: ConnId, root: &str, server: &str, token: &str) {
+    if HELD.with(|h| h.borrow().is_some()) {
+        return;
+    }
+    let channel = super::clock::channel_id();
+    let Some(url) = url(root, server, &channel, token) else {
+        return;
+    };
+    let Ok(ws) = WebSocket::new_with_str(&url, "mcp") else {
+        return;
+    };
+    let listener = Closure::<dyn FnMut(Event)>::new(|e: Event| {
+        HELD.with(|h| {
+            if let Some(held) = h.borrow_mut().as_mut() {
+                held.fired.push(e);
+            }
+        });
+    });
+    for kind in KINDS {
+        let _ = ws.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
+    }
+    HELD.with(|h| {
+        *h.borrow_mut() = Some(Held {
+            conn,
+            ws,
+            channel,
+            fired: Vec::new(),
+            listener,
+        });
+    });
+}
+
+/// The socket opened early for `conn`, detached from this module, if there is one.
+pub fn take(conn: ConnId) -> Option<Adopted> {
+    let held = HELD.with(|h| {
+        let mut h = h.borrow_mut();
+        match h.as_ref() {
+            Some(held) if held.conn == conn => h.take(),
+            _ => None,
+        }
+    })?;
+    for kind in KINDS {
+        let _ = held
+            .ws
+            .remove_event_listener_with_callback(kind, held.listener.as_ref().unchecked_ref());
+    }
+    Some(Adopted {
+        ws: held.ws,
+        channel: held.channel,
+        fired: held.fired,
+    })
+}
+
+/// Closes the socket opened early for `conn` that no link will adopt (the
+/// connections' code could not be loaded): the bridge stops its process.
+pub fn discard(conn: ConnId) {
+    if let Some(a) = take(conn) {
+        let _ = a.ws.close();
+    }
+}
