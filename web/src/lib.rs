@@ -27,11 +27,12 @@ use wasm_bindgen::prelude::wasm_bindgen;
 /// tables), but only when the moved layout fits in the input's `.rodata`: pieces
 /// two modules share are copied and alignment adds padding, so the layout comes
 /// out longer (722 bytes in early December 2026; 8 KB of room no longer sufficed
-/// once the core's model errors became typed) and the tool then keeps all of
+/// once the core's model errors became typed, nor 16 KB once the first load
+/// opened a bridge's socket itself) and the tool then keeps all of
 /// `.rodata` in the main module (`cargo xtask dist` then fails, naming this room).
 /// Nothing refers to these bytes, so the linker keeps them only for `#[used]`, the
 /// split gives them to no module, and the layout has room again: they cost nothing
-/// in any file the page loads (and if the split ever falls back, 16 KB of equal
+/// in any file the page loads (and if the split ever falls back, 32 KB of equal
 /// bytes compress to a few bytes).
 /// Not zeros: a zeroed static would go to `.bss`, not `.rodata`.
 #[used]
