@@ -73,9 +73,10 @@ impl Page {
         match ev {
             Event::Wire(w) => {
                 let seq = self.log.next_seq();
-                let summary = Message::decode(&w.raw)
-                    .map(|m| summary(&m, &self.methods))
-                    .unwrap_or_else(|_| "not JSON-RPC".to_owned());
+                let summary = w
+                    .message
+                    .as_ref()
+                    .map_or_else(|| "not JSON-RPC".to_owned(), |m| summary(m, &self.methods));
                 let sent = w.direction == Direction::Sent;
                 let at_ms = w.at.as_millis().saturating_sub(self.started.as_millis());
                 let raw: Arc<str> = w.raw;

@@ -14,7 +14,12 @@ impl Client {
     /// Feeds one frame of received text (a line, a WebSocket frame, an HTTP body or SSE `data`).
     pub fn handle_text(&mut self, now: Timestamp, text: &str) {
         let frame = decode_frame(text);
-        self.wire(Direction::Received, now, frame.raw.clone());
+        self.wire(
+            Direction::Received,
+            now,
+            frame.raw.clone(),
+            frame.single().cloned(),
+        );
         if frame.batch {
             let allowed = self
                 .negotiated

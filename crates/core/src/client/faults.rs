@@ -58,6 +58,7 @@ impl Client {
             Arc::from(format!(
                 "[dropped: a message of {size} bytes over the {limit}-byte limit, starting {shown}]"
             )),
+            None,
         );
         let whose = match &id {
             Some(id) => format!("; request {id} fails"),

@@ -70,7 +70,7 @@ impl Client {
                 // doctor reads a refused handshake's code there).
                 let err = Message::decode(&body).ok().and_then(|m| match m.body() {
                     Body::Error { error, .. } => {
-                        self.wire(Direction::Received, now, m.raw_shared());
+                        self.wire(Direction::Received, now, m.raw_shared(), Some(m.clone()));
                         Some(error.clone())
                     }
                     _ => None,
@@ -241,15 +241,25 @@ impl Client {
     }
 
     /// Puts one entry in the wire log.
-    pub(super) fn wire(&mut self, direction: Direction, at: Timestamp, raw: std::sync::Arc<str>) {
-        self.events
-            .push_back(Event::Wire(WireEntry { direction, at, raw }));
+    pub(super) fn wire(
+        &mut self,
+        direction: Direction,
+        at: Timestamp,
+        raw: std::sync::Arc<str>,
+        message: Option<Message>,
+    ) {
+        self.events.push_back(Event::Wire(WireEntry {
+            direction,
+            at,
+            raw,
+            message,
+        }));
     }
 
     pub(super) fn transmit(&mut self, now: Timestamp, msg: Message) {
         let headers = outgoing::headers(&msg, self.stamp_version());
         let param_headers = self.param_headers(&msg);
-        self.wire(Direction::Sent, now, msg.raw_shared());
+        self.wire(Direction::Sent, now, msg.raw_shared(), Some(msg.clone()));
         self.outbox.push_back(Outgoing {
             message: msg,
             headers,

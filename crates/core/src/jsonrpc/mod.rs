@@ -179,6 +179,16 @@ pub struct Frame {
     pub items: Vec<Result<Message, DecodeError>>,
 }
 
+impl Frame {
+    /// The one message a frame that is not a batch holds, if it decoded.
+    pub fn single(&self) -> Option<&Message> {
+        match (self.batch, self.items.as_slice()) {
+            (false, [Ok(m)]) => Some(m),
+            _ => None,
+        }
+    }
+}
+
 /// Decodes one frame of text. Never panics; problems are returned per element.
 pub fn decode_frame(text: &str) -> Frame {
     let raw: Arc<str> = Arc::from(text);

@@ -201,6 +201,7 @@ impl Server {
             direction: Direction::Received,
             at: now,
             raw: frame.raw.clone(),
+            message: frame.single().cloned(),
         }));
         for item in frame.items {
             match item {
@@ -242,6 +243,7 @@ impl Server {
             direction: Direction::Sent,
             at: now,
             raw: msg.raw_shared(),
+            message: Some(msg.clone()),
         }));
         self.outbox.push_back(msg);
     }

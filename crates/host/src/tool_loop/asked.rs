@@ -30,13 +30,10 @@ impl ToolLoop {
     }
 
     /// A message received while the call waits: a request the server sends the host.
-    pub(super) fn on_received(&mut self, raw: &str) {
+    pub(super) fn on_received(&mut self, msg: &Message, raw: &str) {
         if !self.waiting_for_result() {
             return;
         }
-        let Ok(msg) = Message::decode(raw) else {
-            return;
-        };
         let Some(method) = msg.method() else {
             return;
         };

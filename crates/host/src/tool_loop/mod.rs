@@ -616,14 +616,18 @@ impl ToolLoop {
             return;
         }
         match event {
-            Event::Wire(w) if w.direction == Direction::Sent => self.on_sent(&w.raw),
             Event::Wire(w) => {
-                self.keep_first_page(&w.raw);
-                self.on_received(&w.raw);
-                if self.task.is_some()
-                    && let Ok(msg) = Message::decode(&w.raw)
-                {
-                    self.task_received(&msg, &w.raw);
+                // The core decoded it; text that holds no one message matters
+                // to none of these.
+                let Some(msg) = &w.message else { return };
+                if w.direction == Direction::Sent {
+                    self.on_sent(msg, &w.raw);
+                    return;
+                }
+                self.keep_first_page(msg, &w.raw);
+                self.on_received(msg, &w.raw);
+                if self.task.is_some() {
+                    self.task_received(msg, &w.raw);
                 }
             }
             Event::Task { op, event } if Some(*op) == self.call_op => self.on_task_event(event),
@@ -698,10 +702,7 @@ impl ToolLoop {
             .map_or_else(String::new, |c| c.name.clone())
     }
 
-    fn on_sent(&mut self, raw: &str) {
-        let Ok(msg) = Message::decode(raw) else {
-            return;
-        };
+    fn on_sent(&mut self, msg: &Message, raw: &str) {
         match (self.phase, msg.method()) {
             (Phase::Listing, Some("tools/list")) => {
                 if self.pages.is_empty() {
@@ -750,13 +751,13 @@ impl ToolLoop {
                     StepStatus::Running,
                     explain::call_running(None),
                 ));
-                self.task_call_sent(&msg);
+                self.task_call_sent(msg);
             }
             (
                 Phase::Calling,
                 Some(m @ ("tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update")),
             ) => {
-                self.task_request_sent(m, &msg, raw);
+                self.task_request_sent(m, msg, raw);
             }
             (Phase::Calling, None) => self.on_answer_sent(raw),
             (Phase::Calling, Some("notifications/cancelled")) => {

@@ -373,13 +373,10 @@ impl ToolLoop {
 
     /// The naive listing's response, kept to show on step 1 (the [`Event::Response`]
     /// that follows carries only the result).
-    pub(super) fn keep_first_page(&mut self, raw: &str) {
+    pub(super) fn keep_first_page(&mut self, msg: &Message, raw: &str) {
         if self.phase != Phase::Listing || !self.naive(Pitfall::FirstPageOnly) {
             return;
         }
-        let Ok(msg) = Message::decode(raw) else {
-            return;
-        };
         if msg.method().is_none() && msg.id().is_some() && msg.id() == self.list_request.as_ref() {
             self.first_page_raw = Some(raw.to_owned());
         }

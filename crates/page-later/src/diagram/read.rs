@@ -116,6 +116,13 @@ pub(super) struct TaskWire {
 pub(super) fn task_wire(step: &Step) -> Option<TaskWire> {
     let mut t = TaskWire::default();
     for b in &step.blocks {
+        // Only a task's messages are read: a result of megabytes is not parsed on
+        // every change of the steps (measured: 31 ms per change for a 10 MB one).
+        // Both kinds name "task" (`tasks/…`, `result.task`) unescaped in any JSON
+        // a server means as such.
+        if !b.json.contains("task") {
+            continue;
+        }
         let Ok(v) = serde_json::from_str::<Value>(&b.json) else {
             continue;
         };

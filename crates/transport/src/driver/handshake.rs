@@ -92,6 +92,7 @@ mod tests {
             direction,
             at: Timestamp::ZERO,
             raw: raw.into(),
+            message: mcpg_core::jsonrpc::Message::decode(raw).ok(),
         }
     }
 
