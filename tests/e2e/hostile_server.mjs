@@ -23,6 +23,17 @@ const tools = [
 const send = (msg) => process.stdout.write(JSON.stringify(msg) + '\n');
 process.stderr.write(`hostile server started ${XSS}\n`);
 
+// `--flood N`: N log notifications at once, before the client said anything.
+const flood = process.argv.indexOf('--flood');
+if (flood > 0) {
+  const n = Number(process.argv[flood + 1]);
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `flood ${i}` } }));
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
 createInterface({ input: process.stdin }).on('line', (line) => {
   let msg;
   try {

@@ -6,7 +6,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
-import { baseUrl, closeBrowser, connected, launch, tid } from './support.mjs';
+import { baseUrl, closeBrowser, connected, launch, tid, urlWith } from './support.mjs';
 
 const resumableUrl = process.env.MCPG_E2E_RESUMABLE_URL;
 const PROVIDER = process.env.MCPG_E2E_PROVIDER_URL;
@@ -100,6 +100,59 @@ describe('the connections chunk', () => {
       await run();
       assert.match(await page.textContent(tid('answer')), /Austin/);
       assert.deepEqual(unexpected(errors), []);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/**
+ * A page opened on the bridge server `name` whose connections' code comes only
+ * after `delayMs`: its socket, opened by the first load, fires meanwhile.
+ */
+async function lateLinksPage(name, delayMs) {
+  const browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  await context.route(LINKS, async (route) => {
+    await new Promise((r) => setTimeout(r, delayMs));
+    await route.continue();
+  });
+  await page.goto(urlWith({ server: name }));
+  return { page, context, errors };
+}
+
+describe('a bridge server\'s socket, opened before the connections\' code came', () => {
+  after(closeBrowser);
+
+  it('what it fired meanwhile reaches the driver in order: the server connects and lists', async () => {
+    const { page, context, errors } = await lateLinksPage('demo', 1500);
+    try {
+      await connected(page, 'mcpg-demo');
+      await page.waitForSelector(tid('tool-row'));
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a server that floods it before the page read a message is cut off, saying why; the page keeps working', async () => {
+    const { page, context, errors } = await lateLinksPage('hostile-flood', 1500);
+    try {
+      await page.waitForFunction(
+        (sel) => /more than 1000 messages before the page read its first/.test(document.querySelector(sel)?.textContent ?? ''),
+        tid('conn-status'),
+      );
+      await page.selectOption(tid('source-select'), 'demo');
+      await page.click(tid('connect-button'));
+      await connected(page, 'mcpg-demo');
+      await page.waitForSelector(tid('tool-row'));
+      assert.deepEqual(errors, []);
     } finally {
       await context.close();
     }

@@ -259,6 +259,7 @@ fn test_config(
         "# Written by cargo xtask test (e2e stage).\n\
          [[server]]\nname = \"everything\"\ncommand = \"node\"\nargs = [{}, \"stdio\"]\n\n\
          [[server]]\nname = \"hostile\"\ncommand = \"node\"\nargs = [{}]\n\n\
+         [[server]]\nname = \"hostile-flood\"\ncommand = \"node\"\nargs = [{}, \"--flood\", \"5000\"]\n\n\
          [[server]]\nname = \"hostile-app\"\ncommand = \"node\"\nargs = [{}]\n\n\
          [[server]]\nname = \"apps-basic\"\ncommand = \"node\"\nargs = [{}, \"--stdio\"]\n\n\
          [[server]]\nname = \"apps-monitor\"\ncommand = \"node\"\nargs = [{}, \"--stdio\"]\n\n\
@@ -272,6 +273,8 @@ fn test_config(
          [[remote]]\nname = \"protected\"\nurl = {protected_url:?}\n\n\
          [[remote]]\nname = \"python-sse\"\nurl = {sse_url:?}\n",
         q(&everything_js(root)),
+        q(&hostile),
+        // Floods 5,000 log lines before any request: `links_chunk.test.mjs`.
         q(&hostile),
         q(&hostile_app),
         example("server-basic-vanillajs"),

@@ -22,12 +22,22 @@ use web_sys::{Event, WebSocket};
 /// What a socket fires that its link reads.
 const KINDS: [&str; 3] = ["open", "message", "close"];
 
+/// The most messages an early socket keeps for its link. A server has nothing to
+/// say before the page's `initialize` but a few log lines; one that floods it is
+/// closed at this count (else every message would wait here, then be replayed in
+/// one task).
+pub const MAX_KEPT: usize = 1_000;
+
 /// A socket opened early, and what it fired since.
 struct Held {
     conn: ConnId,
     ws: WebSocket,
     channel: String,
     fired: Vec<Event>,
+    /// Messages kept so far.
+    messages: usize,
+    /// More than [`MAX_KEPT`] messages came: the socket was closed.
+    flooded: bool,
     // Listens for `KINDS` until the socket is taken; dropped only once detached.
     listener: Closure<dyn FnMut(Event)>,
 }
@@ -40,6 +50,9 @@ pub struct Adopted {
     pub channel: String,
     /// Its events since it was opened, oldest first.
     pub fired: Vec<Event>,
+    /// The server sent more than [`MAX_KEPT`] messages before the link took the
+    /// socket, which this module then closed (`fired` holds what came before).
+    pub flooded: bool,
 }
 
 thread_local! {
@@ -79,9 +92,20 @@ pub fn open(conn: ConnId, root: &str, server: &str, token: &str) {
     };
     let listener = Closure::<dyn FnMut(Event)>::new(|e: Event| {
         HELD.with(|h| {
-            if let Some(held) = h.borrow_mut().as_mut() {
-                held.fired.push(e);
+            let mut h = h.borrow_mut();
+            let Some(held) = h.as_mut() else { return };
+            if held.flooded {
+                return;
             }
+            if e.type_() == "message" {
+                if held.messages == MAX_KEPT {
+                    held.flooded = true;
+                    let _ = held.ws.close();
+                    return;
+                }
+                held.messages += 1;
+            }
+            held.fired.push(e);
         });
     });
     for kind in KINDS {
@@ -93,6 +117,8 @@ pub fn open(conn: ConnId, root: &str, server: &str, token: &str) {
             ws,
             channel,
             fired: Vec::new(),
+            messages: 0,
+            flooded: false,
             listener,
         });
     });
@@ -116,6 +142,7 @@ pub fn take(conn: ConnId) -> Option<Adopted> {
         ws: held.ws,
         channel: held.channel,
         fired: held.fired,
+        flooded: held.flooded,
     })
 }
 

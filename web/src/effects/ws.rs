@@ -34,18 +34,30 @@ impl WsLink {
         server: &str,
         token: &str,
     ) -> Result<(WsLink, Vec<Input>), String> {
-        let (ws, channel, fired) = match early_ws::take(conn) {
-            Some(early) => (early.ws, early.channel, early.fired),
+        let (ws, channel, fired, flooded) = match early_ws::take(conn) {
+            Some(early) => (early.ws, early.channel, early.fired, early.flooded),
             None => {
                 let channel = super::clock::channel_id();
                 let url = early_ws::url(root, server, &channel, token)
                     .ok_or_else(|| format!("cannot open a WebSocket to the bridge at {root}"))?;
                 let ws = WebSocket::new_with_str(&url, "mcp")
                     .map_err(|_| format!("cannot open a WebSocket to the bridge for {server}"))?;
-                (ws, channel, Vec::new())
+                (ws, channel, Vec::new(), false)
             }
         };
-        let missed = fired.iter().filter_map(|e| input_of(conn, e)).collect();
+        let missed = if flooded {
+            // The socket was closed for it: only that is told, with why (its
+            // `open` would have the driver send on a closed socket).
+            vec![Input::LinkClosed {
+                conn,
+                why: format!(
+                    "the server sent more than {} messages before the page read its first; the connection was closed",
+                    early_ws::MAX_KEPT
+                ),
+            }]
+        } else {
+            fired.iter().filter_map(|e| input_of(conn, e)).collect()
+        };
         let on_open = Closure::<dyn FnMut(Event)>::new(move |_| send(opened(conn)));
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if let Some(input) = frame(conn, &e) {
