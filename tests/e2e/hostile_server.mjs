@@ -34,7 +34,11 @@ if (flood > 0) {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
+// `--silent`: reads everything and answers nothing.
+const silent = process.argv.includes('--silent');
+
 createInterface({ input: process.stdin }).on('line', (line) => {
+  if (silent) return;
   let msg;
   try {
     msg = JSON.parse(line);

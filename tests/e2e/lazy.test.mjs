@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import {
-  baseUrl, closeBrowser, connected, launch, runLoop, stepsSettled, tid,
+  baseUrl, closeBrowser, connected, launch, openPage, runLoop, stepsSettled, tid, urlWith,
 } from './support.mjs';
 
 /** Waits until `cond()` holds (checked every 20 ms), failing after 10 s with `why()`. */
@@ -190,6 +190,23 @@ describe('split-off parts of the page', () => {
       assert.deepEqual(errors.filter((e) => e !== 'page error: Failed to fetch'), []);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('a page opened on a server of its own', () => {
+  after(closeBrowser);
+
+  it('holds its later parts back for that server\'s first listing, but not for a server that never answers', async () => {
+    // The loop's controls come while the silent server's handshake still waits (it
+    // would time out only after a minute).
+    const p = await openPage(urlWith({ server: 'hostile-silent' }));
+    try {
+      await p.page.waitForSelector(tid('step-button'));
+      assert.match(await p.page.textContent(tid('conn-status')), /connecting/);
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.close();
     }
   });
 });

@@ -260,6 +260,7 @@ fn test_config(
          [[server]]\nname = \"everything\"\ncommand = \"node\"\nargs = [{}, \"stdio\"]\n\n\
          [[server]]\nname = \"hostile\"\ncommand = \"node\"\nargs = [{}]\n\n\
          [[server]]\nname = \"hostile-flood\"\ncommand = \"node\"\nargs = [{}, \"--flood\", \"5000\"]\n\n\
+         [[server]]\nname = \"hostile-silent\"\ncommand = \"node\"\nargs = [{}, \"--silent\"]\n\n\
          [[server]]\nname = \"hostile-app\"\ncommand = \"node\"\nargs = [{}]\n\n\
          [[server]]\nname = \"apps-basic\"\ncommand = \"node\"\nargs = [{}, \"--stdio\"]\n\n\
          [[server]]\nname = \"apps-monitor\"\ncommand = \"node\"\nargs = [{}, \"--stdio\"]\n\n\
@@ -275,6 +276,8 @@ fn test_config(
         q(&everything_js(root)),
         q(&hostile),
         // Floods 5,000 log lines before any request: `links_chunk.test.mjs`.
+        q(&hostile),
+        // Never answers: `lazy.test.mjs`.
         q(&hostile),
         q(&hostile_app),
         example("server-basic-vanillajs"),

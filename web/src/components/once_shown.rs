@@ -87,12 +87,21 @@ fn unloaded(attempt: RwSignal<u32>) -> AnyView {
 /// listing ended or its connection closed (`effects::apply`). The later parts'
 /// code is compiled on the same cores a bridge server starts on: ~240 chunks that
 /// nothing in that first listing needs (measured on the 2-core development
-/// machine, issue #33: the Python SDK's start took 1.16 s beside them, 0.7 s alone).
+/// machine, issue #33: the Python SDK's start took 1.16 s beside them, 0.7 s alone),
+/// or after [`OWN_SERVER_WAIT_MS`] at the latest.
 pub fn start_later(st: AppState, own_server: bool) {
-    if !own_server {
-        set_timeout(move || st.later_may_load.set(true), Duration::ZERO);
-    }
+    let wait_ms = if own_server { OWN_SERVER_WAIT_MS } else { 0 };
+    set_timeout(
+        move || st.later_may_load.set(true),
+        Duration::from_millis(wait_ms),
+    );
 }
+
+/// How long a page opened on a server of its own holds its later parts back for
+/// that server's first listing: a server slower than this (an `npx` that
+/// downloads first, a remote that does not answer) must not keep the loop's
+/// controls and the lessons away until its handshake times out.
+const OWN_SERVER_WAIT_MS: u64 = 3_000;
 
 /// Whether the first screen's later parts may load now (see [`start_later`]).
 pub fn later() -> impl Fn() -> bool + Send + Sync + Copy + 'static {
