@@ -106,10 +106,10 @@ describe('split-off parts of the page', () => {
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8,
     });
-    /** Each pack's fetch: [start, end] in ms, or absent. */
+    /** Each pack's (and the connections' chunk's) fetch: [start, end] in ms, or absent. */
     const packs = () => page.evaluate(() => Object.fromEntries(
       performance.getEntriesByType('resource')
-        .map((e) => [/\/(split_mcpg_(?:later|later_rest|loop_rest))-[0-9a-f]{16}\.wasm$/.exec(e.name)?.[1], e])
+        .map((e) => [/\/(split_mcpg_(?:later|later_rest|loop_rest|links))-[0-9a-f]{16}\.wasm$/.exec(e.name)?.[1], e])
         .filter(([name]) => name)
         .map(([name, e]) => [name, [e.startTime, e.responseEnd]]),
     ));
@@ -124,6 +124,11 @@ describe('split-off parts of the page', () => {
       // The lessons' pack is asked for once the loop's pack is in, never beside it
       // (neither by its own loader nor by the connections' code fetched meanwhile).
       assert.ok(rest[0] >= first[1], `second pack asked at ${rest[0]} ms, the first in at ${first[1]} ms`);
+      // So is the connections' code, though the bridge's server list waits for it
+      // (this page came from `mcpg serve`, so it has a bridge).
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/split_mcpg_links-/.test(e.name)));
+      const links = (await packs()).split_mcpg_links;
+      assert.ok(links[0] >= first[1], `connections' code asked at ${links[0]} ms, the first pack in at ${first[1]} ms`);
       // Steps 2 to 6's pack waits for step 2.
       assert.equal(got.split_mcpg_loop_rest, undefined, JSON.stringify(got));
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
