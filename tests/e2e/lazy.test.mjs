@@ -11,7 +11,8 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectNoSeriousA11y } from './axe.mjs';
 import {
-  baseUrl, closeBrowser, connected, launch, openPage, runLoop, stepsSettled, tid, urlWith,
+  WORKSHOP_LINK, baseUrl, closeBrowser, coldPage, connected, launch, openPage, runLoop, stepsSettled, tid,
+  urlWith,
 } from './support.mjs';
 
 /** Waits until `cond()` holds (checked every 20 ms), failing after 10 s with `why()`. */
@@ -95,17 +96,9 @@ describe('split-off parts of the page', () => {
   });
 
   it('on a slow link the packs come in the order a learner reaches them', async () => {
-    const browser = await launch();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    // The workshop link of metrics.test.mjs: on localhost every fetch is over before
-    // the next could start, so an order would prove nothing.
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8,
-    });
+    // The workshop link: on localhost every fetch is over before the next could
+    // start, so an order would prove nothing.
+    const { context, page, cdp } = await coldPage(WORKSHOP_LINK);
     /** Each pack's (and the connections' chunk's) fetch: [start, end] in ms, or absent. */
     const packs = () => page.evaluate(() => Object.fromEntries(
       performance.getEntriesByType('resource')

@@ -25,18 +25,10 @@ import { extname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { startGzipHost } from './static_host.mjs';
 import {
-  baseUrl, closeBrowser, distDir, launch, stepsSettled, tid,
+  WORKSHOP_LINK, baseUrl, closeBrowser, coldPage, distDir, launch, stepsSettled, tid,
 } from './support.mjs';
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-
-/** The slow link of the issue: 1.6 Mbps down, 150 ms round trip. */
-const WORKSHOP_LINK = {
-  offline: false,
-  latency: 150,
-  downloadThroughput: 1_600_000 / 8,
-  uploadThroughput: 750_000 / 8,
-};
 
 /** How many loads the throttled figures take the median of. */
 const SLOW_RUNS = 5;
@@ -52,13 +44,7 @@ const fileName = (url) => new URL(url).pathname.split('/').pop() || '/';
  * (ms since navigation).
  */
 async function firstVisit(conditions, url = baseUrl) {
-  const browser = await launch();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  if (conditions) await cdp.send('Network.emulateNetworkConditions', conditions);
+  const { context, page, cdp } = await coldPage(conditions);
   const urls = new Map();
   const files = [];
   const sentAt = new Map();

@@ -123,3 +123,27 @@ export async function shot(page, name) {
   await page.screenshot({ path });
   return path;
 }
+
+/** The slow link of issue #33's figures: 1.6 Mbps down, 150 ms round trip. */
+export const WORKSHOP_LINK = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: 1_600_000 / 8,
+  uploadThroughput: 750_000 / 8,
+};
+
+/**
+ * A first visit's page: no cache, no service worker, and the network as
+ * `conditions` says (CDP's emulation; `null`: as it is). Returns the context, the
+ * page and its CDP session.
+ */
+export async function coldPage(conditions) {
+  const browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (conditions) await cdp.send('Network.emulateNetworkConditions', conditions);
+  return { context, page, cdp };
+}
