@@ -87,8 +87,8 @@ fn unloaded(attempt: RwSignal<u32>) -> AnyView {
 /// listing ended or its connection closed (`effects::apply`). The later parts'
 /// code is compiled on the same cores a bridge server starts on: ~240 chunks that
 /// nothing in that first listing needs (measured on the 2-core development
-/// machine, issue #33: the Python SDK's start took 1.16 s beside them, 0.7 s alone),
-/// or after [`OWN_SERVER_WAIT_MS`] at the latest.
+/// machine, issue #33: the Python SDK's start took 1.16 s beside them, 0.77–0.95 s
+/// without), or after [`OWN_SERVER_WAIT_MS`] at the latest.
 pub fn start_later(st: AppState, own_server: bool) {
     let wait_ms = if own_server { OWN_SERVER_WAIT_MS } else { 0 };
     set_timeout(
