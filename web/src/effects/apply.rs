@@ -67,9 +67,9 @@ pub fn apply(st: AppState, change: ViewChange) {
 /// The page's first listing ended, on whatever server: the page is usable. Its
 /// time is recorded on `<body data-first-tool-list-ms>` (the e2e run prints the
 /// embedded demo's). The first screen's later parts, the loop's code and the
-/// connections' code are fetched from then on (the latter after the loop's code,
-/// unless the bridge's list waits for it), so the first Step or the first other
-/// connection rarely waits for them.
+/// connections' code are fetched from then on (the latter once the loop's first
+/// pack is in, even when the bridge's server list waits for it), so the first Step
+/// or the first other connection rarely waits for them.
 fn first_listing(st: AppState, listed: bool) {
     if listed {
         super::clock::mark_body("data-first-tool-list-ms");
