@@ -92,20 +92,33 @@ impl LoopParts {
                 page.pages_dirty = true;
             }
         }
-        let view = run.call().map(|c| CallView {
-            tool: c.name.clone(),
-            arguments: c.arguments.clone(),
-            outcome: run.outcome().cloned(),
-            check: match (run.called_tool(), run.outcome()) {
+        if let Some(c) = run.call() {
+            let outcome = run.outcome();
+            let check = match (run.called_tool(), outcome) {
                 (Some(t), Some(CallOutcome::Success(r) | CallOutcome::ToolError(r))) => {
                     mcpg_host::schema::check_structured(t, r)
                 }
                 _ => None,
-            },
-        });
-        if view.is_some() && sh.call != view {
-            sh.call.clone_from(&view);
-            changes.push(ViewChange::Call(view.map(Box::new)));
+            };
+            // Compared in place, copied only when it changed: the outcome can be a
+            // 10 MB answer, and this runs after every message (issue #33: a copy
+            // each time was ~8 ms of the answer's longest task).
+            let same = sh.call.as_ref().is_some_and(|v| {
+                v.tool == c.name
+                    && v.arguments == c.arguments
+                    && v.outcome.as_ref() == outcome
+                    && v.check == check
+            });
+            if !same {
+                let view = CallView {
+                    tool: c.name.clone(),
+                    arguments: c.arguments.clone(),
+                    outcome: outcome.cloned(),
+                    check,
+                };
+                sh.call = Some(view.clone());
+                changes.push(ViewChange::Call(Some(Box::new(view))));
+            }
         }
         if !active && self.running {
             self.set_running(page, false);
