@@ -503,7 +503,6 @@ impl ToolLoop {
             reply: reply.clone(),
             why: why.to_owned(),
         });
-        let request = self.model_request();
         let names = self
             .shaped
             .as_ref()
@@ -520,17 +519,18 @@ impl ToolLoop {
                     h,
                 ));
             }
+            // Built here only: step 6 shows the result's messages, not the whole
+            // request, and with a 10 MB result each build copies it (issue #33).
             s.blocks.push(JsonBlock::value(
                 BlockKind::Sent,
                 format!("→ request to the model ({})", self.provider.label()),
-                &request,
+                &self.model_request(),
             ));
             s
         } else {
-            let outcome = self.outcome.clone();
             let explanation = match self.fed_how() {
                 Some(how) => format!("{how} {why}"),
-                None => explain::fed_back(outcome.as_ref(), why),
+                None => explain::fed_back(self.outcome.as_ref(), why),
             };
             let mut s = Step::new(6, StepStatus::Done, explanation);
             s.choices = std::mem::take(&mut self.fed_choices);
