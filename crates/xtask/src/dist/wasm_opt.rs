@@ -36,7 +36,7 @@ const FEATURES: [&str; 6] = [
 const MAIN_OPT: [&str; 2] = ["-Os", "--converge"];
 
 /// How the chunks are shrunk (small, fetched later: the plain setting). The
-/// script applies it; the name is part of the cache key.
+/// script applies it; the name and the script are part of the cache key.
 const CHUNK_OPT: &str = "-Oz";
 
 /// What binaryen prints for every module the split wrote: the linker's label
@@ -64,6 +64,11 @@ pub fn optimize(root: &Path, inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
         let mut key = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
         key.extend_from_slice(level.as_bytes());
         key.extend_from_slice(flags.join(" ").as_bytes());
+        if i > 0 {
+            // The script's settings shape its output too (a debug-info switch
+            // turned on there once left chunks with names in later builds).
+            key.extend_from_slice(SCRIPT.as_bytes());
+        }
         let optimized = cache.join(format!("{}.wasm", util::fingerprint(&key)));
         if !optimized.is_file() {
             if i == 0 {
