@@ -293,51 +293,62 @@ describe('a big server: 1,001 tools in 11 pages, a 10 MB answer', () => {
     }
   });
 
-  it('a 10 MB answer: Send → the result shown, the longest main-thread task', async () => {
-    const p = await openPage(URL);
-    try {
-      const { page } = p;
-      await connected(page, 'python-big');
-      await listedAt(page, TOTAL);
-      // Found as a learner would, by filtering.
-      await page.fill(tid('tools-filter'), 'big_text');
-      await page.click('[data-tool="big_text"] [data-testid=tool-use]');
-      await page.waitForSelector(tid('form-send'));
-      await watchLongTasks(page);
-      const t0 = await page.evaluate(() => performance.now());
-      await page.click(tid('form-send'));
-      await page.click(tid('tab-result'));
-      await page.waitForSelector(`${tid('result-kind')}:not([data-kind=busy])`, { timeout: 120_000 });
-      const t1 = await page.evaluate(() => performance.now());
-      // The text itself is on screen (its start), whatever the page does with the rest.
-      const shown = await page.textContent(tid('result-panel'));
-      assert.match(shown.slice(0, 4000), /The quick brown fox/, `the result panel shows the text (it reads: ${shown.slice(0, 300)})`);
-      // Only its head is laid out (the layout of 10 MB of text alone took ~8 s), and the
-      // note says how much of how much, with the way to the rest.
-      assert.match(await page.textContent(`${tid('result-panel')} ${tid('text-cut')}`), /^Showing the first 32\.0 KB of 9\.5 MB\./);
-      const laidOut = await page.$eval(tid('content-text'), (e) => e.textContent.length);
-      assert.ok(laidOut <= 32 * 1024, `the <pre> holds the head only (${laidOut} characters)`);
-      assert.equal(await page.textContent(`${tid('result-panel')} ${tid('text-show-all')}`), 'Show all');
-      // The conversation, which holds the result, is cut too; the mock model's answer
-      // quotes only the result's head.
-      await page.waitForSelector(tid('answer'));
-      assert.match(await page.textContent(tid('answer')), /big_text says: The quick brown fox.*… \(\d+ more characters\)/s);
-      assert.match(await page.textContent(tid('conversation')), /Showing the first 32\.0 KB of 9\.5 MB\. Show all/);
-      const laidOutAll = await page.evaluate(() => document.body.textContent.length);
-      assert.ok(laidOutAll < 1_000_000, `the document holds heads, not the 10 MB (${laidOutAll} characters)`);
-      const t2 = await page.evaluate(() => performance.now());
-      const longest = await page.evaluate(() => window.__longest());
-      // The issue's two starts: the tools/call sent (Send runs the whole loop, paced
-      // 300 ms a step, so steps 1-3 come first) and the answer received.
-      const sent = await page.evaluate(() => window.__wsSends.filter(([, d]) => d.includes('"tools/call"')).at(-1)?.[0]);
-      assert.ok(sent > t0, 'the tools/call was sent after Send');
-      const received = await lastMessageBefore(page, t1);
-      console.log(
-        `figure: big server, 10 MB tools/call: sent → result shown ${ms(t1 - sent)}, answer received → result shown ${ms(t1 - received)}, Send (the loop run, paced) → text shown ${ms(t2 - t0)}; longest main-thread task ${ms(longest)}`,
-      );
-      assert.deepEqual(p.errors, []);
-    } finally {
-      await p.close();
+  it('a 10 MB answer: Send → the result shown, the longest main-thread task (medians of 5)', async () => {
+    // Each run a fresh page: the longest task varies by tens of milliseconds from
+    // one run to the next (the browser's own work on a 10 MB frame), so one
+    // sample says little.
+    const runs = { sent: [], received: [], send: [], longest: [] };
+    for (let i = 0; i < RUNS; i++) {
+      const p = await openPage(URL);
+      try {
+        const { page } = p;
+        await connected(page, 'python-big');
+        await listedAt(page, TOTAL);
+        // Found as a learner would, by filtering.
+        await page.fill(tid('tools-filter'), 'big_text');
+        await page.click('[data-tool="big_text"] [data-testid=tool-use]');
+        await page.waitForSelector(tid('form-send'));
+        await watchLongTasks(page);
+        const t0 = await page.evaluate(() => performance.now());
+        await page.click(tid('form-send'));
+        await page.click(tid('tab-result'));
+        await page.waitForSelector(`${tid('result-kind')}:not([data-kind=busy])`, { timeout: 120_000 });
+        const t1 = await page.evaluate(() => performance.now());
+        // The text itself is on screen (its start), whatever the page does with the rest.
+        const shown = await page.textContent(tid('result-panel'));
+        assert.match(shown.slice(0, 4000), /The quick brown fox/, `the result panel shows the text (it reads: ${shown.slice(0, 300)})`);
+        // Only its head is laid out (the layout of 10 MB of text alone took ~8 s), and the
+        // note says how much of how much, with the way to the rest.
+        assert.match(await page.textContent(`${tid('result-panel')} ${tid('text-cut')}`), /^Showing the first 32\.0 KB of 9\.5 MB\./);
+        const laidOut = await page.$eval(tid('content-text'), (e) => e.textContent.length);
+        assert.ok(laidOut <= 32 * 1024, `the <pre> holds the head only (${laidOut} characters)`);
+        assert.equal(await page.textContent(`${tid('result-panel')} ${tid('text-show-all')}`), 'Show all');
+        // The conversation, which holds the result, is cut too; the mock model's answer
+        // quotes only the result's head.
+        await page.waitForSelector(tid('answer'));
+        assert.match(await page.textContent(tid('answer')), /big_text says: The quick brown fox.*… \(\d+ more characters\)/s);
+        assert.match(await page.textContent(tid('conversation')), /Showing the first 32\.0 KB of 9\.5 MB\. Show all/);
+        const laidOutAll = await page.evaluate(() => document.body.textContent.length);
+        assert.ok(laidOutAll < 1_000_000, `the document holds heads, not the 10 MB (${laidOutAll} characters)`);
+        const t2 = await page.evaluate(() => performance.now());
+        const longest = await page.evaluate(() => window.__longest());
+        // The issue's two starts: the tools/call sent (Send runs the whole loop, paced
+        // 300 ms a step, so steps 1-3 come first) and the answer received.
+        const sent = await page.evaluate(() => window.__wsSends.filter(([, d]) => d.includes('"tools/call"')).at(-1)?.[0]);
+        assert.ok(sent > t0, 'the tools/call was sent after Send');
+        const received = await lastMessageBefore(page, t1);
+        runs.sent.push(t1 - sent);
+        runs.received.push(t1 - received);
+        runs.send.push(t2 - t0);
+        runs.longest.push(longest);
+        assert.deepEqual(p.errors, []);
+      } finally {
+        await p.close();
+      }
     }
+    const line = (xs) => `${ms(median(xs))} (runs: ${xs.map(ms).join(', ')})`;
+    console.log(
+      `figure: big server, 10 MB tools/call (medians of ${RUNS}): sent → result shown ${line(runs.sent)}, answer received → result shown ${line(runs.received)}, Send (the loop run, paced) → text shown ${line(runs.send)}; longest main-thread task ${line(runs.longest)}`,
+    );
   });
 });
