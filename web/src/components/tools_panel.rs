@@ -13,11 +13,11 @@ use super::tool_window::ToolWindow;
 use crate::effects;
 use crate::state::use_app;
 
-/// Above this many tools the list is windowed ([`ToolWindow`], loaded then): the
-/// plain list below rebuilds every row on each page and keystroke. At 300 that
-/// cost the main thread 45-70 ms for each of a 100-tool-page server's second to
-/// fourth pages (measured, issue #33), and the next page's answer waited for it;
-/// a windowed page cost 10-20 ms.
+/// Above this many tools, or at this many with more pages to come, the list is
+/// windowed ([`ToolWindow`], loaded then): the plain list below rebuilds every row
+/// on each page and keystroke. At 300 that cost the main thread 45-70 ms for each
+/// of a 100-tool-page server's second to fourth pages (measured, issue #33), and
+/// the next page's answer waited for it; a windowed page cost 10-20 ms.
 const WINDOW_FROM: usize = 100;
 
 /// The windowed list (lazy: only big servers need it).
