@@ -157,4 +157,84 @@ describe('a bridge server\'s socket, opened before the connections\' code came',
       await context.close();
     }
   });
+
+  it('boot.js opens it before the page\'s wasm runs, and the page adopts that socket rather than opening another', async () => {
+    const browser = await launch();
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await page.addInitScript(() => {
+      window.__made = [];
+      const Ws = window.WebSocket;
+      window.WebSocket = class extends Ws {
+        constructor(...a) {
+          super(...a);
+          window.__made.push(new Error().stack);
+        }
+      };
+    });
+    try {
+      await page.goto(urlWith({ server: 'demo' }));
+      await connected(page, 'mcpg-demo');
+      await page.waitForSelector(tid('tool-row'));
+      const made = await page.evaluate(() => window.__made);
+      assert.equal(made.length, 1, 'one socket for the page\'s bridge link');
+      assert.match(made[0], /\/boot-[0-9a-f]+\.js/, 'opened by boot.js');
+      assert.doesNotMatch(made[0], /mcpg-web-[0-9a-f]+\.js/, 'not by the glue');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  /**
+   * A page at `url` whose `window.__mcpgEarlyWs` (what boot.js leaves for the page)
+   * holds a socket to the bridge server `other` instead: boot.js's own socket, if
+   * it opens one, is closed at once. `window.__injected` is that socket.
+   */
+  async function injectedPage(url, other) {
+    const browser = await launch();
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await page.addInitScript((other) => {
+      const token = new URLSearchParams(location.search).get('token');
+      const ws = new WebSocket(`ws://${location.host}/ws?server=${other}&channel=injected-1&token=${token}`, 'mcp');
+      window.__injected = ws;
+      const held = { ws, channel: 'injected-1', fired: [], messages: 0, flooded: false };
+      ws.onopen = ws.onmessage = ws.onclose = (e) => held.fired.push(e);
+      Object.defineProperty(window, '__mcpgEarlyWs', {
+        configurable: true,
+        get: () => held,
+        set: (mine) => mine.ws.close(),
+      });
+    }, other);
+    await page.goto(url);
+    return { page, context, errors };
+  }
+
+  it('a socket opened early for another server is closed, and the page opens its own', async () => {
+    const { page, context, errors } = await injectedPage(urlWith({ server: 'demo' }), 'python');
+    try {
+      await connected(page, 'mcpg-demo');
+      await page.waitForSelector(tid('tool-row'));
+      await page.waitForFunction(() => window.__injected.readyState === WebSocket.CLOSED);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a socket opened early that no link takes (the page opened the embedded demo) is closed', async () => {
+    const { page, context, errors } = await injectedPage(baseUrl, 'demo');
+    try {
+      await connected(page, 'mcpg-demo');
+      await page.waitForFunction(() => window.__injected.readyState === WebSocket.CLOSED);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -37,6 +37,9 @@ pub fn App() -> impl IntoView {
         own_server = source != Source::Demo;
         effects::connect(source);
     }
+    // The socket `boot.js` opened for `?server=` was adopted by that connection
+    // just now, or nothing will adopt it.
+    effects::close_boot_socket();
     start_later(st, own_server);
     // After the first connection opened, which clears the notice.
     if let Some(text) = bridge_notice {

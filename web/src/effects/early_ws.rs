@@ -11,12 +11,21 @@
 //!
 //! Only a bridge link of a page that has the bridge's token opens early: every
 //! other link (and any refusal) is the chunk's, as before.
+//!
+//! Earlier still, `boot.js` opens the socket of a `?server=` link on a page that
+//! `mcpg serve` served, before the glue and the main module are in (issue #33:
+//! ~0.1 s sooner on localhost; `crates/xtask/src/dist/page.rs`, `EARLY_SOCKET`).
+//! [`open`] holds that one instead of opening another, and it keeps what the socket
+//! fires in its own list until the link takes it; the link checks that its URL is
+//! the one it would open (`ws.rs`). [`close_unclaimed`] closes it when the page's
+//! start opened no bridge link. Reading `boot.js`'s list is the link's work, so
+//! that code is in the chunk, not in the first load.
 
 use std::cell::RefCell;
 
 use mcpg_page::ConnId;
-use wasm_bindgen::JsCast as _;
 use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, WebSocket};
 
 /// What a socket fires that its link reads.
@@ -55,9 +64,59 @@ pub struct Adopted {
     pub flooded: bool,
 }
 
+/// A socket opened early: by this module, or by `boot.js` (its global, with the
+/// socket, its side channel, what it fired, how many messages, whether it closed
+/// the socket for too many).
+enum Early {
+    Own(Held),
+    Boot { conn: ConnId, held: JsValue },
+}
+
+impl Early {
+    fn conn(&self) -> ConnId {
+        match self {
+            Early::Own(h) => h.conn,
+            Early::Boot { conn, .. } => *conn,
+        }
+    }
+}
+
 thread_local! {
     // One at a time: a page opens one bridge link at start.
-    static HELD: RefCell<Option<Held>> = const { RefCell::new(None) };
+    static HELD: RefCell<Option<Early>> = const { RefCell::new(None) };
+}
+
+/// The global `boot.js` keeps its socket in.
+const BOOT_GLOBAL: &str = "__mcpgEarlyWs";
+
+/// `boot.js`'s global, removed from the window.
+fn take_boot() -> Option<JsValue> {
+    let win = web_sys::window()?;
+    let key = JsValue::from_str(BOOT_GLOBAL);
+    let held = js_sys::Reflect::get(&win, &key)
+        .ok()
+        .filter(JsValue::is_object)?;
+    let _ = js_sys::Reflect::delete_property(&win, key.unchecked_ref());
+    Some(held)
+}
+
+/// A field of `boot.js`'s global.
+fn field(held: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(held, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Closes the socket `boot.js` opened when the page's start adopted it for no link
+/// (it opened no bridge link): the bridge stops the process it started.
+pub fn close_unclaimed() {
+    if let Some(held) = take_boot() {
+        close_boot(&held);
+    }
+}
+
+fn close_boot(held: &JsValue) {
+    if let Ok(ws) = field(held, "ws").dyn_into::<WebSocket>() {
+        let _ = ws.close();
+    }
 }
 
 /// Percent-encodes a query value (names and tokens are plain, but be safe).
@@ -83,6 +142,10 @@ pub fn open(conn: ConnId, root: &str, server: &str, token: &str) {
     if HELD.with(|h| h.borrow().is_some()) {
         return;
     }
+    if let Some(held) = take_boot() {
+        HELD.with(|h| *h.borrow_mut() = Some(Early::Boot { conn, held }));
+        return;
+    }
     let channel = super::clock::channel_id();
     let Some(url) = url(root, server, &channel, token) else {
         return;
@@ -93,7 +156,9 @@ pub fn open(conn: ConnId, root: &str, server: &str, token: &str) {
     let listener = Closure::<dyn FnMut(Event)>::new(|e: Event| {
         HELD.with(|h| {
             let mut h = h.borrow_mut();
-            let Some(held) = h.as_mut() else { return };
+            let Some(Early::Own(held)) = h.as_mut() else {
+                return;
+            };
             if held.flooded {
                 return;
             }
@@ -112,7 +177,7 @@ pub fn open(conn: ConnId, root: &str, server: &str, token: &str) {
         let _ = ws.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
     }
     HELD.with(|h| {
-        *h.borrow_mut() = Some(Held {
+        *h.borrow_mut() = Some(Early::Own(Held {
             conn,
             ws,
             channel,
@@ -120,36 +185,59 @@ pub fn open(conn: ConnId, root: &str, server: &str, token: &str) {
             messages: 0,
             flooded: false,
             listener,
-        });
+        }));
     });
 }
 
 /// The socket opened early for `conn`, detached from this module, if there is one.
 pub fn take(conn: ConnId) -> Option<Adopted> {
-    let held = HELD.with(|h| {
+    match held_for(conn)? {
+        Early::Own(held) => {
+            for kind in KINDS {
+                let _ = held.ws.remove_event_listener_with_callback(
+                    kind,
+                    held.listener.as_ref().unchecked_ref(),
+                );
+            }
+            Some(Adopted {
+                ws: held.ws,
+                channel: held.channel,
+                fired: held.fired,
+                flooded: held.flooded,
+            })
+        }
+        // Its handlers keep its list until the link sets its own, in this task.
+        Early::Boot { held, .. } => Some(Adopted {
+            ws: field(&held, "ws").dyn_into().ok()?,
+            channel: field(&held, "channel").as_string()?,
+            fired: js_sys::Array::from(&field(&held, "fired"))
+                .iter()
+                .map(JsCast::unchecked_into)
+                .collect(),
+            flooded: field(&held, "flooded").as_bool().unwrap_or(false),
+        }),
+    }
+}
+
+/// What was opened early for `conn`, taken from this module.
+fn held_for(conn: ConnId) -> Option<Early> {
+    HELD.with(|h| {
         let mut h = h.borrow_mut();
         match h.as_ref() {
-            Some(held) if held.conn == conn => h.take(),
+            Some(e) if e.conn() == conn => h.take(),
             _ => None,
         }
-    })?;
-    for kind in KINDS {
-        let _ = held
-            .ws
-            .remove_event_listener_with_callback(kind, held.listener.as_ref().unchecked_ref());
-    }
-    Some(Adopted {
-        ws: held.ws,
-        channel: held.channel,
-        fired: held.fired,
-        flooded: held.flooded,
     })
 }
 
 /// Closes the socket opened early for `conn` that no link will adopt (the
 /// connections' code could not be loaded): the bridge stops its process.
 pub fn discard(conn: ConnId) {
-    if let Some(a) = take(conn) {
-        let _ = a.ws.close();
+    match held_for(conn) {
+        Some(Early::Own(held)) => {
+            let _ = held.ws.close();
+        }
+        Some(Early::Boot { held, .. }) => close_boot(&held),
+        None => {}
     }
 }

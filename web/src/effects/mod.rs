@@ -41,6 +41,7 @@ mod ws;
 
 pub use bridge::{cors_advice, load_bridge, source_from_url};
 pub use bridge_addr::take as take_bridge_address;
+pub use early_ws::close_unclaimed as close_boot_socket;
 pub use later_kit::set_loader as set_later_loader;
 
 use mcpg_core::model::JsonObject;

@@ -34,7 +34,18 @@ impl WsLink {
         server: &str,
         token: &str,
     ) -> Result<(WsLink, Vec<Input>), String> {
-        let (ws, channel, fired, flooded) = match early_ws::take(conn) {
+        // A socket opened early (by `boot.js` or the first load) is this link's only
+        // when its URL is the one this link would open, with its own side channel:
+        // else it is closed, and the link opens its own.
+        let early = early_ws::take(conn).filter(|e| {
+            let same =
+                early_ws::url(root, server, &e.channel, token).is_some_and(|u| u == e.ws.url());
+            if !same {
+                let _ = e.ws.close();
+            }
+            same
+        });
+        let (ws, channel, fired, flooded) = match early {
             Some(early) => (early.ws, early.channel, early.fired, early.flooded),
             None => {
                 let channel = super::clock::channel_id();

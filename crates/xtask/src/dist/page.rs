@@ -43,16 +43,43 @@ impl Assets {
 /// the page's Content-Security-Policy allows scripts from its own origin only
 /// (issue 26: a hostile server's `javascript:` URL or injected markup runs nothing).
 /// Its URLs are relative to the page's folder, where it lives too.
+///
+/// First it runs [`EARLY_SOCKET`]; the glue is imported after it (`import()`, not a
+/// static `import`, which would hold the whole module until the glue came).
 pub fn boot_module(js: &str, wasm: &str) -> Result<String> {
     let text = format!(
-        "import init, * as bindings from './{js}';\n\
-         await init({{ module_or_path: './{wasm}' }});\n\
+        "{EARLY_SOCKET}\
+         const bindings = await import('./{js}');\n\
+         await bindings.default({{ module_or_path: './{wasm}' }});\n\
          // The e2e tests reach a few exported helpers through window.wasmBindings.\n\
          window.wasmBindings = bindings;\n"
     );
     check_relative(&text)?;
     Ok(text)
 }
+
+/// Opens the socket of the bridge server a page served by `mcpg serve` names
+/// (`?server=NAME`, with the bridge's token in `?token=` or kept in this tab), as
+/// soon as this module runs: the bridge starts the server's process when its socket
+/// opens, and a real server takes most of a second to start (the Python SDK's, issue
+/// #33). Opened by the page's wasm, the socket waited for the glue, the main
+/// module's compile and the page's start (0.15-0.35 s after navigation on
+/// localhost). The page adopts the socket and what it fired when it opens that link
+/// (`web/src/effects/early_ws.rs`; its link checks that the socket's URL is the one
+/// it would open, and closes it otherwise); this keeps at most 1,000 messages, as
+/// the page's own early socket does. A page with a fragment (a session link, a hosted
+/// bridge), a bridge kept in its hosted form, or no `http(s)` origin (the
+/// constructor throws) opens nothing here. The token goes only into the bridge's
+/// own URL, on this page's origin.
+const EARLY_SOCKET: &str = "try {\n\
+const q = new URLSearchParams(location.search), s = q.get('server'), t = q.get('token') || sessionStorage.getItem('mcpg.bridge-token');\n\
+if (s && t && !location.hash && !sessionStorage.getItem('mcpg.bridge')) {\n\
+const e = encodeURIComponent, c = 'page-' + Math.random().toString(36).slice(2), w = new WebSocket(`ws${location.origin.slice(4)}/ws?server=${e(s)}&channel=${c}&token=${e(t)}`, 'mcp');\n\
+const h = window.__mcpgEarlyWs = { ws: w, channel: c, fired: [], flooded: false };\n\
+let n = 0;\n\
+w.onopen = w.onclose = w.onmessage = (v) => { if (h.flooded) return; if (v.type === 'message' && ++n > 1000) { h.flooded = true; w.close(); } else h.fired.push(v); };\n\
+}\n\
+} catch {}\n";
 
 /// Fills the template's placeholders: `{{js}}`, `{{wasm}}` and `{{boot}}` (all
 /// required) with `assets`, `{{lazy}}` with what the lazy chunks need (see
@@ -143,7 +170,13 @@ pub fn check_file_path(path: &str) -> Result<&str> {
 /// a leading `/` would break a host that serves the page under a prefix, and a
 /// scheme would be an external fetch.
 fn check_relative(html: &str) -> Result<()> {
-    for attr in ["href=\"", "src=\"", "from '", "module_or_path: '"] {
+    for attr in [
+        "href=\"",
+        "src=\"",
+        "from '",
+        "import('",
+        "module_or_path: '",
+    ] {
         for (at, _) in html.match_indices(attr) {
             let url = &html[at + attr.len()..];
             let ok = url.starts_with("./") || url.starts_with("data:");
@@ -314,8 +347,9 @@ mod tests {
     #[test]
     fn the_boot_module_starts_the_glue_with_relative_urls() {
         let boot = boot_module("mcpg-web-2.js", "mcpg-web-3.wasm").unwrap();
-        assert!(boot.starts_with("import init, * as bindings from './mcpg-web-2.js';"));
-        assert!(boot.contains("await init({ module_or_path: './mcpg-web-3.wasm' });"));
+        assert!(boot.starts_with(EARLY_SOCKET));
+        assert!(boot.contains("const bindings = await import('./mcpg-web-2.js');"));
+        assert!(boot.contains("await bindings.default({ module_or_path: './mcpg-web-3.wasm' });"));
         assert!(boot.contains("window.wasmBindings = bindings;"));
     }
 
