@@ -65,8 +65,8 @@ pub struct Adopted {
 }
 
 /// A socket opened early: by this module, or by `boot.js` (its global, with the
-/// socket, its side channel, what it fired, how many messages, whether it closed
-/// the socket for too many).
+/// socket, its side channel, what it fired, and whether it closed the socket for
+/// too many messages).
 enum Early {
     Own(Held),
     Boot { conn: ConnId, held: JsValue },
@@ -105,7 +105,7 @@ fn field(held: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(held, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Closes the socket `boot.js` opened when the page's start adopted it for no link
+/// Closes the socket `boot.js` opened when the page's start held it for no link
 /// (it opened no bridge link): the bridge stops the process it started.
 pub fn close_unclaimed() {
     if let Some(held) = take_boot() {
