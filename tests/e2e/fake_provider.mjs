@@ -30,7 +30,7 @@ function violation(provider, rule, detail) {
 }
 
 const NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
-const GEMINI_NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
+const GEMINI_NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
 
 function isObj(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -22,9 +22,12 @@ impl NameRules {
         extra: b"-",
         letter_first: false,
     };
-    /// Gemini: starts with a letter or `_`; `a-zA-Z0-9_.:-`; at most 128.
+    /// Gemini: starts with a letter or `_`; `a-zA-Z0-9_.:-`; at most 64. The Gemini
+    /// API's `FunctionDeclaration` (`v1beta`, which the page calls) allows 64;
+    /// Vertex AI's reference has said 128, but a name the Gemini API refuses must
+    /// not reach it.
     pub const GEMINI: NameRules = NameRules {
-        max_len: 128,
+        max_len: 64,
         extra: b".:-",
         letter_first: true,
     };

@@ -67,7 +67,6 @@ pub(crate) fn object() -> Value {
 
 fn cases() -> Vec<Case> {
     let long = "x".repeat(65);
-    let too_long_for_gemini = "x".repeat(129);
     let mut no_description = tool("t", object());
     no_description.description = None;
     let props: serde_json::Map<String, Value> = (0..5001)
@@ -86,17 +85,6 @@ fn cases() -> Vec<Case> {
         case(
             Rule::NameTooLong,
             tool(&long, object()),
-            LOOSE,
-            &[
-                (Anthropic, Reject, Renames, "/name"),
-                (OpenAiChat, Reject, Renames, "/name"),
-                (OpenAiResponses, Reject, Renames, "/name"),
-                (Ollama, Rewrite, Renames, "/name"),
-            ],
-        ),
-        case(
-            Rule::NameTooLong,
-            tool(&too_long_for_gemini, object()),
             LOOSE,
             &[
                 (Anthropic, Reject, Renames, "/name"),

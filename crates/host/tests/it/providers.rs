@@ -432,6 +432,15 @@ fn names_are_mapped_reversibly_with_collisions() {
         Some("_2fa_check"),
         "Gemini needs a letter or _ first"
     );
+    // The Gemini API's limit is 64: a longer name is shortened, and maps back.
+    let long = "look_up_the_current_weather_for_a_city_and_return_it_in_celsius_now";
+    let g = NameMap::build([long], NameRules::GEMINI);
+    let sent = g.to_provider(long).unwrap();
+    assert!(
+        sent.len() <= 64 && NameRules::GEMINI.accepts(sent),
+        "{sent}"
+    );
+    assert_eq!(g.to_mcp(sent), Some(long));
 }
 
 #[test]
