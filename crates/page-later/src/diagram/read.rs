@@ -118,8 +118,9 @@ pub(super) fn task_wire(step: &Step) -> Option<TaskWire> {
     for b in &step.blocks {
         // Only a task's messages are read: a result of megabytes is not parsed on
         // every change of the steps (measured: 31 ms per change for a 10 MB one).
-        // Both kinds name "task" (`tasks/…`, `result.task`) unescaped in any JSON
-        // a server means as such.
+        // Both kinds name "task" (`tasks/…`, `result.task`): a block is the wire
+        // text re-indented (`JsonBlock::wire`, up to 1 MiB), so a key a server
+        // wrote with `\u` escapes reads plainly here too.
         if !b.json.contains("task") {
             continue;
         }

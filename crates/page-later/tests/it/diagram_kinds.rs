@@ -325,3 +325,42 @@ fn a_task_is_drawn_as_a_span_from_its_handle_to_its_result() {
     });
     assert!(d.frames.is_empty());
 }
+
+/// A server that writes the task handle's keys with `\u` escapes ("t\u0061sk") means
+/// the same JSON: the picture still draws the span (the block is the wire text
+/// re-indented, so the key reads plainly).
+#[test]
+fn a_task_handle_written_with_escapes_is_still_a_task() {
+    use mcpg_host::tool_loop::{BlockKind, JsonBlock};
+    let mut s = Step::new(5, StepStatus::Done, "");
+    s.blocks.push(JsonBlock::wire(
+        BlockKind::Received,
+        "x",
+        r#"{"jsonrpc":"2.0","id":2,"result":{"t\u0061sk":{"t\u0061skId":"t1","status":"working"}}}"#,
+    ));
+    s.blocks.push(JsonBlock::wire(
+        BlockKind::Sent,
+        "x",
+        r#"{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"t1"}}"#,
+    ));
+    let steps = vec![
+        Step::new(1, StepStatus::Done, ""),
+        Step::new(2, StepStatus::Done, ""),
+        Step::new(3, StepStatus::Done, ""),
+        Step::new(4, StepStatus::Done, ""),
+        s,
+    ];
+    let d = diagram(&DiagramInput {
+        steps: &steps,
+        prompt: None,
+        answered: false,
+        provider: Provider::Anthropic,
+        next_step: None,
+        views: &[],
+        follow_ups: &[],
+        current: None,
+    });
+    let labels: Vec<&str> = d.arrows.iter().map(|a| a.label.as_str()).collect();
+    assert!(labels.contains(&"task handle"), "{labels:?}");
+    assert_eq!(d.frames.len(), 1, "one span: {labels:?}");
+}
