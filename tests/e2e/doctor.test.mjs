@@ -154,6 +154,24 @@ describe('the Doctor in the Server panel', () => {
     }
   });
 
+  it('a server behind a sign-in: the Doctor finds where to sign in (its metadata and the authorization server\'s)', async () => {
+    const mcpUrl = process.env.MCPG_E2E_AUTH_MCP_URL;
+    assert.ok(mcpUrl, 'MCPG_E2E_AUTH_MCP_URL comes from cargo xtask e2e');
+    const { p, rows } = await doctor(mcpUrl);
+    try {
+      const auth = rows['auth-discovery'];
+      assert.ok(['pass', 'warn'].includes(auth.verdict), `${auth.verdict}: ${auth.evidence}`);
+      assert.match(auth.evidence, /HTTP 401 with WWW-Authenticate: Bearer/);
+      assert.match(auth.evidence, /protected resource metadata at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource/);
+      assert.match(auth.evidence, /authorization server metadata at http:\/\/127\.0\.0\.1:\d+\//);
+      assert.match(auth.fix, /sign/i);
+      assert.equal(rows.initialize.verdict, 'skip');
+      assert.deepEqual(p.errors.filter((e) => !expected.test(e)), []);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('server-everything over Streamable HTTP: the handshake and the tools pass', async () => {
     const { p, rows, order, summary } = await doctor(every.url);
     try {

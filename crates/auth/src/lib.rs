@@ -34,6 +34,7 @@ mod grants;
 mod jwt;
 mod mask;
 mod pkce;
+mod probe;
 mod registration;
 mod restart;
 mod state;
@@ -52,6 +53,7 @@ pub use dpop::DpopKey;
 pub use error::AuthError;
 pub use flow::AuthFlow;
 pub use mask::mask;
+pub use probe::{PROBE_MAX_REQUESTS, Probe, Probed};
 pub use types::{
     AuthConfig, AuthEvent, AuthRequest, AuthResponse, ClientIdentity, Exchange, Finding, Step,
     Tokens,

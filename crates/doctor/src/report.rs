@@ -22,6 +22,14 @@ impl Report {
         self.findings.push(f);
     }
 
+    /// Puts `f` in place of its check's finding (at its place), or adds it.
+    pub fn replace(&mut self, f: Finding) {
+        match self.findings.iter_mut().find(|old| old.check == f.check) {
+            Some(old) => *old = f,
+            None => self.push(f),
+        }
+    }
+
     /// Adds a skip, saying `why`, for each of `checks` not reported yet (the checks
     /// that depend on one that failed).
     pub fn skip_rest(&mut self, checks: &[Check], why: &str) {

@@ -193,6 +193,89 @@ fn a_401_stops_before_the_session_checks() {
     assert_eq!(verdict(&run, Check::Initialize), Verdict::Skip);
 }
 
+/// After a 401 the page runs the sign-in discovery the run hands it: the protected
+/// resource metadata the challenge names, then the authorization server's; the
+/// sign-in row then says where each was found.
+#[test]
+fn after_a_401_the_sign_in_discovery_finds_both_metadata_documents() {
+    let url = "https://auth.example/mcp";
+    let prm = "https://auth.example/.well-known/oauth-protected-resource/mcp";
+    let mut run = Run::new(url, ORIGIN).unwrap();
+    let challenge = format!("Bearer resource_metadata=\"{prm}\"");
+    drive(&mut run, |_| {
+        Some((
+            401,
+            vec![("www-authenticate".into(), challenge.clone())],
+            String::new(),
+        ))
+    });
+    let refusal = run.refusal().expect("the run stopped at the 401").clone();
+    let mut discovery =
+        mcpg_auth::Probe::new(url, refusal.status, refusal.www_authenticate.as_deref());
+    let mut asked = Vec::new();
+    while let Some(req) = discovery.poll_request() {
+        asked.push(req.url.clone());
+        let body = if req.url == prm {
+            serde_json::json!({"resource": url, "authorization_servers": ["https://as.example"]})
+        } else if req.url.starts_with("https://as.example/.well-known/") {
+            serde_json::json!({
+                "issuer": "https://as.example",
+                "authorization_endpoint": "https://as.example/authorize",
+                "token_endpoint": "https://as.example/token",
+                "registration_endpoint": "https://as.example/register",
+                "response_types_supported": ["code"],
+                "code_challenge_methods_supported": ["S256"],
+            })
+        } else {
+            discovery.handle_response(mcpg_auth::AuthResponse::Answered {
+                id: req.id,
+                status: 404,
+                headers: vec![],
+                body: String::new(),
+            });
+            continue;
+        };
+        discovery.handle_response(mcpg_auth::AuthResponse::Answered {
+            id: req.id,
+            status: 200,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: body.to_string(),
+        });
+    }
+    assert!(discovery.is_over());
+    assert_eq!(asked.first().map(String::as_str), Some(prm), "{asked:?}");
+    assert!(asked.len() <= mcpg_auth::PROBE_MAX_REQUESTS, "{asked:?}");
+    let p = discovery.seen();
+    run.judge_sign_in(&mcpg_doctor::auth::AuthSeen {
+        status: refusal.status,
+        challenge: p.challenge,
+        resource_metadata: p.resource_metadata.clone(),
+        server_metadata: p.server_metadata.clone(),
+        failure: p.failure.clone(),
+        findings: p.findings.clone(),
+        cached_login: false,
+    });
+    let auth = run.report().get(Check::Auth).unwrap();
+    assert_eq!(auth.verdict, Verdict::Pass, "{}", auth.evidence);
+    assert!(auth.evidence.contains(prm), "{}", auth.evidence);
+    assert!(
+        auth.evidence.contains("https://as.example/.well-known/"),
+        "{}",
+        auth.evidence
+    );
+    // The row kept its place among the others.
+    let at = |c: Check| run.report().findings().iter().position(|f| f.check == c);
+    assert!(at(Check::Auth) < at(Check::Initialize));
+}
+
+/// A run the server did not refuse has no sign-in to look for.
+#[test]
+fn no_refusal_no_sign_in() {
+    let mut run = Run::new("http://127.0.0.1:9/", ORIGIN).unwrap();
+    drive(&mut run, |_| None);
+    assert!(run.refusal().is_none());
+}
+
 #[test]
 fn a_web_page_instead_of_an_mcp_endpoint_fails_the_post_and_the_handshakes() {
     let mut run = Run::new("http://127.0.0.1:9/", ORIGIN).unwrap();

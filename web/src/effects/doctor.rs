@@ -1,6 +1,8 @@
 //! The Server panel's Doctor: performs the fetches `mcpg_doctor::browser::Run`
 //! asks for and hands back what the network did; every decision and verdict is
-//! the run's. Requests go only to the URL under test (the run names no other);
+//! the run's. Requests go only to the URL under test (the run names no other),
+//! but for the sign-in discovery after a 401, whose requests are `mcpg-auth`'s
+//! flow's (each URL checked by it first), made as the page's sign-in makes them;
 //! the in-page demos' origins are answered inside the page, as for a connection.
 //! A `no-cors` request is made here, with no body read (the answer is opaque).
 //! Reached only from the Server panel's chunk.
@@ -10,6 +12,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::set_timeout;
+use mcpg_auth::Probe;
+use mcpg_doctor::auth::AuthSeen;
 use mcpg_doctor::browser::{Fetch, Run, RunError};
 use mcpg_page::{NetEvent, NetFailure};
 
@@ -55,6 +59,10 @@ struct State {
     run: RefCell<Run>,
     generation: u64,
     listen: Listener,
+    /// The sign-in discovery after a 401 was started.
+    signing: Cell<bool>,
+    /// ...and is not over yet (the run is done only then).
+    discovering: Cell<bool>,
 }
 
 /// Starts a run against `url`; `listen` hears every step until it is done.
@@ -71,6 +79,8 @@ pub fn start(url: &str, listen: Listener) -> Result<(), RunError> {
         run: RefCell::new(run),
         generation,
         listen,
+        signing: Cell::new(false),
+        discovering: Cell::new(false),
     });
     drive(&state);
     Ok(())
@@ -108,6 +118,24 @@ fn drive(state: &Rc<State>) {
     for f in fetches {
         perform(state, f);
     }
+    let sign_in = (snapshot.done && !state.signing.replace(true))
+        .then(|| {
+            let run = state.run.borrow();
+            let r = run.refusal()?;
+            Some((
+                r.status,
+                Probe::new(run.url(), r.status, r.www_authenticate.as_deref()),
+            ))
+        })
+        .flatten();
+    if let Some((status, probe)) = sign_in {
+        state.discovering.set(true);
+        discover(state.clone(), status, probe);
+    }
+    let snapshot = Snapshot {
+        done: snapshot.done && !state.discovering.get(),
+        ..snapshot
+    };
     (state.listen)(snapshot);
     if let Some(t) = deadline {
         let wait = t.as_millis().saturating_sub(now().as_millis());
@@ -123,6 +151,37 @@ fn drive(state: &Rc<State>) {
             Duration::from_millis(wait),
         );
     }
+}
+
+/// Runs the sign-in discovery after a 401: each request is the flow's (its URL
+/// checked by `mcpg-auth` first), made as the page's sign-in makes it (straight,
+/// or through the bridge's go-between when the page has a bridge); then the
+/// sign-in row is judged and the run shown done.
+fn discover(state: Rc<State>, status: u16, mut probe: Probe) {
+    let via = super::shell::state().and_then(super::oauth::bridge_fetch);
+    wasm_bindgen_futures::spawn_local(async move {
+        while let Some(req) = probe.poll_request() {
+            let answer = super::oauth::perform(&req, via.as_ref()).await;
+            if stale(&state) {
+                return;
+            }
+            probe.handle_response(answer);
+        }
+        let p = probe.seen();
+        let seen = AuthSeen {
+            status,
+            challenge: p.challenge,
+            resource_metadata: p.resource_metadata.clone(),
+            server_metadata: p.server_metadata.clone(),
+            failure: p.failure.clone(),
+            findings: p.findings.clone(),
+            cached_login: false,
+        };
+        state.run.borrow_mut().judge_sign_in(&seen);
+        state.discovering.set(false);
+        let shown = snapshot(&state.run.borrow());
+        (state.listen)(shown);
+    });
 }
 
 fn snapshot(run: &Run) -> Snapshot {

@@ -8,7 +8,8 @@
 //! when the POST is refused, one `no-cors` request to the same URL tells the two
 //! apart: an opaque answer means the server is up and only CORS stands in the way
 //! (the fix is the bridge's relay), no answer means it is not reachable from here.
-//! Every request goes to the URL the run was made for, nowhere else.
+//! Every request goes to the URL the run was made for, nowhere else; after a 401
+//! the run stops, and the page runs the sign-in discovery itself ([`Run::refusal`]).
 
 mod conn;
 mod raw;
@@ -70,6 +71,8 @@ pub struct Run {
     raw: raw::InFlight,
     /// The first POST's answer, when it came.
     full: Option<crate::http::PostSeen>,
+    /// The POST's answer when it was a 401 or 403 (the run stopped there).
+    refused: Option<crate::http::PostSeen>,
 }
 
 impl Run {
@@ -103,6 +106,7 @@ impl Run {
             next_id: 0,
             raw: raw::InFlight::default(),
             full: None,
+            refused: None,
         };
         run.send_post(crate::http::ACCEPT);
         Ok(run)
@@ -168,6 +172,21 @@ impl Run {
         }
         self.report = ordered;
         self.phase = Phase::Done;
+    }
+
+    /// The POST's answer when the server refused it with a 401 or 403 (the run is
+    /// done then): the page runs the sign-in discovery from it (`mcpg_auth::Probe`,
+    /// whose requests go to the URLs the server and its authorization server name,
+    /// each checked by the flow first) and hands back what it saw
+    /// ([`Run::judge_sign_in`]).
+    pub fn refusal(&self) -> Option<&crate::http::PostSeen> {
+        self.refused.as_ref()
+    }
+
+    /// Judges what the sign-in discovery after [`Run::refusal`] saw: the sign-in row.
+    pub fn judge_sign_in(&mut self, seen: &crate::auth::AuthSeen) {
+        self.report
+            .replace(crate::auth::discovery(&self.url, Some(seen)));
     }
 
     /// The URL under test.

@@ -237,14 +237,13 @@ impl Run {
     /// After the POSTs: sign-in discovery, then the session checks.
     fn after_posts(&mut self, now: Timestamp, full: &PostSeen) {
         if full.status == 401 || full.status == 403 {
+            // The page runs the discovery (`Run::refusal`) and hands back what it
+            // saw (`Run::judge_sign_in`); until then the row says so.
             self.report.push(Finding::skip(
                 Check::Auth,
-                format!(
-                    "HTTP {}: the page's Doctor does not follow the sign-in discovery; sign in \
-                     from the Server panel, or run `mcpg doctor {}` to judge it",
-                    full.status, self.url
-                ),
+                format!("HTTP {}: looking for where to sign in", full.status),
             ));
+            self.refused = Some(full.clone());
             self.finish("the server wants a sign-in first");
             return;
         }

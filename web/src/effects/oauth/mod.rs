@@ -12,7 +12,7 @@
 mod browser;
 mod runner;
 
-pub use browser::{BridgeFetch, bridge_fetch, redirect_uri, refused};
+pub use browser::{BridgeFetch, bridge_fetch, redirect_uri, refused, run as perform};
 pub use runner::{
     OAuthView, Start, Status, begin, can_refresh, consent_in_page, forget, give_up, next,
     open_sign_in,
